@@ -1,0 +1,341 @@
+"""The mergeable count table and the confusion matrix.
+
+Every threshold and ranking measure is a function of one small table: for each
+distinct score, in descending order, the (weighted) number of positives and
+negatives with that score (DESIGN.md, "The one idea"). The probabilistic losses
+are functions of (label, score) too, so they are plain weighted sums over the
+same table. Ties are segments of the table, never broken by row order.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .validation import NanPolicy, check_binary_inputs, check_threshold
+
+FloatArray = npt.NDArray[np.float64]
+ArrayOrFloat = Any  # a float for one threshold, an array for a curve
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """Confusion matrix counts. Fields are floats for one threshold, arrays for many.
+
+    Counts are weighted sums when sample weights were given; ``P = tp + fn`` and
+    ``N = fp + tn`` are the (weighted) numbers of positives and negatives.
+    """
+
+    tp: ArrayOrFloat
+    fp: ArrayOrFloat
+    fn: ArrayOrFloat
+    tn: ArrayOrFloat
+
+    @property
+    def p(self) -> ArrayOrFloat:
+        """Condition positives, TP + FN."""
+        return self.tp + self.fn
+
+    @property
+    def n(self) -> ArrayOrFloat:
+        """Condition negatives, FP + TN."""
+        return self.fp + self.tn
+
+    @property
+    def pp(self) -> ArrayOrFloat:
+        """Predicted positives, TP + FP."""
+        return self.tp + self.fp
+
+    @property
+    def pn(self) -> ArrayOrFloat:
+        """Predicted negatives, FN + TN."""
+        return self.fn + self.tn
+
+    @property
+    def total(self) -> ArrayOrFloat:
+        return self.tp + self.fp + self.fn + self.tn
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
+
+    def __repr__(self) -> str:
+        return f"Confusion(tp={self.tp!r}, fp={self.fp!r}, fn={self.fn!r}, tn={self.tn!r})"
+
+
+def _group_starts(sorted_keys: FloatArray) -> npt.NDArray[np.intp] | None:
+    """Start index of each run of equal values, or None when all values differ."""
+    if sorted_keys.size < 2:
+        return None
+    new = sorted_keys[1:] != sorted_keys[:-1]
+    if new.all():
+        return None
+    starts = np.flatnonzero(new)
+    starts += 1
+    return np.concatenate((np.zeros(1, dtype=starts.dtype), starts))
+
+
+def _runs(sorted_keys: FloatArray) -> tuple[FloatArray, FloatArray | None]:
+    """Distinct values of a sorted array and their counts (None: every count is 1)."""
+    starts = _group_starts(sorted_keys)
+    if starts is None:
+        return sorted_keys, None
+    counts = np.diff(starts, append=sorted_keys.size).astype(np.float64)
+    return sorted_keys[starts], counts
+
+
+class CountTable:
+    """Weighted counts of positives and negatives per distinct score, in descending order.
+
+    Build one with :meth:`from_arrays`; combine tables of batches, files or
+    partitions with ``+`` (:meth:`merge`): the table of a union is the sum of the
+    tables. Cumulative counts ``tp``/``fp`` (length ``n_distinct + 1``, starting
+    at 0) are the confusion matrices of every cut "the top k distinct scores are
+    positive", i.e. of every threshold ``score >= scores[k-1]``.
+
+    Examples
+    --------
+    >>> t = CountTable.from_arrays([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1])
+    >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()
+    ([0.9, 0.8, 0.1], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0])
+    """
+
+    def __init__(
+        self,
+        scores: Any,
+        pos: Any,
+        neg: Any,
+        *,
+        weighted: bool = True,
+        _trusted: bool = False,
+    ) -> None:
+        s = np.asarray(scores, dtype=np.float64)
+        p = np.asarray(pos, dtype=np.float64)
+        n = np.asarray(neg, dtype=np.float64)
+        if not _trusted:
+            if not (s.ndim == p.ndim == n.ndim == 1 and s.size == p.size == n.size):
+                raise ValueError(
+                    f"scores, pos and neg must be 1-D of equal length; got {s.shape}, "
+                    f"{p.shape}, {n.shape}"
+                )
+            if s.size and not np.isfinite(s).all():
+                raise ValueError("count table scores must be finite")
+            if s.size > 1 and not (s[1:] < s[:-1]).all():
+                raise ValueError("count table scores must be distinct and in descending order")
+            if (p < 0).any() or (n < 0).any() or not (np.isfinite(p).all() and np.isfinite(n).all()):
+                raise ValueError("count table counts must be finite and non-negative")
+        keep = (p + n) > 0
+        if not keep.all():
+            s, p, n = s[keep], p[keep], n[keep]
+        if s.size == 0:
+            raise ValueError("the count table is empty: no row carries any weight")
+        for a in (s, p, n):
+            a.flags.writeable = False
+        self._scores, self._pos, self._neg = s, p, n
+        self.weighted = bool(weighted)
+
+    # --- construction -------------------------------------------------------------
+    @classmethod
+    def from_arrays(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        sample_weight: Any = None,
+        pos_label: Any = None,
+        nan_policy: NanPolicy = "raise",
+    ) -> CountTable:
+        """Validate the input and build its table with one sort."""
+        inp = check_binary_inputs(
+            y_true, y_score, sample_weight, pos_label=pos_label, nan_policy=nan_policy
+        )
+        return cls._build(inp.y, inp.score, inp.weight)
+
+    @classmethod
+    def _build(
+        cls, y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray | None
+    ) -> CountTable:
+        if w is None:
+            return cls._build_unweighted(y, s)
+        order = np.argsort(-s)
+        ss = s[order]
+        starts = _group_starts(ss)
+        wy = np.where(y, w, 0.0)[order]
+        wall = w[order]
+        if starts is None:
+            pos, tot = wy, wall
+            scores = ss
+        else:
+            pos = np.add.reduceat(wy, starts)
+            tot = np.add.reduceat(wall, starts)
+            scores = ss[starts]
+        neg = np.maximum(tot - pos, 0.0)
+        return cls(scores, pos, neg, weighted=True, _trusted=True)
+
+    @classmethod
+    def _build_unweighted(cls, y: npt.NDArray[np.bool_], s: FloatArray) -> CountTable:
+        # np.sort is several times faster than argsort: sort all scores once to get the
+        # groups, sort the minority class alone, and place its counts by binary search.
+        keys = np.negative(s)
+        keys.sort()
+        uniq, m = _runs(keys)
+        n_pos = int(np.count_nonzero(y))
+        minority_is_pos = n_pos <= y.size - n_pos
+        mk = np.negative(s[y] if minority_is_pos else s[~y])
+        mk.sort()
+        mk_u, mk_c = _runs(mk)
+        cnt_min = np.zeros(uniq.size)
+        idx = np.searchsorted(uniq, mk_u)
+        cnt_min[idx] = 1.0 if mk_c is None else mk_c
+        cnt_maj = (1.0 - cnt_min) if m is None else (m - cnt_min)
+        if uniq is keys:
+            np.negative(keys, out=keys)
+            scores = keys
+        else:
+            scores = np.negative(uniq)
+        pos, neg = (cnt_min, cnt_maj) if minority_is_pos else (cnt_maj, cnt_min)
+        return cls(scores, pos, neg, weighted=False, _trusted=True)
+
+    # --- the table ---------------------------------------------------------------
+    @property
+    def scores(self) -> FloatArray:
+        """Distinct scores, strictly descending."""
+        return self._scores
+
+    @property
+    def pos(self) -> FloatArray:
+        """(Weighted) positives per distinct score."""
+        return self._pos
+
+    @property
+    def neg(self) -> FloatArray:
+        """(Weighted) negatives per distinct score."""
+        return self._neg
+
+    @property
+    def n_distinct(self) -> int:
+        return int(self._scores.size)
+
+    def __len__(self) -> int:
+        return self.n_distinct
+
+    @cached_property
+    def P(self) -> float:  # noqa: N802 - the papers' notation
+        """Total (weighted) positives."""
+        return float(self.tp[-1])
+
+    @cached_property
+    def N(self) -> float:  # noqa: N802
+        """Total (weighted) negatives."""
+        return float(self.fp[-1])
+
+    @property
+    def total(self) -> float:
+        return self.P + self.N
+
+    @property
+    def prevalence(self) -> float:
+        return self.P / self.total
+
+    @cached_property
+    def tp(self) -> FloatArray:
+        """Cumulative positives after each cut (length n_distinct + 1, tp[0] = 0)."""
+        out = np.empty(self._pos.size + 1)
+        out[0] = 0.0
+        np.cumsum(self._pos, out=out[1:])
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def fp(self) -> FloatArray:
+        """Cumulative negatives after each cut (length n_distinct + 1, fp[0] = 0)."""
+        out = np.empty(self._neg.size + 1)
+        out[0] = 0.0
+        np.cumsum(self._neg, out=out[1:])
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def cum(self) -> FloatArray:
+        """Cumulative cases (tp + fp) after each cut."""
+        out = self.tp + self.fp
+        out.flags.writeable = False
+        return out
+
+    @property
+    def probabilities_ok(self) -> bool:
+        """True when every score lies in [0, 1] (checked in O(1): the table is sorted)."""
+        return bool(self._scores[0] <= 1.0 and self._scores[-1] >= 0.0)
+
+    # --- cuts and thresholds -------------------------------------------------------
+    def cut_index(self, threshold: float) -> int:
+        """Number of distinct scores >= threshold (the rule: positive iff score >= threshold)."""
+        t = check_threshold(threshold)
+        return bisect.bisect_right(self._scores, -t, key=lambda v: -v)  # type: ignore[call-overload]
+
+    def confusion(self, threshold: float) -> Confusion:
+        """The confusion matrix at ``score >= threshold``."""
+        k = self.cut_index(threshold)
+        tp, fp = float(self.tp[k]), float(self.fp[k])
+        return Confusion(tp=tp, fp=fp, fn=self.P - tp, tn=self.N - fp)
+
+    def cuts(self) -> Confusion:
+        """Confusion matrices of every cut, as arrays of length ``n_distinct + 1``.
+
+        Cut k predicts the top k distinct scores positive; its threshold is
+        :meth:`thresholds`\\ ``[k]``.
+        """
+        return Confusion(tp=self.tp, fp=self.fp, fn=self.P - self.tp, tn=self.N - self.fp)
+
+    def thresholds(self) -> FloatArray:
+        """Threshold of each cut: +inf for cut 0 (nothing positive), then the scores."""
+        return np.concatenate(([np.inf], self._scores))
+
+    # --- merging -----------------------------------------------------------------
+    def merge(self, *others: CountTable) -> CountTable:
+        """The table of the union of the data behind ``self`` and ``others``."""
+        tables = (self, *others)
+        s = np.concatenate([t._scores for t in tables])
+        p = np.concatenate([t._pos for t in tables])
+        n = np.concatenate([t._neg for t in tables])
+        order = np.argsort(-s, kind="stable")
+        s, p, n = s[order], p[order], n[order]
+        starts = _group_starts(s)
+        if starts is not None:
+            s = s[starts]
+            p = np.add.reduceat(p, starts)
+            n = np.add.reduceat(n, starts)
+        return CountTable(s, p, n, weighted=any(t.weighted for t in tables), _trusted=True)
+
+    def __add__(self, other: object) -> CountTable:
+        if not isinstance(other, CountTable):
+            return NotImplemented
+        return self.merge(other)
+
+    def equals(self, other: CountTable, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
+        """Same scores and (within tolerance) the same counts."""
+        return (
+            self.n_distinct == other.n_distinct
+            and bool(np.array_equal(self._scores, other._scores))
+            and bool(np.allclose(self._pos, other._pos, rtol=rtol, atol=atol))
+            and bool(np.allclose(self._neg, other._neg, rtol=rtol, atol=atol))
+        )
+
+    def to_frame(self) -> Any:
+        """The table as a pandas DataFrame (score, pos, neg, tp, fp)."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {"score": self._scores, "pos": self._pos, "neg": self._neg,
+             "tp": self.tp[1:], "fp": self.fp[1:]}
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CountTable(n_distinct={self.n_distinct}, P={self.P:g}, N={self.N:g}, "
+            f"weighted={self.weighted})"
+        )

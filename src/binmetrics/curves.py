@@ -1,0 +1,276 @@
+"""The curves behind the ranking measures, as arrays read off the count table.
+
+Each curve holds its points (one per distinct threshold, ties as segments) and,
+where one applies, an ``area()`` that is the registered measure of the same
+name, so a curve's area and the scalar in a report can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .counts import CountTable, FloatArray
+from .exceptions import undefined_policy
+from .measures import get_measure
+from .measures import ranking as rk
+
+__all__ = [
+    "AccumulationCurve",
+    "GainCurve",
+    "LiftCurve",
+    "PRCurve",
+    "PRGCurve",
+    "ROCCurve",
+    "ROCHull",
+    "ThresholdCurves",
+]
+
+
+def _rates(t: CountTable, what: str) -> tuple[FloatArray, FloatArray]:
+    """TPR and FPR at every cut (NaN arrays, reported, when a class is missing)."""
+    if not rk.both_classes(t, what):
+        nan = np.full(t.tp.size, np.nan)
+        return nan, nan.copy()
+    return t.tp / t.P, t.fp / t.N
+
+
+@dataclass(frozen=True)
+class ROCHull:
+    """Vertices of the ROC convex hull (Berrar Def. 29), from (0, 0) to (1, 1)."""
+
+    fpr: FloatArray
+    tpr: FloatArray
+
+    def area(self) -> float:
+        """AUCH by the trapezoid rule (Berrar eq. 34)."""
+        return float(np.sum(np.diff(self.fpr) * (self.tpr[1:] + self.tpr[:-1]) / 2.0))
+
+
+@dataclass(frozen=True)
+class ROCCurve:
+    """ROC curve: FPR and TPR at every distinct threshold, from (0, 0) to (1, 1).
+
+    ``thresholds[k]`` is the cut of point k (``score >= threshold`` is positive;
+    +inf for the first point, where nothing is predicted positive).
+    """
+
+    fpr: FloatArray
+    tpr: FloatArray
+    thresholds: FloatArray
+    table: CountTable = field(repr=False)
+
+    @classmethod
+    def from_table(cls, t: CountTable) -> ROCCurve:
+        tpr, fpr = _rates(t, "roc curve")
+        return cls(fpr=fpr, tpr=tpr, thresholds=t.thresholds(), table=t)
+
+    def area(self) -> float:
+        """AUC (Berrar Def. 27)."""
+        return float(rk.auc(self.table))
+
+    def hull(self) -> ROCHull:
+        """The ROC convex hull (Berrar Def. 29)."""
+        if not rk.both_classes(self.table, "roc hull"):
+            return ROCHull(fpr=np.array([np.nan]), tpr=np.array([np.nan]))
+        f, t = rk.roc_hull(self.table)
+        return ROCHull(fpr=f, tpr=t)
+
+
+_PR_AREAS = ("step", "min", "max", "minmax", "linear", "davis_goadrich")
+
+
+@dataclass(frozen=True)
+class PRCurve:
+    """Precision-recall curve at every distinct threshold (cuts 1..n_distinct).
+
+    The point "nothing predicted positive" has no precision and is not listed;
+    Berrar's trapezoidal estimators give it precision 0 at recall 0 (Def. 32).
+    """
+
+    recall: FloatArray
+    precision: FloatArray
+    thresholds: FloatArray
+    table: CountTable = field(repr=False)
+
+    @classmethod
+    def from_table(cls, t: CountTable) -> PRCurve:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            recall = t.tp[1:] / t.P if t.P > 0 else np.full(t.n_distinct, np.nan)
+        rk.both_classes(t, "precision-recall curve")
+        return cls(recall=recall, precision=t.tp[1:] / t.cum[1:], thresholds=t.scores, table=t)
+
+    def area(self, method: str = "step") -> float:
+        """Area under the PR curve.
+
+        Parameters
+        ----------
+        method :
+            ``"step"`` average precision, Berrar eq. 38 (= scikit-learn);
+            ``"min"``, ``"max"``, ``"minmax"`` Berrar's trapezoidal estimators (Def. 33);
+            ``"linear"`` straight lines between the points, starting at
+            (0, precision of the first point) — optimistic, see Davis & Goadrich;
+            ``"davis_goadrich"`` the curve interpolated in count space between
+            neighbouring points (Davis & Goadrich 2006), integrated exactly as in
+            Keilwagen et al. 2014.
+        """
+        t = self.table
+        if method == "step":
+            return float(rk.average_precision(t))
+        if method in ("min", "max", "minmax"):
+            return float(get_measure(f"aucpr_{method}").func(t))
+        if method not in _PR_AREAS:
+            raise ValueError(f"unknown PR area method {method!r}; choose one of {_PR_AREAS}")
+        if not rk.both_classes(t, f"PR area ({method})"):
+            return float("nan")
+        if method == "linear":
+            r = np.concatenate(([0.0], self.recall))
+            p = np.concatenate(([self.precision[0]], self.precision))
+            return float(np.sum(np.diff(r) * (p[1:] + p[:-1]) / 2.0))
+        return _davis_goadrich(t)
+
+
+def _davis_goadrich(t: CountTable) -> float:
+    # between cuts k-1 and k, TP rises by pos_k and the predicted positives by m_k:
+    # precision(x) = (a + x) / (b + s x), s = m_k / pos_k, for x in [0, pos_k]
+    use = t.pos > 0
+    a, b = t.tp[:-1][use], t.cum[:-1][use]
+    d, s = t.pos[use], (t.pos + t.neg)[use] / t.pos[use]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_term = np.where(b > 0, np.log1p(s * d / np.where(b > 0, b, 1.0)), 0.0)
+    integral = d / s + (a - b / s) / s * log_term
+    return float(np.sum(integral) / t.P)
+
+
+@dataclass(frozen=True)
+class PRGCurve:
+    """Precision-recall-gain curve (Flach & Kull 2015) with the axis crossing points
+    inserted as prg.py does (METHODS.md section 4)."""
+
+    recall_gain: FloatArray
+    precision_gain: FloatArray
+    is_crossing: Any
+    table: CountTable = field(repr=False)
+
+    @classmethod
+    def from_table(cls, t: CountTable) -> PRGCurve:
+        if not rk.both_classes(t, "precision-recall-gain curve"):
+            nan = np.array([np.nan])
+            return cls(recall_gain=nan, precision_gain=nan, is_crossing=np.array([False]),
+                       table=t)
+        p = rk.prg_points(t)
+        return cls(recall_gain=p["recall_gain"], precision_gain=p["precision_gain"],
+                   is_crossing=p["is_crossing"], table=t)
+
+    def area(self) -> float:
+        """AUPRG (the ``auprg`` measure)."""
+        return float(rk.auprg(self.table))
+
+
+@dataclass(frozen=True)
+class ThresholdCurves:
+    """TPR and FPR against the threshold (Berrar Fig. 5b), and any confusion measure.
+
+    ``thresholds[0]`` is +inf (nothing positive); then the distinct scores, descending.
+    """
+
+    thresholds: FloatArray
+    tpr: FloatArray
+    fpr: FloatArray
+    table: CountTable = field(repr=False)
+
+    @classmethod
+    def from_table(cls, t: CountTable) -> ThresholdCurves:
+        tpr, fpr = _rates(t, "threshold curves")
+        return cls(thresholds=t.thresholds(), tpr=tpr, fpr=fpr, table=t)
+
+    def measure(self, name: str, **params: Any) -> FloatArray:
+        """Any confusion measure at every threshold (NaN where it is undefined).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2])
+        >>> ev.threshold_curves().measure("f1").round(3).tolist()
+        [0.0, 0.667, 0.5, 0.8, 0.667]
+        """
+        m = get_measure(name)
+        if m.family != "confusion":
+            raise ValueError(
+                f"{m.id} is a {m.family} measure; only confusion measures vary with the threshold"
+            )
+        with undefined_policy("ignore"):
+            return np.asarray(m.func(self.table.cuts(), **m.resolve_params(**params)))
+
+    def ks(self) -> tuple[float, float]:
+        """(threshold, KS): where |TPR - FPR| is largest (Berrar Def. 30), and its value."""
+        gap = np.abs(self.tpr - self.fpr)
+        if np.all(np.isnan(gap)):
+            return float("nan"), float("nan")
+        k = int(np.nanargmax(gap))
+        return float(self.thresholds[k]), float(gap[k])
+
+
+@dataclass(frozen=True)
+class GainCurve:
+    """Gain chart (Berrar Fig. 4a): positives found among the top j cases, against j.
+
+    ``baseline`` is the random line j P / n.
+    """
+
+    n_selected: FloatArray
+    positives: FloatArray
+    baseline: FloatArray
+    table: CountTable = field(repr=False)
+
+    @classmethod
+    def from_table(cls, t: CountTable) -> GainCurve:
+        return cls(n_selected=np.asarray(t.cum), positives=np.asarray(t.tp),
+                   baseline=t.cum * t.prevalence, table=t)
+
+    def average(self) -> float:
+        """Average gain (Berrar Def. 25)."""
+        return float(rk.average_gain(self.table))
+
+
+@dataclass(frozen=True)
+class LiftCurve:
+    """Lift chart (Berrar Fig. 4b): lift when the top j cases are predicted positive.
+
+    Points at the distinct thresholds; the random baseline is 1.
+    """
+
+    n_selected: FloatArray
+    lift: FloatArray
+    table: CountTable = field(repr=False)
+
+    @classmethod
+    def from_table(cls, t: CountTable) -> LiftCurve:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lift = (t.tp[1:] / t.cum[1:]) / t.prevalence
+        rk.both_classes(t, "lift curve")
+        return cls(n_selected=np.asarray(t.cum[1:]), lift=lift, table=t)
+
+    def average(self) -> float:
+        """Average lift (Berrar Def. 26)."""
+        return float(rk.average_lift(self.table))
+
+
+@dataclass(frozen=True)
+class AccumulationCurve:
+    """Fraction of positives found against the fraction of cases screened."""
+
+    fraction_screened: FloatArray
+    fraction_found: FloatArray
+    table: CountTable = field(repr=False)
+
+    @classmethod
+    def from_table(cls, t: CountTable) -> AccumulationCurve:
+        found, _ = _rates(t, "accumulation curve")
+        return cls(fraction_screened=t.cum / t.total, fraction_found=found, table=t)
+
+    def area(self, kind: str = "trapezoid") -> float:
+        """AUAC (the ``auac`` measure)."""
+        return float(rk.auac(self.table, kind=kind))

@@ -1,0 +1,309 @@
+"""``evaluate()`` and the :class:`Evaluation` it returns: every measure from one table."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .counts import Confusion, CountTable
+from .curves import (
+    AccumulationCurve,
+    GainCurve,
+    LiftCurve,
+    PRCurve,
+    PRGCurve,
+    ROCCurve,
+    ThresholdCurves,
+)
+from .exceptions import UndefinedMeasureWarning, UndefinedPolicy, undefined_policy
+from .measures import Measure, get_measure, iter_measures
+from .measures.registry import Family
+from .validation import NanPolicy, check_binary_inputs, check_threshold
+
+__all__ = ["BestThreshold", "Evaluation", "evaluate", "score"]
+
+
+@dataclass(frozen=True)
+class BestThreshold:
+    """The cut that optimises a confusion measure: ``score >= threshold`` is positive."""
+
+    measure: str
+    threshold: float
+    value: float
+    confusion: Confusion
+
+
+class Evaluation:
+    """All measures of one classifier on one data set, computed from its count table.
+
+    Create it with :func:`evaluate`. Index it with any measure id or alias
+    (``ev["mcc"]``, ``ev["sensitivity"]``), or call :meth:`value` to pass
+    parameters. The table is built once; :meth:`at_threshold` and
+    :meth:`best_threshold` reuse it without sorting again.
+    """
+
+    def __init__(
+        self,
+        table: CountTable,
+        *,
+        threshold: float = 0.5,
+        pos_label: Any = 1,
+        n_omitted: int = 0,
+        undefined: UndefinedPolicy = "warn",
+    ) -> None:
+        with undefined_policy(undefined):
+            pass  # validates the policy name
+        self.table = table
+        self.threshold = check_threshold(threshold)
+        self.pos_label = pos_label
+        self.n_omitted = int(n_omitted)
+        self.undefined: UndefinedPolicy = undefined
+        self._confusion = table.confusion(self.threshold)
+        self._cache: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+
+    # --- values ----------------------------------------------------------------------
+    @property
+    def confusion(self) -> Confusion:
+        """TP, FP, FN, TN at ``score >= threshold`` (integers unless weighted)."""
+        c = self._confusion
+        if self.table.weighted:
+            return c
+        return Confusion(tp=int(c.tp), fp=int(c.fp), fn=int(c.fn), tn=int(c.tn))
+
+    def value(self, measure: str | Measure, **params: Any) -> float:
+        """The value of one measure, with optional parameters.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 0, 1, 1, 0], [0.9, 0.8, 0.7, 0.3, 0.2])
+        >>> ev.value("fbeta", beta=2)
+        0.7142857142857143
+        """
+        m = get_measure(measure)
+        p = m.resolve_params(**params)
+        key = (m.id, tuple(sorted((k, repr(v)) for k, v in p.items())))
+        if key not in self._cache:
+            arg = self._confusion if m.family == "confusion" else self.table
+            with undefined_policy(self.undefined):
+                self._cache[key] = float(m.func(arg, **p))
+        return self._cache[key]
+
+    def __getitem__(self, measure: str) -> float:
+        return self.value(measure)
+
+    def __contains__(self, measure: object) -> bool:
+        try:
+            get_measure(measure)  # type: ignore[arg-type]
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def _value_or_nan(self, m: Measure) -> float:
+        try:
+            return self.value(m)
+        except ValueError as exc:  # the input cannot give it (scores are not probabilities)
+            if m.needs_probabilities and not self.table.probabilities_ok:
+                if self.undefined == "raise":
+                    raise
+                if self.undefined == "warn":
+                    warnings.warn(f"{m.id} is undefined: {exc}; returning NaN",
+                                  UndefinedMeasureWarning, stacklevel=3)
+                return float("nan")
+            raise
+
+    def to_dict(self, family: Family | None = None) -> dict[str, float]:
+        """Every registered measure (default parameters) as ``{id: value}``.
+
+        Measures the input cannot give, such as the Brier score of scores outside
+        [0, 1], are NaN with an :class:`UndefinedMeasureWarning`.
+        """
+        return {m.id: self._value_or_nan(m) for m in iter_measures(family)}
+
+    def to_frame(self, family: Family | None = None) -> Any:
+        """Every measure as a DataFrame: id, name, family, value, direction, range, source."""
+        import pandas as pd
+
+        rows = [
+            {"id": m.id, "name": m.name, "family": m.family, "value": self._value_or_nan(m),
+             "direction": m.direction, "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
+             "source": m.source}
+            for m in iter_measures(family)
+        ]
+        return pd.DataFrame(rows)
+
+    # --- other thresholds --------------------------------------------------------------
+    def at_threshold(self, threshold: float) -> Evaluation:
+        """The same data cut at another threshold (no new sort)."""
+        return Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
+                          n_omitted=self.n_omitted, undefined=self.undefined)
+
+    def best_threshold(self, measure: str = "informedness", **params: Any) -> BestThreshold:
+        """The threshold whose cut optimises a confusion measure, with its value.
+
+        Every cut of the table is scored at once (the measure is vectorised over
+        the cumulative counts). Higher is better unless the measure's direction
+        says otherwise; among equal values the highest threshold wins.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> best = ev.best_threshold("informedness")
+        >>> best.threshold, round(best.value, 12)
+        (0.5, 0.6)
+        """
+        m = get_measure(measure)
+        if m.family != "confusion":
+            raise ValueError(f"{m.id} is a {m.family} measure; best_threshold needs a "
+                             "confusion measure (one that depends on the threshold)")
+        if m.direction == 0:
+            raise ValueError(f"{m.id} has no direction (neither higher nor lower is better)")
+        curves = self.threshold_curves()
+        values = curves.measure(m.id, **params)
+        if np.all(np.isnan(values)):
+            with undefined_policy(self.undefined):
+                from .exceptions import report_undefined
+
+                report_undefined(m.id, "it is undefined at every threshold")
+            return BestThreshold(m.id, float("nan"), float("nan"), self._confusion)
+        k = int(np.nanargmax(values) if m.direction > 0 else np.nanargmin(values))
+        th = float(curves.thresholds[k])
+        return BestThreshold(m.id, th, float(values[k]), self.table.confusion(th))
+
+    # --- curves ----------------------------------------------------------------------
+    def roc(self) -> ROCCurve:
+        """The ROC curve (``.area()`` is the AUC, ``.hull()`` the convex hull)."""
+        with undefined_policy(self.undefined):
+            return ROCCurve.from_table(self.table)
+
+    def pr(self) -> PRCurve:
+        """The precision-recall curve (``.area(method)``: step, min, max, minmax, linear,
+        davis_goadrich)."""
+        with undefined_policy(self.undefined):
+            return PRCurve.from_table(self.table)
+
+    def prg(self) -> PRGCurve:
+        """The precision-recall-gain curve (``.area()`` is AUPRG)."""
+        with undefined_policy(self.undefined):
+            return PRGCurve.from_table(self.table)
+
+    def threshold_curves(self) -> ThresholdCurves:
+        """TPR and FPR against the threshold; ``.measure(name)`` for any confusion measure."""
+        with undefined_policy(self.undefined):
+            return ThresholdCurves.from_table(self.table)
+
+    def gain(self) -> GainCurve:
+        """The gain chart."""
+        return GainCurve.from_table(self.table)
+
+    def lift(self) -> LiftCurve:
+        """The lift chart."""
+        with undefined_policy(self.undefined):
+            return LiftCurve.from_table(self.table)
+
+    def accumulation(self) -> AccumulationCurve:
+        """The accumulation curve (fraction of positives found against fraction screened)."""
+        with undefined_policy(self.undefined):
+            return AccumulationCurve.from_table(self.table)
+
+    # --- display -----------------------------------------------------------------------
+    def __repr__(self) -> str:
+        t = self.table
+        c = self.confusion
+        return (
+            f"Evaluation(n={t.total:g}, positives={t.P:g}, threshold={self.threshold:g}, "
+            f"tp={c.tp}, fp={c.fp}, fn={c.fn}, tn={c.tn})"
+        )
+
+
+def evaluate(
+    y_true: Any,
+    y_score: Any,
+    *,
+    threshold: float = 0.5,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    nan_policy: NanPolicy = "raise",
+    undefined: UndefinedPolicy = "warn",
+) -> Evaluation:
+    """Evaluate a binary classifier: every measure of the registry from one sort.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels: {0, 1}, {-1, 1}, {False, True}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n,)
+        Scores, higher meaning more likely positive: probabilities for the
+        probabilistic measures, any real numbers otherwise. Predicted labels (0/1)
+        work too, with the default threshold.
+    threshold : float, default 0.5
+        Cut for the confusion measures: ``score >= threshold`` is predicted positive.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative case weights; counts become weighted sums.
+    pos_label : optional
+        The label of the positive class when the labels are not a standard encoding.
+    nan_policy : {"raise", "omit"}, default "raise"
+        What NaN/inf scores do: an error, or the rows are dropped (reported in a
+        warning and in ``Evaluation.n_omitted``).
+    undefined : {"warn", "raise", "ignore"}, default "warn"
+        What an undefined value (e.g. precision with nothing predicted positive)
+        does: NaN with an :class:`UndefinedMeasureWarning`, an
+        :class:`UndefinedMeasureError`, or NaN silently.
+
+    Returns
+    -------
+    Evaluation
+
+    Examples
+    --------
+    Berrar's ten cases, cut between 0.6 and 0.5 as in the paper's Figure 3:
+
+    >>> import binmetrics as bm
+    >>> y = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
+    >>> s = [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]
+    >>> ev = bm.evaluate(y, s, threshold=0.55)
+    >>> ev.confusion
+    Confusion(tp=3, fp=1, fn=2, tn=4)
+    >>> ev["mcc"], ev["auc"], round(ev["average_precision"], 12)
+    (0.408248290463863, 0.8, 0.835)
+    """
+    inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
+                              nan_policy=nan_policy)
+    table = CountTable._build(inp.y, inp.score, inp.weight)
+    return Evaluation(table, threshold=threshold, pos_label=inp.pos_label,
+                      n_omitted=inp.n_omitted, undefined=undefined)
+
+
+def score(
+    measure: str,
+    y_true: Any,
+    y_score: Any,
+    *,
+    threshold: float = 0.5,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    nan_policy: NanPolicy = "raise",
+    undefined: UndefinedPolicy = "warn",
+    **params: Any,
+) -> float:
+    """One measure in functional form: ``score("auc", y_true, y_score)``.
+
+    Parameters are those of :func:`evaluate`, plus the measure's own (``beta=``,
+    ``alpha=``, ``fraction=``...).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> bm.score("auc", [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    """
+    m = get_measure(measure)  # fail on a misspelt name before validating the data
+    m.resolve_params(**params)
+    return evaluate(y_true, y_score, threshold=threshold, sample_weight=sample_weight,
+                    pos_label=pos_label, nan_policy=nan_policy,
+                    undefined=undefined).value(m, **params)

@@ -1,0 +1,64 @@
+"""Warnings and errors, and the one place that decides what an undefined value does.
+
+DESIGN.md: an undefined value (0/0, a ranking measure on a single class) is NaN
+with an :class:`UndefinedMeasureWarning` naming the measure and the reason,
+never a silent 0; ``undefined="raise"`` turns it into an
+:class:`UndefinedMeasureError`. The policy travels in a context variable so
+that measure functions stay pure functions of their inputs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import warnings
+from collections.abc import Iterator
+from typing import Literal
+
+UndefinedPolicy = Literal["warn", "raise", "ignore"]
+
+_POLICY: contextvars.ContextVar[UndefinedPolicy] = contextvars.ContextVar(
+    "binmetrics_undefined", default="warn"
+)
+
+
+class UndefinedMeasureWarning(UserWarning):
+    """A measure is undefined for this input and was returned as NaN."""
+
+
+class MeasureCaveatWarning(UserWarning):
+    """A measure is defined but should be read with care (e.g. BEDROC with alpha*Ra > 1)."""
+
+
+class UndefinedMeasureError(ValueError):
+    """Raised instead of :class:`UndefinedMeasureWarning` under ``undefined="raise"``."""
+
+
+@contextlib.contextmanager
+def undefined_policy(policy: UndefinedPolicy) -> Iterator[None]:
+    """Set what undefined values do inside the block: "warn", "raise" or "ignore"."""
+    if policy not in ("warn", "raise", "ignore"):
+        raise ValueError(f"undefined must be 'warn', 'raise' or 'ignore', got {policy!r}")
+    token = _POLICY.set(policy)
+    try:
+        yield
+    finally:
+        _POLICY.reset(token)
+
+
+def report_undefined(measure: str, reason: str) -> None:
+    """Report that ``measure`` is undefined because of ``reason`` (the caller returns NaN)."""
+    policy = _POLICY.get()
+    if policy == "ignore":
+        return
+    message = f"{measure} is undefined: {reason}; returning NaN"
+    if policy == "raise":
+        raise UndefinedMeasureError(f"{measure} is undefined: {reason}")
+    warnings.warn(message, UndefinedMeasureWarning, stacklevel=3)
+
+
+def report_caveat(measure: str, message: str) -> None:
+    """Warn about a defined value that needs care (silenced with the "ignore" policy)."""
+    if _POLICY.get() == "ignore":
+        return
+    warnings.warn(f"{measure}: {message}", MeasureCaveatWarning, stacklevel=3)

@@ -1,0 +1,25 @@
+"""The measure registry and the measure functions.
+
+Importing this package registers every measure; see :func:`measures` for the table.
+"""
+
+from . import confusion, probabilistic, ranking  # noqa: F401  (registers the measures)
+from .probabilistic import triplet_loss
+from .registry import (
+    FAMILIES,
+    REGISTRY,
+    Measure,
+    get_measure,
+    iter_measures,
+    measures,
+)
+
+__all__ = [
+    "FAMILIES",
+    "REGISTRY",
+    "Measure",
+    "get_measure",
+    "iter_measures",
+    "measures",
+    "triplet_loss",
+]

@@ -1,0 +1,50 @@
+"""Arithmetic helpers shared by the measure functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import report_undefined
+
+
+def as_result(x: Any) -> Any:
+    """A 0-d array as a Python float; arrays unchanged."""
+    a = np.asarray(x, dtype=np.float64)
+    return float(a) if a.ndim == 0 else a
+
+
+def ratio(num: Any, den: Any, measure: str, reason: str) -> Any:
+    """``num / den``; 0/0 is NaN (reported with ``reason``), x/0 for x != 0 is +-inf."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = num / den
+    undefined = (den == 0) & (num == 0)
+    if np.any(undefined):
+        out = np.where(undefined, np.nan, out)
+        report_undefined(measure, reason)
+    return as_result(out)
+
+
+def flag_nan(value: Any, measure: str, reason: str) -> Any:
+    """Report ``reason`` if ``value`` holds NaN (for measures composed of others)."""
+    if np.any(np.isnan(value)):
+        report_undefined(measure, reason)
+    return as_result(value)
+
+
+def log(x: Any, base: float) -> Any:
+    """Logarithm in ``base`` (checked: positive and not 1)."""
+    return np.log(x) / log_base(base)
+
+
+def log_base(base: float) -> float:
+    try:
+        b = float(base)
+    except (TypeError, ValueError):
+        raise TypeError(f"base must be a number, got {base!r}") from None
+    if not (b > 0 and b != 1 and np.isfinite(b)):
+        raise ValueError(f"base must be positive, finite and not 1; got {base!r}")
+    return float(np.log(b))

@@ -1,0 +1,345 @@
+"""Measures of one confusion matrix (Berrar Defs 1-16 and 24, the Wikipedia table,
+the multi-level comparison paper's Tables 4-5).
+
+Every function takes a :class:`~binmetrics.counts.Confusion` whose fields may be
+arrays: on one threshold they return a float, on the cumulative table the
+measure against the threshold. 0/0 gives NaN with an
+:class:`~binmetrics.exceptions.UndefinedMeasureWarning`; x/0 with x > 0 gives inf.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..counts import Confusion
+from ..exceptions import undefined_policy
+from ..validation import check_in_range
+from ._util import as_result, flag_nan, ratio
+from .registry import register
+
+_NO_POS = "y_true has no positives (TP + FN = 0)"
+_NO_NEG = "y_true has no negatives (FP + TN = 0)"
+_NO_PP = "nothing is predicted positive at this threshold (TP + FP = 0)"
+_NO_PN = "nothing is predicted negative at this threshold (FN + TN = 0)"
+_UNIT = (0.0, 1.0)
+_SIGNED = (-1.0, 1.0)
+_POSITIVE = (0.0, float("inf"))
+
+
+@register("prevalence", name="Prevalence", family="confusion", direction=0, range=_UNIT,
+          source="Wikipedia table", formula="P / (P + N)")
+def prevalence(c: Confusion) -> Any:
+    """Proportion of positives among all cases, P / (P + N).
+
+    It does not depend on the threshold; it is here because the prevalence-
+    dependent measures (precision, NPV, lift, accuracy) are read against it.
+    """
+    return ratio(c.p, c.total, "prevalence", "there are no cases")
+
+
+@register("accuracy", name="Accuracy", family="confusion", direction=1, range=_UNIT,
+          aliases=("acc", "correct_classification_rate"),
+          source="Berrar Def. 1; Wikipedia table; multi-level paper Table 5",
+          formula="(TP + TN) / (TP + FP + FN + TN)")
+def accuracy(c: Confusion) -> Any:
+    """Proportion of correct classifications (Berrar eq. 1).
+
+    Examples
+    --------
+    >>> accuracy(Confusion(tp=3, fp=1, fn=2, tn=4))
+    0.7
+    """
+    return ratio(c.tp + c.tn, c.total, "accuracy", "there are no cases")
+
+
+@register("error_rate", name="Error rate", family="confusion", direction=-1, range=_UNIT,
+          aliases=("misclassification_rate", "zero_one_loss"),
+          source="Berrar Def. 2", formula="(FP + FN) / (TP + FP + FN + TN)")
+def error_rate(c: Confusion) -> Any:
+    """Proportion of incorrect classifications, 1 - accuracy (Berrar eq. 2)."""
+    return ratio(c.fp + c.fn, c.total, "error_rate", "there are no cases")
+
+
+@register("tpr", name="True positive rate", family="confusion", direction=1, range=_UNIT,
+          aliases=("sensitivity", "recall", "hit_rate", "true_positive_rate"),
+          source="Berrar Def. 3; multi-level paper Table 4", formula="TP / (TP + FN)")
+def tpr(c: Confusion) -> Any:
+    """Sensitivity: correctly predicted positives over all positives (Berrar eq. 3).
+
+    Examples
+    --------
+    >>> tpr(Confusion(tp=3, fp=1, fn=2, tn=4))
+    0.6
+    """
+    return ratio(c.tp, c.p, "tpr", _NO_POS)
+
+
+@register("tnr", name="True negative rate", family="confusion", direction=1, range=_UNIT,
+          aliases=("specificity", "selectivity", "true_negative_rate"),
+          source="Berrar Def. 4; multi-level paper Table 4", formula="TN / (TN + FP)")
+def tnr(c: Confusion) -> Any:
+    """Specificity: correctly predicted negatives over all negatives (Berrar eq. 4)."""
+    return ratio(c.tn, c.n, "tnr", _NO_NEG)
+
+
+@register("ppv", name="Positive predictive value", family="confusion", direction=1,
+          range=_UNIT, aliases=("precision", "positive_predictive_value"),
+          source="Berrar Def. 5; multi-level paper Table 4", formula="TP / (TP + FP)")
+def ppv(c: Confusion) -> Any:
+    """Precision: correct positive predictions over all positive predictions (Berrar eq. 5)."""
+    return ratio(c.tp, c.pp, "ppv", _NO_PP)
+
+
+@register("npv", name="Negative predictive value", family="confusion", direction=1,
+          range=_UNIT, aliases=("negative_predictive_value",),
+          source="Berrar Def. 6; multi-level paper Table 4", formula="TN / (TN + FN)")
+def npv(c: Confusion) -> Any:
+    """Correct negative predictions over all negative predictions (Berrar eq. 6)."""
+    return ratio(c.tn, c.pn, "npv", _NO_PN)
+
+
+@register("fdr", name="False discovery rate", family="confusion", direction=-1, range=_UNIT,
+          aliases=("false_discovery_rate",),
+          source="Berrar Def. 7; multi-level paper Table 4", formula="FP / (FP + TP)")
+def fdr(c: Confusion) -> Any:
+    """False positives over all positive predictions, 1 - precision (Berrar eq. 7)."""
+    return ratio(c.fp, c.pp, "fdr", _NO_PP)
+
+
+@register("for", name="False omission rate", family="confusion", direction=-1, range=_UNIT,
+          aliases=("false_omission_rate",),
+          source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TN)")
+def false_omission_rate(c: Confusion) -> Any:
+    """False negatives over all negative predictions, 1 - NPV."""
+    return ratio(c.fn, c.pn, "for", _NO_PN)
+
+
+@register("fnr", name="False negative rate", family="confusion", direction=-1, range=_UNIT,
+          aliases=("miss_rate", "false_negative_rate"),
+          source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TP)")
+def fnr(c: Confusion) -> Any:
+    """Miss rate: positives predicted negative over all positives, 1 - TPR."""
+    return ratio(c.fn, c.p, "fnr", _NO_POS)
+
+
+@register("fpr", name="False positive rate", family="confusion", direction=-1, range=_UNIT,
+          aliases=("fall_out", "false_positive_rate"),
+          source="Wikipedia table; multi-level paper Table 4", formula="FP / (FP + TN)")
+def fpr(c: Confusion) -> Any:
+    """Fall-out: negatives predicted positive over all negatives, 1 - TNR."""
+    return ratio(c.fp, c.n, "fpr", _NO_NEG)
+
+
+def _both_classes_reason(c: Confusion) -> str:
+    return _NO_POS if np.any(np.asarray(c.p) == 0) else _NO_NEG
+
+
+@register("informedness", name="Informedness (Youden's J)", family="confusion", direction=1,
+          range=_SIGNED, aliases=("youden_j", "bookmaker_informedness", "youden_index"),
+          source="Berrar Def. 8; Wikipedia table; multi-level paper Table 5",
+          formula="TPR + TNR - 1")
+def informedness(c: Confusion) -> Any:
+    """Youden's J at this threshold: sensitivity + specificity - 1 (Berrar eq. 8)."""
+    with undefined_policy("ignore"):
+        v = np.asarray(tpr(c)) + np.asarray(tnr(c)) - 1.0
+    return flag_nan(v, "informedness", _both_classes_reason(c))
+
+
+@register("markedness", name="Markedness", family="confusion", direction=1, range=_SIGNED,
+          aliases=("deltap", "delta_p"),
+          source="Wikipedia table; multi-level paper Table 5", formula="PPV + NPV - 1")
+def markedness(c: Confusion) -> Any:
+    """PPV + NPV - 1, the regression coefficient dual to informedness."""
+    with undefined_policy("ignore"):
+        v = np.asarray(ppv(c)) + np.asarray(npv(c)) - 1.0
+    reason = _NO_PP if np.any(np.asarray(c.pp) == 0) else _NO_PN
+    return flag_nan(v, "markedness", reason)
+
+
+@register("lr_plus", name="Positive likelihood ratio", family="confusion", direction=1,
+          range=_POSITIVE, aliases=("positive_likelihood_ratio", "lr+"),
+          source="Berrar Def. 9; multi-level paper Table 5",
+          formula="TPR / FPR = TPR / (1 - TNR)")
+def lr_plus(c: Confusion) -> Any:
+    """LR+ = sensitivity / (1 - specificity) (Berrar eq. 9); inf when FPR = 0 < TPR."""
+    with undefined_policy("ignore"):
+        num, den = np.asarray(tpr(c)), np.asarray(fpr(c))
+    if np.any(np.isnan(num) | np.isnan(den)):
+        return flag_nan(num + den, "lr_plus", _both_classes_reason(c))
+    return ratio(num, den, "lr_plus", "TPR = FPR = 0 (nothing is predicted positive)")
+
+
+@register("lr_minus", name="Negative likelihood ratio", family="confusion", direction=-1,
+          range=_POSITIVE, aliases=("negative_likelihood_ratio", "lr-"),
+          source="Berrar Def. 10; multi-level paper Table 5",
+          formula="(1 - TPR) / TNR = FNR / TNR")
+def lr_minus(c: Confusion) -> Any:
+    """LR- = (1 - sensitivity) / specificity (Berrar eq. 10); inf when TNR = 0 < FNR."""
+    with undefined_policy("ignore"):
+        num, den = np.asarray(fnr(c)), np.asarray(tnr(c))
+    if np.any(np.isnan(num) | np.isnan(den)):
+        return flag_nan(num + den, "lr_minus", _both_classes_reason(c))
+    return ratio(num, den, "lr_minus", "FNR = TNR = 0 (nothing is predicted negative)")
+
+
+@register("dor", name="Diagnostic odds ratio", family="confusion", direction=1,
+          range=_POSITIVE, aliases=("diagnostic_odds_ratio",),
+          source="Wikipedia table; multi-level paper Table 5",
+          formula="LR+ / LR- = (TP x TN) / (FP x FN)")
+def dor(c: Confusion) -> Any:
+    """Diagnostic odds ratio (TP·TN)/(FP·FN); inf when FP·FN = 0 < TP·TN."""
+    return ratio(np.asarray(c.tp) * c.tn, np.asarray(c.fp) * c.fn, "dor",
+                 "TP x TN = FP x FN = 0")
+
+
+@register("balanced_accuracy", name="Balanced accuracy", family="confusion", direction=1,
+          range=_UNIT, aliases=("bacc",),
+          source="Berrar Def. 11; multi-level paper Table 5", formula="(TPR + TNR) / 2")
+def balanced_accuracy(c: Confusion) -> Any:
+    """Mean of sensitivity and specificity (Berrar eq. 11)."""
+    with undefined_policy("ignore"):
+        v = (np.asarray(tpr(c)) + np.asarray(tnr(c))) / 2.0
+    return flag_nan(v, "balanced_accuracy", _both_classes_reason(c))
+
+
+def _fbeta(c: Confusion, beta: float, measure: str) -> Any:
+    b2 = check_in_range(beta, "beta", 0.0, np.inf, low_open=True, high_open=True) ** 2
+    tp = np.asarray(c.tp, dtype=np.float64)
+    return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * np.asarray(c.fn) + c.fp, measure,
+                 "no positives and nothing predicted positive (TP + FP + FN = 0)")
+
+
+@register("f1", name="F1 score", family="confusion", direction=1, range=_UNIT,
+          aliases=("f_measure", "f1_score", "f_score"),
+          source="Berrar Def. 12; multi-level paper Table 5",
+          formula="2 PPV TPR / (PPV + TPR) = 2TP / (2TP + FP + FN)")
+def f1(c: Confusion) -> Any:
+    """Harmonic mean of precision and recall (Berrar eq. 12).
+
+    Computed in the count form 2TP / (2TP + FP + FN), which is 0 (not undefined)
+    when TP = 0 but FP + FN > 0.
+
+    Examples
+    --------
+    >>> round(f1(Confusion(tp=3, fp=1, fn=2, tn=4)), 4)
+    0.6667
+    """
+    return _fbeta(c, 1.0, "f1")
+
+
+@register("fbeta", name="F-beta score", family="confusion", direction=1, range=_UNIT,
+          aliases=("f_beta",), source="Berrar Def. 13",
+          formula="(1 + b^2) PPV TPR / (b^2 PPV + TPR)")
+def fbeta(c: Confusion, *, beta: float = 1.0) -> Any:
+    """F-beta: recall weighted beta times as much as precision (Berrar eq. 13).
+
+    Parameters
+    ----------
+    beta : float > 0, default 1 (the F1 score).
+    """
+    return _fbeta(c, beta, "fbeta")
+
+
+@register("g_measure", name="G-measure (Fowlkes-Mallows index)", family="confusion",
+          direction=1, range=_UNIT, aliases=("fowlkes_mallows", "fowlkes_mallows_index"),
+          source="Berrar Def. 14; Wikipedia table", formula="sqrt(PPV x TPR)")
+def g_measure(c: Confusion) -> Any:
+    """Geometric mean of precision and recall (Berrar eq. 14)."""
+    den = np.sqrt(np.asarray(c.pp, dtype=np.float64) * c.p)
+    return ratio(c.tp, den, "g_measure",
+                 _NO_POS if np.any(np.asarray(c.p) == 0) else _NO_PP)
+
+
+@register("mcc", name="Matthews correlation coefficient", family="confusion", direction=1,
+          range=_SIGNED, aliases=("phi", "matthews_corrcoef", "phi_coefficient"),
+          source="Berrar Def. 15; Wikipedia table",
+          formula="(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))")
+def mcc(c: Confusion) -> Any:
+    """Matthews correlation coefficient (Berrar eq. 15).
+
+    Undefined (NaN, not scikit-learn's 0) when a row or column of the confusion
+    matrix is empty, e.g. when nothing is predicted positive.
+
+    Examples
+    --------
+    >>> round(mcc(Confusion(tp=3, fp=1, fn=2, tn=4)), 6)
+    0.408248
+    """
+    tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (c.tp, c.fp, c.fn, c.tn))
+    # product of square roots: the product of four counts overflows sooner
+    den = np.sqrt(tp + fp) * np.sqrt(tp + fn) * np.sqrt(tn + fp) * np.sqrt(tn + fn)
+    # an empty row or column makes both numerator and denominator 0
+    return ratio(tp * tn - fp * fn, den, "mcc", "a row or column of the confusion matrix is empty")
+
+
+@register("kappa", name="Cohen's kappa", family="confusion", direction=1, range=_SIGNED,
+          aliases=("cohen_kappa", "cohens_kappa"),
+          source="Berrar Def. 24 (eqs. 26-27; the paper's 0.50 is P_e, kappa is 0.40)",
+          formula="(P0 - Pe) / (1 - Pe), Pe = (PP P + PN N) / n^2")
+def kappa(c: Confusion) -> Any:
+    """Cohen's kappa: accuracy corrected for chance agreement (Berrar eqs. 26-27).
+
+    Examples
+    --------
+    >>> round(kappa(Confusion(tp=3, fp=1, fn=2, tn=4)), 12)
+    0.4
+    """
+    total = np.asarray(c.total, dtype=np.float64)
+    p0 = (np.asarray(c.tp) + c.tn) / total
+    pe = (np.asarray(c.pp) * c.p + np.asarray(c.pn) * c.n) / (total * total)
+    return ratio(p0 - pe, 1.0 - pe, "kappa",
+                 "chance agreement is 1 (one class, and only that class predicted)")
+
+
+@register("lift", name="Lift", family="confusion", direction=1, range=_POSITIVE,
+          source="Berrar Def. 16", formula="PPV / prior, prior = P / (P + N) by default")
+def lift(c: Confusion, *, prior: float | None = None) -> Any:
+    """How many times better than random guessing the positive predictions are (Berrar eq. 16).
+
+    Parameters
+    ----------
+    prior : float in (0, 1], optional
+        The null model's rate of positive predictions, i.e. the prior of the
+        positive class (Berrar takes the training set's). Default: the prevalence
+        of the evaluated data.
+    """
+    with undefined_policy("ignore"):
+        precision = np.asarray(ppv(c))
+    if prior is None:
+        base = np.asarray(c.p, dtype=np.float64) / c.total
+    else:
+        base = np.asarray(check_in_range(prior, "prior", 0.0, 1.0, low_open=True))
+    if np.any(np.isnan(precision)):
+        return flag_nan(precision, "lift", _NO_PP)
+    return ratio(precision, base, "lift", "the prior of the positive class is 0")
+
+
+@register("threat_score", name="Threat score (critical success index, Jaccard)",
+          family="confusion", direction=1, range=_UNIT,
+          aliases=("critical_success_index", "csi", "jaccard", "jaccard_index"),
+          source="Wikipedia table; multi-level paper Table 5 (Jaccard)",
+          formula="TP / (TP + FN + FP)")
+def threat_score(c: Confusion) -> Any:
+    """True positives over everything that is positive in truth or prediction."""
+    return ratio(c.tp, np.asarray(c.tp) + c.fn + c.fp, "threat_score",
+                 "no positives and nothing predicted positive (TP + FN + FP = 0)")
+
+
+@register("prevalence_threshold", name="Prevalence threshold", family="confusion",
+          direction=-1, range=_UNIT, source="Wikipedia table",
+          formula="(sqrt(TPR FPR) - FPR) / (TPR - FPR) = sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))")
+def prevalence_threshold(c: Confusion) -> Any:
+    """The prevalence below which the positive predictive value drops sharply.
+
+    Computed as sqrt(FPR) / (sqrt(TPR) + sqrt(FPR)), equal to the table's
+    (sqrt(TPR·FPR) - FPR) / (TPR - FPR) and defined also where TPR = FPR > 0.
+    """
+    with undefined_policy("ignore"):
+        t, f = np.asarray(tpr(c)), np.asarray(fpr(c))
+    if np.any(np.isnan(t) | np.isnan(f)):
+        return flag_nan(t + f, "prevalence_threshold", _both_classes_reason(c))
+    sf = np.sqrt(f)
+    return ratio(sf, np.sqrt(t) + sf, "prevalence_threshold",
+                 "TPR = FPR = 0 (nothing is predicted positive)")

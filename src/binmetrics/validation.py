@@ -1,0 +1,264 @@
+"""Input checks shared by every entry point (functions, Evaluation, CLI, engines).
+
+Each check raises an exception whose message names what was wrong, where, and
+with which count or values, so that a user can fix the data without a debugger.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+NanPolicy = Literal["raise", "omit"]
+
+#: Label sets whose positive class is known without ``pos_label``.
+_STANDARD_ENCODINGS: tuple[tuple[frozenset[Any], Any], ...] = (
+    (frozenset({0, 1}), 1),
+    (frozenset({-1, 1}), 1),
+)
+
+
+@dataclass(frozen=True)
+class BinaryInputs:
+    """Validated binary-classification input: labels as booleans, scores as float64."""
+
+    y: npt.NDArray[np.bool_]
+    score: npt.NDArray[np.float64]
+    weight: npt.NDArray[np.float64] | None
+    pos_label: Any
+    n_omitted: int
+
+
+def _rows(mask: npt.NDArray[np.bool_], limit: int = 5) -> str:
+    idx = np.flatnonzero(mask)
+    shown = ", ".join(str(i) for i in idx[:limit].tolist())
+    return f"[{shown}{', ...' if idx.size > limit else ''}]"
+
+
+def as_1d(x: Any, name: str) -> np.ndarray:
+    """``x`` as a 1-D array; a 2-D column vector is accepted, anything else is an error."""
+    if isinstance(x, (pd.Series, pd.Index)):
+        arr = x.to_numpy()
+    else:
+        arr = np.asarray(x)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name} must be 1-D (one value per row); got an array of shape {arr.shape}."
+            + (
+                " Multiclass evaluation (a probability matrix) is not available yet."
+                if name == "y_score" and arr.ndim == 2
+                else ""
+            )
+        )
+    return arr
+
+
+def as_float(x: np.ndarray, name: str) -> npt.NDArray[np.float64]:
+    """Convert to float64 or say which column is not numeric."""
+    if x.dtype.kind in "biuf":
+        return x.astype(np.float64, copy=False)
+    try:
+        return x.astype(np.float64)
+    except (TypeError, ValueError):
+        sample = [v for v in x[:3].tolist()]
+        raise TypeError(
+            f"{name} must be numeric; got values of dtype {x.dtype} such as {sample}"
+        ) from None
+
+
+def _distinct_labels(y: np.ndarray) -> list[Any]:
+    """The distinct values of ``y``; stops early (no sort) when there are more than two."""
+    first = y[0]
+    differs = y != first
+    if not differs.any():
+        return [first]
+    second = y[int(np.argmax(differs))]
+    rest = differs & (y != second)
+    if not rest.any():
+        return sorted([first, second], key=_label_key)
+    found = pd.unique(pd.Series(y))
+    return sorted(found.tolist(), key=_label_key)
+
+
+def _label_key(v: Any) -> tuple[str, Any]:
+    return (type(v).__name__, v) if not isinstance(v, (int, float, np.number)) else ("", float(v))
+
+
+def _python(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _positive_label(values: list[Any], pos_label: Any, dtype: np.dtype) -> Any:
+    shown = [_python(v) for v in values]
+    if len(values) > 2:
+        listed = shown[:10] + (["..."] if len(shown) > 10 else [])
+        raise ValueError(
+            f"y_true must hold exactly two classes; found {len(values)} distinct values: {listed}"
+        )
+    if dtype == np.bool_:
+        if pos_label is None or pos_label in (True, 1):
+            return True
+        if pos_label in (False, 0):
+            return False
+        raise ValueError(f"pos_label={pos_label!r} does not occur in y_true (values: {shown})")
+    value_set = set(shown)
+    if pos_label is not None:
+        if pos_label in value_set:
+            return pos_label
+        for encoding, _ in _STANDARD_ENCODINGS:
+            if _subset(value_set | {pos_label}, encoding):
+                return pos_label  # e.g. an all-negative {0} sample with pos_label=1
+        raise ValueError(f"pos_label={pos_label!r} does not occur in y_true (values found: {shown})")
+    for encoding, positive in _STANDARD_ENCODINGS:
+        if _subset(value_set, encoding):
+            return positive
+    raise ValueError(
+        f"y_true has labels {shown}, which are not {{0, 1}}, {{-1, 1}} or {{False, True}}; "
+        "pass pos_label= to say which value is the positive class"
+    )
+
+
+def _subset(values: set[Any], encoding: frozenset[Any]) -> bool:
+    try:
+        return all(
+            isinstance(v, (int, float, np.number)) and not isinstance(v, bool) and v in encoding
+            for v in values
+        )
+    except TypeError:
+        return False
+
+
+def check_labels(y_true: Any, pos_label: Any = None) -> tuple[npt.NDArray[np.bool_], Any]:
+    """Binary labels as a boolean array (True = positive) and the positive label used."""
+    y = as_1d(y_true, "y_true")
+    if y.size == 0:
+        raise ValueError("y_true is empty: there is nothing to evaluate")
+    missing = pd.isna(y) if y.dtype.kind in "fOUS" else np.zeros(y.size, dtype=bool)
+    if missing.any():
+        raise ValueError(
+            f"y_true has {int(missing.sum())} missing labels (NaN/None) at rows {_rows(missing)}"
+        )
+    values = _distinct_labels(y)
+    pos = _positive_label(values, pos_label, y.dtype)
+    if y.dtype == np.bool_:
+        return (y if pos else ~y), pos
+    return np.asarray(y == pos, dtype=bool), pos
+
+
+def check_weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
+    """Non-negative finite weights of length ``n`` with a positive sum, or None."""
+    if sample_weight is None:
+        return None
+    w = as_float(as_1d(sample_weight, "sample_weight"), "sample_weight")
+    if w.size != n:
+        raise ValueError(f"sample_weight has {w.size} values but y_true has {n} rows")
+    bad = ~np.isfinite(w)
+    if bad.any():
+        raise ValueError(
+            f"sample_weight has {int(bad.sum())} non-finite values (NaN or inf) at rows {_rows(bad)}"
+        )
+    neg = w < 0
+    if neg.any():
+        raise ValueError(
+            f"sample_weight has {int(neg.sum())} negative values at rows {_rows(neg)} "
+            f"(smallest {float(w.min())})"
+        )
+    if not w.sum() > 0:
+        raise ValueError("sample_weight sums to 0: no row carries any weight")
+    return w
+
+
+def check_binary_inputs(
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any = None,
+    *,
+    pos_label: Any = None,
+    nan_policy: NanPolicy = "raise",
+) -> BinaryInputs:
+    """Validate labels, scores and weights for binary evaluation.
+
+    Raises
+    ------
+    ValueError
+        Lengths differ, input is empty, labels are not two classes, ``pos_label``
+        does not occur, scores are NaN/inf (unless ``nan_policy="omit"``),
+        weights are negative or non-finite.
+    TypeError
+        Scores or weights are not numeric.
+    """
+    if nan_policy not in ("raise", "omit"):
+        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+    y_raw = as_1d(y_true, "y_true")
+    s_raw = as_1d(y_score, "y_score")
+    if y_raw.size != s_raw.size:
+        raise ValueError(
+            f"y_true and y_score have different lengths: {y_raw.size} and {s_raw.size}"
+        )
+    if y_raw.size == 0:
+        raise ValueError("y_true and y_score are empty: there is nothing to evaluate")
+    s = as_float(s_raw, "y_score")
+    w = check_weights(sample_weight, s.size)
+    bad = ~np.isfinite(s)
+    n_omitted = 0
+    if bad.any():
+        n_bad = int(bad.sum())
+        n_nan = int(np.isnan(s).sum())
+        if nan_policy == "raise":
+            raise ValueError(
+                f"y_score has {n_bad} non-finite values ({n_nan} NaN, {n_bad - n_nan} infinite) "
+                f"at rows {_rows(bad)}; pass nan_policy='omit' to drop those rows"
+            )
+        keep = ~bad
+        if not keep.any():
+            raise ValueError(f"all {n_bad} scores are NaN or infinite: nothing left to evaluate")
+        y_raw, s = y_raw[keep], s[keep]
+        w = None if w is None else w[keep]
+        n_omitted = n_bad
+        warnings.warn(
+            f"nan_policy='omit': dropped {n_bad} rows with non-finite scores", UserWarning,
+            stacklevel=3,
+        )
+    y, pos = check_labels(y_raw, pos_label)
+    return BinaryInputs(y=y, score=s, weight=w, pos_label=_python(pos), n_omitted=n_omitted)
+
+
+def check_threshold(threshold: Any) -> float:
+    """A real threshold (inf allowed: +inf predicts nothing positive, -inf everything)."""
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        raise TypeError(f"threshold must be a number, got {threshold!r}") from None
+    if np.isnan(t):
+        raise ValueError("threshold is NaN")
+    return t
+
+
+def check_in_range(
+    value: Any,
+    name: str,
+    low: float,
+    high: float,
+    *,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
+    """``value`` as a float inside the interval, or a ValueError naming the parameter."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number, got {value!r}") from None
+    lo_ok = v > low if low_open else v >= low
+    hi_ok = v < high if high_open else v <= high
+    if not (lo_ok and hi_ok) or np.isnan(v):
+        lb = "(" if low_open else "["
+        rb = ")" if high_open else "]"
+        raise ValueError(f"{name} must lie in {lb}{low}, {high}{rb}; got {value!r}")
+    return v
