@@ -128,15 +128,24 @@ class CountTable:
                 raise ValueError("count table scores must be distinct and in descending order")
             if (p < 0).any() or (n < 0).any() or not (np.isfinite(p).all() and np.isfinite(n).all()):
                 raise ValueError("count table counts must be finite and non-negative")
-        keep = (p + n) > 0
-        if not keep.all():
-            s, p, n = s[keep], p[keep], n[keep]
+        if not (_trusted and not weighted):  # unweighted groups hold at least one case
+            keep = (p + n) > 0
+            if not keep.all():
+                s, p, n = s[keep], p[keep], n[keep]
         if s.size == 0:
             raise ValueError("the count table is empty: no row carries any weight")
         for a in (s, p, n):
             a.flags.writeable = False
         self._scores, self._pos, self._neg = s, p, n
         self.weighted = bool(weighted)
+        self._memo: dict[Any, Any] = {}
+
+    def memo(self, key: Any, compute: Any) -> Any:
+        """``compute()`` once per table and key: intermediate results that several
+        measures share (e.g. the TPR - FPR statistics of KS, taKS and J_max)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     # --- construction -------------------------------------------------------------
     @classmethod
@@ -165,15 +174,16 @@ class CountTable:
         ss = s[order]
         starts = _group_starts(ss)
         wy = np.where(y, w, 0.0)[order]
-        wall = w[order]
+        # the negatives' weights are summed directly: (total - positives) cancels digits
+        # when a tied group's positive weight dwarfs its negative weight
+        wn = np.where(y, 0.0, w)[order]
         if starts is None:
-            pos, tot = wy, wall
+            pos, neg = wy, wn
             scores = ss
         else:
             pos = np.add.reduceat(wy, starts)
-            tot = np.add.reduceat(wall, starts)
+            neg = np.add.reduceat(wn, starts)
             scores = ss[starts]
-        neg = np.maximum(tot - pos, 0.0)
         return cls(scores, pos, neg, weighted=True, _trusted=True)
 
     @classmethod

@@ -37,14 +37,30 @@ def _mean(t: CountTable, loss_pos: Any, loss_neg: Any) -> float:
     return float((np.dot(t.pos, loss_pos) + np.dot(t.neg, loss_neg)) / t.total)
 
 
-def _log_terms(t: CountTable, eps: float, base: float) -> tuple[Any, Any]:
-    """-log_b(max(p, eps)) and -log_b(max(1 - p, eps)) for every distinct score."""
+def _n_above(t: CountTable, x: float, *, strict: bool = False) -> int:
+    """How many distinct scores are >= x (> x if strict): a prefix of the sorted table."""
+    desc = t.scores
+    return int(desc.size - np.searchsorted(desc[::-1], x, side="right" if strict else "left"))
+
+
+def _log_sums(t: CountTable, eps: float) -> tuple[float, float]:
+    """(sum over positives of -ln max(p, eps), sum over negatives of -ln max(1 - p, eps)).
+
+    The table is sorted, so the clipped scores are a head (p > 1 - eps) and a tail
+    (p < eps): each logarithm is taken once, only where it is needed.
+    """
     eps = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
-    lb = log_base(base)
-    s = t.scores
-    lp = -np.maximum(np.log(np.maximum(s, eps)), np.log(eps)) / lb
-    ln = -np.maximum(np.log1p(-np.minimum(s, 1.0 - eps)), np.log(eps)) / lb
-    return lp, ln
+
+    def compute() -> tuple[float, float]:
+        s, pos, neg = t.scores, t.pos, t.neg
+        k = _n_above(t, eps)  # scores >= eps
+        h = _n_above(t, 1.0 - eps, strict=True)  # scores > 1 - eps
+        log_eps = float(np.log(eps))
+        lp = -float(np.dot(pos[:k], np.log(s[:k]))) - log_eps * float(pos[k:].sum())
+        ln = -float(np.dot(neg[h:], np.log1p(-s[h:]))) - log_eps * float(neg[:h].sum())
+        return lp, ln
+
+    return t.memo(("log_sums", eps), compute)  # type: ignore[no-any-return]
 
 
 @register("mae", name="Mean absolute error", family="probabilistic", direction=-1,
@@ -53,7 +69,8 @@ def _log_terms(t: CountTable, eps: float, base: float) -> tuple[Any, Any]:
 def mae(t: CountTable) -> float:
     """Mean absolute difference between label (0/1) and predicted probability (Berrar eq. 17)."""
     require_probabilities(t, "mae")
-    return _mean(t, 1.0 - t.scores, t.scores)
+    # |1 - p| = 1 - p and |0 - p| = p on [0, 1]
+    return float((t.P - np.dot(t.pos, t.scores) + np.dot(t.neg, t.scores)) / t.total)
 
 
 @register("brier", name="Brier score (mean squared error)", family="probabilistic",
@@ -63,7 +80,10 @@ def mae(t: CountTable) -> float:
 def brier(t: CountTable) -> float:
     """Mean squared difference between label and predicted probability (Berrar eq. 18)."""
     require_probabilities(t, "brier")
-    return _mean(t, (1.0 - t.scores) ** 2, t.scores**2)
+    miss = np.subtract(1.0, t.scores)
+    miss *= miss
+    sq = np.multiply(t.scores, t.scores)
+    return _mean(t, miss, sq)
 
 
 @register("rmse", name="Root mean square error", family="probabilistic", direction=-1,
@@ -88,8 +108,8 @@ def log_loss(t: CountTable, *, base: float = 2.0, eps: float = 1e-15) -> float:
         positive constant"; Ferri et al. suggest 1e-5).
     """
     require_probabilities(t, "log_loss")
-    lp, ln = _log_terms(t, eps, base)
-    return _mean(t, lp, ln)
+    lp, ln = _log_sums(t, eps)
+    return (lp + ln) / t.total / log_base(base)
 
 
 def _class_weight(t: CountTable, alpha: float | None) -> float:
@@ -117,8 +137,8 @@ def balanced_log_loss(
     """
     require_probabilities(t, "balanced_log_loss")
     a = _class_weight(t, alpha)
-    lp, ln = _log_terms(t, eps, base)
-    return _mean(t, a * lp, (1.0 - a) * ln)
+    lp, ln = _log_sums(t, eps)
+    return (a * lp + (1.0 - a) * ln) / t.total / log_base(base)
 
 
 @register("focal_loss", name="Average focal loss", family="probabilistic", direction=-1,
@@ -143,13 +163,21 @@ def focal_loss(
     """
     require_probabilities(t, "focal_loss")
     g = check_in_range(gamma, "gamma", 0.0, np.inf, high_open=True)
-    lp, ln = _log_terms(t, eps, base)
-    s = t.scores
-    wp, wn = (1.0 - s) ** g, s**g  # (1 - p_t)^gamma for a positive and a negative
+    eps = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
+    a_pos, a_neg = 1.0, 1.0
     if alpha is not None:
-        a = check_in_range(alpha, "alpha", 0.0, 1.0)
-        wp, wn = a * wp, (1.0 - a) * wn
-    return _mean(t, wp * lp, wn * ln)
+        a_pos = check_in_range(alpha, "alpha", 0.0, 1.0)
+        a_neg = 1.0 - a_pos
+    s, pos, neg = t.scores, t.pos, t.neg
+    # (1 - p_t)^gamma is (1 - p)^gamma for a positive and p^gamma for a negative;
+    # only the logarithm is clipped at eps. Positives: the scores >= eps take log p.
+    k = _n_above(t, eps)
+    h = _n_above(t, 1.0 - eps, strict=True)
+    log_eps = float(np.log(eps))
+    lp = -(np.dot(pos[:k], (1.0 - s[:k]) ** g * np.log(s[:k]))
+           + log_eps * np.dot(pos[k:], (1.0 - s[k:]) ** g))
+    ln = -(np.dot(neg[h:], s[h:] ** g * np.log1p(-s[h:])) + log_eps * np.dot(neg[:h], s[:h] ** g))
+    return float(a_pos * lp + a_neg * ln) / t.total / log_base(base)
 
 
 def _prior(t: CountTable, prior: float | None, measure: str) -> float | None:
@@ -162,18 +190,26 @@ def _prior(t: CountTable, prior: float | None, measure: str) -> float | None:
     return pi
 
 
-def _information_terms(t: CountTable, pi: float, base: float) -> tuple[Any, Any]:
-    lb = log_base(base)
-    s = t.scores
-    with np.errstate(divide="ignore"):
-        # a positive: prior pi, predicted probability s of its (positive) class
-        ip = np.where(s >= pi, np.log(np.maximum(s, 1e-300)) - np.log(pi),
-                      np.log1p(-pi) - np.log1p(-np.minimum(s, 1.0)))
-        # a negative: prior 1 - pi, predicted probability 1 - s of its class
-        q = 1.0 - s
-        i_n = np.where(q >= 1.0 - pi, np.log1p(-np.minimum(s, 1.0)) - np.log1p(-pi),
-                       np.log(pi) - np.log(np.maximum(s, 1e-300)))
-    return ip / lb, i_n / lb
+def _information_sum(t: CountTable, pi: float) -> float:
+    """Sum over all cases of the information score in nats (Kononenko & Bratko)."""
+
+    def compute() -> float:
+        s, pos, neg = t.scores, t.pos, t.neg
+        k = _n_above(t, pi)  # s >= pi: a positive gains log s - log pi
+        k2 = _n_above(t, pi, strict=True)  # s > pi: a negative loses log pi - log s
+        log_s = np.log(s[:k])  # s >= pi > 0
+        log_1ms = np.log1p(-s[k2:])  # s <= pi < 1
+        lpi, l1pi = np.log(pi), np.log1p(-pi)
+        # positives: s >= pi -> log s - log pi; s < pi -> log(1 - pi) - log(1 - s)
+        total = (np.dot(pos[:k], log_s) - lpi * pos[:k].sum()
+                 + l1pi * pos[k:].sum() - np.dot(pos[k:], log_1ms[k - k2:]))
+        # negatives (predicted 1 - s, prior 1 - pi): s <= pi -> log(1 - s) - log(1 - pi);
+        # s > pi -> log pi - log s
+        total += (np.dot(neg[k2:], log_1ms) - l1pi * neg[k2:].sum()
+                  + lpi * neg[:k2].sum() - np.dot(neg[:k2], log_s[:k2]))
+        return float(total)
+
+    return t.memo(("information", pi), compute)  # type: ignore[no-any-return]
 
 
 @register("information_score", name="Information score (Kononenko-Bratko), mean",
@@ -199,8 +235,7 @@ def information_score(t: CountTable, *, prior: float | None = None, base: float 
     pi = _prior(t, prior, "information_score")
     if pi is None:
         return float("nan")
-    ip, i_n = _information_terms(t, pi, base)
-    return _mean(t, ip, i_n)
+    return _information_sum(t, pi) / t.total / log_base(base)
 
 
 @register("relative_information_score", name="Relative information score",
@@ -218,9 +253,8 @@ def relative_information_score(t: CountTable, *, prior: float | None = None) -> 
     pi = _prior(t, prior, "relative_information_score")
     if pi is None:
         return float("nan")
-    ip, i_n = _information_terms(t, pi, 2.0)
-    entropy = -(pi * np.log2(pi) + (1 - pi) * np.log2(1 - pi))
-    return _mean(t, ip, i_n) / float(entropy)
+    entropy = -(pi * np.log(pi) + (1 - pi) * np.log1p(-pi))  # nats, like the sum
+    return _information_sum(t, pi) / t.total / float(entropy)
 
 
 @register("hinge_loss", name="Average hinge loss", family="probabilistic", direction=-1,
@@ -228,8 +262,11 @@ def relative_information_score(t: CountTable, *, prior: float | None = None) -> 
           formula="(1/n) sum max(0, 1 - y s), y in {-1, +1}")
 def hinge_loss(t: CountTable) -> float:
     """Average hinge loss of scores read as signed distances, labels as -1/+1 (Berrar eq. 44)."""
-    s = t.scores
-    return _mean(t, np.maximum(0.0, 1.0 - s), np.maximum(0.0, 1.0 + s))
+    s, pos, neg = t.scores, t.pos, t.neg
+    k = _n_above(t, 1.0)  # positives with s >= 1 lose nothing
+    h = _n_above(t, -1.0, strict=True)  # negatives with s <= -1 lose nothing
+    loss = pos[k:].sum() - np.dot(pos[k:], s[k:]) + neg[:h].sum() + np.dot(neg[:h], s[:h])
+    return float(loss / t.total)
 
 
 def triplet_loss(

@@ -38,9 +38,14 @@ def both_classes(t: CountTable, measure: str) -> bool:
 
 
 def _ranks_sum(t: CountTable) -> float:
-    """Sum over positives of their average rank (rank 1 = highest score)."""
-    m = t.pos + t.neg
-    return float(np.dot(t.pos, t.cum[:-1] + (m + 1.0) / 2.0))
+    """Sum over positives of their average rank (rank 1 = highest score).
+
+    A group of m cases after c0 others holds ranks c0+1..c0+m, mean c0 + (m+1)/2;
+    written as dot products so that no temporary array of the table's size is made.
+    """
+    pos = t.pos
+    return float(np.dot(pos, t.cum[:-1])
+                 + (np.dot(pos, pos) + np.dot(pos, t.neg) + t.P) / 2.0)
 
 
 # --- ROC --------------------------------------------------------------------------
@@ -62,7 +67,7 @@ def auc(t: CountTable) -> float:
     if not both_classes(t, "auc"):
         return _NAN
     # trapezoid over tied groups = sum over negatives of (positives above + half the tied)
-    return float(np.dot(t.neg, t.tp[:-1] + 0.5 * t.pos) / (t.P * t.N))
+    return float(0.5 * (np.dot(t.neg, t.tp[:-1]) + np.dot(t.neg, t.tp[1:])) / (t.P * t.N))
 
 
 @register("gini", name="Gini index", family="ranking", direction=1, range=(-1.0, 1.0),
@@ -104,8 +109,17 @@ def upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:
 
 def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
     """FPR and TPR of the vertices of the ROC convex hull, from (0, 0) to (1, 1)."""
-    idx = upper_hull(t.fp, t.tp)
-    return t.fp[idx] / t.N, t.tp[idx] / t.P
+
+    def compute() -> tuple[FloatArray, FloatArray]:
+        # An inner vertex of the upper hull is reached by a step holding positives and
+        # left by a step holding negatives: after a horizontal step the point before
+        # it is as high, before a vertical step the point after it is higher.
+        inner = np.flatnonzero((t.pos[:-1] > 0) & (t.neg[1:] > 0)) + 1
+        idx = np.concatenate(([0], inner, [t.n_distinct]))
+        v = idx[upper_hull(t.fp[idx], t.tp[idx])]
+        return t.fp[v] / t.N, t.tp[v] / t.P
+
+    return t.memo("roc_hull", compute)  # type: ignore[no-any-return]
 
 
 @register("auch", name="Area under the ROC convex hull", family="ranking", direction=1,
@@ -120,8 +134,17 @@ def auch(t: CountTable) -> float:
     return float(np.sum(np.diff(fx) * (ty[1:] + ty[:-1]) / 2.0))
 
 
-def _tpr_minus_fpr(t: CountTable) -> FloatArray:
-    return t.tp / t.P - t.fp / t.N
+def _gap_stats(t: CountTable) -> tuple[float, float, float]:
+    """(max |TPR - FPR|, max (TPR - FPR), mean of TPR - FPR over the inner cuts)."""
+
+    def compute() -> tuple[float, float, float]:
+        gap = t.tp / t.P
+        gap -= t.fp / t.N
+        hi, lo = float(gap.max()), float(gap.min())
+        inner = float(gap[1:-1].mean()) if gap.size > 2 else _NAN
+        return max(hi, -lo), hi, inner
+
+    return t.memo("gap", compute)  # type: ignore[no-any-return]
 
 
 @register("ks", name="Kolmogorov-Smirnov statistic", family="ranking", direction=1,
@@ -132,7 +155,7 @@ def ks(t: CountTable) -> float:
     """Largest distance between the TPR and FPR curves over all thresholds (Berrar eq. 35)."""
     if not both_classes(t, "ks"):
         return _NAN
-    return float(np.max(np.abs(_tpr_minus_fpr(t))))
+    return _gap_stats(t)[0]
 
 
 @register("taks", name="Truncated average Kolmogorov-Smirnov statistic", family="ranking",
@@ -147,7 +170,7 @@ def taks(t: CountTable) -> float:
     if t.n_distinct < 2:
         report_undefined("taks", "all scores are equal: there is no threshold between the ends")
         return _NAN
-    return float(np.mean(_tpr_minus_fpr(t)[1:-1]))
+    return _gap_stats(t)[2]
 
 
 @register("youden_j_max", name="Maximum Youden index", family="ranking", direction=1,
@@ -157,7 +180,7 @@ def youden_j_max(t: CountTable) -> float:
     """Largest sensitivity + specificity - 1 over all thresholds (Berrar Def. 8)."""
     if not both_classes(t, "youden_j_max"):
         return _NAN
-    return float(np.max(_tpr_minus_fpr(t)))
+    return _gap_stats(t)[1]
 
 
 # --- precision-recall ---------------------------------------------------------------
@@ -189,10 +212,14 @@ def average_precision(t: CountTable) -> float:
 
 def _recall_levels(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Distinct recall levels with the min and max precision reached at each."""
-    prec = _precision_at_cuts(t)
-    starts = np.concatenate(([0], np.flatnonzero(t.pos > 0) + 1))
-    return (t.tp[starts] / t.P, np.minimum.reduceat(prec, starts),
-            np.maximum.reduceat(prec, starts))
+
+    def compute() -> tuple[FloatArray, FloatArray, FloatArray]:
+        prec = _precision_at_cuts(t)
+        starts = np.concatenate(([0], np.flatnonzero(t.pos > 0) + 1))
+        return (t.tp[starts] / t.P, np.minimum.reduceat(prec, starts),
+                np.maximum.reduceat(prec, starts))
+
+    return t.memo("recall_levels", compute)  # type: ignore[no-any-return]
 
 
 def _aucpr(t: CountTable, which: str) -> float:
@@ -241,17 +268,27 @@ def average_gain(t: CountTable) -> float:
     """
     if not both_classes(t, "average_gain"):
         return _NAN
-    m = t.pos + t.neg
-    model = np.dot(m, t.tp[:-1]) + np.dot(t.pos, (m + 1.0) / 2.0)
+    pos, tp0 = t.pos, t.tp[:-1]
+    # sum_g [m_g tp_(g-1) + pos_g (m_g + 1)/2], m = pos + neg, without temporaries
+    model = (np.dot(pos, tp0) + np.dot(t.neg, tp0)
+             + (np.dot(pos, pos) + np.dot(pos, t.neg) + t.P) / 2.0)
     return float((model - t.P * (t.total + 1.0) / 2.0) / t.total)
 
 
-def _harmonic_gap(c0: FloatArray, c1: FloatArray, m: FloatArray) -> FloatArray:
-    """sum_{j=c0+1}^{c1} 1/j (digamma for real counts; exact 1/c1 for single cases)."""
-    out = 1.0 / c1
-    multi = m != 1.0
-    if np.any(multi):
-        out[multi] = digamma(c1[multi] + 1.0) - digamma(c0[multi] + 1.0)
+def _harmonic_gap(c0: FloatArray, c1: FloatArray) -> FloatArray:
+    """H(c1) - H(c0) = sum_{j=c0+1}^{c1} 1/j, also for real c (digamma(c+1) + Euler gamma).
+
+    For large arguments the difference of two digammas loses digits, so there it is
+    taken from the asymptotic series, written in differences that keep them.
+    """
+    a, b = c0 + 1.0, c1 + 1.0
+    out = np.empty_like(a)
+    small = a < 1000.0
+    out[small] = digamma(b[small]) - digamma(a[small])
+    a, b = a[~small], b[~small]
+    m, ab = b - a, a * b
+    out[~small] = (np.log1p(m / a) + m / (2.0 * ab) + m * (a + b) / (12.0 * ab * ab)
+                   - m * (a + b) * (a * a + b * b) / (120.0 * ab**4))
     return out
 
 
@@ -262,12 +299,18 @@ def average_lift(t: CountTable) -> float:
     """Mean of the lift chart over j = 1..n top-ranked cases (Berrar eq. 30)."""
     if not both_classes(t, "average_lift"):
         return _NAN
-    m = t.pos + t.neg
-    c0, c1 = t.cum[:-1], t.cum[1:]
-    slope = t.pos / m
-    # inside group g, g(j) = tp0 + (j - c0) slope, so sum g(j)/j = (tp0 - c0 slope) H + m slope
-    total = np.dot(t.tp[:-1] - c0 * slope, _harmonic_gap(c0, c1, m)) + t.P
-    return float(total / t.P)
+    cum, tp, pos = t.cum, t.tp, t.pos
+    # a single case j contributes g(j)/j = tp_g/c_g; sum that over every group, then
+    # correct the groups of several cases: inside group g, g(j) = tp0 + (j - c0) q with
+    # q = pos/m, so sum_j g(j)/j = (tp0 - c0 q)(H(c1) - H(c0)) + pos_g
+    total = float(np.sum(tp[1:] / cum[1:]))
+    multi = np.flatnonzero((pos + t.neg) != 1.0)
+    if multi.size:
+        c0, c1 = cum[multi], cum[multi + 1]
+        q = pos[multi] / (c1 - c0)
+        exact = (tp[multi] - c0 * q) * _harmonic_gap(c0, c1) + pos[multi]
+        total += float(np.sum(exact) - np.sum(tp[multi + 1] / c1))
+    return total / t.P
 
 
 # --- early recognition (METHODS.md section 2) ------------------------------------------
@@ -278,15 +321,27 @@ def _check_alpha(alpha: float) -> float:
 def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
     """(RIE, Ra) with ties averaged: each positive gets the mean of exp(-a r/N) over
     the ranks its tied group occupies."""
-    big_n = t.total
-    m = t.pos + t.neg
-    c0 = t.cum[:-1]
-    # sum_{r=c0+1}^{c0+m} exp(-a r/N) = exp(-a (c0+1)/N) (1 - exp(-a m/N)) / (1 - exp(-a/N))
-    group_sum = np.exp(-a * (c0 + 1.0) / big_n) * np.expm1(-a * m / big_n) / np.expm1(-a / big_n)
-    observed = float(np.dot(t.pos / m, group_sum))
-    ra = t.P / big_n
-    random = ra * -np.expm1(-a) / np.expm1(a / big_n)
-    return observed / random, ra
+
+    def compute() -> tuple[float, float]:
+        big_n, cum, pos = t.total, t.cum, t.pos
+        # sum_{r=c0+1}^{c0+m} exp(-a r/N) = exp(-a (c0+1)/N) (1 - exp(-a m/N)) / (1 - exp(-a/N));
+        # observed and random share the factor exp(-a/N) / (1 - exp(-a/N)), cancelled here
+        # (it overflows when the total weight N is small). A single case after c0
+        # others then contributes exp(-a c0/N) (1 - exp(-a/N)); groups of several
+        # cases are corrected afterwards.
+        e0 = np.multiply(cum[:-1], -a / big_n)
+        np.exp(e0, out=e0)
+        single = -np.expm1(-a / big_n)
+        observed = single * float(np.dot(pos, e0))
+        multi = np.flatnonzero((pos + t.neg) != 1.0)
+        if multi.size:
+            m = cum[multi + 1] - cum[multi]
+            exact = np.dot(pos[multi] / m, e0[multi] * -np.expm1(-a * m / big_n))
+            observed += float(exact - single * np.dot(pos[multi], e0[multi]))
+        ra = t.P / big_n
+        return observed / (ra * -np.expm1(-a)), ra
+
+    return t.memo(("rie", a), compute)  # type: ignore[no-any-return]
 
 
 @register("rie", name="Robust initial enhancement", family="ranking", direction=1,
@@ -438,15 +493,19 @@ def mean_rank_positives(t: CountTable, *, normalized: bool = False) -> float:
 
 
 # --- precision-recall-gain (Flach & Kull 2015; METHODS.md section 4) -------------------
-def prg_points(t: CountTable) -> dict[str, FloatArray]:
+def prg_points(t: CountTable, *, tail_only: bool = False) -> dict[str, FloatArray]:
     """Points of the precision-recall-gain curve with the crossing points of prg.py.
 
     Returns a dict with arrays ``recall_gain``, ``precision_gain``, ``tp``, ``fp``
     and ``is_crossing``, ordered by recall gain (ascending), then precision gain
-    (descending).
+    (descending). ``tail_only`` drops the points well before recall gain 0, which
+    no area uses (recall gain >= 0 iff TP >= P^2 / (P + N)).
     """
     big_p, big_n = t.P, t.N
-    tp, fp = np.array(t.tp), np.array(t.fp)
+    start = 0
+    if tail_only:  # keep two points of margin against rounding at the boundary
+        start = max(int(np.searchsorted(t.tp, big_p * big_p / (big_p + big_n))) - 2, 0)
+    tp, fp = t.tp[start:], t.fp[start:]
     ratio_pn = big_p / big_n
 
     def gains(tp_: Any, fp_: Any) -> tuple[Any, Any]:
@@ -468,8 +527,16 @@ def prg_points(t: CountTable) -> dict[str, FloatArray]:
         tp, fp = np.insert(tp, j, ntp), np.insert(fp, j, nfp)
         pg, rg = np.insert(pg, j, npg[0]), np.insert(rg, j, 0.0)
         crossing = np.insert(crossing, j, True)
-        order = np.lexsort((-pg, rg))
-        tp, fp, pg, rg, crossing = tp[order], fp[order], pg[order], rg[order], crossing[order]
+        # prg.py re-sorts by (recall gain, -precision gain) here. Recall gain grows with
+        # TP and, at equal TP, precision gain falls as FP grows, so the points are in
+        # that order already; only the first point (PG = 0/0 = NaN, sorted last among
+        # the TP = 0 points) moves behind the other TP = 0 points.
+        if start == 0:
+            k0 = int(np.searchsorted(tp, 0.0, side="right"))
+            if k0 > 1:
+                order = np.r_[1:k0, 0, k0:tp.size]
+                tp, fp, pg, rg = tp[order], fp[order], pg[order], rg[order]
+                crossing = crossing[order]
     # crossings of the non-negative x-axis (precision gain 0)
     with np.errstate(invalid="ignore"):
         i = np.flatnonzero((pg[1:] * pg[:-1] < 0) & (rg[:-1] >= 0)) + 1
@@ -495,8 +562,8 @@ def prg_area(rg: FloatArray, pg: FloatArray) -> float:
     """Trapezoids over consecutive points whose left recall gain is >= 0 (prg.py calc_auprg)."""
     with np.errstate(invalid="ignore"):
         use = rg[:-1] >= 0  # False for NaN and -inf
-    width = np.diff(rg)[use]
-    height = (pg[1:] + pg[:-1])[use] / 2.0
+        width = np.diff(rg)[use]  # -inf - -inf is NaN, dropped by `use`
+        height = (pg[1:] + pg[:-1])[use] / 2.0
     return float(np.sum(width * height))
 
 
@@ -513,5 +580,61 @@ def auprg(t: CountTable) -> float:
     """
     if not both_classes(t, "auprg"):
         return _NAN
-    pts = prg_points(t)
-    return prg_area(pts["recall_gain"], pts["precision_gain"])
+    return t.memo("auprg", lambda: _auprg_area(t))  # type: ignore[no-any-return]
+
+
+def _auprg_area(t: CountTable) -> float:
+    """AUPRG as prg.py computes it, without materialising the curve.
+
+    Same result as ``prg_area`` over ``prg_points`` (tested): the area over pairs of
+    points with recall gain >= 0, where the y-axis crossing adds a first point and
+    each x-axis crossing splits its pair into two trapezoids through a point with
+    precision gain 0 (placed in count space, so off the straight line).
+    """
+    big_p, big_n = t.P, t.N
+    r = big_p / big_n
+    start = max(int(np.searchsorted(t.tp, big_p * big_p / (big_p + big_n))) - 2, 0)
+    tp, fp = t.tp[start:], t.fp[start:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pg = np.divide(fp, tp)
+        pg *= -r
+        pg += 1.0
+        rg = np.subtract(big_p, tp)
+        rg /= tp
+        rg *= -r
+        rg += 1.0
+    pg[-1], rg[-1] = 0.0, 1.0  # everything predicted positive (prg.py sets these)
+    j = int(np.argmax(rg >= 0))
+    big_r, big_g = rg[j:], pg[j:]
+    area = float(np.dot(np.diff(big_r), big_g[1:] + big_g[:-1])) / 2.0
+    # x-axis crossings inside the tail: pair (i-1, i) with a sign change of PG
+    i = np.flatnonzero(big_g[1:] * big_g[:-1] < 0) + 1
+    if i.size:
+        area += _split_pairs(big_r[i - 1], big_g[i - 1], big_r[i], big_g[i],
+                             tp[j + i - 1], fp[j + i - 1], tp[j + i], fp[j + i], big_p, big_n)
+    if rg[j] > 0 and j > 0:  # the y-axis crossing, interpolated in count space
+        d_tp, d_fp = tp[j] - tp[j - 1], fp[j] - fp[j - 1]
+        alpha = (big_p * big_p / (big_p + big_n) - tp[j - 1]) / d_tp if d_tp > 0 else 0.5
+        ntp, nfp = tp[j - 1] + alpha * d_tp, fp[j - 1] + alpha * d_fp
+        npg = 1.0 - r * nfp / ntp
+        area += big_r[0] * (big_g[0] + npg) / 2.0
+        if npg * big_g[0] < 0:
+            area += _split_pairs(np.array([0.0]), np.array([npg]), big_r[:1], big_g[:1],
+                                 np.array([ntp]), np.array([nfp]), tp[j:j + 1], fp[j:j + 1],
+                                 big_p, big_n)
+    return area
+
+
+def _split_pairs(r0: Any, g0: Any, r1: Any, g1: Any, tp0: Any, fp0: Any, tp1: Any, fp1: Any,
+                 big_p: float, big_n: float) -> float:
+    """Area change when each pair (0 -> 1) crossing PG = 0 gets prg.py's crossing point."""
+    x = r0 + (-g0) / (g1 - g0) * (r1 - r0)
+    d_tp, d_fp = tp1 - tp0, fp1 - fp0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alpha = np.where(d_tp > 0, (big_p * big_p / (big_p + big_n - big_n * x) - tp0) / d_tp,
+                         (big_n / big_p * tp0 - fp0) / d_fp)
+    ntp = tp0 + alpha * d_tp
+    nrg = 1.0 - (big_p / big_n) * (big_p - ntp) / ntp
+    old = (r1 - r0) * (g1 + g0) / 2.0
+    new = (nrg - r0) * g0 / 2.0 + (r1 - nrg) * g1 / 2.0
+    return float(np.sum(new - old))
