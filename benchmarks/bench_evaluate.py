@@ -88,10 +88,12 @@ def main() -> None:
     ap.add_argument("--sklearn-repeats", type=int, default=1)
     args = ap.parse_args()
     warnings.simplefilter("ignore")
-    import binmetrics as bm
     import sklearn
 
-    print(f"binmetrics {bm.__version__}, numpy {np.__version__}, scikit-learn {sklearn.__version__}")
+    import binmetrics as bm
+
+    print(f"binmetrics {bm.__version__}, numpy {np.__version__}, "
+          f"scikit-learn {sklearn.__version__}")
     header = (f"{'n':>10} {'scores':>10} | {'sort s':>8} {'evaluate':>9} {'sklearn':>9} | "
               f"{'eval/sort':>9} {'sklearn/eval':>12} | {'mem eval':>8} {'mem skl':>8}")
     print(header)
@@ -101,10 +103,10 @@ def main() -> None:
         for kind, s in scores.items():
             binmetrics_all(y[:1000], s[:1000])  # imports and first-call costs
             t_sort = best_time(lambda s=s: np.sort(s), args.repeats)
-            t_eval = best_time(lambda s=s: binmetrics_all(y, s), args.repeats)
-            t_skl = best_time(lambda s=s: sklearn_subset(y, s), args.sklearn_repeats)
-            m_eval = peak_bytes(lambda s=s: binmetrics_all(y, s)) / s.nbytes
-            m_skl = peak_bytes(lambda s=s: sklearn_subset(y, s)) / s.nbytes
+            t_eval = best_time(lambda y=y, s=s: binmetrics_all(y, s), args.repeats)
+            t_skl = best_time(lambda y=y, s=s: sklearn_subset(y, s), args.sklearn_repeats)
+            m_eval = peak_bytes(lambda y=y, s=s: binmetrics_all(y, s)) / s.nbytes
+            m_skl = peak_bytes(lambda y=y, s=s: sklearn_subset(y, s)) / s.nbytes
             print(f"{n:>10.0e} {kind:>10} | {t_sort:8.3f}s {t_eval:8.3f}s {t_skl:8.3f}s | "
                   f"{t_eval / t_sort:9.2f} {t_skl / t_eval:12.1f} | {m_eval:7.2f}x {m_skl:7.2f}x",
                   flush=True)

@@ -81,7 +81,8 @@ def test_focal_loss_parameters_and_log_base():
     at = np.where(y, 0.25, 0.75)
     assert ev.value("focal_loss", gamma=0.0) == pytest.approx(ev["log_loss"], rel=1e-12)
     direct = np.mean(-at * (1 - pt) ** 3 * np.log(pt))
-    assert ev.value("focal_loss", gamma=3, alpha=0.25, base=np.e) == pytest.approx(direct, rel=1e-12)
+    got = ev.value("focal_loss", gamma=3, alpha=0.25, base=np.e)
+    assert got == pytest.approx(direct, rel=1e-12)
     assert ev.value("log_loss", base=10) == pytest.approx(
         np.mean(-np.log10(pt)), rel=1e-12)
     assert ev.value("balanced_log_loss", alpha=0.5) == pytest.approx(ev["log_loss"] / 2, rel=1e-12)
@@ -236,7 +237,7 @@ def test_gain_lift_accumulation_and_threshold_curves_agree_with_the_measures():
     acc = ev.accumulation()
     assert np.trapezoid(acc.fraction_found, acc.fraction_screened) == pytest.approx(
         ev["auac"], rel=1e-12)
-    th, ks = ev.threshold_curves().ks()
+    _, ks = ev.threshold_curves().ks()
     assert ks == ev["ks"]
     assert ev.roc().area() == ev["auc"]
     assert ev.prg().area() == ev["auprg"]

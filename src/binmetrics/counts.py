@@ -126,7 +126,8 @@ class CountTable:
                 raise ValueError("count table scores must be finite")
             if s.size > 1 and not (s[1:] < s[:-1]).all():
                 raise ValueError("count table scores must be distinct and in descending order")
-            if (p < 0).any() or (n < 0).any() or not (np.isfinite(p).all() and np.isfinite(n).all()):
+            finite = np.isfinite(p).all() and np.isfinite(n).all()
+            if not finite or (p < 0).any() or (n < 0).any():
                 raise ValueError("count table counts must be finite and non-negative")
         if not (_trusted and not weighted):  # unweighted groups hold at least one case
             keep = (p + n) > 0
@@ -234,12 +235,12 @@ class CountTable:
         return self.n_distinct
 
     @cached_property
-    def P(self) -> float:  # noqa: N802 - the papers' notation
+    def P(self) -> float:
         """Total (weighted) positives."""
         return float(self.tp[-1])
 
     @cached_property
-    def N(self) -> float:  # noqa: N802
+    def N(self) -> float:
         """Total (weighted) negatives."""
         return float(self.fp[-1])
 
@@ -285,7 +286,7 @@ class CountTable:
     def cut_index(self, threshold: float) -> int:
         """Number of distinct scores >= threshold (the rule: positive iff score >= threshold)."""
         t = check_threshold(threshold)
-        return bisect.bisect_right(self._scores, -t, key=lambda v: -v)  # type: ignore[call-overload]
+        return bisect.bisect_right(self._scores, -t, key=lambda v: -v)
 
     def confusion(self, threshold: float) -> Confusion:
         """The confusion matrix at ``score >= threshold``."""

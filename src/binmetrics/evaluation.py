@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,15 +116,26 @@ class Evaluation:
                 return float("nan")
             raise
 
-    def to_dict(self, family: Family | None = None) -> dict[str, float]:
+    def _selected(self, family: Family | None,
+                  measures: Iterable[str | Measure] | None) -> list[Measure]:
+        if measures is None:
+            return list(iter_measures(family))
+        chosen = {m.id: m for m in (get_measure(x) for x in measures)}
+        return [m for m in chosen.values() if family is None or m.family == family]
+
+    def to_dict(self, family: Family | None = None, *,
+                measures: Iterable[str | Measure] | None = None) -> dict[str, float]:
         """Every registered measure (default parameters) as ``{id: value}``.
 
-        Measures the input cannot give, such as the Brier score of scores outside
-        [0, 1], are NaN with an :class:`UndefinedMeasureWarning`.
+        ``family`` keeps one family; ``measures`` names the measures to give (ids or
+        aliases, reported under their ids). Measures the input cannot give, such as
+        the Brier score of scores outside [0, 1], are NaN with an
+        :class:`UndefinedMeasureWarning`.
         """
-        return {m.id: self._value_or_nan(m) for m in iter_measures(family)}
+        return {m.id: self._value_or_nan(m) for m in self._selected(family, measures)}
 
-    def to_frame(self, family: Family | None = None) -> Any:
+    def to_frame(self, family: Family | None = None, *,
+                 measures: Iterable[str | Measure] | None = None) -> Any:
         """Every measure as a DataFrame: id, name, family, value, direction, range, source."""
         import pandas as pd
 
@@ -131,7 +143,7 @@ class Evaluation:
             {"id": m.id, "name": m.name, "family": m.family, "value": self._value_or_nan(m),
              "direction": m.direction, "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
              "source": m.source}
-            for m in iter_measures(family)
+            for m in self._selected(family, measures)
         ]
         return pd.DataFrame(rows)
 

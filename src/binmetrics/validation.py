@@ -34,6 +34,12 @@ class BinaryInputs:
     n_omitted: int
 
 
+def _n(count: Any, noun: str) -> str:
+    """'1 row', '3 rows'."""
+    k = int(count)
+    return f"{k} {noun}{'' if k == 1 else 's'}"
+
+
 def _rows(mask: npt.NDArray[np.bool_], limit: int = 5) -> str:
     idx = np.flatnonzero(mask)
     shown = ", ".join(str(i) for i in idx[:limit].tolist())
@@ -46,7 +52,7 @@ def as_1d(x: Any, name: str) -> np.ndarray:
         arr = x.to_numpy()
     else:
         arr = np.asarray(x)
-    if arr.ndim == 2 and arr.shape[1] == 1:
+    if arr.ndim == 2 and arr.shape[-1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:
         raise ValueError(
@@ -115,7 +121,9 @@ def _positive_label(values: list[Any], pos_label: Any, dtype: np.dtype) -> Any:
         for encoding, _ in _STANDARD_ENCODINGS:
             if _subset(value_set | {pos_label}, encoding):
                 return pos_label  # e.g. an all-negative {0} sample with pos_label=1
-        raise ValueError(f"pos_label={pos_label!r} does not occur in y_true (values found: {shown})")
+        raise ValueError(
+            f"pos_label={pos_label!r} does not occur in y_true (values found: {shown})"
+        )
     for encoding, positive in _STANDARD_ENCODINGS:
         if _subset(value_set, encoding):
             return positive
@@ -143,7 +151,7 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[npt.NDArray[np.boo
     missing = pd.isna(y) if y.dtype.kind in "fOUS" else np.zeros(y.size, dtype=bool)
     if missing.any():
         raise ValueError(
-            f"y_true has {int(missing.sum())} missing labels (NaN/None) at rows {_rows(missing)}"
+            f"y_true has {_n(missing.sum(), 'missing label')} (NaN/None) at rows {_rows(missing)}"
         )
     values = _distinct_labels(y)
     pos = _positive_label(values, pos_label, y.dtype)
@@ -162,12 +170,13 @@ def check_weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
     bad = ~np.isfinite(w)
     if bad.any():
         raise ValueError(
-            f"sample_weight has {int(bad.sum())} non-finite values (NaN or inf) at rows {_rows(bad)}"
+            f"sample_weight has {_n(bad.sum(), 'non-finite value')} (NaN or inf) "
+            f"at rows {_rows(bad)}"
         )
     neg = w < 0
     if neg.any():
         raise ValueError(
-            f"sample_weight has {int(neg.sum())} negative values at rows {_rows(neg)} "
+            f"sample_weight has {_n(neg.sum(), 'negative value')} at rows {_rows(neg)} "
             f"(smallest {float(w.min())})"
         )
     if not w.sum() > 0:
@@ -213,7 +222,8 @@ def check_binary_inputs(
         n_nan = int(np.isnan(s).sum())
         if nan_policy == "raise":
             raise ValueError(
-                f"y_score has {n_bad} non-finite values ({n_nan} NaN, {n_bad - n_nan} infinite) "
+                f"y_score has {_n(n_bad, 'non-finite value')} "
+                f"({n_nan} NaN, {n_bad - n_nan} infinite) "
                 f"at rows {_rows(bad)}; pass nan_policy='omit' to drop those rows"
             )
         keep = ~bad
@@ -223,7 +233,7 @@ def check_binary_inputs(
         w = None if w is None else w[keep]
         n_omitted = n_bad
         warnings.warn(
-            f"nan_policy='omit': dropped {n_bad} rows with non-finite scores", UserWarning,
+            f"nan_policy='omit': dropped {_n(n_bad, 'row')} with non-finite scores", UserWarning,
             stacklevel=3,
         )
     y, pos = check_labels(y_raw, pos_label)

@@ -16,7 +16,7 @@ import numpy as np
 from ..counts import Confusion
 from ..exceptions import undefined_policy
 from ..validation import check_in_range
-from ._util import as_result, flag_nan, ratio
+from ._util import flag_nan, ratio
 from .registry import register
 
 _NO_POS = "y_true has no positives (TP + FN = 0)"
@@ -312,7 +312,9 @@ def lift(c: Confusion, *, prior: float | None = None) -> Any:
     else:
         base = np.asarray(check_in_range(prior, "prior", 0.0, 1.0, low_open=True))
     if np.any(np.isnan(precision)):
-        return flag_nan(precision, "lift", _NO_PP)
+        # divide anyway: on an array of cuts only some are undefined (NaN stays NaN)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return flag_nan(precision / base, "lift", _NO_PP)
     return ratio(precision, base, "lift", "the prior of the positive class is 0")
 
 

@@ -60,7 +60,7 @@ def _log_sums(t: CountTable, eps: float) -> tuple[float, float]:
         ln = -float(np.dot(neg[h:], np.log1p(-s[h:]))) - log_eps * float(neg[:h].sum())
         return lp, ln
 
-    return t.memo(("log_sums", eps), compute)  # type: ignore[no-any-return]
+    return t.memo(("log_sums", eps), compute)
 
 
 @register("mae", name="Mean absolute error", family="probabilistic", direction=-1,
@@ -209,7 +209,7 @@ def _information_sum(t: CountTable, pi: float) -> float:
                   + lpi * neg[:k2].sum() - np.dot(neg[:k2], log_s[:k2]))
         return float(total)
 
-    return t.memo(("information", pi), compute)  # type: ignore[no-any-return]
+    return t.memo(("information", pi), compute)
 
 
 @register("information_score", name="Information score (Kononenko-Bratko), mean",

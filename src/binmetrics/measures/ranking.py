@@ -119,7 +119,7 @@ def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
         v = idx[upper_hull(t.fp[idx], t.tp[idx])]
         return t.fp[v] / t.N, t.tp[v] / t.P
 
-    return t.memo("roc_hull", compute)  # type: ignore[no-any-return]
+    return t.memo("roc_hull", compute)
 
 
 @register("auch", name="Area under the ROC convex hull", family="ranking", direction=1,
@@ -144,7 +144,7 @@ def _gap_stats(t: CountTable) -> tuple[float, float, float]:
         inner = float(gap[1:-1].mean()) if gap.size > 2 else _NAN
         return max(hi, -lo), hi, inner
 
-    return t.memo("gap", compute)  # type: ignore[no-any-return]
+    return t.memo("gap", compute)
 
 
 @register("ks", name="Kolmogorov-Smirnov statistic", family="ranking", direction=1,
@@ -219,7 +219,7 @@ def _recall_levels(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray]:
         return (t.tp[starts] / t.P, np.minimum.reduceat(prec, starts),
                 np.maximum.reduceat(prec, starts))
 
-    return t.memo("recall_levels", compute)  # type: ignore[no-any-return]
+    return t.memo("recall_levels", compute)
 
 
 def _aucpr(t: CountTable, which: str) -> float:
@@ -341,7 +341,7 @@ def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
         ra = t.P / big_n
         return observed / (ra * -np.expm1(-a)), ra
 
-    return t.memo(("rie", a), compute)  # type: ignore[no-any-return]
+    return t.memo(("rie", a), compute)
 
 
 @register("rie", name="Robust initial enhancement", family="ranking", direction=1,
@@ -580,7 +580,7 @@ def auprg(t: CountTable) -> float:
     """
     if not both_classes(t, "auprg"):
         return _NAN
-    return t.memo("auprg", lambda: _auprg_area(t))  # type: ignore[no-any-return]
+    return t.memo("auprg", lambda: _auprg_area(t))
 
 
 def _auprg_area(t: CountTable) -> float:

@@ -1,0 +1,550 @@
+"""The ``binmetrics`` command line: ``evaluate`` a scored data file, list the ``measures``.
+
+Every measure, its family, direction and source come from the registry; the
+CLI keeps no list of its own. Errors print ``binmetrics: error: <message>`` on
+stderr and exit with status 2, writing nothing to stdout or to ``--output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import difflib
+import io
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .data import EXAMPLES, example_path
+from .evaluation import evaluate
+from .measures.registry import FAMILIES, Measure, get_measure, iter_measures, measures
+from .validation import as_1d, as_float
+
+__all__ = ["main"]
+
+PROG = "binmetrics"
+FORMATS = ("table", "json", "csv")
+#: Delimited-text extensions and the delimiter used when sniffing cannot tell.
+TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".txt": ","}
+PARQUET_SUFFIXES = (".parquet", ".pq")
+_SNIFF_BYTES = 1 << 16
+_DIRECTION = {1: "higher", -1: "lower", 0: "none"}
+
+MAIN_EPILOG = f"""\
+examples:
+  {PROG} evaluate --example screening
+  {PROG} evaluate scores.csv --label y --score p --threshold 0.3
+  {PROG} measures --family ranking
+
+Run '{PROG} COMMAND --help' for the options of a command.
+"""
+
+EVALUATE_EPILOG = f"""\
+examples:
+  {PROG} evaluate --example berrar
+  {PROG} evaluate --example screening --weight w --measures auc,brier,mcc
+  {PROG} evaluate scores.parquet --label outcome --score prob --pos-label yes \\
+      --format json --output metrics.json
+
+FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or
+.parquet, .pq. --example {"|".join(EXAMPLES)} evaluates bundled data instead
+(--label and --score then default to its columns). Scores at or above
+--threshold are predicted positive.
+"""
+
+MEASURES_EPILOG = f"""\
+examples:
+  {PROG} measures
+  {PROG} measures --family probabilistic --format csv
+"""
+
+
+class CLIError(Exception):
+    """A user error reported as ``binmetrics: error: <message>`` with exit status 2."""
+
+
+# --- argument parsing ----------------------------------------------------------------
+def _formatter(prog: str) -> argparse.RawDescriptionHelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``binmetrics`` command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Evaluate binary classifiers: every performance measure from one "
+                    "count table.",
+        epilog=MAIN_EPILOG,
+        formatter_class=_formatter,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="evaluate the scores in a CSV or Parquet file",
+        description="Evaluate a binary classifier's scores: every measure of the registry "
+                    "(or those of --measures).",
+        epilog=EVALUATE_EPILOG,
+        formatter_class=_formatter,
+    )
+    ev.add_argument("file", nargs="?", metavar="FILE", help="CSV/TSV/TXT or Parquet file")
+    ev.add_argument("--example", choices=list(EXAMPLES),
+                    help="evaluate a bundled example data set instead of FILE")
+    ev.add_argument("--label", metavar="COL", help="column of true labels")
+    ev.add_argument("--score", metavar="COL",
+                    help="column of scores (higher = more likely positive)")
+    ev.add_argument("--threshold", type=float, default=0.5, metavar="T",
+                    help="score >= T is predicted positive (default: %(default)s)")
+    ev.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
+    ev.add_argument("--pos-label", metavar="VALUE",
+                    help="label of the positive class (needed unless labels are 0/1, "
+                         "-1/1 or true/false)")
+    ev.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
+                    help="NaN/inf scores: an error, or drop those rows (default: %(default)s)")
+    ev.add_argument("--measures", metavar="ID,ID,...",
+                    help="comma-separated measure ids or aliases (default: all)")
+    _add_format_and_output(ev)
+    ev.set_defaults(handler=_run_evaluate, subparser=ev)
+
+    ms = sub.add_parser(
+        "measures",
+        help="list the registered measures",
+        description="List the measures of the registry with their family, direction, "
+                    "parameters and source.",
+        epilog=MEASURES_EPILOG,
+        formatter_class=_formatter,
+    )
+    ms.add_argument("--family", choices=FAMILIES, help="only the measures of one family")
+    _add_format_and_output(ms)
+    ms.set_defaults(handler=_run_measures, subparser=ms)
+    return parser
+
+
+def _add_format_and_output(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=FORMATS, default="table",
+                   help="output format (default: %(default)s)")
+    p.add_argument("-o", "--output", metavar="PATH", type=Path,
+                   help="write to PATH (atomically) instead of stdout")
+
+
+def _check_evaluate_args(args: argparse.Namespace) -> None:
+    """Argument combinations argparse cannot express (exits 2 with the usage line)."""
+    sp: argparse.ArgumentParser = args.subparser
+    if args.file is None and args.example is None:
+        sp.error("give a FILE or --example NAME")
+    if args.file is not None and args.example is not None:
+        sp.error("give either FILE or --example, not both")
+    if args.example is not None:
+        ex = EXAMPLES[args.example]
+        args.label = args.label or ex.label
+        args.score = args.score or ex.score
+    missing = [opt for opt, v in (("--label", args.label), ("--score", args.score)) if not v]
+    if missing:
+        sp.error(f"the following arguments are required: {', '.join(missing)}")
+
+
+# --- reading data --------------------------------------------------------------------
+def _unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _sniff_delimiter(path: Path, default: str) -> str:
+    """The delimiter of a text table, from its first 64 KiB."""
+    with open(path, encoding="utf-8", newline="") as f:
+        sample = f.read(_SNIFF_BYTES)
+    if len(sample) == _SNIFF_BYTES and "\n" in sample:
+        sample = sample[: sample.rindex("\n")]  # no partial last line
+    if not sample.strip():
+        return default
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
+    except csv.Error:
+        pass
+    first = sample.lstrip().splitlines()[0]
+    if len(first.split()) > 1 and default not in first:
+        return r"\s+"  # whitespace-aligned columns
+    return default
+
+
+def _check_columns(path: Path, available: Sequence[str], wanted: Sequence[str]) -> None:
+    missing = [c for c in wanted if c not in available]
+    if not missing:
+        return
+    col = missing[0]
+    close = difflib.get_close_matches(col, list(available), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    shown = ", ".join(available[:30]) + (f", ... ({len(available)} in all)"
+                                          if len(available) > 30 else "")
+    raise CLIError(
+        f"column {col!r} not found in {path}{hint}; available columns: {shown or '(none)'}"
+    )
+
+
+def read_columns(path: Path, columns: Sequence[str]) -> pd.DataFrame:
+    """Read ``columns`` of a CSV/TSV/TXT or Parquet file (by extension)."""
+    columns = _unique(columns)
+    if not path.exists():
+        raise CLIError(f"{path}: no such file")
+    if path.is_dir():
+        raise CLIError(f"{path} is a directory, not a data file")
+    suffix = path.suffix.lower()
+    try:
+        if suffix in PARQUET_SUFFIXES:
+            import pyarrow.parquet as pq
+
+            names = pq.read_schema(path).names
+            available = [n for n in names if not n.startswith("__index_level_")]
+            _check_columns(path, available, columns)
+            return pd.read_parquet(path, columns=columns)
+        if suffix in TEXT_SUFFIXES:
+            sep = _sniff_delimiter(path, TEXT_SUFFIXES[suffix])
+            available = [str(c) for c in pd.read_csv(path, sep=sep, nrows=0).columns]
+            _check_columns(path, available, columns)
+            return pd.read_csv(path, sep=sep, usecols=columns)
+    except CLIError:
+        raise
+    except Exception as exc:  # any reader failure means the file is unreadable
+        raise CLIError(f"cannot read {path}: {_one_line(exc)}") from None
+    raise CLIError(
+        f"cannot read {path}: unknown file type {path.suffix or '(no extension)'!r}; "
+        f"use {', '.join([*TEXT_SUFFIXES, *PARQUET_SUFFIXES])}"
+    )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    text = " ".join(text.split())
+    return text or type(exc).__name__
+
+
+def convert_pos_label(value: str, column: pd.Series) -> Any:
+    """``--pos-label`` as a value of the label column's type ("1" -> 1 for integers)."""
+    dtype = column.dtype
+    name = column.name
+    if pd.api.types.is_bool_dtype(dtype):
+        v = value.strip().lower()
+        if v in ("true", "1", "yes", "t", "y"):
+            return True
+        if v in ("false", "0", "no", "f", "n"):
+            return False
+        raise CLIError(f"--pos-label {value!r} is not a boolean, but column {name!r} "
+                       "holds true/false labels")
+    if pd.api.types.is_integer_dtype(dtype):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+        try:
+            f = float(value)
+        except ValueError:
+            f = math.nan
+        if f.is_integer():
+            return int(f)
+        raise CLIError(f"--pos-label {value!r} is not an integer, but column {name!r} "
+                       f"holds integer labels")
+    if pd.api.types.is_float_dtype(dtype):
+        try:
+            return float(value)
+        except ValueError:
+            raise CLIError(f"--pos-label {value!r} is not a number, but column {name!r} "
+                           "holds numeric labels") from None
+    # strings, objects, categories: the distinct value that prints as VALUE
+    for v in pd.unique(column.dropna()):
+        if str(v) == value:
+            return v.item() if isinstance(v, np.generic) else v
+    return value
+
+
+# --- messages ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Columns:
+    label: str
+    score: str
+    weight: str | None
+
+
+def _cli_message(text: str, cols: _Columns | None = None) -> str:
+    """A library message in the CLI's terms: option names, column names."""
+    text = text.replace("nan_policy='omit'", "--nan-policy omit")
+    text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
+    text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")
+    if cols is not None:
+        names = {"y_true": f"label column {cols.label!r}",
+                 "y_score": f"score column {cols.score!r}"}
+        if cols.weight is not None:
+            names["sample_weight"] = f"weight column {cols.weight!r}"
+        pattern = r"\b(" + "|".join(names) + r")\b"
+        text = re.sub(pattern, lambda m: names[m.group(1)], text)  # one pass
+    return text
+
+
+def _show_warnings(caught: list[warnings.WarningMessage], cols: _Columns | None) -> None:
+    seen: set[str] = set()
+    for w in caught:
+        msg = _cli_message(" ".join(str(w.message).split()), cols)
+        if msg not in seen:
+            seen.add(msg)
+            print(f"warning: {msg}", file=sys.stderr)
+
+
+# --- evaluate ------------------------------------------------------------------------
+def _parse_measure_list(spec: str) -> list[Measure]:
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names:
+        raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
+    found = [get_measure(n) for n in names]  # KeyError with a suggestion
+    return list({m.id: m for m in found}.values())
+
+
+def _count(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
+    selected = _parse_measure_list(args.measures) if args.measures else None
+    path = Path(args.file) if args.file is not None else example_path(args.example)
+    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight) if c])
+    labels = df[cols.label]
+    pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
+    ev = evaluate(
+        labels, df[cols.score], threshold=args.threshold,
+        sample_weight=None if cols.weight is None else df[cols.weight],
+        pos_label=pos_label, nan_policy=args.nan_policy,
+    )
+    chosen = list(iter_measures()) if selected is None else selected
+    values = ev.to_dict(measures=chosen)
+
+    y = as_1d(labels, "y_true")
+    if ev.n_omitted:
+        y = y[np.isfinite(as_float(as_1d(df[cols.score], "y_score"), "y_score"))]
+    c = ev.confusion
+    info: dict[str, Any] = {
+        "file": str(path),
+        "label": cols.label,
+        "score": cols.score,
+        "weight": cols.weight,
+        "pos_label": ev.pos_label,
+        "n": int(y.size),
+        "n_omitted": ev.n_omitted,
+        "positives": int(np.count_nonzero(y == ev.pos_label)),
+        "threshold": ev.threshold,
+        "confusion": {k: _count(v) for k, v in c.as_dict().items()},
+    }
+    if ev.table.weighted:
+        info["weight_total"] = _count(ev.table.total)
+        info["weight_positives"] = _count(ev.table.P)
+    rows = [(m, values[m.id]) for m in chosen]
+    render = {"table": _evaluate_table, "json": _evaluate_json, "csv": _evaluate_csv}
+    return render[args.format](info, rows)
+
+
+def _num(v: float | int) -> str:
+    """A count or total in full (an int as is, a weighted sum to 10 digits)."""
+    return str(v) if isinstance(v, int) else f"{v:.10g}"
+
+
+def _fmt(v: float) -> str:
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return f"{v:.6g}"
+
+
+def _csv_value(v: float) -> str:
+    return "NaN" if math.isnan(v) else repr(float(v))
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, float):
+        if math.isnan(v):
+            return None
+        if math.isinf(v):
+            return "Infinity" if v > 0 else "-Infinity"
+    return v
+
+
+def _align(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        out = [cell.rjust(w) if i in right else cell.ljust(w)
+               for i, (cell, w) in enumerate(zip(cells, widths, strict=True))]
+        return "  ".join(out).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(header), rule, *(line(r) for r in rows)]) + "\n"
+
+
+def _evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> str:
+    c = info["confusion"]
+    n, pos = info["n"], info["positives"]
+    omitted = f" ({info['n_omitted']} omitted: non-finite score)" if info["n_omitted"] else ""
+    head = [
+        f"file:       {info['file']}",
+        f"rows:       {n}{omitted}; label {info['label']!r}, score {info['score']!r}",
+        f"positives:  {pos} (label {info['pos_label']!r}), negatives: {n - pos}",
+    ]
+    if info["weight"] is not None:
+        head.append(f"weights:    column {info['weight']!r}; total {_num(info['weight_total'])}, "
+                    f"positives {_num(info['weight_positives'])}")
+    head += [
+        f"threshold:  {info['threshold']!r} (score >= threshold is predicted positive)",
+        "confusion:  " + "  ".join(f"{k}={_num(v)}" for k, v in c.items()),
+    ]
+    body = [[m.id, _fmt(v), m.family, _DIRECTION.get(m.direction, str(m.direction)), m.source]
+            for m, v in rows]
+    table = _align(["id", "value", "family", "direction", "source"], body, right=[1])
+    return "\n".join(head) + "\n\n" + table
+
+
+def _evaluate_json(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> str:
+    obj: dict[str, Any] = {
+        "file": info["file"],
+        "label": info["label"],
+        "score": info["score"],
+        "weight": info["weight"],
+        "pos_label": info["pos_label"],
+        "n": info["n"],
+        "n_omitted": info["n_omitted"],
+        "positives": info["positives"],
+    }
+    if info["weight"] is not None:
+        obj["weight_total"] = info["weight_total"]
+        obj["weight_positives"] = info["weight_positives"]
+    obj["threshold"] = _json_value(info["threshold"])
+    obj["confusion"] = info["confusion"]
+    obj["measures"] = {m.id: _json_value(v) for m, v in rows}
+    return json.dumps(obj, indent=2, allow_nan=False) + "\n"
+
+
+def _evaluate_csv(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["id", "value", "family", "direction", "source"])
+    for m, v in rows:
+        w.writerow([m.id, _csv_value(v), m.family, m.direction, m.source])
+    return buf.getvalue()
+
+
+# --- measures ------------------------------------------------------------------------
+def _run_measures(args: argparse.Namespace, cols: _Columns | None) -> str:
+    frame = measures(args.family)
+    if args.format == "json":
+        records = frame.to_dict(orient="records")
+        return json.dumps(records, indent=2, allow_nan=False, default=str) + "\n"
+    if args.format == "csv":
+        return str(frame.to_csv(index=False, lineterminator="\n"))
+    shown = ["id", "family", "direction", "parameters", "aliases"]
+    body = [
+        [str(r["id"]), str(r["family"]), _DIRECTION.get(int(r["direction"]), ""),
+         str(r["parameters"]), str(r["aliases"])]
+        for r in frame[shown].to_dict(orient="records")
+    ]
+    return _align(shown, body, right=[])
+
+
+# --- output --------------------------------------------------------------------------
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def check_output(path: Path) -> None:
+    """Fail early (before any work) when ``path`` cannot be an output file."""
+    if not path.parent.is_dir():
+        raise CLIError(f"cannot write {path}: directory {str(path.parent)!r} does not exist")
+    if path.is_dir():
+        raise CLIError(f"cannot write {path}: it is a directory")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same directory + os.replace."""
+    check_output(path)
+    directory = path.parent
+    mode = (path.stat().st_mode & 0o7777) if path.exists() else (0o666 & ~_current_umask())
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise
+
+
+# --- entry point ---------------------------------------------------------------------
+def _exit_code(code: Any) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``binmetrics`` command; returns the exit status (0 ok, 2 error)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "evaluate":
+            _check_evaluate_args(args)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return _exit_code(exc.code)
+
+    cols = (_Columns(args.label, args.score, args.weight)
+            if args.command == "evaluate" else None)
+    handler: Callable[[argparse.Namespace, Any], str] = args.handler
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if args.output is not None:
+                check_output(args.output)
+            text = handler(args, cols)
+            if args.output is not None:
+                write_atomic(args.output, text)
+            else:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+        except BrokenPipeError:  # e.g. `binmetrics measures | head`
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 1
+        except (CLIError, ValueError, TypeError, KeyError, OSError) as exc:
+            _show_warnings(caught, cols)
+            msg = _one_line(exc)
+            if not isinstance(exc, CLIError):  # the library's words -> the CLI's
+                msg = _cli_message(msg, cols)
+            print(f"{PROG}: error: {msg}", file=sys.stderr)
+            return 2
+    _show_warnings(caught, cols)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
