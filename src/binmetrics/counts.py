@@ -10,6 +10,7 @@ same table. Ties are segments of the table, never broken by row order.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -79,13 +80,56 @@ def _group_starts(sorted_keys: FloatArray) -> npt.NDArray[np.intp] | None:
     return np.concatenate((np.zeros(1, dtype=starts.dtype), starts))
 
 
-def _runs(sorted_keys: FloatArray) -> tuple[FloatArray, FloatArray | None]:
+def _runs(sorted_keys: FloatArray) -> tuple[FloatArray, npt.NDArray[np.intp] | None]:
     """Distinct values of a sorted array and their counts (None: every count is 1)."""
     starts = _group_starts(sorted_keys)
     if starts is None:
         return sorted_keys, None
-    counts = np.diff(starts, append=sorted_keys.size).astype(np.float64)
-    return sorted_keys[starts], counts
+    return sorted_keys[starts], np.diff(starts, append=sorted_keys.size)
+
+
+def count_dtype(max_count: float) -> np.dtype:
+    """The smallest unsigned integer type that holds exact counts up to ``max_count``.
+
+    Unweighted tables keep their counts in it: with continuous scores almost every
+    count is 0 or 1, and one byte per count instead of eight keeps the table small.
+    """
+    for dt in (np.uint8, np.uint16, np.uint32):
+        if max_count <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    return np.dtype(np.float64)
+
+
+#: Elements per block when a measure makes a full pass over a large table: small
+#: enough that the temporaries stay in cache, large enough to amortise the loop.
+CHUNK = 1 << 16
+
+
+def chunks(n: int, size: int | None = None) -> Iterator[slice]:
+    """Consecutive slices covering range(n), of ``size`` (default :data:`CHUNK`)."""
+    size = CHUNK if size is None else size
+    for a in range(0, n, size):
+        yield slice(a, min(a + size, n))
+
+
+@dataclass(frozen=True)
+class PositiveGroups:
+    """The groups of a table that hold positives: their index, own counts, and the
+    cumulative counts before them (``tp0``, ``fp0``; after them: + pos, + neg)."""
+
+    idx: npt.NDArray[np.intp]
+    pos: FloatArray
+    neg: FloatArray
+    tp0: FloatArray
+    fp0: FloatArray
+
+    @property
+    def tp1(self) -> FloatArray:
+        return self.tp0 + self.pos
+
+    @property
+    def fp1(self) -> FloatArray:
+        return self.fp0 + self.neg
 
 
 class CountTable:
@@ -97,11 +141,16 @@ class CountTable:
     at 0) are the confusion matrices of every cut "the top k distinct scores are
     positive", i.e. of every threshold ``score >= scores[k-1]``.
 
+    Counts are float64 when the table is weighted and exact unsigned integers
+    (of the smallest type that holds them) when it is not.
+
     Examples
     --------
     >>> t = CountTable.from_arrays([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1])
     >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()
-    ([0.9, 0.8, 0.1], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0])
+    ([0.9, 0.8, 0.1], [1, 1, 0], [0, 1, 1])
+    >>> t.tp.tolist(), t.fp.tolist()
+    ([0.0, 1.0, 2.0, 2.0], [0.0, 0.0, 1.0, 2.0])
     """
 
     def __init__(
@@ -114,9 +163,9 @@ class CountTable:
         _trusted: bool = False,
     ) -> None:
         s = np.asarray(scores, dtype=np.float64)
-        p = np.asarray(pos, dtype=np.float64)
-        n = np.asarray(neg, dtype=np.float64)
+        p, n = np.asarray(pos), np.asarray(neg)
         if not _trusted:
+            p, n = p.astype(np.float64), n.astype(np.float64)
             if not (s.ndim == p.ndim == n.ndim == 1 and s.size == p.size == n.size):
                 raise ValueError(
                     f"scores, pos and neg must be 1-D of equal length; got {s.shape}, "
@@ -199,10 +248,10 @@ class CountTable:
         mk = np.negative(s[y] if minority_is_pos else s[~y])
         mk.sort()
         mk_u, mk_c = _runs(mk)
-        cnt_min = np.zeros(uniq.size)
-        idx = np.searchsorted(uniq, mk_u)
-        cnt_min[idx] = 1.0 if mk_c is None else mk_c
-        cnt_maj = (1.0 - cnt_min) if m is None else (m - cnt_min)
+        dt = count_dtype(1 if m is None else int(m.max()))
+        cnt_min = np.zeros(uniq.size, dtype=dt)
+        cnt_min[np.searchsorted(uniq, mk_u)] = 1 if mk_c is None else mk_c
+        cnt_maj = (1 - cnt_min) if m is None else (m.astype(dt) - cnt_min)
         if uniq is keys:
             np.negative(keys, out=keys)
             scores = keys
@@ -218,14 +267,71 @@ class CountTable:
         return self._scores
 
     @property
-    def pos(self) -> FloatArray:
+    def pos(self) -> npt.NDArray[Any]:
         """(Weighted) positives per distinct score."""
         return self._pos
 
     @property
-    def neg(self) -> FloatArray:
+    def neg(self) -> npt.NDArray[Any]:
         """(Weighted) negatives per distinct score."""
         return self._neg
+
+    def positive_groups(self) -> PositiveGroups:
+        """The groups (distinct scores) that hold positives, with their cumulative counts.
+
+        Most ranking measures are sums over the positives, so they need only these
+        groups: with a prevalence of 0.1, about a tenth of the table.
+        """
+
+        def compute() -> PositiveGroups:
+            idx = np.flatnonzero(self._pos)
+            pos = self._pos[idx].astype(np.float64)
+            neg = self._neg[idx].astype(np.float64)
+            if idx.size == 0:
+                empty = np.zeros(0)
+                return PositiveGroups(idx=idx, pos=empty, neg=empty, tp0=empty, fp0=empty)
+            if not self.weighted:  # integer counts: any order of summation is exact
+                tp0 = np.concatenate(([0.0], np.cumsum(pos[:-1])))
+                between = np.empty(idx.size)  # negatives since the previous such group
+                between[0] = self._neg[:idx[0]].sum(dtype=np.float64)
+                between[1:] = np.add.reduceat(self._neg, idx, dtype=np.float64)[:-1]
+                return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0,
+                                      fp0=np.cumsum(between))
+            tp0 = np.empty(idx.size)
+            fp0 = np.empty(idx.size)
+            tp_before = fp_before = 0.0  # counts at the cut before each block
+            for start, tp, fp, _, _ in self.iter_cuts():
+                lo, hi = np.searchsorted(idx, [start, start + tp.size])
+                k = idx[lo:hi] - start  # the groups' positions in this block
+                tp0[lo:hi] = np.concatenate(([tp_before], tp[:-1]))[k]
+                fp0[lo:hi] = np.concatenate(([fp_before], fp[:-1]))[k]
+                tp_before, fp_before = float(tp[-1]), float(fp[-1])
+            return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0, fp0=fp0)
+
+        return self.memo("positive_groups", compute)
+
+    def iter_cuts(self, size: int | None = None) -> Iterator[tuple[int, FloatArray, FloatArray,
+                                                           npt.NDArray[Any], npt.NDArray[Any]]]:
+        """Walk the cumulative counts block by block without building them whole.
+
+        Yields ``(start, tp, fp, pos, neg)`` where ``tp[i]``, ``fp[i]`` are the counts
+        at cut ``start + i + 1`` (after group ``start + i``) and ``pos``, ``neg`` the
+        groups' own counts. The sums are carried from block to block in the order of
+        one cumulative sum, so the values equal :attr:`tp` and :attr:`fp` bit for bit.
+        """
+        tp_carry = fp_carry = 0.0
+        for sl in chunks(self.n_distinct, size):
+            p, n = self._pos[sl], self._neg[sl]
+            if self.weighted:  # carry first, as one cumulative sum adds
+                tp = np.cumsum(np.concatenate(([tp_carry], p)))[1:]
+                fp = np.cumsum(np.concatenate(([fp_carry], n)))[1:]
+            else:  # integer counts: exact in any order
+                tp = np.cumsum(p, dtype=np.float64)
+                tp += tp_carry
+                fp = np.cumsum(n, dtype=np.float64)
+                fp += fp_carry
+            yield sl.start, tp, fp, p, n
+            tp_carry, fp_carry = float(tp[-1]), float(fp[-1])
 
     @property
     def n_distinct(self) -> int:
@@ -237,12 +343,23 @@ class CountTable:
     @cached_property
     def P(self) -> float:
         """Total (weighted) positives."""
-        return float(self.tp[-1])
+        return self._prefix_sums(self.n_distinct)[0]
 
     @cached_property
     def N(self) -> float:
         """Total (weighted) negatives."""
-        return float(self.fp[-1])
+        return self._prefix_sums(self.n_distinct)[1]
+
+    def _prefix_sums(self, k: int) -> tuple[float, float]:
+        """(TP, FP) at cut k: the counts of the top k groups, summed in table order."""
+        if "tp" in self.__dict__:  # the cumulative arrays exist already
+            return float(self.tp[k]), float(self.fp[k])
+        if k == 0:
+            return 0.0, 0.0
+        if self.weighted:  # sequential, as a cumulative sum adds them
+            return (float(np.cumsum(self._pos[:k])[-1]), float(np.cumsum(self._neg[:k])[-1]))
+        return (float(self._pos[:k].sum(dtype=np.float64)),
+                float(self._neg[:k].sum(dtype=np.float64)))
 
     @property
     def total(self) -> float:
@@ -252,30 +369,32 @@ class CountTable:
     def prevalence(self) -> float:
         return self.P / self.total
 
+    @staticmethod
+    def _cumulative(counts: npt.NDArray[Any]) -> FloatArray:
+        out = np.empty(counts.size + 1)
+        out[0] = 0.0
+        np.cumsum(counts, dtype=np.float64, out=out[1:])
+        out.flags.writeable = False
+        return out
+
     @cached_property
     def tp(self) -> FloatArray:
         """Cumulative positives after each cut (length n_distinct + 1, tp[0] = 0)."""
-        out = np.empty(self._pos.size + 1)
-        out[0] = 0.0
-        np.cumsum(self._pos, out=out[1:])
-        out.flags.writeable = False
-        return out
+        return self._cumulative(self._pos)
 
     @cached_property
     def fp(self) -> FloatArray:
         """Cumulative negatives after each cut (length n_distinct + 1, fp[0] = 0)."""
-        out = np.empty(self._neg.size + 1)
-        out[0] = 0.0
-        np.cumsum(self._neg, out=out[1:])
-        out.flags.writeable = False
-        return out
+        return self._cumulative(self._neg)
 
-    @cached_property
+    @property
     def cum(self) -> FloatArray:
-        """Cumulative cases (tp + fp) after each cut."""
-        out = self.tp + self.fp
-        out.flags.writeable = False
-        return out
+        """Cumulative cases (tp + fp) after each cut (computed on each call)."""
+        return self.tp + self.fp
+
+    def cum_at(self, k: Any) -> Any:
+        """Cumulative cases after cut(s) ``k``, without building the whole array."""
+        return self.tp[k] + self.fp[k]
 
     @property
     def probabilities_ok(self) -> bool:
@@ -290,8 +409,7 @@ class CountTable:
 
     def confusion(self, threshold: float) -> Confusion:
         """The confusion matrix at ``score >= threshold``."""
-        k = self.cut_index(threshold)
-        tp, fp = float(self.tp[k]), float(self.fp[k])
+        tp, fp = self._prefix_sums(self.cut_index(threshold))
         return Confusion(tp=tp, fp=fp, fn=self.P - tp, tn=self.N - fp)
 
     def cuts(self) -> Confusion:
@@ -311,8 +429,8 @@ class CountTable:
         """The table of the union of the data behind ``self`` and ``others``."""
         tables = (self, *others)
         s = np.concatenate([t._scores for t in tables])
-        p = np.concatenate([t._pos for t in tables])
-        n = np.concatenate([t._neg for t in tables])
+        p = np.concatenate([t._pos.astype(np.float64) for t in tables])
+        n = np.concatenate([t._neg.astype(np.float64) for t in tables])
         order = np.argsort(-s, kind="stable")
         s, p, n = s[order], p[order], n[order]
         starts = _group_starts(s)
@@ -320,7 +438,11 @@ class CountTable:
             s = s[starts]
             p = np.add.reduceat(p, starts)
             n = np.add.reduceat(n, starts)
-        return CountTable(s, p, n, weighted=any(t.weighted for t in tables), _trusted=True)
+        weighted = any(t.weighted for t in tables)
+        if not weighted:
+            dt = count_dtype(float((p + n).max()))
+            p, n = p.astype(dt), n.astype(dt)
+        return CountTable(s, p, n, weighted=weighted, _trusted=True)
 
     def __add__(self, other: object) -> CountTable:
         if not isinstance(other, CountTable):

@@ -8,11 +8,12 @@ sums merge like the table does.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from ..counts import CountTable
+from ..counts import CountTable, FloatArray, chunks
 from ..exceptions import report_undefined
 from ..validation import check_in_range
 from ._util import log_base
@@ -33,34 +34,94 @@ def require_probabilities(t: CountTable, measure: str) -> None:
     )
 
 
-def _mean(t: CountTable, loss_pos: Any, loss_neg: Any) -> float:
-    return float((np.dot(t.pos, loss_pos) + np.dot(t.neg, loss_neg)) / t.total)
+def _blocks(t: CountTable) -> Iterator[tuple[FloatArray, FloatArray, FloatArray]]:
+    """(scores, positives, negatives) of consecutive blocks of the table, as float64.
+
+    A loss is a sum over the table; taking it block by block keeps the temporaries
+    in cache and the memory use independent of the table's size.
+    """
+    for sl in chunks(t.n_distinct):
+        yield (t.scores[sl], t.pos[sl].astype(np.float64, copy=False),
+               t.neg[sl].astype(np.float64, copy=False))
 
 
-def _n_above(t: CountTable, x: float, *, strict: bool = False) -> int:
-    """How many distinct scores are >= x (> x if strict): a prefix of the sorted table."""
-    desc = t.scores
-    return int(desc.size - np.searchsorted(desc[::-1], x, side="right" if strict else "left"))
+def _sums(t: CountTable, key: Any, block_sums: Any) -> tuple[float, ...]:
+    """Column sums of ``block_sums(s, pos, neg)`` over all blocks, memoised under ``key``."""
+
+    def compute() -> tuple[float, ...]:
+        total: Any = None
+        for s, p, n in _blocks(t):
+            part = np.asarray(block_sums(s, p, n), dtype=np.float64)
+            total = part if total is None else total + part
+        return tuple(float(x) for x in total)
+
+    return t.memo(key, compute)
 
 
-def _log_sums(t: CountTable, eps: float) -> tuple[float, float]:
-    """(sum over positives of -ln max(p, eps), sum over negatives of -ln max(1 - p, eps)).
+def _poly_sums(t: CountTable) -> tuple[float, ...]:
+    """sum pos p, sum neg p, sum pos (1-p)^2, sum neg p^2, and the two hinge sums."""
 
-    The table is sorted, so the clipped scores are a head (p > 1 - eps) and a tail
-    (p < eps): each logarithm is taken once, only where it is needed.
+    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
+        miss = 1.0 - s
+        return [p @ s, n @ s, p @ (miss * miss), n @ (s * s),
+                p @ np.maximum(0.0, miss), n @ np.maximum(0.0, 1.0 + s)]
+
+    return _sums(t, "poly", block)
+
+
+_EPS = 1e-15  # the default clip of the log losses
+
+
+def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
+    """The sums behind every log-based loss, from one pass that takes each logarithm once.
+
+    Logarithms dominate the cost of these losses, so one pass serves the log loss
+    and its balanced form (eps), the focal loss at its default gamma = 2, and the
+    information score at its default prior (the data's prevalence):
+    (-sum pos ln p, -sum neg ln(1-p), the same weighted by (1-p_t)^2, information in nats).
+    Clipping at eps never touches the information score's terms when
+    eps <= min(pi, 1 - pi) (see ``_information_sum``).
     """
     eps = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
+    pi = t.prevalence
+    with_info = eps <= pi <= 1.0 - eps
+    lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
 
-    def compute() -> tuple[float, float]:
-        s, pos, neg = t.scores, t.pos, t.neg
-        k = _n_above(t, eps)  # scores >= eps
-        h = _n_above(t, 1.0 - eps, strict=True)  # scores > 1 - eps
-        log_eps = float(np.log(eps))
-        lp = -float(np.dot(pos[:k], np.log(s[:k]))) - log_eps * float(pos[k:].sum())
-        ln = -float(np.dot(neg[h:], np.log1p(-s[h:]))) - log_eps * float(neg[:h].sum())
-        return lp, ln
+    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
+        has_p, has_n = p > 0, n > 0
+        info: Any = 0.0
+        if with_info:
+            up, down = s >= pi, s > pi
+            ls = _log(np.maximum(s, eps), has_p | (has_n & down))
+            l1 = _log(np.maximum(1.0 - s, eps), has_n | (has_p & ~up))
+            info = (p @ np.where(up, ls - lpi, l1pi - l1)
+                    + n @ np.where(down, lpi - ls, l1 - l1pi))
+        else:
+            ls = _log(np.maximum(s, eps), has_p)
+            l1 = _log(np.maximum(1.0 - s, eps), has_n)
+        miss = 1.0 - s
+        return [-(p @ ls), -(n @ l1), -(p @ (miss * miss * ls)), -(n @ (s * s * l1)), info]
 
-    return t.memo(("log_sums", eps), compute)
+    sums = _sums(t, ("log_pass", eps), block)
+    return sums if with_info else (*sums[:4], float("nan"))
+
+
+def _log(x: FloatArray, where: Any) -> FloatArray:
+    """ln x where ``where`` holds, 0 elsewhere (most groups hold one class only)."""
+    out = np.zeros_like(x)
+    np.log(x, out=out, where=where)
+    return out
+
+
+def _clipped_logs(s: FloatArray, p: FloatArray, n: FloatArray,
+                  eps: float) -> tuple[FloatArray, FloatArray]:
+    """ln max(s, eps) where there are positives and ln max(1 - s, eps) where there are
+    negatives (0 elsewhere: with continuous scores most groups hold one class)."""
+    lp = np.zeros_like(s)
+    np.log(np.maximum(s, eps), out=lp, where=p > 0)
+    ln = np.zeros_like(s)
+    np.log(np.maximum(1.0 - s, eps), out=ln, where=n > 0)
+    return lp, ln
 
 
 @register("mae", name="Mean absolute error", family="probabilistic", direction=-1,
@@ -69,8 +130,8 @@ def _log_sums(t: CountTable, eps: float) -> tuple[float, float]:
 def mae(t: CountTable) -> float:
     """Mean absolute difference between label (0/1) and predicted probability (Berrar eq. 17)."""
     require_probabilities(t, "mae")
-    # |1 - p| = 1 - p and |0 - p| = p on [0, 1]
-    return float((t.P - np.dot(t.pos, t.scores) + np.dot(t.neg, t.scores)) / t.total)
+    pos_p, neg_p = _poly_sums(t)[:2]  # |1 - p| = 1 - p and |0 - p| = p on [0, 1]
+    return (t.P - pos_p + neg_p) / t.total
 
 
 @register("brier", name="Brier score (mean squared error)", family="probabilistic",
@@ -80,10 +141,8 @@ def mae(t: CountTable) -> float:
 def brier(t: CountTable) -> float:
     """Mean squared difference between label and predicted probability (Berrar eq. 18)."""
     require_probabilities(t, "brier")
-    miss = np.subtract(1.0, t.scores)
-    miss *= miss
-    sq = np.multiply(t.scores, t.scores)
-    return _mean(t, miss, sq)
+    sums = _poly_sums(t)
+    return (sums[2] + sums[3]) / t.total
 
 
 @register("rmse", name="Root mean square error", family="probabilistic", direction=-1,
@@ -98,7 +157,7 @@ def rmse(t: CountTable) -> float:
 @register("log_loss", name="Log loss (cross-entropy)", family="probabilistic", direction=-1,
           range=_LOSS, aliases=("logloss", "cross_entropy"), source="Berrar Def. 20",
           formula="-(1/n) sum [y log_b(p) + (1 - y) log_b(1 - p)]", needs_probabilities=True)
-def log_loss(t: CountTable, *, base: float = 2.0, eps: float = 1e-15) -> float:
+def log_loss(t: CountTable, *, base: float = 2.0, eps: float = _EPS) -> float:
     """Cross-entropy of the labels under the predicted probabilities (Berrar eq. 20).
 
     Parameters
@@ -108,7 +167,7 @@ def log_loss(t: CountTable, *, base: float = 2.0, eps: float = 1e-15) -> float:
         positive constant"; Ferri et al. suggest 1e-5).
     """
     require_probabilities(t, "log_loss")
-    lp, ln = _log_sums(t, eps)
+    lp, ln = _log_pass(t, eps)[:2]
     return (lp + ln) / t.total / log_base(base)
 
 
@@ -124,7 +183,7 @@ def _class_weight(t: CountTable, alpha: float | None) -> float:
           formula="-(1/n) sum [a y log_b(p) + (1 - a)(1 - y) log_b(1 - p)]",
           needs_probabilities=True)
 def balanced_log_loss(
-    t: CountTable, *, alpha: float | None = None, base: float = 2.0, eps: float = 1e-15
+    t: CountTable, *, alpha: float | None = None, base: float = 2.0, eps: float = _EPS
 ) -> float:
     """Cross-entropy with weight alpha on positives and 1 - alpha on negatives (Berrar eq. 21).
 
@@ -137,7 +196,7 @@ def balanced_log_loss(
     """
     require_probabilities(t, "balanced_log_loss")
     a = _class_weight(t, alpha)
-    lp, ln = _log_sums(t, eps)
+    lp, ln = _log_pass(t, eps)[:2]
     return (a * lp + (1.0 - a) * ln) / t.total / log_base(base)
 
 
@@ -150,7 +209,7 @@ def focal_loss(
     gamma: float = 2.0,
     alpha: float | None = None,
     base: float = 2.0,
-    eps: float = 1e-15,
+    eps: float = _EPS,
 ) -> float:
     """Average focal loss: cross-entropy down-weighting easy cases (Berrar eqs. 22-23).
 
@@ -168,16 +227,19 @@ def focal_loss(
     if alpha is not None:
         a_pos = check_in_range(alpha, "alpha", 0.0, 1.0)
         a_neg = 1.0 - a_pos
-    s, pos, neg = t.scores, t.pos, t.neg
-    # (1 - p_t)^gamma is (1 - p)^gamma for a positive and p^gamma for a negative;
-    # only the logarithm is clipped at eps. Positives: the scores >= eps take log p.
-    k = _n_above(t, eps)
-    h = _n_above(t, 1.0 - eps, strict=True)
-    log_eps = float(np.log(eps))
-    lp = -(np.dot(pos[:k], (1.0 - s[:k]) ** g * np.log(s[:k]))
-           + log_eps * np.dot(pos[k:], (1.0 - s[k:]) ** g))
-    ln = -(np.dot(neg[h:], s[h:] ** g * np.log1p(-s[h:])) + log_eps * np.dot(neg[:h], s[:h] ** g))
-    return float(a_pos * lp + a_neg * ln) / t.total / log_base(base)
+
+    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
+        # (1 - p_t)^gamma is (1 - p)^gamma for a positive and p^gamma for a negative;
+        # only the logarithm is clipped at eps
+        lp, ln = _clipped_logs(s, p, n, eps)
+        return [-(p @ (_power(1.0 - s, g) * lp)), -(n @ (_power(s, g) * ln))]
+
+    lp, ln = _log_pass(t, eps)[2:4] if g == 2.0 else _sums(t, ("focal", g, eps), block)
+    return (a_pos * lp + a_neg * ln) / t.total / log_base(base)
+
+
+def _power(x: FloatArray, g: float) -> FloatArray:
+    return x * x if g == 2.0 else np.power(x, g)
 
 
 def _prior(t: CountTable, prior: float | None, measure: str) -> float | None:
@@ -191,25 +253,33 @@ def _prior(t: CountTable, prior: float | None, measure: str) -> float | None:
 
 
 def _information_sum(t: CountTable, pi: float) -> float:
-    """Sum over all cases of the information score in nats (Kononenko & Bratko)."""
+    """Sum over all cases of the information score in nats (Kononenko & Bratko).
 
-    def compute() -> float:
-        s, pos, neg = t.scores, t.pos, t.neg
-        k = _n_above(t, pi)  # s >= pi: a positive gains log s - log pi
-        k2 = _n_above(t, pi, strict=True)  # s > pi: a negative loses log pi - log s
-        log_s = np.log(s[:k])  # s >= pi > 0
-        log_1ms = np.log1p(-s[k2:])  # s <= pi < 1
-        lpi, l1pi = np.log(pi), np.log1p(-pi)
-        # positives: s >= pi -> log s - log pi; s < pi -> log(1 - pi) - log(1 - s)
-        total = (np.dot(pos[:k], log_s) - lpi * pos[:k].sum()
-                 + l1pi * pos[k:].sum() - np.dot(pos[k:], log_1ms[k - k2:]))
-        # negatives (predicted 1 - s, prior 1 - pi): s <= pi -> log(1 - s) - log(1 - pi);
-        # s > pi -> log pi - log s
-        total += (np.dot(neg[k2:], log_1ms) - l1pi * neg[k2:].sum()
-                  + lpi * neg[:k2].sum() - np.dot(neg[:k2], log_s[:k2]))
-        return float(total)
+    Its logarithms are of p >= pi and of 1 - p >= 1 - pi (or of p > pi for a
+    negative, 1 - p > 1 - pi for a positive), so clipping at eps <= min(pi, 1 - pi)
+    would leave them unchanged: the shared pass of the log losses serves the
+    default prior.
+    """
+    if pi == t.prevalence and _EPS <= pi <= 1.0 - _EPS:
+        return _log_pass(t, _EPS)[4]
 
-    return t.memo(("information", pi), compute)
+    lpi, l1pi = float(np.log(pi)), float(np.log1p(-pi))
+
+    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
+        # a positive (prior pi, predicted s): s >= pi gains log s - log pi, else
+        # log(1 - pi) - log(1 - s); a negative (prior 1 - pi, predicted 1 - s):
+        # s <= pi gains log(1 - s) - log(1 - pi), else log pi - log s
+        up = s >= pi
+        down = s > pi
+        log_s = np.zeros_like(s)
+        np.log(s, out=log_s, where=(up & (p > 0)) | (down & (n > 0)))
+        log_1ms = np.zeros_like(s)
+        np.log(1.0 - s, out=log_1ms, where=(~up & (p > 0)) | (~down & (n > 0)))
+        info_pos = np.where(up, log_s - lpi, l1pi - log_1ms)
+        info_neg = np.where(down, lpi - log_s, log_1ms - l1pi)
+        return [p @ info_pos + n @ info_neg]
+
+    return _sums(t, ("information", pi), block)[0]
 
 
 @register("information_score", name="Information score (Kononenko-Bratko), mean",
@@ -262,11 +332,8 @@ def relative_information_score(t: CountTable, *, prior: float | None = None) -> 
           formula="(1/n) sum max(0, 1 - y s), y in {-1, +1}")
 def hinge_loss(t: CountTable) -> float:
     """Average hinge loss of scores read as signed distances, labels as -1/+1 (Berrar eq. 44)."""
-    s, pos, neg = t.scores, t.pos, t.neg
-    k = _n_above(t, 1.0)  # positives with s >= 1 lose nothing
-    h = _n_above(t, -1.0, strict=True)  # negatives with s <= -1 lose nothing
-    loss = pos[k:].sum() - np.dot(pos[k:], s[k:]) + neg[:h].sum() + np.dot(neg[:h], s[:h])
-    return float(loss / t.total)
+    sums = _poly_sums(t)
+    return (sums[4] + sums[5]) / t.total
 
 
 def triplet_loss(

@@ -1,10 +1,14 @@
 """Ranking measures (Berrar Defs 25-33, the multi-level paper's Table 6, PR-gain).
 
-All are computed from the count table's cumulative counts: ``tp[k]`` and
-``fp[k]`` are the (weighted) positives and negatives among the top k distinct
-scores. Ties are segments: a tied group moves TP and FP together, AUC gives it
-the Mann-Whitney half credit, ranks are average ranks, and measures that look at
-a fixed number of top cases take the expected value over random orders of the
+All are computed from the count table's cumulative counts: TP and FP at cut k
+are the (weighted) positives and negatives among the top k distinct scores.
+Sums over the positives use only the groups that hold positives
+(:meth:`CountTable.positive_groups`); the rest walk the table in blocks
+(:meth:`CountTable.iter_cuts`), so no measure builds arrays of the table's size.
+
+Ties are segments: a tied group moves TP and FP together, AUC gives it the
+Mann-Whitney half credit, ranks are average ranks, and measures that look at a
+fixed number of top cases take the expected value over random orders of the
 tied group (linear interpolation inside it). Nothing depends on row order.
 
 A ranking measure needs both classes; on a single class it is NaN with an
@@ -19,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import digamma
 
-from ..counts import CountTable, FloatArray
+from ..counts import CountTable, FloatArray, chunks
 from ..exceptions import report_caveat, report_undefined
 from ..validation import check_in_range
 from .registry import register
@@ -40,12 +44,10 @@ def both_classes(t: CountTable, measure: str) -> bool:
 def _ranks_sum(t: CountTable) -> float:
     """Sum over positives of their average rank (rank 1 = highest score).
 
-    A group of m cases after c0 others holds ranks c0+1..c0+m, mean c0 + (m+1)/2;
-    written as dot products so that no temporary array of the table's size is made.
+    A group of m cases after c0 others holds ranks c0+1..c0+m, mean c0 + (m+1)/2.
     """
-    pos = t.pos
-    return float(np.dot(pos, t.cum[:-1])
-                 + (np.dot(pos, pos) + np.dot(pos, t.neg) + t.P) / 2.0)
+    g = t.positive_groups()
+    return float(np.dot(g.pos, g.tp0 + g.fp0 + (g.pos + g.neg + 1.0) / 2.0))
 
 
 # --- ROC --------------------------------------------------------------------------
@@ -66,8 +68,9 @@ def auc(t: CountTable) -> float:
     """
     if not both_classes(t, "auc"):
         return _NAN
-    # trapezoid over tied groups = sum over negatives of (positives above + half the tied)
-    return float(0.5 * (np.dot(t.neg, t.tp[:-1]) + np.dot(t.neg, t.tp[1:])) / (t.P * t.N))
+    # each positive beats the negatives below its group and ties half of its own group's
+    g = t.positive_groups()
+    return float((np.dot(g.pos, t.N - g.fp1) + 0.5 * np.dot(g.pos, g.neg)) / (t.P * t.N))
 
 
 @register("gini", name="Gini index", family="ranking", direction=1, range=(-1.0, 1.0),
@@ -114,10 +117,14 @@ def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
         # An inner vertex of the upper hull is reached by a step holding positives and
         # left by a step holding negatives: after a horizontal step the point before
         # it is as high, before a vertical step the point after it is higher.
-        inner = np.flatnonzero((t.pos[:-1] > 0) & (t.neg[1:] > 0)) + 1
-        idx = np.concatenate(([0], inner, [t.n_distinct]))
-        v = idx[upper_hull(t.fp[idx], t.tp[idx])]
-        return t.fp[v] / t.N, t.tp[v] / t.P
+        g = t.positive_groups()
+        after = g.idx + 1  # the cut after each group with positives
+        inner = after < t.n_distinct
+        inner[inner] = t.neg[after[inner]] > 0
+        x = np.concatenate(([0.0], g.fp1[inner], [t.N]))
+        y = np.concatenate(([0.0], g.tp1[inner], [t.P]))
+        v = upper_hull(x, y)
+        return x[v] / t.N, y[v] / t.P
 
     return t.memo("roc_hull", compute)
 
@@ -135,14 +142,28 @@ def auch(t: CountTable) -> float:
 
 
 def _gap_stats(t: CountTable) -> tuple[float, float, float]:
-    """(max |TPR - FPR|, max (TPR - FPR), mean of TPR - FPR over the inner cuts)."""
+    """(max |TPR - FPR|, max (TPR - FPR), mean of TPR - FPR over the inner cuts).
+
+    TPR - FPR rises across groups with positives and falls across the others, so its
+    maxima sit right after groups with positives and its minima right before them
+    (or at the ends, where it is 0). Its sum over the cuts counts each group's cases
+    once for every cut at or below it: group g adds to cuts g+1..d.
+    """
 
     def compute() -> tuple[float, float, float]:
-        gap = t.tp / t.P
-        gap -= t.fp / t.N
-        hi, lo = float(gap.max()), float(gap.min())
-        inner = float(gap[1:-1].mean()) if gap.size > 2 else _NAN
-        return max(hi, -lo), hi, inner
+        g = t.positive_groups()
+        hi = max(0.0, float(np.max(g.tp1 / t.P - g.fp1 / t.N)))
+        lo = min(0.0, float(np.min(g.tp0 / t.P - g.fp0 / t.N)))
+        d = t.n_distinct
+        if d < 2:
+            return max(hi, -lo), hi, _NAN
+        # sums over the inner cuts 1..d-1 (cut d holds every case)
+        sum_tp = float(np.dot(g.pos, d - g.idx)) - t.P
+        neg_rank = 0.0  # sum over groups of g * negatives
+        for sl in chunks(d):
+            neg_rank += float(np.dot(t.neg[sl], np.arange(sl.start, sl.stop, dtype=np.float64)))
+        sum_fp = d * t.N - neg_rank - t.N
+        return max(hi, -lo), hi, (sum_tp / t.P - sum_fp / t.N) / (d - 1)
 
     return t.memo("gap", compute)
 
@@ -184,13 +205,6 @@ def youden_j_max(t: CountTable) -> float:
 
 
 # --- precision-recall ---------------------------------------------------------------
-def _precision_at_cuts(t: CountTable) -> FloatArray:
-    """Precision of every cut, 0 at cut 0 (Berrar Def. 32: p(t_1) = 0)."""
-    out = np.zeros(t.tp.size)
-    np.divide(t.tp[1:], t.cum[1:], out=out[1:])
-    return out
-
-
 @register("average_precision", name="Average precision", family="ranking", direction=1,
           range=_UNIT, aliases=("ap", "aucpr"),
           source="Berrar Def. 32 (eq. 38); multi-level paper Table 6",
@@ -207,17 +221,27 @@ def average_precision(t: CountTable) -> float:
     """
     if not both_classes(t, "average_precision"):
         return _NAN
-    return float(np.dot(t.pos, t.tp[1:] / t.cum[1:]) / t.P)
+    g = t.positive_groups()
+    tp1 = g.tp1
+    return float(np.dot(g.pos, tp1 / (tp1 + g.fp1)) / t.P)
 
 
 def _recall_levels(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Distinct recall levels with the min and max precision reached at each."""
+    """Distinct recall levels with the min and max precision reached at each.
+
+    A level starts at the cut after a group with positives and runs through the
+    negative-only groups that follow, so its precision falls from its first cut
+    to its last; recall 0 has precision 0 (Berrar Def. 32).
+    """
 
     def compute() -> tuple[FloatArray, FloatArray, FloatArray]:
-        prec = _precision_at_cuts(t)
-        starts = np.concatenate(([0], np.flatnonzero(t.pos > 0) + 1))
-        return (t.tp[starts] / t.P, np.minimum.reduceat(prec, starts),
-                np.maximum.reduceat(prec, starts))
+        g = t.positive_groups()
+        tp1 = g.tp1
+        end = np.concatenate((g.tp0[1:] + g.fp0[1:], [t.total]))  # cases at the level's end
+        zero = np.zeros(1)
+        return (np.concatenate((zero, tp1 / t.P)),
+                np.concatenate((zero, tp1 / end)),
+                np.concatenate((zero, tp1 / (tp1 + g.fp1))))
 
     return t.memo("recall_levels", compute)
 
@@ -268,10 +292,11 @@ def average_gain(t: CountTable) -> float:
     """
     if not both_classes(t, "average_gain"):
         return _NAN
-    pos, tp0 = t.pos, t.tp[:-1]
-    # sum_g [m_g tp_(g-1) + pos_g (m_g + 1)/2], m = pos + neg, without temporaries
-    model = (np.dot(pos, tp0) + np.dot(t.neg, tp0)
-             + (np.dot(pos, pos) + np.dot(pos, t.neg) + t.P) / 2.0)
+    g = t.positive_groups()
+    m = g.pos + g.neg
+    # sum over groups of [m tp0 + pos (m + 1)/2]; the first sum, taken over the
+    # positives instead, is P n - sum pos c1 (c1: cases up to and including the group)
+    model = t.P * t.total - np.dot(g.pos, g.tp1 + g.fp1) + np.dot(g.pos, m + 1.0) / 2.0
     return float((model - t.P * (t.total + 1.0) / 2.0) / t.total)
 
 
@@ -299,18 +324,40 @@ def average_lift(t: CountTable) -> float:
     """Mean of the lift chart over j = 1..n top-ranked cases (Berrar eq. 30)."""
     if not both_classes(t, "average_lift"):
         return _NAN
-    cum, tp, pos = t.cum, t.tp, t.pos
+
+    def compute() -> float:
+        if not t.weighted and t.total == t.n_distinct:  # one case per score
+            # g(j)/j summed over j: each positive at rank r adds 1/j for j = r..n, i.e.
+            # H(n) - H(r - 1) = digamma(n + 1) - digamma(r) (rounding of ~1e-15 a term)
+            g = t.positive_groups()
+            return float(t.P * digamma(t.total + 1.0) - np.sum(digamma(g.idx + 1.0)))
+        total = 0.0
+        tp_before = c_before = 0.0
+        for _, tp, fp, p, n in t.iter_cuts():
+            c = tp + fp
+            total += _lift_block(tp, c, p, n, tp_before, c_before)
+            tp_before, c_before = float(tp[-1]), float(c[-1])
+        return total
+
+    return float(t.memo("lift", compute)) / t.P
+
+
+def _lift_block(tp: FloatArray, c: FloatArray, p: Any, n: Any, tp_before: float,
+                c_before: float) -> float:
+    """Sum of g(j)/j over the cases j of one block of groups (c: cases up to each group)."""
     # a single case j contributes g(j)/j = tp_g/c_g; sum that over every group, then
     # correct the groups of several cases: inside group g, g(j) = tp0 + (j - c0) q with
     # q = pos/m, so sum_j g(j)/j = (tp0 - c0 q)(H(c1) - H(c0)) + pos_g
-    total = float(np.sum(tp[1:] / cum[1:]))
-    multi = np.flatnonzero((pos + t.neg) != 1.0)
+    total = float(np.sum(tp / c))
+    multi = np.flatnonzero((p + n) != 1)
     if multi.size:
-        c0, c1 = cum[multi], cum[multi + 1]
-        q = pos[multi] / (c1 - c0)
-        exact = (tp[multi] - c0 * q) * _harmonic_gap(c0, c1) + pos[multi]
-        total += float(np.sum(exact) - np.sum(tp[multi + 1] / c1))
-    return total / t.P
+        c0 = np.concatenate(([c_before], c[:-1]))[multi]
+        tp0 = np.concatenate(([tp_before], tp[:-1]))[multi]
+        c1, pm = c[multi], p[multi].astype(np.float64)
+        q = pm / (c1 - c0)
+        exact = (tp0 - c0 * q) * _harmonic_gap(c0, c1) + pm
+        total += float(np.sum(exact) - np.sum(tp[multi] / c1))
+    return total
 
 
 # --- early recognition (METHODS.md section 2) ------------------------------------------
@@ -323,21 +370,14 @@ def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
     the ranks its tied group occupies."""
 
     def compute() -> tuple[float, float]:
-        big_n, cum, pos = t.total, t.cum, t.pos
+        big_n = t.total
+        g = t.positive_groups()
+        m = g.pos + g.neg
         # sum_{r=c0+1}^{c0+m} exp(-a r/N) = exp(-a (c0+1)/N) (1 - exp(-a m/N)) / (1 - exp(-a/N));
         # observed and random share the factor exp(-a/N) / (1 - exp(-a/N)), cancelled here
-        # (it overflows when the total weight N is small). A single case after c0
-        # others then contributes exp(-a c0/N) (1 - exp(-a/N)); groups of several
-        # cases are corrected afterwards.
-        e0 = np.multiply(cum[:-1], -a / big_n)
-        np.exp(e0, out=e0)
-        single = -np.expm1(-a / big_n)
-        observed = single * float(np.dot(pos, e0))
-        multi = np.flatnonzero((pos + t.neg) != 1.0)
-        if multi.size:
-            m = cum[multi + 1] - cum[multi]
-            exact = np.dot(pos[multi] / m, e0[multi] * -np.expm1(-a * m / big_n))
-            observed += float(exact - single * np.dot(pos[multi], e0[multi]))
+        # (it overflows when the total weight N is small)
+        group = np.exp(-a * (g.tp0 + g.fp0) / big_n) * -np.expm1(-a * m / big_n)
+        observed = float(np.dot(g.pos / m, group))
         ra = t.P / big_n
         return observed / (ra * -np.expm1(-a)), ra
 
@@ -395,11 +435,16 @@ def bedroc(t: CountTable, *, alpha: float = 20.0) -> float:
 
 def _positives_in_top(t: CountTable, x: float) -> float:
     """Expected positives among the top x cases (x may be fractional; ties interpolated)."""
-    c = t.cum
-    g = int(np.searchsorted(c, x, side="left"))  # first cut with cum >= x
-    g = min(max(g, 1), c.size - 1)
-    m = c[g] - c[g - 1]
-    return float(t.tp[g - 1] + (x - c[g - 1]) * (t.pos[g - 1] / m))
+    tp_before = c_before = 0.0
+    for _, tp, fp, p, _ in t.iter_cuts():
+        c = tp + fp
+        if c[-1] >= x:  # the group that reaches x is in this block
+            i = int(np.searchsorted(c, x, side="left"))
+            c0 = c_before if i == 0 else float(c[i - 1])
+            tp0 = tp_before if i == 0 else float(tp[i - 1])
+            return tp0 + (x - c0) * (float(p[i]) / (float(c[i]) - c0))
+        tp_before, c_before = float(tp[-1]), float(c[-1])
+    return t.P  # x rounds above the total: everything
 
 
 @register("enrichment_factor", name="Enrichment factor", family="ranking", direction=1,
@@ -445,14 +490,26 @@ def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> floa
         raise ValueError(f"at must be 'top' or 'bottom', got {at!r}")
     if not both_classes(t, "roc_enrichment"):
         return _NAN
-    f = t.fp / t.N
-    tp = t.tp / t.P
-    hi = int(np.searchsorted(f, x, side="right"))  # points with fpr <= x: [0, hi)
-    if f[hi - 1] == x:
-        k = hi - 1 if at == "top" else int(np.searchsorted(f, x, side="left"))
-        return float(tp[k] / x)
-    f0, f1, t0, t1 = f[hi - 1], f[hi], tp[hi - 1], tp[hi]
-    return float((t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x)
+    # walk the ROC points (FPR, TPR) in blocks to the first with FPR > x
+    f0 = t0 = 0.0  # the last point with FPR <= x so far
+    first_at_x: float | None = None  # TPR at the first point with FPR == x
+    f1 = t1 = _NAN
+    for _, tp, fp, _, _ in t.iter_cuts():
+        f, r = fp / t.N, tp / t.P
+        if first_at_x is None:
+            j = int(np.searchsorted(f, x, side="left"))
+            if j < f.size and f[j] == x:
+                first_at_x = float(r[j])
+        i = int(np.searchsorted(f, x, side="right"))
+        if i > 0:
+            f0, t0 = float(f[i - 1]), float(r[i - 1])
+        if i < f.size:
+            f1, t1 = float(f[i]), float(r[i])
+            break
+    if f0 == x:
+        top = t0 if at == "top" or first_at_x is None else first_at_x
+        return top / x
+    return (t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x
 
 
 @register("auac", name="Area under the accumulation curve", family="ranking", direction=1,
@@ -586,41 +643,40 @@ def auprg(t: CountTable) -> float:
 def _auprg_area(t: CountTable) -> float:
     """AUPRG as prg.py computes it, without materialising the curve.
 
-    Same result as ``prg_area`` over ``prg_points`` (tested): the area over pairs of
-    points with recall gain >= 0, where the y-axis crossing adds a first point and
-    each x-axis crossing splits its pair into two trapezoids through a point with
-    precision gain 0 (placed in count space, so off the straight line).
+    Same result as ``prg_area`` over ``prg_points`` (tested). Recall gain changes
+    only across groups holding positives, so only their pairs of cuts have width:
+    the area sums those pairs whose left recall gain is >= 0; the y-axis crossing
+    adds a first point, and each x-axis crossing splits its pair into two
+    trapezoids through a point with precision gain 0 (placed in count space, so
+    off the straight line). Pairs across negative-only groups are vertical and
+    add nothing, crossing or not.
     """
     big_p, big_n = t.P, t.N
     r = big_p / big_n
-    start = max(int(np.searchsorted(t.tp, big_p * big_p / (big_p + big_n))) - 2, 0)
-    tp, fp = t.tp[start:], t.fp[start:]
+    g = t.positive_groups()
+    tp0, fp0, tp1, fp1 = g.tp0, g.fp0, g.tp1, g.fp1
     with np.errstate(divide="ignore", invalid="ignore"):
-        pg = np.divide(fp, tp)
-        pg *= -r
-        pg += 1.0
-        rg = np.subtract(big_p, tp)
-        rg /= tp
-        rg *= -r
-        rg += 1.0
-    pg[-1], rg[-1] = 0.0, 1.0  # everything predicted positive (prg.py sets these)
-    j = int(np.argmax(rg >= 0))
-    big_r, big_g = rg[j:], pg[j:]
-    area = float(np.dot(np.diff(big_r), big_g[1:] + big_g[:-1])) / 2.0
-    # x-axis crossings inside the tail: pair (i-1, i) with a sign change of PG
-    i = np.flatnonzero(big_g[1:] * big_g[:-1] < 0) + 1
-    if i.size:
-        area += _split_pairs(big_r[i - 1], big_g[i - 1], big_r[i], big_g[i],
-                             tp[j + i - 1], fp[j + i - 1], tp[j + i], fp[j + i], big_p, big_n)
-    if rg[j] > 0 and j > 0:  # the y-axis crossing, interpolated in count space
-        d_tp, d_fp = tp[j] - tp[j - 1], fp[j] - fp[j - 1]
-        alpha = (big_p * big_p / (big_p + big_n) - tp[j - 1]) / d_tp if d_tp > 0 else 0.5
-        ntp, nfp = tp[j - 1] + alpha * d_tp, fp[j - 1] + alpha * d_fp
+        pg0, pg1 = 1.0 - r * fp0 / tp0, 1.0 - r * fp1 / tp1
+        rg0, rg1 = 1.0 - r * (big_p - tp0) / tp0, 1.0 - r * (big_p - tp1) / tp1
+    if g.idx[-1] == t.n_distinct - 1:  # the last cut: everything predicted positive
+        pg1[-1], rg1[-1] = 0.0, 1.0
+    with np.errstate(invalid="ignore"):  # -inf gains at TP = 0
+        use = rg0 >= 0
+        cross = use & (pg0 * pg1 < 0)
+    area = float(np.dot(rg1[use] - rg0[use], pg1[use] + pg0[use])) / 2.0
+    if cross.any():
+        area += _split_pairs(rg0[cross], pg0[cross], rg1[cross], pg1[cross],
+                             tp0[cross], fp0[cross], tp1[cross], fp1[cross], big_p, big_n)
+    j = int(np.argmax(rg1 >= 0))  # the first cut with recall gain >= 0
+    if rg1[j] > 0:  # the y-axis crossing, interpolated in count space
+        d_tp, d_fp = g.pos[j], g.neg[j]
+        alpha = (big_p * big_p / (big_p + big_n) - tp0[j]) / d_tp
+        ntp, nfp = tp0[j] + alpha * d_tp, fp0[j] + alpha * d_fp
         npg = 1.0 - r * nfp / ntp
-        area += big_r[0] * (big_g[0] + npg) / 2.0
-        if npg * big_g[0] < 0:
-            area += _split_pairs(np.array([0.0]), np.array([npg]), big_r[:1], big_g[:1],
-                                 np.array([ntp]), np.array([nfp]), tp[j:j + 1], fp[j:j + 1],
+        area += rg1[j] * (pg1[j] + npg) / 2.0
+        if npg * pg1[j] < 0:
+            area += _split_pairs(np.array([0.0]), np.array([npg]), rg1[j:j + 1], pg1[j:j + 1],
+                                 np.array([ntp]), np.array([nfp]), tp1[j:j + 1], fp1[j:j + 1],
                                  big_p, big_n)
     return area
 

@@ -1,0 +1,76 @@
+"""Measures that walk the table in blocks give the same values for any block size.
+
+The default block (binmetrics.counts.CHUNK) is far larger than the tables of the
+other tests, so here the block size is shrunk to a few groups to put block
+boundaries everywhere: inside tied runs, at the first positive, at the end.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import binmetrics as bm
+from binmetrics import counts
+
+
+def _all_values(y, s, w, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = bm.evaluate(y, s, sample_weight=w, **kw)
+        values = ev.to_dict()
+        for m in bm.iter_measures("ranking"):  # parameterised variants too
+            for params in ({"fraction": 0.05}, {"fraction": 0.37}, {"fpr": 0.1},
+                           {"fpr": 0.5, "at": "bottom"}, {"alpha": 80.5}):
+                if set(params) <= set(m.params):
+                    values[f"{m.id}{params}"] = ev.value(m, **params)
+    return values
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("block", [1, 2, 3, 7])
+def test_block_size_does_not_change_any_measure(monkeypatch, seed, block):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    y = rng.random(n) < rng.uniform(0.1, 0.9)
+    y[:2] = [True, False]
+    s = np.round(rng.random(n), int(rng.integers(1, 3)))
+    w = rng.uniform(0.2, 3.0, n) if seed % 3 == 0 else None
+    whole = _all_values(y, s, w)
+    monkeypatch.setattr(counts, "CHUNK", block)
+    blocked = _all_values(y, s, w)
+    assert blocked.keys() == whole.keys()
+    for key, value in whole.items():
+        assert blocked[key] == pytest.approx(value, rel=1e-12, abs=1e-14, nan_ok=True), key
+
+
+def test_positive_groups_match_the_cumulative_arrays(monkeypatch):
+    monkeypatch.setattr(counts, "CHUNK", 4)
+    rng = np.random.default_rng(7)
+    y = rng.random(50) < 0.3
+    s = np.round(rng.random(50), 1)
+    w = rng.uniform(0.1, 2.0, 50)
+    t = bm.CountTable.from_arrays(y, s, sample_weight=w)
+    g = t.positive_groups()
+    np.testing.assert_array_equal(g.idx, np.flatnonzero(t.pos > 0))
+    np.testing.assert_array_equal(g.tp0, t.tp[g.idx])
+    np.testing.assert_array_equal(g.fp0, t.fp[g.idx])
+    np.testing.assert_array_equal(g.tp1, t.tp[g.idx + 1])
+    blocks = list(t.iter_cuts())
+    np.testing.assert_array_equal(np.concatenate([b[1] for b in blocks]), t.tp[1:])
+    np.testing.assert_array_equal(np.concatenate([b[2] for b in blocks]), t.fp[1:])
+
+
+def test_unweighted_counts_are_compact_integers():
+    rng = np.random.default_rng(0)
+    y = rng.random(1000) < 0.1
+    t = bm.CountTable.from_arrays(y, rng.random(1000))
+    assert t.pos.dtype == np.uint8 and t.neg.dtype == np.uint8
+    t3 = bm.CountTable.from_arrays(np.r_[y, y, y], np.zeros(3000))
+    assert t3.pos.dtype == np.uint16 and int(t3.pos[0] + t3.neg[0]) == 3000
+    merged = t + t
+    assert merged.pos.dtype == np.uint8 and merged.P == 2 * t.P
+    tw = bm.CountTable.from_arrays(y, rng.random(1000), sample_weight=np.ones(1000))
+    assert tw.pos.dtype == np.float64
