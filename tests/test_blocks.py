@@ -74,3 +74,24 @@ def test_unweighted_counts_are_compact_integers():
     assert merged.pos.dtype == np.uint8 and merged.P == 2 * t.P
     tw = bm.CountTable.from_arrays(y, rng.random(1000), sample_weight=np.ones(1000))
     assert tw.pos.dtype == np.float64
+
+
+@pytest.mark.parametrize("block", [1, 3, 16])
+def test_blocked_binary_search_equals_searchsorted(block):
+    rng = np.random.default_rng(block)
+    keys = np.unique(rng.integers(0, 500, 200).astype(float))
+    queries = np.sort(rng.choice(keys, 60))
+    np.testing.assert_array_equal(counts._positions(keys, queries, block=block),
+                                  np.searchsorted(keys, queries))
+
+
+def test_large_table_crosses_blocks_in_the_build():
+    # more distinct scores than one block of _positions (1 << 15)
+    rng = np.random.default_rng(3)
+    n = 70_000
+    y = rng.random(n) < 0.2
+    s = rng.random(n)
+    t = bm.CountTable.from_arrays(y, s)
+    order = np.argsort(-s)
+    np.testing.assert_array_equal(t.pos, y[order].astype(int))
+    np.testing.assert_array_equal(t.scores, s[order])

@@ -132,6 +132,21 @@ class PositiveGroups:
         return self.fp0 + self.neg
 
 
+def _positions(keys: FloatArray, queries: FloatArray, block: int = 1 << 15) -> npt.NDArray[np.intp]:
+    """np.searchsorted(keys, queries) for sorted queries, one cache-sized block of keys
+    at a time (the binary searches then stay in cache)."""
+    if keys.size <= block:
+        return np.searchsorted(keys, queries)
+    out = np.empty(queries.size, dtype=np.intp)
+    starts = np.arange(0, keys.size, block)
+    bounds = np.append(np.searchsorted(queries, keys[starts]), queries.size)
+    for i, a in enumerate(starts.tolist()):
+        lo, hi = int(bounds[i]), int(bounds[i + 1])
+        if hi > lo:
+            out[lo:hi] = np.searchsorted(keys[a:a + block], queries[lo:hi]) + a
+    return out
+
+
 class CountTable:
     """Weighted counts of positives and negatives per distinct score, in descending order.
 
@@ -161,6 +176,7 @@ class CountTable:
         *,
         weighted: bool = True,
         _trusted: bool = False,
+        _totals: tuple[float, float] | None = None,
     ) -> None:
         s = np.asarray(scores, dtype=np.float64)
         p, n = np.asarray(pos), np.asarray(neg)
@@ -189,6 +205,8 @@ class CountTable:
         self._scores, self._pos, self._neg = s, p, n
         self.weighted = bool(weighted)
         self._memo: dict[Any, Any] = {}
+        if _totals is not None:  # P and N known by whoever built the counts
+            self.__dict__["P"], self.__dict__["N"] = map(float, _totals)
 
     def memo(self, key: Any, compute: Any) -> Any:
         """``compute()`` once per table and key: intermediate results that several
@@ -250,7 +268,7 @@ class CountTable:
         mk_u, mk_c = _runs(mk)
         dt = count_dtype(1 if m is None else int(m.max()))
         cnt_min = np.zeros(uniq.size, dtype=dt)
-        cnt_min[np.searchsorted(uniq, mk_u)] = 1 if mk_c is None else mk_c
+        cnt_min[_positions(uniq, mk_u)] = 1 if mk_c is None else mk_c
         cnt_maj = (1 - cnt_min) if m is None else (m.astype(dt) - cnt_min)
         if uniq is keys:
             np.negative(keys, out=keys)
@@ -258,7 +276,8 @@ class CountTable:
         else:
             scores = np.negative(uniq)
         pos, neg = (cnt_min, cnt_maj) if minority_is_pos else (cnt_maj, cnt_min)
-        return cls(scores, pos, neg, weighted=False, _trusted=True)
+        return cls(scores, pos, neg, weighted=False, _trusted=True,
+                   _totals=(n_pos, y.size - n_pos))
 
     # --- the table ---------------------------------------------------------------
     @property
@@ -292,6 +311,9 @@ class CountTable:
                 return PositiveGroups(idx=idx, pos=empty, neg=empty, tp0=empty, fp0=empty)
             if not self.weighted:  # integer counts: any order of summation is exact
                 tp0 = np.concatenate(([0.0], np.cumsum(pos[:-1])))
+                if self.total == self.n_distinct:  # one case per score: idx cases before
+                    return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0,
+                                          fp0=idx.astype(np.float64) - tp0)
                 between = np.empty(idx.size)  # negatives since the previous such group
                 between[0] = self._neg[:idx[0]].sum(dtype=np.float64)
                 between[1:] = np.add.reduceat(self._neg, idx, dtype=np.float64)[:-1]

@@ -59,12 +59,11 @@ def _sums(t: CountTable, key: Any, block_sums: Any) -> tuple[float, ...]:
 
 
 def _poly_sums(t: CountTable) -> tuple[float, ...]:
-    """sum pos p, sum neg p, sum pos (1-p)^2, sum neg p^2, and the two hinge sums."""
+    """sum pos p, sum neg p, sum pos (1-p)^2, sum neg p^2."""
 
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
         miss = 1.0 - s
-        return [p @ s, n @ s, p @ (miss * miss), n @ (s * s),
-                p @ np.maximum(0.0, miss), n @ np.maximum(0.0, 1.0 + s)]
+        return [p @ s, n @ s, p @ (miss * miss), n @ (s * s)]
 
     return _sums(t, "poly", block)
 
@@ -88,18 +87,25 @@ def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
     lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
 
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
-        has_p, has_n = p > 0, n > 0
+        # the scores fall along the block, so s >= pi and s > pi hold on prefixes [:u], [:v]
+        size = s.size
+        u = int(np.count_nonzero(s >= pi)) if with_info else size
+        v = int(np.count_nonzero(s > pi)) if with_info else 0
+        # ln p for the positives, and for the negatives above the prior (information);
+        # ln(1 - p) for the negatives, and for the positives below the prior
+        if v == size:
+            ls = np.log(np.maximum(s, eps))
+        else:
+            ls = _log(np.maximum(s, eps), (p > 0) | ((n > 0) & (np.arange(size) < v)))
+        if u == 0:
+            l1 = np.log(np.maximum(1.0 - s, eps))
+        else:
+            l1 = _log(np.maximum(1.0 - s, eps), (n > 0) | ((p > 0) & (np.arange(size) >= u)))
+        miss = 1.0 - s
         info: Any = 0.0
         if with_info:
-            up, down = s >= pi, s > pi
-            ls = _log(np.maximum(s, eps), has_p | (has_n & down))
-            l1 = _log(np.maximum(1.0 - s, eps), has_n | (has_p & ~up))
-            info = (p @ np.where(up, ls - lpi, l1pi - l1)
-                    + n @ np.where(down, lpi - ls, l1 - l1pi))
-        else:
-            ls = _log(np.maximum(s, eps), has_p)
-            l1 = _log(np.maximum(1.0 - s, eps), has_n)
-        miss = 1.0 - s
+            info = (p[:u] @ ls[:u] - lpi * p[:u].sum() + l1pi * p[u:].sum() - p[u:] @ l1[u:]
+                    + lpi * n[:v].sum() - n[:v] @ ls[:v] + n[v:] @ l1[v:] - l1pi * n[v:].sum())
         return [-(p @ ls), -(n @ l1), -(p @ (miss * miss * ls)), -(n @ (s * s * l1)), info]
 
     sums = _sums(t, ("log_pass", eps), block)
@@ -332,8 +338,14 @@ def relative_information_score(t: CountTable, *, prior: float | None = None) -> 
           formula="(1/n) sum max(0, 1 - y s), y in {-1, +1}")
 def hinge_loss(t: CountTable) -> float:
     """Average hinge loss of scores read as signed distances, labels as -1/+1 (Berrar eq. 44)."""
-    sums = _poly_sums(t)
-    return (sums[4] + sums[5]) / t.total
+    if t.probabilities_ok:  # 0 <= s <= 1: max(0, 1 - s) = 1 - s and max(0, 1 + s) = 1 + s
+        pos_s, neg_s = _poly_sums(t)[:2]
+        return (t.P - pos_s + t.N + neg_s) / t.total
+
+    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
+        return [p @ np.maximum(0.0, 1.0 - s) + n @ np.maximum(0.0, 1.0 + s)]
+
+    return _sums(t, "hinge", block)[0] / t.total
 
 
 def triplet_loss(
