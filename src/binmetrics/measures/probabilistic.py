@@ -91,29 +91,34 @@ def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
         size = s.size
         u = int(np.count_nonzero(s >= pi)) if with_info else size
         v = int(np.count_nonzero(s > pi)) if with_info else 0
+        miss = 1.0 - s
         # ln p for the positives, and for the negatives above the prior (information);
         # ln(1 - p) for the negatives, and for the positives below the prior
-        if v == size:
-            ls = np.log(np.maximum(s, eps))
-        else:
-            ls = _log(np.maximum(s, eps), (p > 0) | ((n > 0) & (np.arange(size) < v)))
-        if u == 0:
-            l1 = np.log(np.maximum(1.0 - s, eps))
-        else:
-            l1 = _log(np.maximum(1.0 - s, eps), (n > 0) | ((p > 0) & (np.arange(size) >= u)))
-        miss = 1.0 - s
+        ls = _log(s if s[-1] >= eps else np.maximum(s, eps),
+                  None if v == size else p > 0 if v == 0 else
+                  (p > 0) | ((n > 0) & (np.arange(size) < v)))
+        l1 = _log(miss if s[0] <= 1.0 - eps else np.maximum(miss, eps),
+                  None if u == 0 else n > 0 if u == size else
+                  (n > 0) | ((p > 0) & (np.arange(size) >= u)))
         info: Any = 0.0
         if with_info:
             info = (p[:u] @ ls[:u] - lpi * p[:u].sum() + l1pi * p[u:].sum() - p[u:] @ l1[u:]
                     + lpi * n[:v].sum() - n[:v] @ ls[:v] + n[v:] @ l1[v:] - l1pi * n[v:].sum())
-        return [-(p @ ls), -(n @ l1), -(p @ (miss * miss * ls)), -(n @ (s * s * l1)), info]
+        miss *= miss
+        miss *= ls
+        sq = s * s
+        sq *= l1
+        return [-(p @ ls), -(n @ l1), -(p @ miss), -(n @ sq), info]
 
     sums = _sums(t, ("log_pass", eps), block)
     return sums if with_info else (*sums[:4], float("nan"))
 
 
 def _log(x: FloatArray, where: Any) -> FloatArray:
-    """ln x where ``where`` holds, 0 elsewhere (most groups hold one class only)."""
+    """ln x where ``where`` holds (everywhere if None), 0 elsewhere: with continuous
+    scores most groups hold one class only, and a logarithm is the costly part."""
+    if where is None:
+        return np.log(x)
     out = np.zeros_like(x)
     np.log(x, out=out, where=where)
     return out
