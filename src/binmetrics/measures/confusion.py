@@ -29,7 +29,8 @@ _POSITIVE = (0.0, float("inf"))
 
 
 @register("prevalence", name="Prevalence", family="confusion", direction=0, range=_UNIT,
-          source="Wikipedia table", formula="P / (P + N)")
+          source="Wikipedia table", formula="P / (P + N)",
+          proportion=lambda c: (c.p, c.total))
 def prevalence(c: Confusion) -> Any:
     """Proportion of positives among all cases, P / (P + N).
 
@@ -42,7 +43,8 @@ def prevalence(c: Confusion) -> Any:
 @register("accuracy", name="Accuracy", family="confusion", direction=1, range=_UNIT,
           aliases=("acc", "correct_classification_rate"),
           source="Berrar Def. 1; Wikipedia table; multi-level paper Table 5",
-          formula="(TP + TN) / (TP + FP + FN + TN)")
+          formula="(TP + TN) / (TP + FP + FN + TN)",
+          proportion=lambda c: (c.tp + c.tn, c.total))
 def accuracy(c: Confusion) -> Any:
     """Proportion of correct classifications (Berrar eq. 1).
 
@@ -56,7 +58,8 @@ def accuracy(c: Confusion) -> Any:
 
 @register("error_rate", name="Error rate", family="confusion", direction=-1, range=_UNIT,
           aliases=("misclassification_rate", "zero_one_loss"),
-          source="Berrar Def. 2", formula="(FP + FN) / (TP + FP + FN + TN)")
+          source="Berrar Def. 2", formula="(FP + FN) / (TP + FP + FN + TN)",
+          proportion=lambda c: (c.fp + c.fn, c.total))
 def error_rate(c: Confusion) -> Any:
     """Proportion of incorrect classifications, 1 - accuracy (Berrar eq. 2)."""
     return ratio(c.fp + c.fn, c.total, "error_rate", "there are no cases")
@@ -64,7 +67,8 @@ def error_rate(c: Confusion) -> Any:
 
 @register("tpr", name="True positive rate", family="confusion", direction=1, range=_UNIT,
           aliases=("sensitivity", "recall", "hit_rate", "true_positive_rate"),
-          source="Berrar Def. 3; multi-level paper Table 4", formula="TP / (TP + FN)")
+          source="Berrar Def. 3; multi-level paper Table 4", formula="TP / (TP + FN)",
+          proportion=lambda c: (c.tp, c.p))
 def tpr(c: Confusion) -> Any:
     """Sensitivity: correctly predicted positives over all positives (Berrar eq. 3).
 
@@ -78,7 +82,8 @@ def tpr(c: Confusion) -> Any:
 
 @register("tnr", name="True negative rate", family="confusion", direction=1, range=_UNIT,
           aliases=("specificity", "selectivity", "true_negative_rate"),
-          source="Berrar Def. 4; multi-level paper Table 4", formula="TN / (TN + FP)")
+          source="Berrar Def. 4; multi-level paper Table 4", formula="TN / (TN + FP)",
+          proportion=lambda c: (c.tn, c.n))
 def tnr(c: Confusion) -> Any:
     """Specificity: correctly predicted negatives over all negatives (Berrar eq. 4)."""
     return ratio(c.tn, c.n, "tnr", _NO_NEG)
@@ -86,7 +91,8 @@ def tnr(c: Confusion) -> Any:
 
 @register("ppv", name="Positive predictive value", family="confusion", direction=1,
           range=_UNIT, aliases=("precision", "positive_predictive_value"),
-          source="Berrar Def. 5; multi-level paper Table 4", formula="TP / (TP + FP)")
+          source="Berrar Def. 5; multi-level paper Table 4", formula="TP / (TP + FP)",
+          proportion=lambda c: (c.tp, c.pp))
 def ppv(c: Confusion) -> Any:
     """Precision: correct positive predictions over all positive predictions (Berrar eq. 5)."""
     return ratio(c.tp, c.pp, "ppv", _NO_PP)
@@ -94,7 +100,8 @@ def ppv(c: Confusion) -> Any:
 
 @register("npv", name="Negative predictive value", family="confusion", direction=1,
           range=_UNIT, aliases=("negative_predictive_value",),
-          source="Berrar Def. 6; multi-level paper Table 4", formula="TN / (TN + FN)")
+          source="Berrar Def. 6; multi-level paper Table 4", formula="TN / (TN + FN)",
+          proportion=lambda c: (c.tn, c.pn))
 def npv(c: Confusion) -> Any:
     """Correct negative predictions over all negative predictions (Berrar eq. 6)."""
     return ratio(c.tn, c.pn, "npv", _NO_PN)
@@ -102,7 +109,8 @@ def npv(c: Confusion) -> Any:
 
 @register("fdr", name="False discovery rate", family="confusion", direction=-1, range=_UNIT,
           aliases=("false_discovery_rate",),
-          source="Berrar Def. 7; multi-level paper Table 4", formula="FP / (FP + TP)")
+          source="Berrar Def. 7; multi-level paper Table 4", formula="FP / (FP + TP)",
+          proportion=lambda c: (c.fp, c.pp))
 def fdr(c: Confusion) -> Any:
     """False positives over all positive predictions, 1 - precision (Berrar eq. 7)."""
     return ratio(c.fp, c.pp, "fdr", _NO_PP)
@@ -110,7 +118,8 @@ def fdr(c: Confusion) -> Any:
 
 @register("for", name="False omission rate", family="confusion", direction=-1, range=_UNIT,
           aliases=("false_omission_rate",),
-          source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TN)")
+          source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TN)",
+          proportion=lambda c: (c.fn, c.pn))
 def false_omission_rate(c: Confusion) -> Any:
     """False negatives over all negative predictions, 1 - NPV."""
     return ratio(c.fn, c.pn, "for", _NO_PN)
@@ -118,7 +127,8 @@ def false_omission_rate(c: Confusion) -> Any:
 
 @register("fnr", name="False negative rate", family="confusion", direction=-1, range=_UNIT,
           aliases=("miss_rate", "false_negative_rate"),
-          source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TP)")
+          source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TP)",
+          proportion=lambda c: (c.fn, c.p))
 def fnr(c: Confusion) -> Any:
     """Miss rate: positives predicted negative over all positives, 1 - TPR."""
     return ratio(c.fn, c.p, "fnr", _NO_POS)
@@ -126,7 +136,8 @@ def fnr(c: Confusion) -> Any:
 
 @register("fpr", name="False positive rate", family="confusion", direction=-1, range=_UNIT,
           aliases=("fall_out", "false_positive_rate"),
-          source="Wikipedia table; multi-level paper Table 4", formula="FP / (FP + TN)")
+          source="Wikipedia table; multi-level paper Table 4", formula="FP / (FP + TN)",
+          proportion=lambda c: (c.fp, c.n))
 def fpr(c: Confusion) -> Any:
     """Fall-out: negatives predicted positive over all negatives, 1 - TNR."""
     return ratio(c.fp, c.n, "fpr", _NO_NEG)

@@ -37,6 +37,9 @@ class Measure:
     source : where the definition comes from ("Berrar Def. 15").
     formula : the defining formula in plain text.
     needs_probabilities : scores must lie in [0, 1].
+    proportion : for a measure that is a proportion of cases, a function of a
+        Confusion giving (successes, trials), e.g. (TP, TP + FN) for the TPR; the
+        exact and approximate binomial intervals apply to those measures only.
     """
 
     id: str
@@ -50,6 +53,7 @@ class Measure:
     formula: str
     params: Mapping[str, Any] = field(default_factory=dict)
     needs_probabilities: bool = False
+    proportion: Callable[[Any], tuple[Any, Any]] | None = None
 
     @property
     def summary(self) -> str:
@@ -89,6 +93,7 @@ def register(
     formula: str,
     aliases: tuple[str, ...] = (),
     needs_probabilities: bool = False,
+    proportion: Callable[[Any], tuple[Any, Any]] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a measure. Its parameters and defaults are read from the function signature."""
 
@@ -103,6 +108,7 @@ def register(
             id=id, name=name, family=family, func=func, aliases=tuple(aliases),
             direction=direction, range=range, source=source, formula=formula,
             params=MappingProxyType(params), needs_probabilities=needs_probabilities,
+            proportion=proportion,
         )
         for n in (id, *aliases):
             k = _key(n)
