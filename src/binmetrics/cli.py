@@ -31,7 +31,6 @@ from . import __version__
 from .data import EXAMPLES, example_path
 from .evaluation import evaluate
 from .measures.registry import FAMILIES, Measure, get_measure, iter_measures, measures
-from .validation import as_1d, as_float
 
 __all__ = ["main"]
 
@@ -328,9 +327,6 @@ def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
     chosen = list(iter_measures()) if selected is None else selected
     values = ev.to_dict(measures=chosen)
 
-    y = as_1d(labels, "y_true")
-    if ev.n_omitted:
-        y = y[np.isfinite(as_float(as_1d(df[cols.score], "y_score"), "y_score"))]
     c = ev.confusion
     info: dict[str, Any] = {
         "file": str(path),
@@ -338,9 +334,9 @@ def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
         "score": cols.score,
         "weight": cols.weight,
         "pos_label": ev.pos_label,
-        "n": int(y.size),
+        "n": ev.n_rows,
         "n_omitted": ev.n_omitted,
-        "positives": int(np.count_nonzero(y == ev.pos_label)),
+        "positives": ev.n_positive_rows,
         "threshold": ev.threshold,
         "confusion": {k: _count(v) for k, v in c.as_dict().items()},
     }

@@ -140,6 +140,7 @@ def _positions(keys: FloatArray, queries: FloatArray, block: int = 1 << 15) -> n
     out = np.empty(queries.size, dtype=np.intp)
     starts = np.arange(0, keys.size, block)
     bounds = np.append(np.searchsorted(queries, keys[starts]), queries.size)
+    out[:bounds[0]] = 0  # queries below every key
     for i, a in enumerate(starts.tolist()):
         lo, hi = int(bounds[i]), int(bounds[i + 1])
         if hi > lo:
@@ -178,10 +179,11 @@ class CountTable:
         _trusted: bool = False,
         _totals: tuple[float, float] | None = None,
     ) -> None:
-        s = np.asarray(scores, dtype=np.float64)
-        p, n = np.asarray(pos), np.asarray(neg)
-        if not _trusted:
-            p, n = p.astype(np.float64), n.astype(np.float64)
+        if _trusted:
+            s, p, n = np.asarray(scores, dtype=np.float64), np.asarray(pos), np.asarray(neg)
+        else:  # copies: the table freezes its arrays, and must not freeze the caller's
+            s = np.array(scores, dtype=np.float64)
+            p, n = np.array(pos, dtype=np.float64), np.array(neg, dtype=np.float64)
             if not (s.ndim == p.ndim == n.ndim == 1 and s.size == p.size == n.size):
                 raise ValueError(
                     f"scores, pos and neg must be 1-D of equal length; got {s.shape}, "
@@ -194,6 +196,12 @@ class CountTable:
             finite = np.isfinite(p).all() and np.isfinite(n).all()
             if not finite or (p < 0).any() or (n < 0).any():
                 raise ValueError("count table counts must be finite and non-negative")
+            if not weighted:
+                if (p % 1).any() or (n % 1).any():
+                    raise ValueError("weighted=False needs whole-number counts; "
+                                     "pass weighted=True for weighted counts")
+                dt = count_dtype(float((p + n).max()) if p.size else 0.0)
+                p, n = p.astype(dt), n.astype(dt)
         if not (_trusted and not weighted):  # unweighted groups hold at least one case
             keep = (p + n) > 0
             if not keep.all():
@@ -414,10 +422,6 @@ class CountTable:
         """Cumulative cases (tp + fp) after each cut (computed on each call)."""
         return self.tp + self.fp
 
-    def cum_at(self, k: Any) -> Any:
-        """Cumulative cases after cut(s) ``k``, without building the whole array."""
-        return self.tp[k] + self.fp[k]
-
     @property
     def probabilities_ok(self) -> bool:
         """True when every score lies in [0, 1] (checked in O(1): the table is sorted)."""
@@ -431,8 +435,15 @@ class CountTable:
 
     def confusion(self, threshold: float) -> Confusion:
         """The confusion matrix at ``score >= threshold``."""
-        tp, fp = self._prefix_sums(self.cut_index(threshold))
-        return Confusion(tp=tp, fp=fp, fn=self.P - tp, tn=self.N - fp)
+        k = self.cut_index(threshold)
+        tp, fp = self._prefix_sums(k)
+        if self.weighted:  # summed from the bottom: P - TP would lose small weights
+            # summed in the order of cuts(), so a cut and the curve agree to the bit
+            fn = float(np.cumsum(self._pos[k:][::-1])[-1]) if k < self.n_distinct else 0.0
+            tn = float(np.cumsum(self._neg[k:][::-1])[-1]) if k < self.n_distinct else 0.0
+        else:
+            fn, tn = self.P - tp, self.N - fp
+        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
 
     def cuts(self) -> Confusion:
         """Confusion matrices of every cut, as arrays of length ``n_distinct + 1``.
@@ -440,7 +451,16 @@ class CountTable:
         Cut k predicts the top k distinct scores positive; its threshold is
         :meth:`thresholds`\\ ``[k]``.
         """
-        return Confusion(tp=self.tp, fp=self.fp, fn=self.P - self.tp, tn=self.N - self.fp)
+        return Confusion(tp=self.tp, fp=self.fp, fn=self._suffix(self._pos),
+                         tn=self._suffix(self._neg))
+
+    @staticmethod
+    def _suffix(counts: npt.NDArray[Any]) -> FloatArray:
+        """Counts below each cut, summed from the bottom: P - TP would lose small weights
+        next to large ones."""
+        out = np.zeros(counts.size + 1)
+        np.cumsum(counts[::-1], dtype=np.float64, out=out[-2::-1])
+        return out
 
     def thresholds(self) -> FloatArray:
         """Threshold of each cut: +inf for cut 0 (nothing positive), then the scores."""

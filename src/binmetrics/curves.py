@@ -16,6 +16,7 @@ from .counts import CountTable, FloatArray
 from .exceptions import undefined_policy
 from .measures import get_measure
 from .measures import ranking as rk
+from .measures._util import trapezoid
 
 __all__ = [
     "AccumulationCurve",
@@ -46,7 +47,7 @@ class ROCHull:
 
     def area(self) -> float:
         """AUCH by the trapezoid rule (Berrar eq. 34)."""
-        return float(np.sum(np.diff(self.fpr) * (self.tpr[1:] + self.tpr[:-1]) / 2.0))
+        return trapezoid(self.fpr, self.tpr)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,15 @@ class ROCCurve:
 
     ``thresholds[k]`` is the cut of point k (``score >= threshold`` is positive;
     +inf for the first point, where nothing is predicted positive).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> roc = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2]).roc()
+    >>> roc.fpr.tolist(), roc.tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    >>> roc.area(), roc.hull().area()  # the hull spans (0, .5) to (.5, 1)
+    (0.75, 0.875)
     """
 
     fpr: FloatArray
@@ -88,6 +98,17 @@ class PRCurve:
 
     The point "nothing predicted positive" has no precision and is not listed;
     Berrar's trapezoidal estimators give it precision 0 at recall 0 (Def. 32).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> pr = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2]).pr()
+    >>> pr.recall.tolist(), [round(float(p), 3) for p in pr.precision]
+    ([0.5, 0.5, 1.0, 1.0], [1.0, 0.5, 0.667, 0.5])
+    >>> round(pr.area(), 4)  # AP: 0.5 * 1 + 0.5 * 2/3
+    0.8333
+    >>> pr.area("min")  # lowest precision per recall: 0 at 0, then 0.5 and 0.5
+    0.375
     """
 
     recall: FloatArray
@@ -128,7 +149,7 @@ class PRCurve:
         if method == "linear":
             r = np.concatenate(([0.0], self.recall))
             p = np.concatenate(([self.precision[0]], self.precision))
-            return float(np.sum(np.diff(r) * (p[1:] + p[:-1]) / 2.0))
+            return trapezoid(r, p)
         return _davis_goadrich(t)
 
 

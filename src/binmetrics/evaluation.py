@@ -19,7 +19,12 @@ from .curves import (
     ROCCurve,
     ThresholdCurves,
 )
-from .exceptions import UndefinedMeasureWarning, UndefinedPolicy, undefined_policy
+from .exceptions import (
+    UndefinedMeasureWarning,
+    UndefinedPolicy,
+    undefined_message,
+    undefined_policy,
+)
 from .measures import Measure, get_measure, iter_measures
 from .measures.registry import Family
 from .validation import NanPolicy, check_binary_inputs, check_threshold
@@ -43,7 +48,23 @@ class Evaluation:
     Create it with :func:`evaluate`. Index it with any measure id or alias
     (``ev["mcc"]``, ``ev["sensitivity"]``), or call :meth:`value` to pass
     parameters. The table is built once; :meth:`at_threshold` and
-    :meth:`best_threshold` reuse it without sorting again.
+    :meth:`best_threshold` reuse it without sorting again. An Evaluation can also
+    be made from a table directly, e.g. one merged from batches.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.4, 0.3, 0.1])
+    >>> ev.confusion
+    Confusion(tp=2, fp=1, fn=1, tn=2)
+    >>> ev["sensitivity"], ev["precision"]
+    (0.6666666666666666, 0.6666666666666666)
+    >>> ev.at_threshold(0.35)["tpr"]
+    1.0
+    >>> a = bm.CountTable.from_arrays([1, 0, 1], [0.9, 0.8, 0.7])
+    >>> b = bm.CountTable.from_arrays([1, 0, 0], [0.4, 0.3, 0.1])
+    >>> bm.Evaluation(a + b)["auc"] == ev["auc"]
+    True
     """
 
     def __init__(
@@ -54,6 +75,8 @@ class Evaluation:
         pos_label: Any = 1,
         n_omitted: int = 0,
         undefined: UndefinedPolicy = "warn",
+        n_rows: int | None = None,
+        n_positive_rows: int | None = None,
     ) -> None:
         with undefined_policy(undefined):
             pass  # validates the policy name
@@ -61,6 +84,11 @@ class Evaluation:
         self.threshold = check_threshold(threshold)
         self.pos_label = pos_label
         self.n_omitted = int(n_omitted)
+        if n_rows is None and not table.weighted:  # unweighted counts are rows
+            n_rows, n_positive_rows = int(table.total), int(table.P)
+        #: rows evaluated (after nan_policy="omit") and how many are positive;
+        #: None for a weighted table built without the rows
+        self.n_rows, self.n_positive_rows = n_rows, n_positive_rows
         self.undefined: UndefinedPolicy = undefined
         self._confusion = table.confusion(self.threshold)
         self._cache: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
@@ -69,7 +97,9 @@ class Evaluation:
     @property
     def confusion(self) -> Confusion:
         """TP, FP, FN, TN at ``score >= threshold`` (integers unless weighted)."""
-        c = self._confusion
+        return self._shown(self._confusion)
+
+    def _shown(self, c: Confusion) -> Confusion:
         if self.table.weighted:
             return c
         return Confusion(tp=int(c.tp), fp=int(c.fp), fn=int(c.fn), tn=int(c.tn))
@@ -111,10 +141,30 @@ class Evaluation:
                 if self.undefined == "raise":
                     raise
                 if self.undefined == "warn":
-                    warnings.warn(f"{m.id} is undefined: {exc}; returning NaN",
-                                  UndefinedMeasureWarning, stacklevel=3)
+                    reason = "the scores are not probabilities in [0, 1]"
+                    warnings.warn(UndefinedMeasureWarning(
+                        f"{m.id} is undefined: {exc}; returning NaN", (m.id,), reason),
+                        stacklevel=3)
                 return float("nan")
             raise
+
+    def _values(self, measures: list[Measure]) -> dict[str, float]:
+        """Values of many measures, with one warning per reason for those undefined
+        (instead of one per measure: a single-class input leaves ~20 undefined)."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            values = {m.id: self._value_or_nan(m) for m in measures}
+        reasons: dict[str, list[str]] = {}
+        for w in caught:
+            if isinstance(w.message, UndefinedMeasureWarning) and w.message.measures:
+                ids = reasons.setdefault(w.message.reason, [])
+                ids.extend(i for i in w.message.measures if i not in ids)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        for reason, ids in reasons.items():
+            warnings.warn(UndefinedMeasureWarning(undefined_message(tuple(ids), reason),
+                                                  tuple(ids), reason), stacklevel=3)
+        return values
 
     def _selected(self, family: Family | None,
                   measures: Iterable[str | Measure] | None) -> list[Measure]:
@@ -132,18 +182,20 @@ class Evaluation:
         the Brier score of scores outside [0, 1], are NaN with an
         :class:`UndefinedMeasureWarning`.
         """
-        return {m.id: self._value_or_nan(m) for m in self._selected(family, measures)}
+        return self._values(self._selected(family, measures))
 
     def to_frame(self, family: Family | None = None, *,
                  measures: Iterable[str | Measure] | None = None) -> Any:
         """Every measure as a DataFrame: id, name, family, value, direction, range, source."""
         import pandas as pd
 
+        chosen = self._selected(family, measures)
+        values = self._values(chosen)
         rows = [
-            {"id": m.id, "name": m.name, "family": m.family, "value": self._value_or_nan(m),
+            {"id": m.id, "name": m.name, "family": m.family, "value": values[m.id],
              "direction": m.direction, "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
              "source": m.source}
-            for m in self._selected(family, measures)
+            for m in chosen
         ]
         return pd.DataFrame(rows)
 
@@ -151,7 +203,8 @@ class Evaluation:
     def at_threshold(self, threshold: float) -> Evaluation:
         """The same data cut at another threshold (no new sort)."""
         return Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
-                          n_omitted=self.n_omitted, undefined=self.undefined)
+                          n_omitted=self.n_omitted, undefined=self.undefined,
+                          n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
 
     def best_threshold(self, measure: str = "informedness", **params: Any) -> BestThreshold:
         """The threshold whose cut optimises a confusion measure, with its value.
@@ -182,10 +235,10 @@ class Evaluation:
                 from .exceptions import report_undefined
 
                 report_undefined(m.id, "it is undefined at every threshold")
-            return BestThreshold(m.id, float("nan"), float("nan"), self._confusion)
+            return BestThreshold(m.id, float("nan"), float("nan"), self.confusion)
         k = int(np.nanargmax(values) if m.direction > 0 else np.nanargmin(values))
         th = float(curves.thresholds[k])
-        return BestThreshold(m.id, th, float(values[k]), self.table.confusion(th))
+        return BestThreshold(m.id, th, float(values[k]), self._shown(self.table.confusion(th)))
 
     # --- curves ----------------------------------------------------------------------
     def roc(self) -> ROCCurve:
@@ -288,7 +341,8 @@ def evaluate(
                               nan_policy=nan_policy)
     table = CountTable._build(inp.y, inp.score, inp.weight)
     return Evaluation(table, threshold=threshold, pos_label=inp.pos_label,
-                      n_omitted=inp.n_omitted, undefined=undefined)
+                      n_omitted=inp.n_omitted, undefined=undefined, n_rows=int(inp.y.size),
+                      n_positive_rows=int(np.count_nonzero(inp.y)))
 
 
 def score(

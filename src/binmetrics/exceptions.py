@@ -23,7 +23,20 @@ _POLICY: contextvars.ContextVar[UndefinedPolicy] = contextvars.ContextVar(
 
 
 class UndefinedMeasureWarning(UserWarning):
-    """A measure is undefined for this input and was returned as NaN."""
+    """A measure is undefined for this input and was returned as NaN.
+
+    ``measures`` names the measures concerned and ``reason`` says why.
+    """
+
+    def __init__(self, message: str, measures: tuple[str, ...] = (), reason: str = "") -> None:
+        super().__init__(message)
+        self.measures = tuple(measures)
+        self.reason = reason
+
+
+def undefined_message(measures: tuple[str, ...], reason: str) -> str:
+    verb = "is" if len(measures) == 1 else "are"
+    return f"{', '.join(measures)} {verb} undefined: {reason}; returning NaN"
 
 
 class MeasureCaveatWarning(UserWarning):
@@ -51,10 +64,10 @@ def report_undefined(measure: str, reason: str) -> None:
     policy = _POLICY.get()
     if policy == "ignore":
         return
-    message = f"{measure} is undefined: {reason}; returning NaN"
     if policy == "raise":
         raise UndefinedMeasureError(f"{measure} is undefined: {reason}")
-    warnings.warn(message, UndefinedMeasureWarning, stacklevel=3)
+    warnings.warn(UndefinedMeasureWarning(undefined_message((measure,), reason), (measure,),
+                                          reason), stacklevel=3)
 
 
 def report_caveat(measure: str, message: str) -> None:

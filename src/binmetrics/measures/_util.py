@@ -35,6 +35,12 @@ def flag_nan(value: Any, measure: str, reason: str) -> Any:
     return as_result(value)
 
 
+def trapezoid(x: Any, y: Any) -> float:
+    """Area under the polyline through (x, y) by the trapezoid rule (x ascending)."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2.0))
+
+
 def log(x: Any, base: float) -> Any:
     """Logarithm in ``base`` (checked: positive and not 1)."""
     return np.log(x) / log_base(base)

@@ -143,6 +143,15 @@ def fpr(c: Confusion) -> Any:
     return ratio(c.fp, c.n, "fpr", _NO_NEG)
 
 
+def _fractions(c: Confusion) -> tuple[Any, Any, Any, Any]:
+    """TP, FP, FN, TN as fractions of all cases: the measures that multiply counts
+    then neither overflow nor underflow, whatever the scale of the weights."""
+    total = np.asarray(c.total, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return tuple(np.asarray(x, dtype=np.float64) / total  # type: ignore[return-value]
+                     for x in (c.tp, c.fp, c.fn, c.tn))
+
+
 def _both_classes_reason(c: Confusion) -> str:
     return _NO_POS if np.any(np.asarray(c.p) == 0) else _NO_NEG
 
@@ -201,8 +210,8 @@ def lr_minus(c: Confusion) -> Any:
           formula="LR+ / LR- = (TP x TN) / (FP x FN)")
 def dor(c: Confusion) -> Any:
     """Diagnostic odds ratio (TP·TN)/(FP·FN); inf when FP·FN = 0 < TP·TN."""
-    return ratio(np.asarray(c.tp) * c.tn, np.asarray(c.fp) * c.fn, "dor",
-                 "TP x TN = FP x FN = 0")
+    tp, fp, fn, tn = _fractions(c)
+    return ratio(tp * tn, fp * fn, "dor", "TP x TN = FP x FN = 0")
 
 
 @register("balanced_accuracy", name="Balanced accuracy", family="confusion", direction=1,
@@ -258,8 +267,8 @@ def fbeta(c: Confusion, *, beta: float = 1.0) -> Any:
           source="Berrar Def. 14; Wikipedia table", formula="sqrt(PPV x TPR)")
 def g_measure(c: Confusion) -> Any:
     """Geometric mean of precision and recall (Berrar eq. 14)."""
-    den = np.sqrt(np.asarray(c.pp, dtype=np.float64) * c.p)
-    return ratio(c.tp, den, "g_measure",
+    tp, fp, fn, _ = _fractions(c)
+    return ratio(tp, np.sqrt((tp + fp) * (tp + fn)), "g_measure",
                  _NO_POS if np.any(np.asarray(c.p) == 0) else _NO_PP)
 
 
@@ -278,9 +287,8 @@ def mcc(c: Confusion) -> Any:
     >>> round(mcc(Confusion(tp=3, fp=1, fn=2, tn=4)), 6)
     0.408248
     """
-    tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (c.tp, c.fp, c.fn, c.tn))
-    # product of square roots: the product of four counts overflows sooner
-    den = np.sqrt(tp + fp) * np.sqrt(tp + fn) * np.sqrt(tn + fp) * np.sqrt(tn + fn)
+    tp, fp, fn, tn = _fractions(c)
+    den = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
     # an empty row or column makes both numerator and denominator 0
     return ratio(tp * tn - fp * fn, den, "mcc", "a row or column of the confusion matrix is empty")
 
@@ -297,9 +305,9 @@ def kappa(c: Confusion) -> Any:
     >>> round(kappa(Confusion(tp=3, fp=1, fn=2, tn=4)), 12)
     0.4
     """
-    total = np.asarray(c.total, dtype=np.float64)
-    p0 = (np.asarray(c.tp) + c.tn) / total
-    pe = (np.asarray(c.pp) * c.p + np.asarray(c.pn) * c.n) / (total * total)
+    tp, fp, fn, tn = _fractions(c)
+    p0 = tp + tn
+    pe = (tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)
     return ratio(p0 - pe, 1.0 - pe, "kappa",
                  "chance agreement is 1 (one class, and only that class predicted)")
 

@@ -59,11 +59,11 @@ def _sums(t: CountTable, key: Any, block_sums: Any) -> tuple[float, ...]:
 
 
 def _poly_sums(t: CountTable) -> tuple[float, ...]:
-    """sum pos p, sum neg p, sum pos (1-p)^2, sum neg p^2."""
+    """sum pos (1-p), sum neg p, sum pos (1-p)^2, sum neg p^2."""
 
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
         miss = 1.0 - s
-        return [p @ s, n @ s, p @ (miss * miss), n @ (s * s)]
+        return [p @ miss, n @ s, p @ (miss * miss), n @ (s * s)]
 
     return _sums(t, "poly", block)
 
@@ -141,8 +141,8 @@ def _clipped_logs(s: FloatArray, p: FloatArray, n: FloatArray,
 def mae(t: CountTable) -> float:
     """Mean absolute difference between label (0/1) and predicted probability (Berrar eq. 17)."""
     require_probabilities(t, "mae")
-    pos_p, neg_p = _poly_sums(t)[:2]  # |1 - p| = 1 - p and |0 - p| = p on [0, 1]
-    return (t.P - pos_p + neg_p) / t.total
+    pos_miss, neg_p = _poly_sums(t)[:2]  # |1 - p| = 1 - p and |0 - p| = p on [0, 1]
+    return (pos_miss + neg_p) / t.total
 
 
 @register("brier", name="Brier score (mean squared error)", family="probabilistic",
@@ -309,7 +309,9 @@ def information_score(t: CountTable, *, prior: float | None = None, base: float 
     ----------
     prior : probability of the positive class before seeing the case. Default: the
         prevalence of the evaluated data (Orange's "test" priors); pass the training
-        set's prior where it differs.
+        set's prior where it differs. A prior of 0 or 1 (data with one class) gives
+        NaN with a warning; Weka instead clamps it at 4.9e-324, which turns the score
+        into an artefact of that constant.
     base : logarithm base, default 2 (bits).
     """
     require_probabilities(t, "information_score")
@@ -320,7 +322,7 @@ def information_score(t: CountTable, *, prior: float | None = None, base: float 
 
 
 @register("relative_information_score", name="Relative information score",
-          family="probabilistic", direction=1, range=(-np.inf, 1.0),
+          family="probabilistic", direction=1, range=(-np.inf, np.inf),
           aliases=("kb_relative_information",),
           source="Berrar Def. 23 (eq. 25); METHODS.md 5.1",
           formula="mean information score / entropy of the prior",
@@ -344,8 +346,8 @@ def relative_information_score(t: CountTable, *, prior: float | None = None) -> 
 def hinge_loss(t: CountTable) -> float:
     """Average hinge loss of scores read as signed distances, labels as -1/+1 (Berrar eq. 44)."""
     if t.probabilities_ok:  # 0 <= s <= 1: max(0, 1 - s) = 1 - s and max(0, 1 + s) = 1 + s
-        pos_s, neg_s = _poly_sums(t)[:2]
-        return (t.P - pos_s + t.N + neg_s) / t.total
+        pos_miss, neg_s = _poly_sums(t)[:2]
+        return (pos_miss + t.N + neg_s) / t.total
 
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
         return [p @ np.maximum(0.0, 1.0 - s) + n @ np.maximum(0.0, 1.0 + s)]

@@ -26,6 +26,7 @@ from scipy.special import digamma
 from ..counts import CountTable, FloatArray, chunks
 from ..exceptions import report_caveat, report_undefined
 from ..validation import check_in_range
+from ._util import trapezoid
 from .registry import register
 
 _NAN = float("nan")
@@ -70,7 +71,11 @@ def auc(t: CountTable) -> float:
         return _NAN
     # each positive beats the negatives below its group and ties half of its own group's
     g = t.positive_groups()
-    return float((np.dot(g.pos, t.N - g.fp1) + 0.5 * np.dot(g.pos, g.neg)) / (t.P * t.N))
+    pos, neg, fp1, big_p, big_n = g.pos, g.neg, g.fp1, t.P, t.N
+    if t.weighted:  # as fractions of the total, so that P N cannot under- or overflow
+        pos, neg, fp1 = pos / t.total, neg / t.total, fp1 / t.total
+        big_p, big_n = big_p / t.total, big_n / t.total
+    return float(np.dot(pos, big_n - fp1 + 0.5 * neg) / big_n / big_p)
 
 
 @register("gini", name="Gini index", family="ranking", direction=1, range=(-1.0, 1.0),
@@ -143,11 +148,12 @@ def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
         after = g.idx + 1  # the cut after each group with positives
         inner = after < t.n_distinct
         inner[inner] = t.neg[after[inner]] > 0
-        x = np.concatenate(([0.0], g.fp1[inner], [t.N]))
-        y = np.concatenate(([0.0], g.tp1[inner], [t.P]))
+        # in ROC space (rates), so that the cross products neither under- nor overflow
+        x = np.concatenate(([0.0], g.fp1[inner] / t.N, [1.0]))
+        y = np.concatenate(([0.0], g.tp1[inner] / t.P, [1.0]))
         keep = _prune_below_neighbours(x, y)
         v = keep[upper_hull(x[keep], y[keep])]
-        return x[v] / t.N, y[v] / t.P
+        return x[v], y[v]
 
     return t.memo("roc_hull", compute)
 
@@ -160,8 +166,7 @@ def auch(t: CountTable) -> float:
     concavities spanned, i.e. the best AUC reachable by interpolating classifiers."""
     if not both_classes(t, "auch"):
         return _NAN
-    fx, ty = roc_hull(t)
-    return float(np.sum(np.diff(fx) * (ty[1:] + ty[:-1]) / 2.0))
+    return trapezoid(*roc_hull(t))
 
 
 def _gap_stats(t: CountTable) -> tuple[float, float, float]:
@@ -312,6 +317,11 @@ def average_gain(t: CountTable) -> float:
 
     g(j) is the number of positives among the j top-ranked cases; inside a tied
     group it is the expected value over the group's orders.
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
     """
     if not both_classes(t, "average_gain"):
         return _NAN
@@ -344,7 +354,13 @@ def _harmonic_gap(c0: FloatArray, c1: FloatArray) -> FloatArray:
           range=(0.0, np.inf), source="Berrar Def. 26 (eq. 30)",
           formula="(1/n) sum_j lift(j), lift(j) = (g(j)/j) / (P/n)")
 def average_lift(t: CountTable) -> float:
-    """Mean of the lift chart over j = 1..n top-ranked cases (Berrar eq. 30)."""
+    """Mean of the lift chart over j = 1..n top-ranked cases (Berrar eq. 30).
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
+    """
     if not both_classes(t, "average_lift"):
         return _NAN
 
@@ -416,6 +432,11 @@ def rie(t: CountTable, *, alpha: float = 20.0) -> float:
     their expectation under a random order (Truchon & Bayly eq. 18).
 
     Ties are averaged (the expected value over random orders of a tied group).
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
 
     Parameters
     ----------
@@ -542,6 +563,11 @@ def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
     """Area under the curve of the fraction of positives found against the fraction
     screened (enrichvs ``auac``); AUC = (AUAC - Ra/2) / (1 - Ra).
 
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
+
     Parameters
     ----------
     kind : "trapezoid" (default) or "step" (1 - mean(r_i)/N).
@@ -551,7 +577,7 @@ def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
     if not both_classes(t, "auac"):
         return _NAN
     shift = t.P / 2.0 if kind == "trapezoid" else 0.0
-    return 1.0 - (_ranks_sum(t) - shift) / (t.P * t.total)
+    return 1.0 - (_ranks_sum(t) - shift) / t.P / t.total
 
 
 @register("mean_rank_positives", name="Average rank of the positives", family="ranking",
@@ -560,6 +586,11 @@ def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
           formula="(1/P) sum_i r_i (average ranks, rank 1 = highest score)")
 def mean_rank_positives(t: CountTable, *, normalized: bool = False) -> float:
     """Mean rank of the positives, rank 1 being the highest score, ties averaged.
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
 
     Parameters
     ----------
@@ -573,19 +604,15 @@ def mean_rank_positives(t: CountTable, *, normalized: bool = False) -> float:
 
 
 # --- precision-recall-gain (Flach & Kull 2015; METHODS.md section 4) -------------------
-def prg_points(t: CountTable, *, tail_only: bool = False) -> dict[str, FloatArray]:
+def prg_points(t: CountTable) -> dict[str, FloatArray]:
     """Points of the precision-recall-gain curve with the crossing points of prg.py.
 
     Returns a dict with arrays ``recall_gain``, ``precision_gain``, ``tp``, ``fp``
     and ``is_crossing``, ordered by recall gain (ascending), then precision gain
-    (descending). ``tail_only`` drops the points well before recall gain 0, which
-    no area uses (recall gain >= 0 iff TP >= P^2 / (P + N)).
+    (descending).
     """
     big_p, big_n = t.P, t.N
-    start = 0
-    if tail_only:  # keep two points of margin against rounding at the boundary
-        start = max(int(np.searchsorted(t.tp, big_p * big_p / (big_p + big_n))) - 2, 0)
-    tp, fp = t.tp[start:], t.fp[start:]
+    tp, fp = t.tp, t.fp
     ratio_pn = big_p / big_n
 
     def gains(tp_: Any, fp_: Any) -> tuple[Any, Any]:
@@ -611,12 +638,11 @@ def prg_points(t: CountTable, *, tail_only: bool = False) -> dict[str, FloatArra
         # TP and, at equal TP, precision gain falls as FP grows, so the points are in
         # that order already; only the first point (PG = 0/0 = NaN, sorted last among
         # the TP = 0 points) moves behind the other TP = 0 points.
-        if start == 0:
-            k0 = int(np.searchsorted(tp, 0.0, side="right"))
-            if k0 > 1:
-                order = np.r_[1:k0, 0, k0:tp.size]
-                tp, fp, pg, rg = tp[order], fp[order], pg[order], rg[order]
-                crossing = crossing[order]
+        k0 = int(np.searchsorted(tp, 0.0, side="right"))
+        if k0 > 1:
+            order = np.r_[1:k0, 0, k0:tp.size]
+            tp, fp, pg, rg = tp[order], fp[order], pg[order], rg[order]
+            crossing = crossing[order]
     # crossings of the non-negative x-axis (precision gain 0)
     with np.errstate(invalid="ignore"):
         i = np.flatnonzero((pg[1:] * pg[:-1] < 0) & (rg[:-1] >= 0)) + 1
@@ -636,15 +662,6 @@ def prg_points(t: CountTable, *, tail_only: bool = False) -> dict[str, FloatArra
         crossing = np.insert(crossing, i, True)
     return {"recall_gain": rg, "precision_gain": pg, "tp": tp, "fp": fp,
             "is_crossing": crossing}
-
-
-def prg_area(rg: FloatArray, pg: FloatArray) -> float:
-    """Trapezoids over consecutive points whose left recall gain is >= 0 (prg.py calc_auprg)."""
-    with np.errstate(invalid="ignore"):
-        use = rg[:-1] >= 0  # False for NaN and -inf
-        width = np.diff(rg)[use]  # -inf - -inf is NaN, dropped by `use`
-        height = (pg[1:] + pg[:-1])[use] / 2.0
-    return float(np.sum(width * height))
 
 
 @register("auprg", name="Area under the precision-recall-gain curve", family="ranking",
@@ -677,7 +694,10 @@ def _auprg_area(t: CountTable) -> float:
     big_p, big_n = t.P, t.N
     r = big_p / big_n
     g = t.positive_groups()
-    tp0, fp0, tp1, fp1 = g.tp0, g.fp0, g.tp1, g.fp1
+    tp0, fp0, tp1, fp1, d_tp, d_fp = g.tp0, g.fp0, g.tp1, g.fp1, g.pos, g.neg
+    if t.weighted:  # as fractions of the total, so that P^2 cannot under- or overflow
+        tp0, fp0, tp1, fp1, d_tp, d_fp = (a / t.total for a in (tp0, fp0, tp1, fp1, d_tp, d_fp))
+        big_p, big_n = big_p / t.total, big_n / t.total
     with np.errstate(divide="ignore", invalid="ignore"):
         pg0, pg1 = 1.0 - r * fp0 / tp0, 1.0 - r * fp1 / tp1
         rg0, rg1 = 1.0 - r * (big_p - tp0) / tp0, 1.0 - r * (big_p - tp1) / tp1
@@ -692,9 +712,8 @@ def _auprg_area(t: CountTable) -> float:
                              tp0[cross], fp0[cross], tp1[cross], fp1[cross], big_p, big_n)
     j = int(np.argmax(rg1 >= 0))  # the first cut with recall gain >= 0
     if rg1[j] > 0:  # the y-axis crossing, interpolated in count space
-        d_tp, d_fp = g.pos[j], g.neg[j]
-        alpha = (big_p * big_p / (big_p + big_n) - tp0[j]) / d_tp
-        ntp, nfp = tp0[j] + alpha * d_tp, fp0[j] + alpha * d_fp
+        alpha = (big_p * big_p / (big_p + big_n) - tp0[j]) / d_tp[j]
+        ntp, nfp = tp0[j] + alpha * d_tp[j], fp0[j] + alpha * d_fp[j]
         npg = 1.0 - r * nfp / ntp
         area += rg1[j] * (pg1[j] + npg) / 2.0
         if npg * pg1[j] < 0:

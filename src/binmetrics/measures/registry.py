@@ -122,7 +122,19 @@ def register(
 
 
 def get_measure(name: str | Measure) -> Measure:
-    """The measure with this id or alias; an unknown name suggests the closest ids."""
+    """The measure with this id or alias; an unknown name suggests the closest ids.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> m = bm.get_measure("sensitivity")
+    >>> m.id, m.source, m.direction
+    ('tpr', 'Berrar Def. 3; multi-level paper Table 4', 1)
+    >>> bm.get_measure("sensitivty")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    KeyError: "unknown measure 'sensitivty'; did you mean 'sensitivity', ...?...
+    """
     if isinstance(name, Measure):
         return name
     if not isinstance(name, str):
@@ -136,7 +148,14 @@ def get_measure(name: str | Measure) -> Measure:
 
 
 def iter_measures(family: Family | None = None) -> Iterator[Measure]:
-    """Registered measures in declaration order, optionally of one family."""
+    """Registered measures in declaration order, optionally of one family.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> [m.id for m in bm.iter_measures("ranking")][:3]
+    ['auc', 'gini', 'auch']
+    """
     if family is not None and family not in FAMILIES:
         raise ValueError(f"family must be one of {FAMILIES}, got {family!r}")
     for m in _REGISTRY.values():
