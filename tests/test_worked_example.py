@@ -5,9 +5,8 @@ reproduced through the public API with the JSON's own tolerance, plus the rankin
 table of Figure 2, the ROC convex hull of Figure 5a and the confusion matrix of
 Figure 3b.
 
-Left out on purpose: the two confidence intervals of the sensitivity
-(``wald_ci_sensitivity_95``, ``clopper_pearson_ci_sensitivity_95``, Defs 36-37);
-intervals arrive with a later issue (issue 3).
+The two confidence intervals of the sensitivity (``wald_ci_sensitivity_95``,
+``clopper_pearson_ci_sensitivity_95``, Defs 36-37) come from ``Evaluation.ci``.
 
 Threshold convention: binmetrics predicts positive when ``score >= threshold``. The
 paper's confusion matrix (TP=3, FP=1, FN=2, TN=4) is its cut t5, which lies between
@@ -21,6 +20,7 @@ import json
 import math
 import os
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -59,8 +59,10 @@ KEY_TO_MEASURE: dict[str, tuple[str, dict[str, float]]] = {
 }
 #: Keys that are not a single registered measure and have their own test below.
 SPECIAL = {"mean_of_precisions"}
-#: Keys deferred to a later issue (see the module docstring).
-DEFERRED = {"wald_ci_sensitivity_95", "clopper_pearson_ci_sensitivity_95"}
+#: Interval keys -> the interval method of Evaluation.ci for the sensitivity.
+INTERVALS = {"wald_ci_sensitivity_95": "wald",
+             "clopper_pearson_ci_sensitivity_95": "clopper-pearson"}
+DEFERRED: set[str] = set(INTERVALS)  # not single measure values: tested below
 
 MEASURE_KEYS = sorted(set(EXPECTED) - SPECIAL - DEFERRED)
 
@@ -82,6 +84,19 @@ def test_every_expected_key_is_covered() -> None:
     # a new key in the JSON must get a mapping or an explicit decision here
     assert set(EXPECTED) == set(MEASURE_KEYS) | SPECIAL | DEFERRED
     assert DEFERRED <= set(EXPECTED)
+
+
+@pytest.mark.parametrize("key", sorted(INTERVALS))
+def test_sensitivity_intervals(ev: bm.Evaluation, key: str) -> None:
+    spec = EXPECTED[key]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        low, high = ev.ci("sensitivity", method=INTERVALS[key], level=0.95)
+    assert abs(low - spec["value"][0]) <= spec["tol"]
+    assert abs(high - spec["value"][1]) <= spec["tol"]
+    # Berrar Def. 36: the Wald interval needs n p > 5 and n (1 - p) > 5; here it warns
+    warned = any(issubclass(w.category, bm.MeasureCaveatWarning) for w in caught)
+    assert warned == (INTERVALS[key] == "wald")
 
 
 def test_paper_confusion_matrix_at_t5(ev: bm.Evaluation) -> None:

@@ -25,7 +25,9 @@ from .exceptions import (
     UndefinedMeasureWarning,
     undefined_policy,
 )
+from .intervals import Interval, auc_ci, delong_test, proportion_ci
 from .measures import REGISTRY, Measure, get_measure, iter_measures, measures, triplet_loss
+from .resampling import bootstrap
 
 __version__ = "0.1.0"
 
@@ -37,6 +39,7 @@ __all__ = [
     "CountTable",
     "Evaluation",
     "GainCurve",
+    "Interval",
     "LiftCurve",
     "Measure",
     "MeasureCaveatWarning",
@@ -48,10 +51,14 @@ __all__ = [
     "UndefinedMeasureError",
     "UndefinedMeasureWarning",
     "__version__",
+    "auc_ci",
+    "bootstrap",
+    "delong_test",
     "evaluate",
     "get_measure",
     "iter_measures",
     "measures",
+    "proportion_ci",
     "score",
     "triplet_loss",
     "undefined_policy",

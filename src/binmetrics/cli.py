@@ -29,7 +29,7 @@ import pandas as pd
 
 from . import __version__
 from .data import EXAMPLES, example_path
-from .evaluation import evaluate
+from .evaluation import Evaluation, evaluate
 from .measures.registry import FAMILIES, Measure, get_measure, iter_measures, measures
 
 __all__ = ["main"]
@@ -57,11 +57,16 @@ examples:
   {PROG} evaluate --example screening --weight w --measures auc,brier,mcc
   {PROG} evaluate scores.parquet --label outcome --score prob --pos-label yes \\
       --format json --output metrics.json
+  {PROG} evaluate --example screening --measures tpr,auc,mcc --ci --resamples 2000 --seed 0
 
 FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or
 .parquet, .pq. --example {"|".join(EXAMPLES)} evaluates bundled data instead
 (--label and --score then default to its columns). Scores at or above
 --threshold are predicted positive.
+
+--ci adds a confidence interval to every measure: the exact (Clopper-Pearson)
+interval for proportions, DeLong's for the AUC, a bootstrap of --resamples
+replicates for the others; --ci-method picks another where it applies.
 """
 
 MEASURES_EPILOG = f"""\
@@ -116,6 +121,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help="NaN/inf scores: an error, or drop those rows (default: %(default)s)")
     ev.add_argument("--measures", metavar="ID,ID,...",
                     help="comma-separated measure ids or aliases (default: all)")
+    ev.add_argument("--ci", action="store_true", help="add confidence intervals")
+    ev.add_argument("--ci-method", default="auto", metavar="METHOD",
+                    help="interval method where it applies: clopper-pearson, wald, wilson, "
+                         "agresti-coull, jeffreys, delong, bootstrap (default: %(default)s)")
+    ev.add_argument("--ci-level", type=float, default=0.95, metavar="L",
+                    help="confidence level (default: %(default)s)")
+    ev.add_argument("--resamples", type=int, default=2000, metavar="N",
+                    help="bootstrap replicates (default: %(default)s)")
+    ev.add_argument("--seed", type=int, default=None, metavar="S",
+                    help="random seed of the bootstrap (default: none)")
     _add_format_and_output(ev)
     ev.set_defaults(handler=_run_evaluate, subparser=ev)
 
@@ -344,8 +359,40 @@ def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
         info["weight_total"] = _count(ev.table.total)
         info["weight_positives"] = _count(ev.table.P)
     rows = [(m, values[m.id]) for m in chosen]
+    if args.ci:
+        info["intervals"] = _intervals(ev, chosen, args)
     render = {"table": _evaluate_table, "json": _evaluate_json, "csv": _evaluate_csv}
     return render[args.format](info, rows)
+
+
+def _intervals(ev: Evaluation, chosen: list[Measure],
+               args: argparse.Namespace) -> dict[str, tuple[float, float, str]]:
+    from .intervals import ci_methods
+
+    method = args.ci_method
+    if method != "auto" and not any(method in ci_methods(m) for m in chosen):
+        raise CLIError(f"--ci-method {method} applies to none of the measures")
+    plan = {m.id: method if method in ci_methods(m) else "auto" for m in chosen}
+    table = ev.ci_table(chosen, method=plan, level=args.ci_level, n_resamples=args.resamples,
+                        random_state=args.seed, progress=_ProgressBar("bootstrap"))
+    return {r.id: (r.low, r.high, r.method) for r in table.itertuples()}
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.active = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.active:
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        end = "\n" if done >= total else ""
+        print(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
+              end=end, file=sys.stderr, flush=True)
 
 
 def _num(v: float | int) -> str:
@@ -402,9 +449,17 @@ def _evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> 
         f"threshold:  {info['threshold']!r} (score >= threshold is predicted positive)",
         "confusion:  " + "  ".join(f"{k}={_num(v)}" for k, v in c.items()),
     ]
+    iv = info.get("intervals")
     body = [[m.id, _fmt(v), m.family, _DIRECTION.get(m.direction, str(m.direction)), m.source]
             for m, v in rows]
-    table = _align(["id", "value", "family", "direction", "source"], body, right=[1])
+    header = ["id", "value", "family", "direction", "source"]
+    right = [1]
+    if iv is not None:
+        body = [[*r[:2], _fmt(iv[r[0]][0]), _fmt(iv[r[0]][1]), iv[r[0]][2], *r[2:]]
+                for r in body]
+        header = ["id", "value", "low", "high", "interval", *header[2:]]
+        right = [1, 2, 3]
+    table = _align(header, body, right=right)
     return "\n".join(head) + "\n\n" + table
 
 
@@ -425,15 +480,22 @@ def _evaluate_json(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> s
     obj["threshold"] = _json_value(info["threshold"])
     obj["confusion"] = info["confusion"]
     obj["measures"] = {m.id: _json_value(v) for m, v in rows}
+    if "intervals" in info:
+        obj["intervals"] = {k: {"low": _json_value(lo), "high": _json_value(hi), "method": how}
+                            for k, (lo, hi, how) in info["intervals"].items()}
     return json.dumps(obj, indent=2, allow_nan=False) + "\n"
 
 
 def _evaluate_csv(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["id", "value", "family", "direction", "source"])
+    iv = info.get("intervals")
+    extra = ["low", "high", "interval"] if iv is not None else []
+    w.writerow(["id", "value", *extra, "family", "direction", "source"])
     for m, v in rows:
-        w.writerow([m.id, _csv_value(v), m.family, m.direction, m.source])
+        bounds = ([_csv_value(iv[m.id][0]), _csv_value(iv[m.id][1]), iv[m.id][2]]
+                  if iv is not None else [])
+        w.writerow([m.id, _csv_value(v), *bounds, m.family, m.direction, m.source])
     return buf.getvalue()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,6 +198,183 @@ class Evaluation:
             for m in chosen
         ]
         return pd.DataFrame(rows)
+
+    # --- uncertainty -----------------------------------------------------------------
+    def _bootstrap_cases(self) -> tuple[int, int] | None:
+        """The rows behind a weighted table, so that its bootstrap draws that many cases."""
+        if not self.table.weighted or self.n_rows is None or self.n_positive_rows is None:
+            return None
+        return self.n_positive_rows, self.n_rows - self.n_positive_rows
+
+    def ci(
+        self,
+        measure: str | Measure,
+        *,
+        method: str = "auto",
+        level: float = 0.95,
+        n_resamples: int = 2000,
+        kind: str = "percentile",
+        stratified: bool = True,
+        random_state: Any = None,
+        progress: Any = None,
+        **params: Any,
+    ) -> Any:
+        """Confidence interval of one measure.
+
+        Parameters
+        ----------
+        measure : any id or alias of the registry.
+        method : str, default "auto"
+            One of :func:`binmetrics.intervals.ci_methods` of the measure: for a
+            proportion "clopper-pearson" (exact, Berrar Def. 37), "wald" (Def. 36),
+            "wilson", "agresti-coull", "jeffreys"; for the AUC "delong" (as pROC);
+            "bootstrap" for any measure. "auto" takes the first: the exact interval
+            for proportions, DeLong for the AUC, the bootstrap otherwise. Asking
+            for a method that does not apply is an error that lists those that do.
+        level : confidence level in (0, 1), default 0.95.
+        n_resamples, kind, stratified, random_state :
+            For the bootstrap: replicates (without re-sorting, see
+            :func:`binmetrics.resampling.bootstrap`), "percentile", "basic" or "bca",
+            per-class resampling, and the seed (same seed, same interval);
+            ``progress(done, total)`` is called as the replicates are drawn.
+        **params : the measure's own parameters (``beta=2``...).
+
+        Returns
+        -------
+        Interval
+            ``estimate``, ``low``, ``high``, ``level``, ``method``; unpacks as
+            ``low, high``.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
+        >>> low, high = ev.ci("sensitivity")  # Clopper-Pearson, Berrar's [0.1466, 0.9473]
+        >>> round(low, 4), round(high, 4)
+        (0.1466, 0.9473)
+        >>> ci = ev.ci("mcc", n_resamples=500, random_state=0)
+        >>> ci.method, bool(ci.low < ev["mcc"] < ci.high)
+        ('bootstrap-percentile', True)
+        """
+        from .intervals import ci_methods, measure_ci
+
+        m = get_measure(measure)
+        methods = ci_methods(m)
+        chosen = methods[0] if method == "auto" else method
+        m.resolve_params(**params)  # an unknown parameter is an error
+        if chosen != "bootstrap":  # the closed forms are of measures without parameters
+            return measure_ci(self, m, method=chosen, level=level)
+        return self._bootstrap([m], {m.id: params}, n_resamples, stratified,
+                               random_state, progress).ci(m.id, kind=kind, level=level)
+
+    def _bootstrap(self, measures: list[Measure], params: dict[str, dict[str, Any]],
+                   n_resamples: int, stratified: bool, random_state: Any,
+                   progress: Any = None) -> Any:
+        from .resampling import bootstrap
+
+        with undefined_policy(self.undefined):
+            return bootstrap(self.table, measures, n_resamples=n_resamples,
+                             threshold=self.threshold, stratified=stratified,
+                             random_state=random_state, params=params,
+                             n_cases=self._bootstrap_cases(), progress=progress)
+
+    def ci_table(
+        self,
+        measures: Iterable[str | Measure] | None = None,
+        *,
+        method: str | Mapping[str, str] = "auto",
+        level: float = 0.95,
+        n_resamples: int = 2000,
+        kind: str = "percentile",
+        random_state: Any = None,
+        progress: Any = None,
+    ) -> Any:
+        """Intervals of many measures as a DataFrame (id, value, low, high, method, level).
+
+        ``method="auto"`` picks per measure the exact interval for proportions,
+        DeLong for the AUC and the bootstrap for the rest; a mapping gives a method
+        per measure id ("auto" for those it leaves out). All bootstrapped measures
+        share one set of replicates. Default: every registered measure (those that
+        are NaN are listed with NaN bounds).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
+        >>> ev.ci_table(["sensitivity", "auc", "mcc"], n_resamples=200,
+        ...             random_state=0).method.tolist()
+        ['clopper-pearson', 'delong', 'bootstrap-percentile']
+        """
+        import pandas as pd
+
+        from .intervals import ci_methods, measure_ci
+
+        chosen = self._selected(None, measures)
+        values = self._values(chosen)
+        asked = method if isinstance(method, Mapping) else {m.id: method for m in chosen}
+        plan = {m.id: asked.get(m.id, "auto") for m in chosen}
+        plan = {k: (ci_methods(k)[0] if v == "auto" else v) for k, v in plan.items()}
+        boot = [m for m in chosen if plan[m.id] == "bootstrap" and not np.isnan(values[m.id])]
+        result = (self._bootstrap(boot, {}, n_resamples, True, random_state, progress)
+                  if boot else None)
+        rows = []
+        for m in chosen:
+            low = high = float("nan")
+            if not np.isnan(values[m.id]):
+                if plan[m.id] == "bootstrap":
+                    assert result is not None  # every defined bootstrapped measure is in it
+                    low, high = result.ci(m.id, kind=kind, level=level)
+                else:
+                    low, high = measure_ci(self, m, method=plan[m.id], level=level)
+            name = f"bootstrap-{kind}" if plan[m.id] == "bootstrap" else plan[m.id]
+            rows.append({"id": m.id, "value": values[m.id], "low": low, "high": high,
+                         "method": name, "level": level})
+        return pd.DataFrame(rows)
+
+    def permutation_test(
+        self,
+        measure: str | Measure,
+        *,
+        n_permutations: int = 10_000,
+        alternative: str = "auto",
+        random_state: Any = None,
+        plus_one: bool = True,
+        progress: Any = None,
+        **params: Any,
+    ) -> Any:
+        """Label-permutation test of a measure on this evaluation set (no re-sort).
+
+        ``alternative="auto"`` tests "better than chance" in the measure's direction
+        from the registry ("greater" when higher is better, "less" for losses). See
+        :func:`binmetrics.resampling.permutation_test`; Berrar's section 5.1 test
+        that retrains on permuted training labels is
+        :func:`binmetrics.refit_permutation_test`.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> res = ev.permutation_test("auc", n_permutations=2000, random_state=0)
+        >>> bool(0.0 < res.pvalue < 0.1)
+        True
+        """
+        from .resampling import permutation_test
+
+        m = get_measure(measure)
+        alt = alternative
+        if alt == "auto":
+            if m.direction == 0:
+                raise ValueError(f"{m.id} has no direction; pass alternative="
+                                 "'greater', 'less' or 'two-sided'")
+            alt = "greater" if m.direction > 0 else "less"
+        with undefined_policy(self.undefined):
+            return permutation_test(self.table, m, n_permutations=n_permutations,
+                                    threshold=self.threshold, alternative=alt,  # type: ignore[arg-type]
+                                    random_state=random_state, plus_one=plus_one,
+                                    params=m.resolve_params(**params), progress=progress)
 
     # --- other thresholds --------------------------------------------------------------
     def at_threshold(self, threshold: float) -> Evaluation:

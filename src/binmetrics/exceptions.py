@@ -47,6 +47,11 @@ class UndefinedMeasureError(ValueError):
     """Raised instead of :class:`UndefinedMeasureWarning` under ``undefined="raise"``."""
 
 
+def current_policy() -> UndefinedPolicy:
+    """The undefined-value policy in force here ("warn", "raise" or "ignore")."""
+    return _POLICY.get()
+
+
 @contextlib.contextmanager
 def undefined_policy(policy: UndefinedPolicy) -> Iterator[None]:
     """Set what undefined values do inside the block: "warn", "raise" or "ignore"."""

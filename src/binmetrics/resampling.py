@@ -70,9 +70,9 @@ from scipy.special import ndtr, ndtri
 
 from .counts import Confusion, CountTable, FloatArray, count_dtype
 from .exceptions import (
-    _POLICY,
     UndefinedMeasureError,
     UndefinedMeasureWarning,
+    current_policy,
     undefined_policy,
 )
 from .intervals import Interval
@@ -120,6 +120,10 @@ _HYPERGEOMETRIC_RATIO = 8
 #: many cells; beyond, about this many runs of adjacent cells of a class are each
 #: represented by one cell (see :meth:`BootstrapResult.acceleration`).
 _JACKKNIFE_CELLS = 2000
+
+
+#: A progress callback: called with (replicates done, replicates in all).
+Progress = Callable[[int, int], None]
 
 
 class ResamplingWarning(UserWarning):
@@ -674,8 +678,9 @@ class _PermutationBlock:
 
 
 def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: float,
-                     cut: int, n: int) -> dict[str, FloatArray]:
-    """Every target on every replicate of the blocks (undefined values are NaN, silently)."""
+                     cut: int, n: int, progress: Progress | None = None) -> dict[str, FloatArray]:
+    """Every target on every replicate of the blocks (undefined values are NaN, silently);
+    ``progress(done, n)`` is called after each block."""
     out = {t.key: np.empty(n) for t in targets}
     start = 0
     with undefined_policy("ignore"):
@@ -691,6 +696,8 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                 else:
                     out[t.key][start:stop] = [t.value(tab, threshold) for tab in block.tables()]
             start = stop
+            if progress is not None:
+                progress(start, n)
     return out
 
 
@@ -828,7 +835,7 @@ class BootstrapInterval(Interval):
 
 
 def _report_undefined_replicates(measure: str, k: int, total: int, what: str) -> None:
-    policy = _POLICY.get()
+    policy = current_policy()
     if policy == "ignore":
         return
     msg = (f"{measure} is undefined (NaN) in {k} of {total} {what}; "
@@ -1026,6 +1033,7 @@ def bootstrap(
     random_state: Any = None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
     n_cases: int | tuple[int, int] | None = None,
+    progress: Progress | None = None,
 ) -> BootstrapResult:
     """Bootstrap distributions of measures, resampling the count table without sorting.
 
@@ -1051,6 +1059,9 @@ def bootstrap(
         Weighted tables only: the number of cases the weights stand for (a pair
         (positives, negatives) when stratified). Default: the rounded total weight
         (see the module docstring).
+    progress : callable, optional
+        Called as ``progress(done, n_resamples)`` after each block of replicates
+        (the CLI draws its progress bar with it).
 
     Returns
     -------
@@ -1077,7 +1088,7 @@ def bootstrap(
     estimate = {tg.key: tg.value(t, th) for tg in targets}  # ambient undefined policy
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(random_state)
-    reps = _evaluate_blocks(sampler.blocks(rng, B), targets, th, t.cut_index(th), B)
+    reps = _evaluate_blocks(sampler.blocks(rng, B), targets, th, t.cut_index(th), B, progress)
     for r in reps.values():
         r.flags.writeable = False
     units = sampler.units if stratified else (sampler.units[0], sampler.units[0])
@@ -1174,6 +1185,7 @@ def permutation_test(
     random_state: Any = None,
     plus_one: bool = True,
     params: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
 ) -> PermutationResult:
     """Label-permutation test of a measure on the evaluation set.
 
@@ -1224,7 +1236,8 @@ def permutation_test(
     sampler = _PermutationSampler(t)
     observed = target.value(t, th)
     rng = np.random.default_rng(random_state)
-    null = _evaluate_blocks(sampler.blocks(rng, B), [target], th, t.cut_index(th), B)[target.key]
+    null = _evaluate_blocks(sampler.blocks(rng, B), [target], th, t.cut_index(th), B,
+                            progress)[target.key]
     null.flags.writeable = False
     k = int(np.isnan(null).sum())
     if k:

@@ -1,0 +1,119 @@
+"""Evaluation.ci, ci_table and permutation_test: the wiring to binmetrics.intervals and
+binmetrics.resampling, and `binmetrics evaluate --ci`."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+import binmetrics as bm
+from binmetrics import intervals, resampling
+from binmetrics.cli import main
+
+Y = np.array([1, 1, 0, 1, 1, 0, 0, 1, 0, 0])
+S = np.array([.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+
+
+pytestmark = pytest.mark.filterwarnings("ignore::binmetrics.UndefinedMeasureWarning")
+
+
+@pytest.fixture
+def ev() -> bm.Evaluation:
+    return bm.evaluate(Y, S, threshold=0.55)
+
+
+@pytest.mark.parametrize(("method", "sm"), [("clopper-pearson", "beta"), ("wilson", "wilson"),
+                                            ("agresti-coull", "agresti_coull"),
+                                            ("jeffreys", "jeffreys")])
+def test_proportion_intervals_of_every_proportion_measure(ev, method, sm):
+    for m in bm.iter_measures("confusion"):
+        if m.proportion is None:
+            continue
+        k, n = m.proportion(ev.confusion)
+        low, high = ev.ci(m.id, method=method, level=0.9)
+        exp = proportion_confint(k, n, alpha=0.1, method=sm)
+        np.testing.assert_allclose([low, high], exp, rtol=1e-12, atol=1e-15, err_msg=m.id)
+
+
+def test_auto_picks_exact_delong_and_bootstrap(ev):
+    assert ev.ci("precision").method == "clopper-pearson"
+    assert ev.ci("auc").method == "delong"
+    assert ev.ci("auc") == intervals.auc_ci(Y, S)
+    ci = ev.ci("mcc", n_resamples=300, random_state=1)
+    assert ci.method == "bootstrap-percentile"
+    assert ci == ev.ci("mcc", n_resamples=300, random_state=1)  # same seed, same interval
+
+
+def test_bootstrap_through_ci_equals_the_resampling_module(ev):
+    direct = resampling.bootstrap(ev.table, ["fbeta"], n_resamples=400, threshold=0.55,
+                                  random_state=3, params={"fbeta": {"beta": 2}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = ev.ci("fbeta", method="bootstrap", kind="bca", n_resamples=400,
+                    random_state=3, beta=2)
+        exp = direct.ci("fbeta", kind="bca")
+    assert (got.low, got.high) == (exp.low, exp.high)
+
+
+def test_a_method_that_does_not_apply_lists_those_that_do(ev):
+    with pytest.raises(ValueError, match=r"does not apply to mcc.*bootstrap"):
+        ev.ci("mcc", method="clopper-pearson")
+    with pytest.raises(ValueError, match="does not apply to tpr"):
+        ev.ci("tpr", method="delong")
+    with pytest.raises(TypeError, match="tpr takes no parameter beta"):
+        ev.ci("tpr", beta=2)
+
+
+def test_ci_table_shares_one_bootstrap(ev):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = ev.ci_table(["tpr", "auc", "mcc", "f1"], n_resamples=300, random_state=0)
+        boot = resampling.bootstrap(ev.table, ["mcc", "f1"], n_resamples=300,
+                                    threshold=0.55, random_state=0)
+    assert table.method.tolist() == ["clopper-pearson", "delong", "bootstrap-percentile",
+                                     "bootstrap-percentile"]
+    for mid in ("mcc", "f1"):
+        row = table.set_index("id").loc[mid]
+        assert (row.low, row.high) == tuple(boot.ci(mid))
+    assert table.value.tolist() == [ev[m] for m in ("tpr", "auc", "mcc", "f1")]
+
+
+def test_permutation_test_direction_from_the_registry(ev):
+    res = ev.permutation_test("auc", n_permutations=999, random_state=0)
+    assert res.alternative == "greater"
+    loss = ev.permutation_test("brier", n_permutations=999, random_state=0)
+    assert loss.alternative == "less"
+    exp = resampling.permutation_test(ev.table, "auc", n_permutations=999, random_state=0)
+    assert res.pvalue == exp.pvalue
+    with pytest.raises(ValueError, match="no direction"):
+        ev.permutation_test("prevalence", n_permutations=10)
+
+
+def test_progress_callback_sees_every_replicate(ev):
+    seen = []
+    ev.ci("mcc", n_resamples=250, random_state=0, progress=lambda d, n: seen.append((d, n)))
+    assert seen[-1] == (250, 250) and all(n == 250 for _, n in seen)
+
+
+def test_cli_ci(tmp_path, capsys):
+    code = main(["evaluate", "--example", "berrar", "--threshold", "0.55", "--measures",
+                 "tpr,auc,mcc", "--ci", "--seed", "0", "--resamples", "300",
+                 "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    ev = bm.evaluate(Y, S, threshold=0.55)
+    iv = out["intervals"]
+    assert (iv["tpr"]["low"], iv["tpr"]["high"]) == tuple(ev.ci("tpr"))
+    assert iv["auc"]["method"] == "delong" and iv["auc"]["high"] == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mcc = ev.ci("mcc", n_resamples=300, random_state=0)
+    assert (iv["mcc"]["low"], iv["mcc"]["high"]) == (mcc.low, mcc.high)
+    code = main(["evaluate", "--example", "berrar", "--measures", "mcc", "--ci",
+                 "--ci-method", "wilson"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--ci-method wilson applies to none" in err
