@@ -89,8 +89,8 @@ def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
         # the scores fall along the block, so s >= pi and s > pi hold on prefixes [:u], [:v]
         size = s.size
-        u = int(np.count_nonzero(s >= pi)) if with_info else size
-        v = int(np.count_nonzero(s > pi)) if with_info else 0
+        u = _n_above(s, pi) if with_info else size
+        v = _n_above(s, pi, strict=True) if with_info else 0
         miss = 1.0 - s
         # ln p for the positives, and for the negatives above the prior (information);
         # ln(1 - p) for the negatives, and for the positives below the prior
@@ -112,6 +112,16 @@ def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
 
     sums = _sums(t, ("log_pass", eps), block)
     return sums if with_info else (*sums[:4], float("nan"))
+
+
+def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
+    """How many of the descending scores s are >= x (> x if strict); most blocks lie
+    wholly on one side, which the end points tell."""
+    if (s[-1] > x) if strict else (s[-1] >= x):
+        return int(s.size)
+    if not ((s[0] > x) if strict else (s[0] >= x)):
+        return 0
+    return int(np.count_nonzero((s > x) if strict else (s >= x)))
 
 
 def _log(x: FloatArray, where: Any) -> FloatArray:

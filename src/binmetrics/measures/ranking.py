@@ -187,9 +187,13 @@ def _gap_stats(t: CountTable) -> tuple[float, float, float]:
             return max(hi, -lo), hi, _NAN
         # sums over the inner cuts 1..d-1 (cut d holds every case)
         sum_tp = float(np.dot(g.pos, d - g.idx)) - t.P
-        neg_rank = 0.0  # sum over groups of g * negatives
-        for sl in chunks(d):
-            neg_rank += float(np.dot(t.neg[sl], np.arange(sl.start, sl.stop, dtype=np.float64)))
+        if not t.weighted and t.total == d:  # one case per group: g negatives are all but g pos
+            neg_rank = d * (d - 1) / 2.0 - float(np.dot(g.pos, g.idx))
+        else:
+            neg_rank = 0.0  # sum over groups of g * negatives
+            for sl in chunks(d):
+                neg_rank += float(np.dot(t.neg[sl], np.arange(sl.start, sl.stop,
+                                                              dtype=np.float64)))
         sum_fp = d * t.N - neg_rank - t.N
         return max(hi, -lo), hi, (sum_tp / t.P - sum_fp / t.N) / (d - 1)
 
