@@ -72,10 +72,18 @@ def auc(t: CountTable) -> float:
     # each positive beats the negatives below its group and ties half of its own group's
     g = t.positive_groups()
     pos, neg, fp1, big_p, big_n = g.pos, g.neg, g.fp1, t.P, t.N
-    if t.weighted:  # as fractions of the total, so that P N cannot under- or overflow
+    if _extreme(t):  # as fractions of the total, so that P N cannot under- or overflow
         pos, neg, fp1 = pos / t.total, neg / t.total, fp1 / t.total
         big_p, big_n = big_p / t.total, big_n / t.total
     return float(np.dot(pos, big_n - fp1 + 0.5 * neg) / big_n / big_p)
+
+
+def _extreme(t: CountTable) -> bool:
+    """True for weights so large or small that products of two totals leave float range:
+    those measures then work on fractions of the total (other tables keep their exact
+    integer arithmetic)."""
+    prod = t.P * t.N
+    return t.weighted and not (1e-150 < prod < 1e150)
 
 
 @register("gini", name="Gini index", family="ranking", direction=1, range=(-1.0, 1.0),
@@ -699,7 +707,7 @@ def _auprg_area(t: CountTable) -> float:
     r = big_p / big_n
     g = t.positive_groups()
     tp0, fp0, tp1, fp1, d_tp, d_fp = g.tp0, g.fp0, g.tp1, g.fp1, g.pos, g.neg
-    if t.weighted:  # as fractions of the total, so that P^2 cannot under- or overflow
+    if _extreme(t):  # as fractions of the total, so that P^2 cannot under- or overflow
         tp0, fp0, tp1, fp1, d_tp, d_fp = (a / t.total for a in (tp0, fp0, tp1, fp1, d_tp, d_fp))
         big_p, big_n = big_p / t.total, big_n / t.total
     with np.errstate(divide="ignore", invalid="ignore"):
