@@ -27,6 +27,22 @@ from .exceptions import (
 )
 from .intervals import Interval, auc_ci, delong_test, proportion_ci
 from .measures import REGISTRY, Measure, get_measure, iter_measures, measures, triplet_loss
+from .paired import (
+    Comparison,
+    McNemarTest,
+    PairedResult,
+    ProportionTest,
+    compare,
+    mcnemar_test,
+    proportion_test,
+    two_proportion_test,
+)
+from .refit import (
+    OOBBootstrapResult,
+    RefitPermutationResult,
+    oob_bootstrap,
+    refit_permutation_test,
+)
 from .resampling import bootstrap
 
 __version__ = "0.1.0"
@@ -35,31 +51,43 @@ __all__ = [
     "REGISTRY",
     "AccumulationCurve",
     "BestThreshold",
+    "Comparison",
     "Confusion",
     "CountTable",
     "Evaluation",
     "GainCurve",
     "Interval",
     "LiftCurve",
+    "McNemarTest",
     "Measure",
     "MeasureCaveatWarning",
+    "OOBBootstrapResult",
     "PRCurve",
     "PRGCurve",
+    "PairedResult",
+    "ProportionTest",
     "ROCCurve",
     "ROCHull",
+    "RefitPermutationResult",
     "ThresholdCurves",
     "UndefinedMeasureError",
     "UndefinedMeasureWarning",
     "__version__",
     "auc_ci",
     "bootstrap",
+    "compare",
     "delong_test",
     "evaluate",
     "get_measure",
     "iter_measures",
+    "mcnemar_test",
     "measures",
+    "oob_bootstrap",
     "proportion_ci",
+    "proportion_test",
+    "refit_permutation_test",
     "score",
     "triplet_loss",
+    "two_proportion_test",
     "undefined_policy",
 ]

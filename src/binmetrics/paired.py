@@ -1,0 +1,1123 @@
+"""Comparing models on the same cases, and z-tests of accuracy.
+
+Paired comparison (:func:`compare`)
+    Several models score the same cases. For every pair (A, B) and every requested
+    measure it reports A's value, B's value, the difference A - B, an interval of
+    the difference and a p-value, by the method that fits the measure:
+
+    ``"delong"`` (AUC)
+        DeLong's paired test, :func:`binmetrics.intervals.delong_test` (= pROC
+        ``roc.test(paired=TRUE)``): z-test of the difference with DeLong's
+        covariance, and its normal interval.
+    ``"mcnemar"`` (accuracy)
+        McNemar's test on the discordant cases at the threshold
+        (:func:`mcnemar_test`): exact binomial by default, or the chi-square with
+        continuity correction. The interval of the difference of the two
+        accuracies is the Wald interval for paired proportions.
+    ``"bootstrap"`` (any registered measure)
+        The paired bootstrap: every replicate resamples the *same* cases (row
+        indices, stratified by class by default) for all models, and the
+        difference of the two models' values on it is one draw of the difference's
+        bootstrap distribution. Each model's count table is built once, with every
+        row mapped to its group (distinct score) in that table; a replicate is then
+        one ``bincount`` of the drawn rows per model: no sort. The interval is the
+        percentile interval of the differences, the p-value pROC's
+        ``roc.test(method="bootstrap")`` one: z = d / sd(d*), normal tails.
+        Replicates in which the difference is undefined (NaN for either model) are
+        counted in ``n_undefined`` and reported in a warning, never dropped silently.
+
+Proportion z-tests (:func:`proportion_test`, :func:`two_proportion_test`)
+    The one-proportion z-test of an accuracy against the majority-class rate
+    p0 = max(prevalence, 1 - prevalence) ("H0: p <= p0 vs Ha: p > p0", as the
+    Wikipedia seed describes) or a given p0, and the pooled two-proportion z-test of
+    two accuracies measured on independent samples.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+from scipy import special, stats
+
+from .counts import Confusion, CountTable, FloatArray
+from .exceptions import report_undefined
+from .intervals import DeLongTest, Interval, delong_test
+from .measures import Measure, get_measure
+from .resampling import (
+    _evaluate_blocks,
+    _ranking_kernel,
+    _replicate_table,
+    _report_undefined_replicates,
+    _slot_of_group,
+    _Target,
+    _targets,
+)
+from .validation import (
+    NanPolicy,
+    as_1d,
+    as_float,
+    check_in_range,
+    check_labels,
+    check_threshold,
+    check_weights,
+)
+
+if TYPE_CHECKING:
+    from .evaluation import Evaluation
+
+__all__ = [
+    "Comparison",
+    "McNemarTest",
+    "PairedResult",
+    "ProportionTest",
+    "compare",
+    "compare_methods",
+    "mcnemar_test",
+    "paired_bootstrap_indices",
+    "proportion_test",
+    "two_proportion_test",
+]
+
+Alternative = Literal["two-sided", "greater", "less"]
+McNemarMethod = Literal["exact", "chi2", "chi2-uncorrected"]
+
+_ALTERNATIVES = ("two-sided", "greater", "less")
+_MCNEMAR_METHODS = ("exact", "chi2", "chi2-uncorrected")
+_ALT_ALIASES = {"two.sided": "two-sided", "two_sided": "two-sided", "larger": "greater",
+                "smaller": "less"}
+
+#: Target number of drawn row indices held at once by the paired bootstrap.
+_BLOCK_ELEMENTS = 1 << 20
+
+
+# --- small helpers ----------------------------------------------------------------------
+def _alternative(alternative: Any) -> str:
+    a = str(alternative).strip().lower()
+    a = _ALT_ALIASES.get(a, a)
+    if a not in _ALTERNATIVES:
+        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; got "
+                         f"{alternative!r}")
+    return a
+
+
+def _check_level(level: Any) -> float:
+    return check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
+
+
+def _check_count(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return int(value)
+
+
+def _normal_pvalue(z: float, alternative: str) -> float:
+    if math.isnan(z):
+        return math.nan
+    if alternative == "two-sided":
+        return float(2.0 * special.ndtr(-abs(z)))
+    if alternative == "greater":
+        return float(special.ndtr(-z))
+    return float(special.ndtr(z))
+
+
+def _ratio(d: float, se: float) -> float:
+    """d / se, with 0/0 = 0 (no difference, no spread) and d/0 = +-inf."""
+    if math.isnan(d) or math.isnan(se):
+        return math.nan
+    if se > 0:
+        return d / se
+    return 0.0 if d == 0 else math.copysign(math.inf, d)
+
+
+# --- McNemar ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class McNemarTest:
+    """McNemar's test of two accuracies on the same cases.
+
+    Attributes
+    ----------
+    b : float
+        Cases (weight) that model A classifies correctly and model B wrongly.
+    c : float
+        Cases that A classifies wrongly and B correctly.
+    n : float
+        All cases (weight).
+    accuracy_a, accuracy_b : float
+        The two accuracies; their difference is ``(b - c) / n``.
+    difference : float
+        ``accuracy_a - accuracy_b``.
+    statistic : float
+        "exact": b, a Binomial(b + c, 1/2) count under H0; "chi2": the chi-square
+        statistic with one degree of freedom.
+    pvalue : float
+    ci : Interval
+        Wald interval of the difference of paired proportions (Agresti,
+        *Categorical Data Analysis*, sec. 11.1): ``d ± z sqrt(b + c - (b - c)²/n) / n``,
+        clipped to [-1, 1]; method "wald-paired".
+    method : {"exact", "chi2", "chi2-uncorrected"}
+    alternative : {"two-sided", "greater", "less"}
+        "greater": A is more accurate than B.
+    """
+
+    b: float
+    c: float
+    n: float
+    accuracy_a: float
+    accuracy_b: float
+    difference: float
+    statistic: float
+    pvalue: float
+    ci: Interval
+    method: str
+    alternative: str
+
+
+def _mcnemar(b: float, c: float, n: float, acc_a: float, acc_b: float, method: str,
+             alternative: str, level: float) -> McNemarTest:
+    m = b + c
+    if method == "exact":
+        if not (float(b).is_integer() and float(c).is_integer()):
+            raise ValueError(
+                f"McNemar's exact test needs whole-number discordant counts; got b = {b:g}, "
+                f"c = {c:g} (non-integer sample weights). Use mcnemar='chi2', or the paired "
+                "bootstrap (method={'accuracy': 'bootstrap'})")
+        kb, km = int(b), int(m)
+        if alternative == "two-sided":
+            p = min(1.0, 2.0 * float(stats.binom.cdf(min(kb, km - kb), km, 0.5)))
+        elif alternative == "greater":
+            p = float(stats.binom.sf(kb - 1, km, 0.5))
+        else:
+            p = float(stats.binom.cdf(kb, km, 0.5))
+        stat = float(b)
+    else:
+        diff = abs(b - c)
+        if method == "chi2":
+            diff = max(diff - 1.0, 0.0)  # continuity correction, never past 0 (R: none if b = c)
+        stat = diff * diff / m if m > 0 else 0.0
+        if alternative == "two-sided":
+            p = float(stats.chi2.sf(stat, 1))
+        else:
+            z = math.copysign(math.sqrt(stat), b - c)
+            p = _normal_pvalue(z, alternative)
+    d = (b - c) / n
+    q = float(special.ndtri(1.0 - (1.0 - level) / 2.0))
+    se = math.sqrt(max(m - (b - c) ** 2 / n, 0.0)) / n
+    ci = Interval(d, max(-1.0, d - q * se), min(1.0, d + q * se), level, "wald-paired")
+    return McNemarTest(b=float(b), c=float(c), n=float(n), accuracy_a=acc_a, accuracy_b=acc_b,
+                       difference=d, statistic=stat, pvalue=p, ci=ci, method=method,
+                       alternative=alternative)
+
+
+def _check_mcnemar_method(method: Any, name: str = "mcnemar") -> str:
+    if method not in _MCNEMAR_METHODS:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, _MCNEMAR_METHODS))}; "
+                         f"got {method!r}")
+    return str(method)
+
+
+def _discordant(y: npt.NDArray[np.bool_], sa: FloatArray, sb: FloatArray,
+                w: FloatArray | None, threshold: float) -> tuple[float, float, float, float, float]:
+    ok_a = (sa >= threshold) == y
+    ok_b = (sb >= threshold) == y
+    if w is None:
+        n = float(y.size)
+        b = float(np.count_nonzero(ok_a & ~ok_b))
+        c = float(np.count_nonzero(~ok_a & ok_b))
+        return b, c, n, float(np.count_nonzero(ok_a)) / n, float(np.count_nonzero(ok_b)) / n
+    n = float(w.sum())
+    b = float(w[ok_a & ~ok_b].sum())
+    c = float(w[~ok_a & ok_b].sum())
+    return b, c, n, float(w[ok_a].sum()) / n, float(w[ok_b].sum()) / n
+
+
+def mcnemar_test(
+    y_true: Any,
+    score_a: Any,
+    score_b: Any,
+    *,
+    threshold: float = 0.5,
+    method: McNemarMethod = "exact",
+    alternative: Alternative = "two-sided",
+    level: float = 0.95,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+) -> McNemarTest:
+    """McNemar's test: do two models classify the same cases equally accurately?
+
+    Each model predicts positive when ``score >= threshold``. With b the cases that
+    A gets right and B wrong, and c the reverse, the null hypothesis (equal
+    accuracies) makes b a Binomial(b + c, 1/2) count:
+
+    ``"exact"`` (default)
+        two-sided p = min(1, 2 P(X <= min(b, c))); "greater" (A more accurate)
+        p = P(X >= b); "less" p = P(X <= b); X ~ Binomial(b + c, 1/2).
+    ``"chi2"``
+        Edwards' continuity-corrected statistic (max(|b - c| - 1, 0))² / (b + c)
+        on one degree of freedom. This is statsmodels' ``mcnemar(exact=False)``
+        when b != c; when b = c it is 0 (p = 1), as R's ``mcnemar.test``, where
+        statsmodels subtracts the correction anyway. One-sided p-values use
+        z = sign(b - c) sqrt(statistic) and the normal tail.
+    ``"chi2-uncorrected"``
+        (b - c)² / (b + c).
+
+    With b + c = 0 there is no evidence either way: p = 1 (0.5 one-sided for the
+    chi-square forms). Weights are frequencies: b, c and n become weighted sums
+    (the exact test then needs whole numbers).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels (as :func:`binmetrics.evaluate`).
+    score_a, score_b : array-like of shape (n,)
+        The two models' scores (or 0/1 predictions) for the same cases.
+    threshold : float, default 0.5
+    method : {"exact", "chi2", "chi2-uncorrected"}, default "exact"
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": the alternative that A is more accurate than B.
+    level : float in (0, 1), default 0.95
+        Level of the (two-sided) Wald interval of the difference of accuracies.
+    sample_weight, pos_label
+        As :func:`binmetrics.evaluate`.
+
+    Returns
+    -------
+    McNemarTest
+
+    Examples
+    --------
+    >>> y = [1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
+    >>> a = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1]
+    >>> b = [1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0]
+    >>> t = mcnemar_test(y, a, b)
+    >>> t.b, t.c, round(t.pvalue, 6)   # 6 discordant cases, 5 of them favour A
+    (5.0, 1.0, 0.21875)
+    >>> round(mcnemar_test(y, a, b, method="chi2").statistic, 6)  # (|5 - 1| - 1)² / 6
+    1.5
+    """
+    meth = _check_mcnemar_method(method, "method")
+    alt = _alternative(alternative)
+    lv = _check_level(level)
+    th = check_threshold(threshold)
+    y, _ = check_labels(y_true, pos_label)
+    arrays = [_score_array(s, name, y.size) for s, name in ((score_a, "score_a"),
+                                                             (score_b, "score_b"))]
+    for s, name in zip(arrays, ("score_a", "score_b"), strict=True):
+        bad = np.isnan(s)
+        if bad.any():
+            raise ValueError(f"{name} has {int(bad.sum())} NaN values; McNemar's test needs "
+                             "a prediction for every case")
+    w = check_weights(sample_weight, y.size)
+    return _mcnemar(*_discordant(y, arrays[0], arrays[1], w, th), meth, alt, lv)
+
+
+def _score_array(x: Any, name: str, n: int) -> FloatArray:
+    s = as_float(as_1d(x, name), name)
+    if s.size != n:
+        raise ValueError(f"{name} has {s.size} values but y_true has {n} rows")
+    return s
+
+
+# --- the paired bootstrap -----------------------------------------------------------------
+def _draw_rows(rng: np.random.Generator,
+               strata: list[npt.NDArray[np.intp]]) -> npt.NDArray[np.intp]:
+    """One replicate's row indices: len(rows) draws with replacement within each stratum."""
+    return np.concatenate([rows[rng.integers(0, rows.size, size=rows.size)] for rows in strata])
+
+
+def _strata(y: npt.NDArray[np.bool_], stratified: bool) -> list[npt.NDArray[np.intp]]:
+    if not stratified:
+        return [np.arange(y.size, dtype=np.intp)]
+    return [r for r in (np.flatnonzero(y), np.flatnonzero(~y)) if r.size]
+
+
+def paired_bootstrap_indices(
+    y_true: Any,
+    n_resamples: int,
+    *,
+    stratified: bool = True,
+    random_state: Any = None,
+    pos_label: Any = None,
+) -> Iterator[npt.NDArray[np.intp]]:
+    """The row indices of each replicate of :func:`compare`'s paired bootstrap.
+
+    With ``stratified=True`` a replicate draws, with replacement, as many positive
+    rows as there are positives and as many negative rows as negatives (positives
+    first); otherwise n rows from all rows. The draws are made replicate by
+    replicate from ``numpy.random.default_rng(random_state)``, so
+    :func:`compare` with the same arguments (after its ``nan_policy="omit"`` and
+    zero-weight rows are removed) uses exactly these rows: e.g. to recompute a
+    replicate by expanding rows, ``bm.evaluate(y[rows], score[rows])``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([1, 1, 0, 0, 0])
+    >>> reps = list(paired_bootstrap_indices(y, 3, random_state=0))
+    >>> len(reps), [int(y[r].sum()) for r in reps]    # every replicate keeps 2 positives
+    (3, [2, 2, 2])
+    """
+    B = _check_count(n_resamples, "n_resamples")
+    y, _ = check_labels(y_true, pos_label)
+    strata = _strata(y, bool(stratified))
+    rng = np.random.default_rng(random_state)
+    for _ in range(B):
+        yield _draw_rows(rng, strata)
+
+
+@dataclass(frozen=True)
+class _ModelKeys:
+    """Where each row of one model falls, at three levels of its count table.
+
+    ``group``: the row's distinct score (positives in [0, G), negatives in [G, 2G));
+    ``slot``: the same at the condensed level the ranking kernels use (runs of
+    negative-only groups merged, width S); ``cell``: its confusion cell at the
+    threshold (0 TP, 1 FN, 2 FP, 3 TN).
+    """
+
+    table: CountTable
+    group: npt.NDArray[np.intp]
+    G: int
+    slot: npt.NDArray[np.intp]
+    S: int
+    cell: npt.NDArray[np.intp]
+
+    @classmethod
+    def of(cls, table: CountTable, y: npt.NDArray[np.bool_], s: FloatArray,
+           threshold: float) -> _ModelKeys:
+        G = table.n_distinct
+        g = np.searchsorted(-table.scores, -s)  # the row's score's place in the table
+        slot_of_group, S = _slot_of_group(table)
+        neg = (~y).astype(np.intp)
+        cell = 2 * neg + (s < threshold)
+        return cls(table, (g + G * neg).astype(np.intp), G,
+                   (slot_of_group[g] + S * neg).astype(np.intp), S, cell.astype(np.intp))
+
+
+class _ModelBlock:
+    """A block of paired-bootstrap replicates (drawn rows) seen by one model."""
+
+    def __init__(self, keys: _ModelKeys, rows: npt.NDArray[np.intp],
+                 w: FloatArray | None) -> None:
+        self.keys, self.rows, self.w = keys, rows, w
+        self.size = int(rows.shape[0])
+        self._cache: dict[str, npt.NDArray[Any]] = {}
+
+    def _counts(self, level: str) -> npt.NDArray[Any]:
+        """(size, width) counts (weights) of the drawn rows per key of a level."""
+        if level in self._cache:  # the measures of one level share the counts
+            return self._cache[level]
+        k = self.keys
+        key, width = {"cell": (k.cell, 4), "slot": (k.slot, 2 * k.S),
+                      "group": (k.group, 2 * k.G)}[level]
+        out = np.empty((self.size, width), dtype=np.int64 if self.w is None else np.float64)
+        for i, r in enumerate(self.rows):  # row by row: each row's counts stay in cache
+            out[i] = np.bincount(key[r], minlength=width,
+                                 weights=None if self.w is None else self.w[r])
+        self._cache[level] = out
+        return out
+
+    def confusion(self, cut: int) -> Confusion:
+        c = self._counts("cell").astype(np.float64)
+        return Confusion(tp=c[:, 0], fn=c[:, 1], fp=c[:, 2], tn=c[:, 3])
+
+    def kernel(self, name: str) -> FloatArray:
+        S = self.keys.S
+        c = self._counts("slot")
+        return _ranking_kernel(name, c[:, :S], c[:, S:])
+
+    def tables(self) -> list[CountTable]:
+        G = self.keys.G
+        c = self._counts("group")
+        return [_replicate_table(self.keys.table, p, n)
+                for p, n in zip(c[:, :G], c[:, G:], strict=True)]
+
+
+def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: FloatArray | None,
+                      tables: list[CountTable], targets: list[_Target], threshold: float,
+                      B: int, stratified: bool,
+                      rng: np.random.Generator) -> list[dict[str, FloatArray]]:
+    """Each model's replicate values of each target, on the same drawn rows."""
+    strata = _strata(y, stratified)
+    keys = [_ModelKeys.of(t, y, s, threshold) for t, s in zip(tables, arrays, strict=True)]
+    cuts = [t.cut_index(threshold) for t in tables]
+    out = [{tg.key: np.empty(B) for tg in targets} for _ in tables]
+    block = max(1, _BLOCK_ELEMENTS // max(y.size, 1))
+    start = 0
+    while start < B:
+        b = min(block, B - start)
+        rows = np.stack([_draw_rows(rng, strata) for _ in range(b)])
+        for k in range(len(tables)):
+            vals = _evaluate_blocks([_ModelBlock(keys[k], rows, w)], targets, threshold,
+                                    cuts[k], b)
+            for key, v in vals.items():
+                out[k][key][start:start + b] = v
+        start += b
+    for d in out:
+        for v in d.values():
+            v.flags.writeable = False
+    return out
+
+
+# --- compare ------------------------------------------------------------------------------
+def compare_methods(measure: str | Measure) -> tuple[str, ...]:
+    """The paired-comparison methods :func:`compare` can use for a measure, preferred first.
+
+    Examples
+    --------
+    >>> compare_methods("auc"), compare_methods("accuracy"), compare_methods("mcc")
+    (('delong', 'bootstrap'), ('mcnemar', 'bootstrap'), ('bootstrap',))
+    """
+    m = get_measure(measure)
+    if m.id == "auc":
+        return ("delong", "bootstrap")
+    if m.id == "accuracy":
+        return ("mcnemar", "bootstrap")
+    return ("bootstrap",)
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """One measure compared between two models on the same cases.
+
+    Attributes
+    ----------
+    model_a, model_b : str
+        The models; the difference is A - B.
+    measure : str
+        The measure id.
+    value_a, value_b, difference : float
+    ci : Interval
+        Interval of the difference (two-sided, at the comparison's level).
+    pvalue : float
+        For H0: no difference, against ``alternative``.
+    statistic : float
+        DeLong's Z, McNemar's statistic (see :class:`McNemarTest`), or the
+        bootstrap's d / sd(d*).
+    method : str
+        "delong", "mcnemar-exact", "mcnemar-chi2", "mcnemar-chi2-uncorrected" or
+        "paired-bootstrap".
+    alternative : str
+    n_undefined : int
+        Bootstrap replicates in which the difference was undefined (0 otherwise).
+    detail : DeLongTest or McNemarTest or None
+        The full test result of the closed-form methods.
+    """
+
+    model_a: str
+    model_b: str
+    measure: str
+    value_a: float
+    value_b: float
+    difference: float
+    ci: Interval
+    pvalue: float
+    statistic: float
+    method: str
+    alternative: str
+    n_undefined: int = 0
+    detail: DeLongTest | McNemarTest | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """The result of :func:`compare`: every pair of models, every measure.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The models, in the order given; pairs are (names[i], names[j]) with i < j.
+    measures : tuple of str
+        The measure ids.
+    results : tuple of PairedResult
+        One per pair and measure (pairs outer, measures inner).
+    values : mapping
+        ``values[model][measure]``: each model's value on all the cases.
+    replicates : mapping
+        ``replicates[model][measure]``: each model's paired-bootstrap values (length
+        ``n_resamples``, NaN where undefined), for the bootstrapped measures; the
+        difference distribution of a pair is ``replicates[a][m] - replicates[b][m]``.
+    methods : mapping
+        The method used for each measure.
+    threshold, level, n_resamples, stratified, alternative :
+        How the comparison was made.
+    """
+
+    names: tuple[str, ...]
+    measures: tuple[str, ...]
+    results: tuple[PairedResult, ...]
+    values: Mapping[str, Mapping[str, float]]
+    replicates: Mapping[str, Mapping[str, FloatArray]]
+    methods: Mapping[str, str]
+    threshold: float
+    level: float
+    n_resamples: int
+    stratified: bool
+    alternative: str
+
+    def __iter__(self) -> Iterator[PairedResult]:
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def result(self, model_a: str, model_b: str, measure: str | Measure) -> PairedResult:
+        """The comparison of ``model_a`` with ``model_b`` (in the order compared) on a measure."""
+        mid = get_measure(measure).id
+        for r in self.results:
+            if (r.model_a, r.model_b, r.measure) == (model_a, model_b, mid):
+                return r
+        pairs = ", ".join(f"({r.model_a!r}, {r.model_b!r})"
+                          for r in self.results if r.measure == self.measures[0])
+        raise KeyError(f"no comparison of {model_a!r} with {model_b!r} on {mid!r}; pairs: "
+                       f"{pairs}; measures: {', '.join(self.measures)}")
+
+    def differences(self, model_a: str, model_b: str, measure: str | Measure) -> FloatArray:
+        """The paired-bootstrap distribution of value(A) - value(B) (NaN where undefined)."""
+        mid = get_measure(measure).id
+        if mid not in self.replicates.get(model_a, {}):
+            raise KeyError(f"{mid} was not bootstrapped (its method: "
+                           f"{self.methods.get(mid, 'not compared')})")
+        return np.asarray(self.replicates[model_a][mid] - self.replicates[model_b][mid])
+
+    def to_frame(self) -> Any:
+        """A tidy DataFrame: one row per pair and measure.
+
+        Columns: model_a, model_b, measure, value_a, value_b, difference, low, high,
+        level, pvalue, statistic, method, interval, alternative, n_undefined.
+        """
+        import pandas as pd
+
+        rows = [{
+            "model_a": r.model_a, "model_b": r.model_b, "measure": r.measure,
+            "value_a": r.value_a, "value_b": r.value_b, "difference": r.difference,
+            "low": r.ci.low, "high": r.ci.high, "level": r.ci.level, "pvalue": r.pvalue,
+            "statistic": r.statistic, "method": r.method, "interval": r.ci.method,
+            "alternative": r.alternative, "n_undefined": r.n_undefined,
+        } for r in self.results]
+        return pd.DataFrame(rows, columns=[
+            "model_a", "model_b", "measure", "value_a", "value_b", "difference", "low",
+            "high", "level", "pvalue", "statistic", "method", "interval", "alternative",
+            "n_undefined"])
+
+    def __repr__(self) -> str:
+        return (f"Comparison(models={list(self.names)}, measures={list(self.measures)}, "
+                f"pairs={len(self.results) // max(len(self.measures), 1)})")
+
+
+def _models(scores: Any) -> tuple[tuple[str, ...], list[Any]]:
+    """Names and score arrays of the models."""
+    try:
+        import pandas as pd
+
+        if isinstance(scores, pd.DataFrame):
+            scores = {c: scores[c] for c in scores.columns}
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        pass
+    if isinstance(scores, Mapping):
+        raw_names = list(scores)
+        arrays = list(scores.values())
+        names = []
+        for k in raw_names:
+            if not isinstance(k, (str, int, np.integer)) or isinstance(k, bool):
+                raise TypeError(f"model names must be strings; got {k!r}")
+            names.append(str(k))
+    elif isinstance(scores, np.ndarray) and scores.ndim == 2:
+        arrays = list(scores)
+        names = [f"model_{i}" for i in range(len(arrays))]
+    elif isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+        raise TypeError("scores must map model names to score arrays, e.g. "
+                        f"{{'A': s_a, 'B': s_b}}, or be a sequence of arrays; got "
+                        f"{type(scores).__name__}")
+    else:
+        arrays = list(scores)
+        if arrays and np.ndim(arrays[0]) == 0:
+            raise TypeError("scores must hold one array per model (e.g. {'A': s_a, 'B': s_b}); "
+                            "got a sequence of numbers, i.e. a single model's scores")
+        names = [f"model_{i}" for i in range(len(arrays))]
+    if len(arrays) < 2:
+        raise ValueError(f"compare needs at least 2 models; got {len(arrays)}")
+    empty = [n for n in names if not n.strip()]
+    if empty:
+        raise ValueError("model names must be non-empty strings")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"model names must be distinct; repeated: {', '.join(map(repr, dup))}")
+    return tuple(names), arrays
+
+
+def _plan(measures: list[Measure], method: str | Mapping[str, str]) -> dict[str, str]:
+    if isinstance(method, str):
+        wanted: dict[str, str] = {}
+        default = method
+    elif isinstance(method, Mapping):
+        wanted = {get_measure(k).id: v for k, v in method.items()}
+        unknown = sorted(set(wanted) - {m.id for m in measures})
+        if unknown:
+            raise ValueError(f"method given for measure(s) not compared: {', '.join(unknown)}")
+        default = "auto"
+    else:
+        raise TypeError(f"method must be a string or a mapping measure -> method; got {method!r}")
+    plan = {}
+    for m in measures:
+        applicable = compare_methods(m)
+        chosen = wanted.get(m.id, default)
+        if chosen == "auto":
+            chosen = applicable[0]
+        if chosen not in applicable:
+            raise ValueError(f"method {chosen!r} does not apply to {m.id}; methods that apply "
+                             f"to it: {', '.join(applicable)}")
+        plan[m.id] = chosen
+    return plan
+
+
+def _clean(y_true: Any, arrays: list[Any], names: tuple[str, ...], sample_weight: Any,
+           pos_label: Any, nan_policy: NanPolicy
+           ) -> tuple[npt.NDArray[np.bool_], list[FloatArray], FloatArray | None]:
+    if nan_policy not in ("raise", "omit"):
+        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+    y_raw = as_1d(y_true, "y_true")
+    n = y_raw.size
+    if n == 0:
+        raise ValueError("y_true is empty: there is nothing to compare")
+    scores = []
+    for name, a in zip(names, arrays, strict=True):
+        label = f"the scores of {name!r}"
+        s = as_float(as_1d(a, label), label)
+        if s.size != n:
+            raise ValueError(f"{label} have {s.size} values but y_true has {n} rows: every "
+                             "model must score the same cases")
+        scores.append(s)
+    w = check_weights(sample_weight, n)
+    keep = np.ones(n, dtype=bool)
+    for name, s in zip(names, scores, strict=True):
+        bad = ~np.isfinite(s)
+        if bad.any():
+            if nan_policy == "raise":
+                rows = ", ".join(map(str, np.flatnonzero(bad)[:5].tolist()))
+                raise ValueError(f"the scores of {name!r} have {int(bad.sum())} non-finite "
+                                 f"values (NaN or inf) at rows [{rows}"
+                                 f"{', ...' if bad.sum() > 5 else ''}]; pass nan_policy='omit' "
+                                 "to drop those rows for every model")
+            keep &= ~bad
+    if not keep.all():
+        if not keep.any():
+            raise ValueError("every row has a non-finite score in some model: nothing to compare")
+        warnings.warn(f"nan_policy='omit': dropped {int((~keep).sum())} rows with a non-finite "
+                      "score in at least one model (for every model)", UserWarning, stacklevel=3)
+    if w is not None and (w == 0).any():
+        keep &= w > 0  # rows without weight take no part (nor a place in the bootstrap)
+    if not keep.all():
+        y_raw, scores = y_raw[keep], [s[keep] for s in scores]
+        w = None if w is None else w[keep]
+    y, _ = check_labels(y_raw, pos_label)
+    return y, scores, w
+
+
+def compare(
+    y_true: Any,
+    scores: Mapping[str, Any] | Sequence[Any],
+    *,
+    threshold: float = 0.5,
+    measures: Iterable[str | Measure] | str = ("auc", "accuracy"),
+    method: str | Mapping[str, str] = "auto",
+    mcnemar: McNemarMethod = "exact",
+    alternative: Alternative = "two-sided",
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    n_resamples: int = 2000,
+    level: float = 0.95,
+    stratified: bool = True,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
+    nan_policy: NanPolicy = "raise",
+    random_state: Any = None,
+) -> Comparison:
+    """Compare models scored on the same cases: every pair, every measure.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The cases' labels, shared by all models.
+    scores : mapping of name to array, DataFrame, or sequence of arrays
+        Each model's scores for the same n cases (higher = more positive). A sequence
+        names its models "model_0", "model_1", ...; at least two models.
+    threshold : float, default 0.5
+        Cut of the confusion measures (``score >= threshold`` is positive).
+    measures : measure name(s), default ("auc", "accuracy")
+        Any registered measures (ids or aliases).
+    method : "auto", "bootstrap", or a mapping measure -> method
+        "auto" takes :func:`compare_methods`' first: "delong" for the AUC, "mcnemar"
+        for accuracy, "bootstrap" otherwise. "bootstrap" bootstraps every measure.
+        A mapping chooses per measure (the others "auto"), e.g. ``{"auc":
+        "bootstrap"}``. A method that does not apply is an error listing those that do.
+    mcnemar : {"exact", "chi2", "chi2-uncorrected"}, default "exact"
+        McNemar's variant (see :func:`mcnemar_test`).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": the alternative that model A is better than B in the sense of a
+        larger value (for a loss, larger is worse).
+    sample_weight : array-like of shape (n,), optional
+        Case weights. DeLong and McNemar use them as multiplicities (McNemar's exact
+        test needs whole numbers); the bootstrap resamples rows, each carrying its
+        weight. Rows of weight 0 are left out.
+    pos_label : optional
+        As :func:`binmetrics.evaluate`.
+    n_resamples : int, default 2000
+        Paired-bootstrap replicates (drawn only if some measure is bootstrapped).
+    level : float in (0, 1), default 0.95
+        Level of every interval of a difference.
+    stratified : bool, default True
+        Resample positives and negatives separately (each replicate keeps the class
+        sizes); False resamples n rows from all (a replicate may lack a class).
+    params : mapping, optional
+        Parameters of bootstrapped measures, e.g. ``{"fbeta": {"beta": 2}}``.
+    nan_policy : {"raise", "omit"}, default "raise"
+        Non-finite scores: an error naming the model and rows, or "omit" to drop the
+        row for every model (with a warning).
+    random_state : seed, Generator or None
+        Same seed, same bootstrap (see :func:`paired_bootstrap_indices`).
+
+    Returns
+    -------
+    Comparison
+        ``to_frame()`` gives the tidy table; ``result(a, b, measure)`` one row's
+        :class:`PairedResult`.
+
+    Notes
+    -----
+    The paired bootstrap's p-value follows pROC's ``roc.test(method="bootstrap")``:
+    z = d / sd(d*) with sd the standard deviation (ddof = 1) of the defined
+    replicate differences, and normal tails. Its interval is the percentile
+    interval of the replicate differences (Berrar Def. 38). Replicates whose
+    difference is undefined are counted (``n_undefined``) with an
+    :class:`~binmetrics.exceptions.UndefinedMeasureWarning` (an error under
+    ``undefined_policy("raise")``). A measure undefined on all cases is NaN with the
+    usual warning.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import binmetrics as bm
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(200) < 0.4
+    >>> good = y + rng.normal(0, 0.6, 200)
+    >>> poor = y + rng.normal(0, 1.5, 200)
+    >>> cmp = bm.compare(y, {"good": good, "poor": poor}, measures=["auc", "accuracy", "mcc"],
+    ...                  n_resamples=200, random_state=0)
+    >>> cmp.to_frame()[["measure", "method"]].values.tolist()
+    [['auc', 'delong'], ['accuracy', 'mcnemar-exact'], ['mcc', 'paired-bootstrap']]
+    >>> r = cmp.result("good", "poor", "auc")
+    >>> bool(r.difference > 0 and r.ci.low > 0 and r.pvalue < 0.01)
+    True
+    """
+    names, raw = _models(scores)
+    th = check_threshold(threshold)
+    lv = _check_level(level)
+    alt = _alternative(alternative)
+    mc = _check_mcnemar_method(mcnemar)
+    B = _check_count(n_resamples, "n_resamples")
+    if isinstance(measures, (str, Measure)):
+        measures = [measures]
+    ms: list[Measure] = []
+    for x in measures:
+        m = get_measure(x)
+        if m.id in {q.id for q in ms}:
+            raise ValueError(f"measure given twice: {m.id}")
+        ms.append(m)
+    if not ms:
+        raise ValueError("no measures given")
+    plan = _plan(ms, method)
+    y, arrays, w = _clean(y_true, raw, names, sample_weight, pos_label, nan_policy)
+    tables = [CountTable._build(y, s, w) for s in arrays]
+    boot_ids = [m.id for m in ms if plan[m.id] == "bootstrap"]
+    params = dict(params or {})
+    bad_params = sorted({get_measure(k).id for k in params} - set(boot_ids))
+    if bad_params:
+        raise ValueError(f"params apply to bootstrapped measures; given for "
+                         f"{', '.join(bad_params)}")
+    targets = {tg.key: tg for tg in _targets(ms, params)}
+    values = {name: {m.id: targets[m.id].value(t, th) for m in ms}
+              for name, t in zip(names, tables, strict=True)}
+    reps: list[dict[str, FloatArray]] = []
+    if boot_ids:
+        rng = np.random.default_rng(random_state)
+        reps = _paired_bootstrap(y, arrays, w, tables, [targets[k] for k in boot_ids], th, B,
+                                 bool(stratified), rng)
+    results: list[PairedResult] = []
+    q = float(special.ndtri(1.0 - (1.0 - lv) / 2.0))
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            a, b = names[i], names[j]
+            for m in ms:
+                how = plan[m.id]
+                if how == "delong":
+                    dt = delong_test(y, arrays[i], arrays[j], alternative=alt,  # type: ignore[arg-type]
+                                     level=lv, sample_weight=w)
+                    results.append(PairedResult(a, b, m.id, dt.auc_a, dt.auc_b, dt.difference,
+                                                dt.ci, dt.pvalue, dt.statistic, "delong", alt,
+                                                0, dt))
+                elif how == "mcnemar":
+                    mt = _mcnemar(*_discordant(y, arrays[i], arrays[j], w, th), mc, alt, lv)
+                    results.append(PairedResult(a, b, m.id, mt.accuracy_a, mt.accuracy_b,
+                                                mt.difference, mt.ci, mt.pvalue, mt.statistic,
+                                                f"mcnemar-{mc}", alt, 0, mt))
+                else:
+                    results.append(_bootstrap_result(a, b, m.id, values[a][m.id],
+                                                     values[b][m.id], reps[i][m.id],
+                                                     reps[j][m.id], lv, q, alt))
+    replicates = {name: MappingProxyType(dict(reps[k])) if reps else MappingProxyType({})
+                  for k, name in enumerate(names)}
+    return Comparison(
+        names=names, measures=tuple(m.id for m in ms), results=tuple(results),
+        values=MappingProxyType({k: MappingProxyType(v) for k, v in values.items()}),
+        replicates=MappingProxyType(replicates), methods=MappingProxyType(plan),
+        threshold=th, level=lv, n_resamples=B, stratified=bool(stratified), alternative=alt)
+
+
+def _bootstrap_result(a: str, b: str, mid: str, va: float, vb: float, ra: FloatArray,
+                      rb: FloatArray, level: float, q: float, alternative: str) -> PairedResult:
+    d = va - vb
+    diffs = ra - rb
+    defined = diffs[~np.isnan(diffs)]
+    k = int(diffs.size - defined.size)
+    if k:
+        _report_undefined_replicates(f"{mid} difference ({a} - {b})", k, int(diffs.size),
+                                     "paired bootstrap replicates")
+    nan = math.nan
+    if defined.size >= 2 and not math.isnan(d):
+        alpha = (1.0 - level) / 2.0
+        low, high = (float(x) for x in np.quantile(defined, [alpha, 1.0 - alpha]))
+        z = _ratio(d, float(np.std(defined, ddof=1)))
+    else:
+        low = high = z = nan
+    ci = Interval(d, low, high, level, "bootstrap-percentile")
+    return PairedResult(a, b, mid, va, vb, d, ci, _normal_pvalue(z, alternative), z,
+                        "paired-bootstrap", alternative, k, None)
+
+
+# --- proportion z-tests ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class ProportionTest:
+    """A z-test of one proportion, or of the difference of two.
+
+    Attributes
+    ----------
+    statistic : float
+        z.
+    pvalue : float
+    estimate : float
+        p̂ (one sample) or p̂1 - p̂2 (two samples).
+    null_value : float
+        p0 (one sample) or 0 (two samples).
+    proportions : tuple of float
+        p̂, or (p̂1, p̂2).
+    successes, trials : tuple of float
+    standard_error : float
+        Under the null: sqrt(p0 (1 - p0) / n), or the pooled
+        sqrt(p̄ (1 - p̄) (1/n1 + 1/n2)).
+    alternative : str
+    method : str
+        "one-proportion z-test" or "two-proportion z-test (pooled)".
+    """
+
+    statistic: float
+    pvalue: float
+    estimate: float
+    null_value: float
+    proportions: tuple[float, ...]
+    successes: tuple[float, ...]
+    trials: tuple[float, ...]
+    standard_error: float
+    alternative: str
+    method: str
+
+
+def _counts_of(data: Any, trials: Any, what: str) -> tuple[float, float, float | None]:
+    """(successes, trials, majority rate) of an Evaluation, a Confusion or numbers."""
+    conf: Confusion | None = None
+    if isinstance(data, Confusion):
+        conf = data
+    elif isinstance(getattr(data, "table", None), CountTable) and hasattr(data, "confusion"):
+        conf = data.confusion
+    if conf is not None:
+        if trials is not None:
+            raise TypeError(f"{what}: pass trials only with a number of successes, not with "
+                            "an Evaluation or Confusion")
+        k, n = float(conf.tp + conf.tn), float(conf.total)
+        prev = float(conf.tp + conf.fn) / n if n > 0 else math.nan
+        return k, n, max(prev, 1.0 - prev)
+    if trials is None:
+        raise TypeError(f"{what}: pass an Evaluation, a Confusion, or successes and trials")
+    k = _finite(data, "successes")
+    n = _finite(trials, "trials")
+    return k, n, None
+
+
+def _finite(x: Any, name: str) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number, got {x!r}") from None
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {x!r}")
+    return v
+
+
+def _check_counts(k: float, n: float) -> None:
+    if n <= 0:
+        raise ValueError(f"trials must be > 0, got {n:g}")
+    if not 0 <= k <= n:
+        raise ValueError(f"successes must lie in [0, trials] = [0, {n:g}]; got {k:g}")
+
+
+def proportion_test(
+    data: Any,
+    trials: float | None = None,
+    *,
+    p0: float | None = None,
+    alternative: Alternative = "greater",
+) -> ProportionTest:
+    """One-proportion z-test, e.g. of an accuracy against the majority-class rate.
+
+    With k successes in n trials, p̂ = k/n and the null value p0:
+
+        z = (p̂ - p0) / sqrt(p0 (1 - p0) / n)
+
+    The standard error uses the null p0, as the textbook z-test does (statsmodels'
+    ``proportions_ztest(k, n, value=p0, prop_var=p0)``; its default uses p̂). The
+    default alternative "greater" tests H0: p <= p0 against Ha: p > p0 (p-value
+    1 - Φ(z)): does the classifier beat the rule that predicts the most frequent
+    class, whose accuracy is p0 = max(prevalence, 1 - prevalence) (Wikipedia,
+    "Evaluation of binary classifiers")? Another classifier's known accuracy can
+    be given as p0.
+
+    Parameters
+    ----------
+    data : Evaluation, Confusion, or number
+        An evaluation or confusion matrix (its accuracy (TP + TN)/n is tested and p0
+        defaults to its majority-class rate), or the number of successes k.
+    trials : float, optional
+        n, with a number of successes.
+    p0 : float in [0, 1], optional
+        The null proportion; required with numbers. p0 = 0 or 1 gives NaN with an
+        :class:`~binmetrics.exceptions.UndefinedMeasureWarning` (zero standard error).
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+
+    Returns
+    -------
+    ProportionTest
+
+    Notes
+    -----
+    The normal approximation wants n p0 and n (1 - p0) large; weighted counts (a
+    weighted evaluation) are used as if they were frequencies.
+
+    Examples
+    --------
+    90% of the cases are negative; the classifier is right on 460 of 500:
+
+    >>> t = proportion_test(460, 500, p0=0.9)
+    >>> round(t.statistic, 4), round(t.pvalue, 4)
+    (1.4907, 0.068)
+    >>> import binmetrics as bm
+    >>> y = [1, 0, 0, 0, 0, 0, 0, 0, 0, 1] * 10
+    >>> ev = bm.evaluate(y, [.9, .1, .2, .1, .3, .2, .1, .6, .2, .8] * 10)
+    >>> t = proportion_test(ev)   # accuracy 0.9 against the majority rate 0.8
+    >>> t.estimate, t.null_value, round(t.pvalue, 4)
+    (0.9, 0.8, 0.0062)
+    """
+    alt = _alternative(alternative)
+    k, n, majority = _counts_of(data, trials, "proportion_test")
+    _check_counts(k, n)
+    if p0 is None:
+        if majority is None:
+            raise ValueError("p0 is required with successes and trials (pass an Evaluation to "
+                             "test against its majority-class rate)")
+        null = majority
+    else:
+        null = check_in_range(p0, "p0", 0.0, 1.0)
+    p = k / n
+    nan = math.nan
+    if null in (0.0, 1.0):
+        report_undefined("proportion z-test", f"the null proportion p0 = {null:g} has a "
+                                              "standard error of 0")
+        z = se = nan
+    else:
+        se = math.sqrt(null * (1.0 - null) / n)
+        z = (p - null) / se
+    return ProportionTest(statistic=z, pvalue=_normal_pvalue(z, alt), estimate=p,
+                          null_value=null, proportions=(p,), successes=(k,), trials=(n,),
+                          standard_error=se, alternative=alt, method="one-proportion z-test")
+
+
+def _pair(x: Any, which: str) -> tuple[float, float]:
+    if isinstance(x, Confusion) or isinstance(getattr(x, "table", None), CountTable):
+        k, n, _ = _counts_of(x, None, which)
+    elif isinstance(x, (tuple, list)) and len(x) == 2:
+        k, n = _finite(x[0], f"{which} successes"), _finite(x[1], f"{which} trials")
+    else:
+        raise TypeError(f"{which} must be an Evaluation, a Confusion or a pair (successes, "
+                        f"trials); got {x!r}")
+    _check_counts(k, n)
+    return k, n
+
+
+def two_proportion_test(
+    first: Evaluation | Confusion | tuple[float, float],
+    second: Evaluation | Confusion | tuple[float, float],
+    *,
+    alternative: Alternative = "two-sided",
+) -> ProportionTest:
+    """Pooled two-proportion z-test: are two accuracies, on independent samples, equal?
+
+    With p̂1 = k1/n1, p̂2 = k2/n2 and the pooled p̄ = (k1 + k2)/(n1 + n2):
+
+        z = (p̂1 - p̂2) / sqrt(p̄ (1 - p̄) (1/n1 + 1/n2))
+
+    (statsmodels' ``proportions_ztest([k1, k2], [n1, n2])``). For two models scored
+    on the *same* cases the samples are not independent: use McNemar's test
+    (:func:`mcnemar_test`, :func:`compare`).
+
+    Parameters
+    ----------
+    first, second : Evaluation, Confusion, or (successes, trials)
+        Evaluations and confusion matrices contribute their accuracy (TP + TN)/n.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": the alternative p1 > p2.
+
+    Returns
+    -------
+    ProportionTest
+        NaN statistic and p-value, with an
+        :class:`~binmetrics.exceptions.UndefinedMeasureWarning`, when p̄ is 0 or 1.
+
+    Examples
+    --------
+    >>> t = two_proportion_test((90, 100), (80, 100))
+    >>> round(t.statistic, 4), round(t.pvalue, 4)
+    (1.9803, 0.0477)
+    """
+    alt = _alternative(alternative)
+    k1, n1 = _pair(first, "first")
+    k2, n2 = _pair(second, "second")
+    p1, p2 = k1 / n1, k2 / n2
+    pooled = (k1 + k2) / (n1 + n2)
+    nan = math.nan
+    if pooled in (0.0, 1.0):
+        report_undefined("two-proportion z-test", f"the pooled proportion is {pooled:g}: "
+                                                  "the standard error is 0")
+        z = se = nan
+    else:
+        se = math.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
+        z = (p1 - p2) / se
+    return ProportionTest(statistic=z, pvalue=_normal_pvalue(z, alt), estimate=p1 - p2,
+                          null_value=0.0, proportions=(p1, p2), successes=(k1, k2),
+                          trials=(n1, n2), standard_error=se, alternative=alt,
+                          method="two-proportion z-test (pooled)")
