@@ -27,7 +27,7 @@ from .exceptions import (
 )
 from .measures import Measure, get_measure, iter_measures
 from .measures.registry import Family
-from .validation import NanPolicy, check_binary_inputs, check_threshold
+from .validation import NanPolicy, check_alternative, check_binary_inputs, check_threshold
 
 __all__ = ["BestThreshold", "Evaluation", "evaluate", "score"]
 
@@ -364,15 +364,10 @@ class Evaluation:
         from .resampling import permutation_test
 
         m = get_measure(measure)
-        alt = alternative
-        if alt == "auto":
-            if m.direction == 0:
-                raise ValueError(f"{m.id} has no direction; pass alternative="
-                                 "'greater', 'less' or 'two-sided'")
-            alt = "greater" if m.direction > 0 else "less"
+        alt = check_alternative(alternative, m)
         with undefined_policy(self.undefined):
             return permutation_test(self.table, m, n_permutations=n_permutations,
-                                    threshold=self.threshold, alternative=alt,  # type: ignore[arg-type]
+                                    threshold=self.threshold, alternative=alt,
                                     random_state=random_state, plus_one=plus_one,
                                     params=m.resolve_params(**params), progress=progress)
 

@@ -35,7 +35,7 @@ import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -45,11 +45,13 @@ from .counts import Confusion, CountTable
 from .exceptions import UndefinedPolicy, report_caveat, report_undefined, undefined_policy
 from .measures import Measure, get_measure
 from .validation import (
+    Alternative,
     NanPolicy,
     as_1d,
     as_float,
+    check_alternative,
     check_binary_inputs,
-    check_in_range,
+    check_level,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +76,6 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
-Alternative = Literal["two-sided", "greater", "less"]
 
 #: The binomial interval methods, in the order :func:`ci_methods` lists them.
 PROPORTION_METHODS: tuple[str, ...] = (
@@ -143,10 +144,6 @@ class Interval:
     def __str__(self) -> str:
         return (f"{self.estimate:.6g} [{self.low:.6g}, {self.high:.6g}] "
                 f"({self.level * 100:g}% {self.method})")
-
-
-def _check_level(level: Any) -> float:
-    return check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
 
 
 def _normal_quantiles(level: float) -> tuple[float, float]:
@@ -267,7 +264,7 @@ def proportion_ci(
             f"unknown proportion interval method {method!r}; methods: "
             f"{', '.join(PROPORTION_METHODS)}"
         )
-    c = _check_level(level)
+    c = check_level(level)
     k = _count(successes, "successes")
     n = _count(trials, "trials")
     if n < 0:
@@ -418,7 +415,7 @@ def measure_ci(
             f"measure_ci computes the closed-form intervals; {name} intervals of {m.id} "
             "come from binmetrics.resampling"
         )
-    c = _check_level(level)
+    c = check_level(level)
     obj: Any = evaluation_or_confusion
     policy: UndefinedPolicy
     if isinstance(obj, Confusion):
@@ -736,7 +733,7 @@ def auc_ci(
     >>> round(ci.low, 8), round(ci.estimate, 8), ci.high  # the upper 1.0851 is clipped
     (0.64826769, 0.86666667, 1.0)
     """
-    c = _check_level(level)
+    c = check_level(level)
     table = _as_table(y_true, y_score, sample_weight, pos_label, nan_policy)
     P, N = table.P, table.N
     if not (P > 0 and N > 0):
@@ -824,14 +821,6 @@ def _paired(y: npt.NDArray[np.bool_], arrays: Sequence[FloatArray],
     S10 = (D10 * w10) @ D10.T / (P - 1.0)
     S01 = (D01 * w01) @ D01.T / (N - 1.0)
     return _Paired(aucs, S10 / P + S01 / N, P, N)
-
-
-def _alternative(alternative: Any) -> str:
-    a = str(alternative).strip().lower().replace(".", "-").replace("_", "-")
-    if a not in ("two-sided", "greater", "less"):
-        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; got "
-                         f"{alternative!r}")
-    return a
 
 
 @dataclass(frozen=True)
@@ -947,8 +936,8 @@ def delong_test(
     >>> round(low, 12), round(high, 12)
     (-0.18825425908, 0.321587592413)
     """
-    alt = _alternative(alternative)
-    c = _check_level(level)
+    alt = check_alternative(alternative)
+    c = check_level(level)
     y, arrays, w = _paired_inputs(y_true, [score_a, score_b], ["score_a", "score_b"],
                                   sample_weight, pos_label, nan_policy)
     n_pos = float(w[y].sum()) if w is not None else float(np.count_nonzero(y))
@@ -1035,8 +1024,8 @@ def delong_test_unpaired(
     >>> round(t.statistic, 6), round(t.df, 4), round(t.pvalue, 6)
     (0.360083, 18.5888, 0.722844)
     """
-    alt = _alternative(alternative)
-    c = _check_level(level)
+    alt = check_alternative(alternative)
+    c = check_level(level)
     ta = CountTable.from_arrays(y_a, score_a, sample_weight=sample_weight_a,
                                 pos_label=pos_label, nan_policy=nan_policy)
     tb = CountTable.from_arrays(y_b, score_b, sample_weight=sample_weight_b,

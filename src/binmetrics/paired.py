@@ -60,11 +60,15 @@ from .resampling import (
     _targets,
 )
 from .validation import (
+    Alternative,
     NanPolicy,
     as_1d,
     as_float,
+    check_alternative,
+    check_count,
     check_in_range,
     check_labels,
+    check_level,
     check_threshold,
     check_weights,
 )
@@ -85,40 +89,15 @@ __all__ = [
     "two_proportion_test",
 ]
 
-Alternative = Literal["two-sided", "greater", "less"]
 McNemarMethod = Literal["exact", "chi2", "chi2-uncorrected"]
 
-_ALTERNATIVES = ("two-sided", "greater", "less")
 _MCNEMAR_METHODS = ("exact", "chi2", "chi2-uncorrected")
-_ALT_ALIASES = {"two.sided": "two-sided", "two_sided": "two-sided", "larger": "greater",
-                "smaller": "less"}
 
 #: Target number of drawn row indices held at once by the paired bootstrap.
 _BLOCK_ELEMENTS = 1 << 20
 
 
 # --- small helpers ----------------------------------------------------------------------
-def _alternative(alternative: Any) -> str:
-    a = str(alternative).strip().lower()
-    a = _ALT_ALIASES.get(a, a)
-    if a not in _ALTERNATIVES:
-        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; got "
-                         f"{alternative!r}")
-    return a
-
-
-def _check_level(level: Any) -> float:
-    return check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
-
-
-def _check_count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return int(value)
-
-
 def _normal_pvalue(z: float, alternative: str) -> float:
     if math.isnan(z):
         return math.nan
@@ -304,8 +283,8 @@ def mcnemar_test(
     1.5
     """
     meth = _check_mcnemar_method(method, "method")
-    alt = _alternative(alternative)
-    lv = _check_level(level)
+    alt = check_alternative(alternative)
+    lv = check_level(level)
     th = check_threshold(threshold)
     y, _ = check_labels(y_true, pos_label)
     arrays = [_score_array(s, name, y.size) for s, name in ((score_a, "score_a"),
@@ -365,7 +344,7 @@ def paired_bootstrap_indices(
     >>> len(reps), [int(y[r].sum()) for r in reps]    # every replicate keeps 2 positives
     (3, [2, 2, 2])
     """
-    B = _check_count(n_resamples, "n_resamples")
+    B = check_count(n_resamples, "n_resamples")
     y, _ = check_labels(y_true, pos_label)
     strata = _strata(y, bool(stratified))
     rng = np.random.default_rng(random_state)
@@ -819,10 +798,10 @@ def compare(
     """
     names, raw = _models(scores)
     th = check_threshold(threshold)
-    lv = _check_level(level)
-    alt = _alternative(alternative)
+    lv = check_level(level)
+    alt = check_alternative(alternative)
     mc = _check_mcnemar_method(mcnemar)
-    B = _check_count(n_resamples, "n_resamples")
+    B = check_count(n_resamples, "n_resamples")
     if isinstance(measures, (str, Measure)):
         measures = [measures]
     ms: list[Measure] = []
@@ -858,7 +837,7 @@ def compare(
             for m in ms:
                 how = plan[m.id]
                 if how == "delong":
-                    dt = delong_test(y, arrays[i], arrays[j], alternative=alt,  # type: ignore[arg-type]
+                    dt = delong_test(y, arrays[i], arrays[j], alternative=alt,
                                      level=lv, sample_weight=w)
                     results.append(PairedResult(a, b, m.id, dt.auc_a, dt.auc_b, dt.difference,
                                                 dt.ci, dt.pvalue, dt.statistic, "delong", alt,
@@ -1033,7 +1012,7 @@ def proportion_test(
     >>> t.estimate, t.null_value, round(t.pvalue, 4)
     (0.9, 0.8, 0.0062)
     """
-    alt = _alternative(alternative)
+    alt = check_alternative(alternative)
     k, n, majority = _counts_of(data, trials, "proportion_test")
     _check_counts(k, n)
     if p0 is None:
@@ -1104,7 +1083,7 @@ def two_proportion_test(
     >>> round(t.statistic, 4), round(t.pvalue, 4)
     (1.9803, 0.0477)
     """
-    alt = _alternative(alternative)
+    alt = check_alternative(alternative)
     k1, n1 = _pair(first, "first")
     k2, n2 = _pair(second, "second")
     p1, p2 = k1 / n1, k2 / n2

@@ -44,7 +44,14 @@ from .resampling import (
     _report_undefined_replicates,
     permutation_pvalue,
 )
-from .validation import as_1d, check_in_range, check_labels, check_threshold
+from .validation import (
+    as_1d,
+    check_alternative,
+    check_count,
+    check_in_range,
+    check_labels,
+    check_threshold,
+)
 
 __all__ = [
     "OOBBootstrapResult",
@@ -58,14 +65,6 @@ _RESPONSE_METHODS = ("predict_proba", "decision_function", "predict")
 
 
 # --- helpers ------------------------------------------------------------------------------
-def _check_count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return int(value)
-
-
 def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
     """A SeedSequence from anything ``numpy.random.default_rng`` accepts."""
     if isinstance(random_state, np.random.SeedSequence):
@@ -163,18 +162,6 @@ def _value(y: npt.NDArray[np.bool_], s: FloatArray, m: Measure, params: Mapping[
     if m.family == "confusion":
         return float(m.func(table.confusion(threshold), **params))
     return float(m.func(table, **params))
-
-
-def _alternative(m: Measure, alternative: str) -> str:
-    if alternative == "auto":
-        if m.direction == 0:
-            raise ValueError(f"{m.id} has no direction; pass alternative='greater', 'less' "
-                             "or 'two-sided'")
-        return "greater" if m.direction > 0 else "less"
-    if alternative not in ("greater", "less", "two-sided"):
-        raise ValueError(f"alternative must be 'auto', 'greater', 'less' or 'two-sided'; got "
-                         f"{alternative!r}")
-    return alternative
 
 
 # --- progress bars ------------------------------------------------------------------------
@@ -369,8 +356,8 @@ def refit_permutation_test(
     """
     m = get_measure(measure)
     p = m.resolve_params(**dict(params or {}))
-    alt = _alternative(m, alternative)
-    B = _check_count(n_permutations, "n_permutations")
+    alt = check_alternative(alternative, m)
+    B = check_count(n_permutations, "n_permutations")
     th = check_threshold(threshold)
     method = _check_response(response_method)
     ss = _seed_sequence(random_state)
@@ -396,7 +383,7 @@ def refit_permutation_test(
     k = int(np.isnan(null).sum())
     if k:
         _report_undefined_replicates(m.id, k, B, "refits on permuted labels")
-    pval = permutation_pvalue(null, observed, alternative=alt,  # type: ignore[arg-type]
+    pval = permutation_pvalue(null, observed, alternative=alt,
                               plus_one=plus_one)
     return RefitPermutationResult(measure=m.id, observed=observed, null_distribution=null,
                                   pvalue=pval, alternative=alt, plus_one=bool(plus_one),
@@ -572,7 +559,7 @@ def oob_bootstrap(
     """
     m = get_measure(measure)
     p = m.resolve_params(**dict(params or {}))
-    B = _check_count(n_resamples, "n_resamples")
+    B = check_count(n_resamples, "n_resamples")
     lv = check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
     th = check_threshold(threshold)
     method = _check_response(response_method)

@@ -77,7 +77,13 @@ from .exceptions import (
 )
 from .intervals import Interval
 from .measures import Measure, get_measure
-from .validation import check_in_range, check_threshold
+from .validation import (
+    Alternative,
+    check_alternative,
+    check_count,
+    check_level,
+    check_threshold,
+)
 
 __all__ = [
     "BootstrapInterval",
@@ -92,12 +98,10 @@ __all__ = [
 ]
 
 IntervalKind = Literal["percentile", "basic", "bca"]
-Alternative = Literal["greater", "less", "two-sided"]
 MeasureLike: TypeAlias = "str | Measure | Callable[[CountTable], float]"
 IntArray = npt.NDArray[np.int64]
 
 _KINDS = ("percentile", "basic", "bca")
-_ALTERNATIVES = ("greater", "less", "two-sided")
 
 #: Measures with a vectorised kernel over a block of replicates (cumulative sums of
 #: block count matrices); every other measure is evaluated replicate by replicate.
@@ -138,18 +142,6 @@ def _check_table(table: Any) -> CountTable:
             f"CountTable.from_arrays(y_true, y_score)); got {type(table).__name__}"
         )
     return table
-
-
-def _check_count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return int(value)
-
-
-def _check_level(level: Any) -> float:
-    return check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
 
 
 def _check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
@@ -404,11 +396,11 @@ def _draw_counts(table: CountTable, stratified: bool,
             if isinstance(n_cases, (int, np.integer)) or len(n_cases) != 2:
                 raise ValueError("with stratified=True give n_cases as a pair "
                                  "(positives, negatives)")
-            counts = tuple(_check_count(c, "n_cases") for c in n_cases)
+            counts = tuple(check_count(c, "n_cases") for c in n_cases)
         elif isinstance(n_cases, (int, np.integer)):
-            counts = (_check_count(n_cases, "n_cases"),)
+            counts = (check_count(n_cases, "n_cases"),)
         else:
-            counts = (sum(_check_count(c, "n_cases") for c in n_cases),)
+            counts = (sum(check_count(c, "n_cases") for c in n_cases),)
     for c, w in zip(counts, totals, strict=True):
         if w > 0 and c < 1:
             raise ValueError(f"a total weight of {w:g} rounds to {c} cases: the weights are not "
@@ -938,7 +930,7 @@ class BootstrapResult:
         does. Undefined replicates are left out, with a warning naming how many.
         """
         kind = _check_choice(kind, "kind", _KINDS)  # type: ignore[assignment]
-        lv = _check_level(level)
+        lv = check_level(level)
         key = self._key(measure)
         est = float(self.estimate[key])
         d = self._defined(key)
@@ -1082,7 +1074,7 @@ def bootstrap(
     True
     """
     t = _check_table(table)
-    B = _check_count(n_resamples, "n_resamples")
+    B = check_count(n_resamples, "n_resamples")
     th = check_threshold(threshold)
     targets = _targets(measures, params)
     estimate = {tg.key: tg.value(t, th) for tg in targets}  # ambient undefined policy
@@ -1121,7 +1113,7 @@ def bootstrap_tables(
     the original order (no sort).
     """
     t = _check_table(table)
-    B = _check_count(n_resamples, "n_resamples")
+    B = check_count(n_resamples, "n_resamples")
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(random_state)
     for block in sampler.blocks(rng, B):
@@ -1157,7 +1149,7 @@ def permutation_pvalue(
     >>> round(permutation_pvalue(null, 0.80), 6)  # (1 + 300) / (1 + 10000)
     0.030097
     """
-    alt = _check_choice(alternative, "alternative", _ALTERNATIVES)
+    alt = check_alternative(alternative)
     null = np.asarray(null_distribution, dtype=np.float64).ravel()
     null = null[~np.isnan(null)]
     obs = float(observed)
@@ -1223,8 +1215,8 @@ def permutation_test(
     (0.8, True)
     """
     t = _check_table(table)
-    B = _check_count(n_permutations, "n_permutations")
-    alt = _check_choice(alternative, "alternative", _ALTERNATIVES)
+    B = check_count(n_permutations, "n_permutations")
+    alt = check_alternative(alternative)
     th = check_threshold(threshold)
     if isinstance(measure, (str, Measure)):
         name = get_measure(measure).id
@@ -1242,7 +1234,7 @@ def permutation_test(
     k = int(np.isnan(null).sum())
     if k:
         _report_undefined_replicates(target.key, k, B, "permutations")
-    p = permutation_pvalue(null, observed, alternative=alt,  # type: ignore[arg-type]
+    p = permutation_pvalue(null, observed, alternative=alt,
                            plus_one=plus_one)
     return PermutationResult(measure=target.key, observed=observed, null_distribution=null,
                              pvalue=p, alternative=alt, plus_one=bool(plus_one),
@@ -1258,7 +1250,7 @@ def permutation_tables(
     """The permuted tables: the same permutations as :func:`permutation_test` with the
     same seed (same scores as ``table``, positives and negatives redistributed)."""
     t = _check_table(table)
-    B = _check_count(n_permutations, "n_permutations")
+    B = check_count(n_permutations, "n_permutations")
     sampler = _PermutationSampler(t)
     rng = np.random.default_rng(random_state)
     for block in sampler.blocks(rng, B):

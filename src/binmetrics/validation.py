@@ -251,6 +251,43 @@ def check_threshold(threshold: Any) -> float:
     return t
 
 
+Alternative = Literal["two-sided", "greater", "less"]
+_ALTERNATIVE_ALIASES = {"two.sided": "two-sided", "two_sided": "two-sided", "larger": "greater",
+                        "smaller": "less"}
+
+
+def check_level(level: Any) -> float:
+    """A confidence level strictly between 0 and 1."""
+    return check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
+
+
+def check_count(value: Any, name: str) -> int:
+    """A whole number of at least 1 (replicates, permutations...)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return int(value)
+
+
+def check_alternative(alternative: Any, measure: Any = None) -> Alternative:
+    """'two-sided', 'greater' or 'less' (R's spellings accepted). With a registered
+    ``measure``, "auto" means better than chance in its direction: "greater" where
+    higher is better, "less" for losses."""
+    a = str(alternative).strip().lower()
+    if a == "auto" and measure is not None:
+        if measure.direction == 0:
+            raise ValueError(f"{measure.id} has no direction; pass alternative='greater', "
+                             "'less' or 'two-sided'")
+        return "greater" if measure.direction > 0 else "less"
+    a = _ALTERNATIVE_ALIASES.get(a, a)
+    if a not in ("two-sided", "greater", "less"):
+        auto = "'auto', " if measure is not None else ""
+        raise ValueError(f"alternative must be {auto}'two-sided', 'greater' or 'less'; "
+                         f"got {alternative!r}")
+    return a  # type: ignore[return-value]
+
+
 def check_in_range(
     value: Any,
     name: str,
