@@ -117,3 +117,62 @@ def test_cli_ci(tmp_path, capsys):
                  "--ci-method", "wilson"])
     err = capsys.readouterr().err
     assert code == 2 and "--ci-method wilson applies to none" in err
+
+
+def test_progress_true_draws_a_bar_on_stderr(ev, capsys):
+    ev.ci("mcc", n_resamples=100, random_state=0, progress=True)
+    err = capsys.readouterr().err
+    assert "bootstrap: [" in err and "100/100" in err
+    with pytest.raises(TypeError, match="progress must be"):
+        ev.ci("mcc", n_resamples=10, progress="yes")
+
+
+# --- review: one convention for weights, infinite replicates, ranges, method spellings -----
+def test_constant_weights_are_frequencies_for_every_interval():
+    # weights of 3 = every row three times, for the closed forms and the bootstrap alike
+    w = np.full(Y.size, 3)
+    ev_w = bm.evaluate(Y, S, sample_weight=w, threshold=0.55)
+    ev_r = bm.evaluate(np.repeat(Y, 3), np.repeat(S, 3), threshold=0.55)
+    for measure, method in (("tpr", "clopper-pearson"), ("auc", "delong")):
+        got, exp = ev_w.ci(measure, method=method), ev_r.ci(measure, method=method)
+        np.testing.assert_allclose([got.low, got.high], [exp.low, exp.high], rtol=1e-12,
+                                   err_msg=measure)
+    # the bootstrap draws 30 cases too (same distribution, other random draws): drawing
+    # the 10 rows instead would widen the interval by about sqrt(3)
+    got = ev_w.ci("mcc", n_resamples=4000, random_state=0)
+    exp = ev_r.ci("mcc", n_resamples=4000, random_state=1)
+    assert 0.85 < (got.high - got.low) / (exp.high - exp.low) < 1.15
+
+
+def test_infinite_replicates_give_infinite_not_nan_bounds():
+    ev = bm.evaluate(Y, S, threshold=0.55)
+    low, high = ev.ci("lr_plus", n_resamples=2000, random_state=0)
+    assert np.isfinite(low) and high == np.inf
+    assert resampling.quantiles([1.0, 2.0, np.inf, np.inf], [0.5, 0.9]) == [np.inf, np.inf]
+    assert resampling.quantiles([1.0, 2.0, 3.0], [0.25]) == list(np.quantile([1, 2, 3], [0.25]))
+
+
+def test_basic_interval_stays_in_the_measures_range():
+    ev = bm.evaluate(Y, S, threshold=0.55)
+    low, high = ev.ci("auc", method="bootstrap", kind="basic", n_resamples=2000, random_state=0)
+    assert 0.0 <= low <= high <= 1.0
+
+
+def test_method_spellings_and_mapping_keys():
+    ev = bm.evaluate(Y, S, threshold=0.55)
+    assert ev.ci("auc", method="DeLong").method == "delong"
+    assert ev.ci("tpr", method="Clopper_Pearson").method == "clopper-pearson"
+    table = ev.ci_table(["recall", "auc"], method={"recall": "wilson"})
+    assert table.method.tolist() == ["wilson", "delong"]
+    with pytest.raises(ValueError, match="not in the table"):
+        ev.ci_table(["tpr"], method={"auc": "delong"})
+    with pytest.warns(UserWarning, match="apply to the bootstrap"):
+        ev.ci("tpr", kind="bca")
+
+
+def test_module_permutation_test_takes_the_direction_from_the_registry():
+    t = bm.CountTable.from_arrays(Y, S)
+    assert resampling.permutation_test(t, "brier", n_permutations=99,
+                                       random_state=0).alternative == "less"
+    with pytest.raises(ValueError, match="alternative"):
+        resampling.permutation_test(t, lambda tab: 0.0, n_permutations=9)

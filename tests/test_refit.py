@@ -17,7 +17,7 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 import binmetrics as bm
-from binmetrics import refit
+from binmetrics import progress, refit
 from binmetrics.exceptions import UndefinedMeasureWarning
 
 
@@ -186,7 +186,7 @@ def test_progress_bar_on_stderr(monkeypatch: pytest.MonkeyPatch,
     err = capsys.readouterr().err
     assert "4/4" in err
     buf = io.StringIO()
-    bar = refit._TextBar(3, "work", file=buf)
+    bar = progress._TextBar(3, "work", file=buf)
     for _ in range(3):
         bar.update()
     bar.close()

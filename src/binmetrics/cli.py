@@ -367,32 +367,19 @@ def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
 
 def _intervals(ev: Evaluation, chosen: list[Measure],
                args: argparse.Namespace) -> dict[str, tuple[float, float, str]]:
-    from .intervals import ci_methods
+    from .intervals import ci_methods, method_name
 
-    method = args.ci_method
+    method = method_name(args.ci_method)
+    known = {x for m in iter_measures() for x in ci_methods(m)}
+    if method != "auto" and method not in known:
+        raise CLIError(f"unknown --ci-method {args.ci_method!r}; choose auto or one of "
+                       f"{', '.join(sorted(known))}")
     if method != "auto" and not any(method in ci_methods(m) for m in chosen):
         raise CLIError(f"--ci-method {method} applies to none of the measures")
     plan = {m.id: method if method in ci_methods(m) else "auto" for m in chosen}
     table = ev.ci_table(chosen, method=plan, level=args.ci_level, n_resamples=args.resamples,
-                        random_state=args.seed, progress=_ProgressBar("bootstrap"))
+                        random_state=args.seed, progress=sys.stderr.isatty())
     return {r.id: (r.low, r.high, r.method) for r in table.itertuples()}
-
-
-class _ProgressBar:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.active = sys.stderr.isatty()
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.active:
-            return
-        width = 30
-        filled = width * done // max(total, 1)
-        end = "\n" if done >= total else ""
-        print(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
-              end=end, file=sys.stderr, flush=True)
 
 
 def _num(v: float | int) -> str:

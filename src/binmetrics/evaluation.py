@@ -27,6 +27,7 @@ from .exceptions import (
 )
 from .measures import Measure, get_measure, iter_measures
 from .measures.registry import Family
+from .progress import as_callback
 from .validation import NanPolicy, check_alternative, check_binary_inputs, check_threshold
 
 __all__ = ["BestThreshold", "Evaluation", "evaluate", "score"]
@@ -200,12 +201,6 @@ class Evaluation:
         return pd.DataFrame(rows)
 
     # --- uncertainty -----------------------------------------------------------------
-    def _bootstrap_cases(self) -> tuple[int, int] | None:
-        """The rows behind a weighted table, so that its bootstrap draws that many cases."""
-        if not self.table.weighted or self.n_rows is None or self.n_positive_rows is None:
-            return None
-        return self.n_positive_rows, self.n_rows - self.n_positive_rows
-
     def ci(
         self,
         measure: str | Measure,
@@ -257,13 +252,17 @@ class Evaluation:
         >>> ci.method, bool(ci.low < ev["mcc"] < ci.high)
         ('bootstrap-percentile', True)
         """
-        from .intervals import ci_methods, measure_ci
+        from .intervals import ci_methods, measure_ci, method_name
 
         m = get_measure(measure)
         methods = ci_methods(m)
-        chosen = methods[0] if method == "auto" else method
+        chosen = methods[0] if method == "auto" else method_name(method)
         m.resolve_params(**params)  # an unknown parameter is an error
         if chosen != "bootstrap":  # the closed forms are of measures without parameters
+            if (kind, n_resamples, stratified, random_state) != ("percentile", 2000, True, None):
+                warnings.warn(f"kind, n_resamples, stratified and random_state apply to the "
+                              f"bootstrap; {m.id} gets a {chosen} interval",
+                              UserWarning, stacklevel=2)
             return measure_ci(self, m, method=chosen, level=level)
         return self._bootstrap([m], {m.id: params}, n_resamples, stratified,
                                random_state, progress).ci(m.id, kind=kind, level=level)
@@ -277,7 +276,7 @@ class Evaluation:
             return bootstrap(self.table, measures, n_resamples=n_resamples,
                              threshold=self.threshold, stratified=stratified,
                              random_state=random_state, params=params,
-                             n_cases=self._bootstrap_cases(), progress=progress)
+                             progress=as_callback(progress, "bootstrap"))
 
     def ci_table(
         self,
@@ -287,6 +286,7 @@ class Evaluation:
         level: float = 0.95,
         n_resamples: int = 2000,
         kind: str = "percentile",
+        stratified: bool = True,
         random_state: Any = None,
         progress: Any = None,
     ) -> Any:
@@ -309,15 +309,21 @@ class Evaluation:
         """
         import pandas as pd
 
-        from .intervals import ci_methods, measure_ci
+        from .intervals import ci_methods, measure_ci, method_name
 
         chosen = self._selected(None, measures)
         values = self._values(chosen)
-        asked = method if isinstance(method, Mapping) else {m.id: method for m in chosen}
-        plan = {m.id: asked.get(m.id, "auto") for m in chosen}
+        if isinstance(method, Mapping):  # keys are ids or aliases of the chosen measures
+            asked = {get_measure(k).id: v for k, v in method.items()}
+            stray = set(asked) - {m.id for m in chosen}
+            if stray:
+                raise ValueError(f"method names measures not in the table: {sorted(stray)}")
+        else:
+            asked = {m.id: method for m in chosen}
+        plan = {m.id: method_name(asked.get(m.id, "auto")) for m in chosen}
         plan = {k: (ci_methods(k)[0] if v == "auto" else v) for k, v in plan.items()}
         boot = [m for m in chosen if plan[m.id] == "bootstrap" and not np.isnan(values[m.id])]
-        result = (self._bootstrap(boot, {}, n_resamples, True, random_state, progress)
+        result = (self._bootstrap(boot, {}, n_resamples, stratified, random_state, progress)
                   if boot else None)
         rows = []
         for m in chosen:
@@ -369,7 +375,8 @@ class Evaluation:
             return permutation_test(self.table, m, n_permutations=n_permutations,
                                     threshold=self.threshold, alternative=alt,
                                     random_state=random_state, plus_one=plus_one,
-                                    params=m.resolve_params(**params), progress=progress)
+                                    params=m.resolve_params(**params),
+                                    progress=as_callback(progress, "permutations"))
 
     # --- other thresholds --------------------------------------------------------------
     def at_threshold(self, threshold: float) -> Evaluation:

@@ -153,7 +153,8 @@ def _normal_quantiles(level: float) -> tuple[float, float]:
 
 
 # --- proportions ----------------------------------------------------------------------
-def _method_name(method: Any) -> str:
+def method_name(method: Any) -> str:
+    """A method name in its canonical spelling ("Clopper_Pearson" -> "clopper-pearson")."""
     if not isinstance(method, str):
         raise TypeError(f"method must be a string, got {method!r}")
     key = method.strip().lower().replace("_", "-").replace(" ", "-")
@@ -258,7 +259,7 @@ def proportion_ci(
     >>> print(proportion_ci(45, 50, method="wilson", level=0.9))
     0.9 [0.808462, 0.950471] (90% wilson)
     """
-    m = _method_name(method)
+    m = method_name(method)
     if m not in PROPORTION_METHODS:
         raise ValueError(
             f"unknown proportion interval method {method!r}; methods: "
@@ -396,7 +397,7 @@ def measure_ci(
     """
     m = get_measure(measure)
     applicable = ci_methods(m)
-    name = _method_name(method)
+    name = method_name(method)
     if name == "auto":
         analytic = [x for x in applicable if x not in _RESAMPLING_METHODS]
         if not analytic:
@@ -964,6 +965,8 @@ def delong_test(
 
 
 def _normal_pvalue(z: float, alternative: str) -> float:
+    if math.isnan(z):
+        return math.nan
     if alternative == "two-sided":
         return float(2.0 * special.ndtr(-abs(z)))
     if alternative == "greater":

@@ -48,7 +48,7 @@ from scipy import special, stats
 
 from .counts import Confusion, CountTable, FloatArray
 from .exceptions import report_undefined
-from .intervals import DeLongTest, Interval, delong_test
+from .intervals import DeLongTest, Interval, _normal_pvalue, delong_test
 from .measures import Measure, get_measure
 from .resampling import (
     _evaluate_blocks,
@@ -58,6 +58,7 @@ from .resampling import (
     _slot_of_group,
     _Target,
     _targets,
+    quantiles,
 )
 from .validation import (
     Alternative,
@@ -98,16 +99,6 @@ _BLOCK_ELEMENTS = 1 << 20
 
 
 # --- small helpers ----------------------------------------------------------------------
-def _normal_pvalue(z: float, alternative: str) -> float:
-    if math.isnan(z):
-        return math.nan
-    if alternative == "two-sided":
-        return float(2.0 * special.ndtr(-abs(z)))
-    if alternative == "greater":
-        return float(special.ndtr(-z))
-    return float(special.ndtr(z))
-
-
 def _ratio(d: float, se: float) -> float:
     """d / se, with 0/0 = 0 (no difference, no spread) and d/0 = +-inf."""
     if math.isnan(d) or math.isnan(se):
@@ -872,7 +863,7 @@ def _bootstrap_result(a: str, b: str, mid: str, va: float, vb: float, ra: FloatA
     nan = math.nan
     if defined.size >= 2 and not math.isnan(d):
         alpha = (1.0 - level) / 2.0
-        low, high = (float(x) for x in np.quantile(defined, [alpha, 1.0 - alpha]))
+        low, high = quantiles(defined, [alpha, 1.0 - alpha])
         z = _ratio(d, float(np.std(defined, ddof=1)))
     else:
         low = high = z = nan

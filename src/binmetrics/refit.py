@@ -26,11 +26,9 @@ plain text bar otherwise).
 from __future__ import annotations
 
 import math
-import sys
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TextIO
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -39,10 +37,12 @@ from .counts import CountTable, FloatArray
 from .exceptions import undefined_policy
 from .intervals import Interval
 from .measures import Measure, get_measure
+from .progress import progress_bar as _progress_bar
 from .resampling import (
     PermutationResult,
     _report_undefined_replicates,
     permutation_pvalue,
+    quantiles,
 )
 from .validation import (
     as_1d,
@@ -162,57 +162,6 @@ def _value(y: npt.NDArray[np.bool_], s: FloatArray, m: Measure, params: Mapping[
     if m.family == "confusion":
         return float(m.func(table.confusion(threshold), **params))
     return float(m.func(table, **params))
-
-
-# --- progress bars ------------------------------------------------------------------------
-class _TextBar:
-    """A minimal progress bar on a text stream, redrawn at most ten times a second."""
-
-    def __init__(self, total: int, desc: str, file: TextIO | None = None,
-                 width: int = 30) -> None:
-        self.total, self.desc, self.width = total, desc, width
-        self.file = file if file is not None else sys.stderr
-        self.n = 0
-        self._start = time.monotonic()
-        self._last = -math.inf
-        self._draw()
-
-    def _draw(self) -> None:
-        frac = self.n / self.total if self.total else 1.0
-        done = round(frac * self.width)
-        elapsed = time.monotonic() - self._start
-        self.file.write(f"\r{self.desc}: [{'#' * done}{'.' * (self.width - done)}] "
-                        f"{self.n}/{self.total} ({elapsed:.1f} s)")
-        self.file.flush()
-        self._last = time.monotonic()
-
-    def update(self, n: int = 1) -> None:
-        self.n += n
-        if self.n >= self.total or time.monotonic() - self._last >= 0.1:
-            self._draw()
-
-    def close(self) -> None:
-        self._draw()
-        self.file.write("\n")
-        self.file.flush()
-
-
-class _NoBar:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress_bar(total: int, desc: str, enabled: bool) -> Any:
-    if not enabled:
-        return _NoBar()
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return _TextBar(total, desc)
-    return tqdm(total=total, desc=desc, file=sys.stderr)
 
 
 def _run(func: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], n_jobs: int | None,
@@ -459,7 +408,7 @@ def _percentile_interval(values: FloatArray, level: float) -> Interval:
         nan = math.nan
         return Interval(nan, nan, nan, level, "oob-bootstrap-percentile")
     alpha = (1.0 - level) / 2.0
-    low, high = (float(x) for x in np.quantile(d, [alpha, 1.0 - alpha]))
+    low, high = quantiles(d, [alpha, 1.0 - alpha])
     return Interval(float(d.mean()), low, high, level, "oob-bootstrap-percentile")
 
 

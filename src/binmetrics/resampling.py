@@ -58,6 +58,7 @@ Randomness
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -151,6 +152,26 @@ def _check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
 
 
 # --- measures ----------------------------------------------------------------------------
+def quantiles(values: Any, probs: Any) -> list[float]:
+    """Quantiles by linear interpolation (numpy's default), also where the neighbours
+    are infinite: np.quantile computes inf - inf there and returns NaN, which a
+    likelihood ratio or an odds ratio with infinite replicates would hit."""
+    v = np.sort(np.asarray(values, dtype=np.float64))
+    out = []
+    for q in np.atleast_1d(probs):
+        h = (v.size - 1) * float(q)
+        lo = math.floor(h)
+        hi = min(lo + 1, v.size - 1)
+        a, b, frac = float(v[lo]), float(v[hi]), h - lo
+        if a == b or frac == 0.0 or math.isinf(a):
+            out.append(a)
+        elif math.isinf(b):
+            out.append(b)
+        else:  # as numpy lerps, from the nearer end
+            out.append(a + (b - a) * frac if frac < 0.5 else b - (b - a) * (1.0 - frac))
+    return out
+
+
 @dataclass(frozen=True)
 class _Target:
     """One statistic to resample: a registered measure with parameters, or a callable."""
@@ -964,10 +985,18 @@ class BootstrapResult:
                 return interval(nan, nan)
         else:
             qs = np.array([alpha, 1.0 - alpha])
-        lo, hi = (float(x) for x in np.quantile(d, qs))
-        if kind == "basic":
+        lo, hi = quantiles(d, qs)
+        if kind == "basic":  # reflected, it can leave the measure's range: clip to it
             lo, hi = 2.0 * est - hi, 2.0 * est - lo
+            bounds = self._range(key)
+            lo, hi = min(max(lo, bounds[0]), bounds[1]), min(max(hi, bounds[0]), bounds[1])
         return interval(lo, hi)
+
+    def _range(self, key: str) -> tuple[float, float]:
+        try:
+            return get_measure(key).range
+        except KeyError:  # a callable statistic: no declared range
+            return (-math.inf, math.inf)
 
     def to_frame(self, kind: IntervalKind = "percentile", level: float = 0.95) -> Any:
         """One row per measure: estimate, interval, standard error, undefined replicates."""
@@ -1173,7 +1202,7 @@ def permutation_test(
     *,
     n_permutations: int = 10_000,
     threshold: float = 0.5,
-    alternative: Alternative = "greater",
+    alternative: Alternative | str = "auto",
     random_state: Any = None,
     plus_one: bool = True,
     params: Mapping[str, Any] | None = None,
@@ -1195,9 +1224,10 @@ def permutation_test(
     n_permutations : int, default 10000
     threshold : float, default 0.5
         Cut of a confusion measure.
-    alternative : {"greater", "less", "two-sided"}, default "greater"
-        "greater" asks whether the measure is larger than chance; use "less" for
-        measures where lower is better (losses).
+    alternative : {"auto", "greater", "less", "two-sided"}, default "auto"
+        "auto" tests "better than chance" in a registered measure's direction
+        ("greater" where higher is better, "less" for losses); a callable needs
+        an explicit alternative.
     random_state : seed, Generator or None
     plus_one : bool, default True
         Count the observed labelling among the permutations (see
@@ -1216,7 +1246,8 @@ def permutation_test(
     """
     t = _check_table(table)
     B = check_count(n_permutations, "n_permutations")
-    alt = check_alternative(alternative)
+    registered = get_measure(measure) if isinstance(measure, (str, Measure)) else None
+    alt = check_alternative(alternative, registered)
     th = check_threshold(threshold)
     if isinstance(measure, (str, Measure)):
         name = get_measure(measure).id
