@@ -86,9 +86,6 @@ _METHOD_ALIASES = {
     "exact": "clopper-pearson", "beta": "clopper-pearson", "clopperpearson": "clopper-pearson",
     "normal": "wald", "asymptotic": "wald", "agresticoull": "agresti-coull",
 }
-#: The registered measure that DeLong's method estimates: the Mann-Whitney AUC, the
-#: mean of the placements. (The registry has no field for it; see ci_methods.)
-_DELONG_MEASURE = "auc"
 _RESAMPLING_METHODS = ("bootstrap",)
 
 
@@ -314,10 +311,6 @@ def _clip01(x: float) -> float:
 
 
 # --- any registered measure -----------------------------------------------------------
-def _applies_delong(m: Measure) -> bool:
-    return m is get_measure(_DELONG_MEASURE)
-
-
 def ci_methods(measure: str | Measure) -> tuple[str, ...]:
     """The interval methods that apply to a registered measure, preferred first.
 
@@ -336,8 +329,7 @@ def ci_methods(measure: str | Measure) -> tuple[str, ...]:
     methods: list[str] = []
     if m.proportion is not None:
         methods.extend(PROPORTION_METHODS)
-    if _applies_delong(m):
-        methods.append("delong")
+    methods.extend(m.interval_methods)  # e.g. DeLong for the AUC, from the registry
     methods.extend(_RESAMPLING_METHODS)
     return tuple(methods)
 

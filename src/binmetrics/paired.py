@@ -446,12 +446,7 @@ def compare_methods(measure: str | Measure) -> tuple[str, ...]:
     >>> compare_methods("auc"), compare_methods("accuracy"), compare_methods("mcc")
     (('delong', 'bootstrap'), ('mcnemar', 'bootstrap'), ('bootstrap',))
     """
-    m = get_measure(measure)
-    if m.id == "auc":
-        return ("delong", "bootstrap")
-    if m.id == "accuracy":
-        return ("mcnemar", "bootstrap")
-    return ("bootstrap",)
+    return (*get_measure(measure).paired_tests, "bootstrap")  # declared in the registry
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ def prevalence(c: Confusion) -> Any:
 
 
 @register("accuracy", name="Accuracy", family="confusion", direction=1, range=_UNIT,
-          aliases=("acc", "correct_classification_rate"),
+          aliases=("acc", "correct_classification_rate"), paired_tests=("mcnemar",),
           source="Berrar Def. 1; Wikipedia table; multi-level paper Table 5",
           formula="(TP + TN) / (TP + FP + FN + TN)",
           proportion=lambda c: (c.tp + c.tn, c.total))

@@ -54,6 +54,7 @@ def _ranks_sum(t: CountTable) -> float:
 # --- ROC --------------------------------------------------------------------------
 @register("auc", name="Area under the ROC curve", family="ranking", direction=1, range=_UNIT,
           aliases=("roc_auc", "auroc", "c_statistic"),
+          interval_methods=("delong",), paired_tests=("delong",),
           source="Berrar Def. 27 (eqs. 31-32); multi-level paper Table 6",
           formula="P(score+ > score-) + P(score+ = score-)/2")
 def auc(t: CountTable) -> float:

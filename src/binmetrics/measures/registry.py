@@ -40,6 +40,10 @@ class Measure:
     proportion : for a measure that is a proportion of cases, a function of a
         Confusion giving (successes, trials), e.g. (TP, TP + FN) for the TPR; the
         exact and approximate binomial intervals apply to those measures only.
+    interval_methods : closed-form interval methods beyond the binomial ones
+        (``("delong",)`` for the AUC); the bootstrap applies to every measure.
+    paired_tests : tests of two models on the same cases beyond the paired bootstrap
+        (``("delong",)`` for the AUC, ``("mcnemar",)`` for the accuracy).
     """
 
     id: str
@@ -54,6 +58,8 @@ class Measure:
     params: Mapping[str, Any] = field(default_factory=dict)
     needs_probabilities: bool = False
     proportion: Callable[[Any], tuple[Any, Any]] | None = None
+    interval_methods: tuple[str, ...] = ()
+    paired_tests: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
@@ -94,6 +100,8 @@ def register(
     aliases: tuple[str, ...] = (),
     needs_probabilities: bool = False,
     proportion: Callable[[Any], tuple[Any, Any]] | None = None,
+    interval_methods: tuple[str, ...] = (),
+    paired_tests: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a measure. Its parameters and defaults are read from the function signature."""
 
@@ -108,7 +116,8 @@ def register(
             id=id, name=name, family=family, func=func, aliases=tuple(aliases),
             direction=direction, range=range, source=source, formula=formula,
             params=MappingProxyType(params), needs_probabilities=needs_probabilities,
-            proportion=proportion,
+            proportion=proportion, interval_methods=tuple(interval_methods),
+            paired_tests=tuple(paired_tests),
         )
         for n in (id, *aliases):
             k = _key(n)
