@@ -213,6 +213,9 @@ class CountTable:
         self._scores, self._pos, self._neg = s, p, n
         self.weighted = bool(weighted)
         self._memo: dict[Any, Any] = {}
+        #: (c, pi, pi0) when this table is another one calibrated to prevalence pi0
+        #: (its negatives weighted by c), else None; see :meth:`calibrated`
+        self.calibration: tuple[float, float, float] | None = None
         if _totals is not None:  # P and N known by whoever built the counts
             self.__dict__["P"], self.__dict__["N"] = map(float, _totals)
 
@@ -465,6 +468,37 @@ class CountTable:
     def thresholds(self) -> FloatArray:
         """Threshold of each cut: +inf for cut 0 (nothing positive), then the scores."""
         return np.concatenate(([np.inf], self._scores))
+
+    # --- calibration (Siblini et al.) --------------------------------------------
+    def calibrated(self, pi0: float) -> CountTable:
+        """The table reweighted to prevalence ``pi0``: each negative weighs
+        c = pi (1 - pi0) / (pi0 (1 - pi)), pi being this table's prevalence.
+
+        Every measure of the result is its calibrated version (Siblini et al. eq. 5:
+        precision TP / (TP + c FP), and with it F1, AP, MCC...), while TPR, FPR and AUC
+        are unchanged. With pi0 = pi nothing changes. pi is the weighted prevalence
+        (weights are case frequencies; the paper's code has no weights).
+
+        Examples
+        --------
+        >>> t = CountTable.from_arrays([1, 0, 1, 0, 0, 0], [.9, .8, .7, .4, .3, .1])
+        >>> cal = t.calibrated(0.5)  # pi = 1/3, so each negative weighs c = 1/2
+        >>> round(cal.prevalence, 12), [round(x, 12) for x in cal.calibration]
+        (0.5, [0.5, 0.333333333333, 0.5])
+        """
+        from .validation import check_in_range
+
+        p0 = check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
+        if self.calibration is not None:
+            raise ValueError("this table is calibrated already; calibrate the original")
+        pi = self.prevalence
+        if pi in (0.0, 1.0):
+            raise ValueError(f"calibration needs both classes; the prevalence is {pi:g}")
+        c = pi * (1.0 - p0) / (p0 * (1.0 - pi))
+        out = CountTable(self._scores, self._pos.astype(np.float64),
+                         self._neg.astype(np.float64) * c, weighted=True, _trusted=True)
+        out.calibration = (c, pi, p0)
+        return out
 
     # --- merging -----------------------------------------------------------------
     def merge(self, *others: CountTable) -> CountTable:

@@ -200,6 +200,38 @@ class Evaluation:
         ]
         return pd.DataFrame(rows)
 
+    # --- calibration (Siblini et al.) ---------------------------------------------------
+    def calibrated(self, pi0: float) -> Evaluation:
+        """This evaluation calibrated to the reference prevalence ``pi0`` (Siblini et al.).
+
+        The negatives are reweighted by c = pi (1 - pi0) / (pi0 (1 - pi)), so every
+        measure becomes its calibrated version: precision is the paper's eq. (5)
+        TP / (TP + c FP), and F1, AP (AUC-PcR), PR-gain (``auprg``, with the reference
+        code's crossings by default, ``compat="exact"`` for the exact ones), MCC...
+        follow; recall, FPR and AUC do not change, and with pi0 equal to the data's
+        prevalence nothing does.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> y = [1, 1, 0, 1, 0, 0, 1, 0, 0, 0]
+        >>> s = [.9, .8, .8, .7, .7, .5, .4, .3, .3, .1]
+        >>> cal = bm.evaluate(y, s, threshold=0.7).calibrated(0.5)
+        >>> round(cal["precision"], 4), cal["recall"], round(cal["f1"], 10)  # pi = 0.4, c = 2/3
+        (0.6923, 0.75, 0.72)
+        >>> round(cal["average_precision"], 10)  # METHODS.md section 4
+        0.7772435897
+        """
+        return Evaluation(self.table.calibrated(pi0), threshold=self.threshold,
+                          pos_label=self.pos_label, n_omitted=self.n_omitted,
+                          undefined=self.undefined, n_rows=self.n_rows,
+                          n_positive_rows=self.n_positive_rows)
+
+    @property
+    def pi0(self) -> float | None:
+        """The reference prevalence of a calibrated evaluation, else None."""
+        return None if self.table.calibration is None else self.table.calibration[2]
+
     # --- uncertainty -----------------------------------------------------------------
     def ci(
         self,
@@ -474,6 +506,7 @@ def evaluate(
     pos_label: Any = None,
     nan_policy: NanPolicy = "raise",
     undefined: UndefinedPolicy = "warn",
+    pi0: float | None = None,
 ) -> Evaluation:
     """Evaluate a binary classifier: every measure of the registry from one sort.
 
@@ -498,6 +531,9 @@ def evaluate(
         What an undefined value (e.g. precision with nothing predicted positive)
         does: NaN with an :class:`UndefinedMeasureWarning`, an
         :class:`UndefinedMeasureError`, or NaN silently.
+    pi0 : float in (0, 1), optional
+        Calibrate to this reference prevalence (:meth:`Evaluation.calibrated`,
+        Siblini et al.); default None, no calibration.
 
     Returns
     -------
@@ -519,9 +555,10 @@ def evaluate(
     inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
     table = CountTable._build(inp.y, inp.score, inp.weight)
-    return Evaluation(table, threshold=threshold, pos_label=inp.pos_label,
-                      n_omitted=inp.n_omitted, undefined=undefined, n_rows=int(inp.y.size),
-                      n_positive_rows=int(np.count_nonzero(inp.y)))
+    ev = Evaluation(table, threshold=threshold, pos_label=inp.pos_label,
+                    n_omitted=inp.n_omitted, undefined=undefined, n_rows=int(inp.y.size),
+                    n_positive_rows=int(np.count_nonzero(inp.y)))
+    return ev if pi0 is None else ev.calibrated(pi0)
 
 
 def score(

@@ -681,19 +681,34 @@ def prg_points(t: CountTable) -> dict[str, FloatArray]:
           direction=1, range=(-np.inf, 1.0), aliases=("prg_auc", "au_prg"),
           source="Siblini et al. sec. 2 (Flach & Kull 2015); METHODS.md section 4",
           formula="area under precision gain against recall gain, recall gain in [0, 1]")
-def auprg(t: CountTable) -> float:
+def auprg(t: CountTable, *, compat: str = "prgc") -> float:
     """Area under the precision-recall-gain curve (Flach & Kull; prg.py conventions).
 
     Precision gain = 1 - (P/N) FP/TP and recall gain = 1 - (P/N) FN/TP; the area
     runs over recall gain in [0, 1] with the axis crossings inserted, and negative
     precision gains there count as negative area.
+
+    Parameters
+    ----------
+    compat : {"prgc", "exact"}, default "prgc"
+        Matters only for a calibrated table (:meth:`CountTable.calibrated`, Siblini
+        et al. sec. 3.1; METHODS.md section 4). Precision gain is invariant to the
+        calibration and recall gain becomes 1 - (pi0/(1 - pi0)) FN/TP. "prgc"
+        reproduces the reference code, which still places the axis crossings at the
+        uncalibrated roots (the y-axis one at TP = P^2/(P + N)); "exact" places them
+        where the calibrated gains cross (the y-axis one at TP = pi0 P).
     """
+    if compat not in ("prgc", "exact"):
+        raise ValueError(f"compat must be 'prgc' or 'exact', got {compat!r}")
     if not both_classes(t, "auprg"):
         return _NAN
-    return t.memo("auprg", lambda: _auprg_area(t))
+    root_n = t.N
+    if t.calibration is not None and compat == "prgc":
+        root_n = t.N / t.calibration[0]  # the negatives before calibration
+    return t.memo(("auprg", compat), lambda: _auprg_area(t, root_n))
 
 
-def _auprg_area(t: CountTable) -> float:
+def _auprg_area(t: CountTable, root_n: float) -> float:
     """AUPRG as prg.py computes it, without materialising the curve.
 
     Same result as ``prg_area`` over ``prg_points`` (tested). Recall gain changes
@@ -702,7 +717,8 @@ def _auprg_area(t: CountTable) -> float:
     adds a first point, and each x-axis crossing splits its pair into two
     trapezoids through a point with precision gain 0 (placed in count space, so
     off the straight line). Pairs across negative-only groups are vertical and
-    add nothing, crossing or not.
+    add nothing, crossing or not. ``root_n`` is the N of the crossing formulas
+    (t.N, or the uncalibrated N for prgc's convention on a calibrated table).
     """
     big_p, big_n = t.P, t.N
     r = big_p / big_n
@@ -710,7 +726,7 @@ def _auprg_area(t: CountTable) -> float:
     tp0, fp0, tp1, fp1, d_tp, d_fp = g.tp0, g.fp0, g.tp1, g.fp1, g.pos, g.neg
     if _extreme(t):  # as fractions of the total, so that P^2 cannot under- or overflow
         tp0, fp0, tp1, fp1, d_tp, d_fp = (a / t.total for a in (tp0, fp0, tp1, fp1, d_tp, d_fp))
-        big_p, big_n = big_p / t.total, big_n / t.total
+        big_p, big_n, root_n = big_p / t.total, big_n / t.total, root_n / t.total
     with np.errstate(divide="ignore", invalid="ignore"):
         pg0, pg1 = 1.0 - r * fp0 / tp0, 1.0 - r * fp1 / tp1
         rg0, rg1 = 1.0 - r * (big_p - tp0) / tp0, 1.0 - r * (big_p - tp1) / tp1
@@ -722,28 +738,30 @@ def _auprg_area(t: CountTable) -> float:
     area = float(np.dot(rg1[use] - rg0[use], pg1[use] + pg0[use])) / 2.0
     if cross.any():
         area += _split_pairs(rg0[cross], pg0[cross], rg1[cross], pg1[cross],
-                             tp0[cross], fp0[cross], tp1[cross], fp1[cross], big_p, big_n)
+                             tp0[cross], fp0[cross], tp1[cross], fp1[cross], big_p, big_n,
+                             root_n)
     j = int(np.argmax(rg1 >= 0))  # the first cut with recall gain >= 0
     if rg1[j] > 0:  # the y-axis crossing, interpolated in count space
-        alpha = (big_p * big_p / (big_p + big_n) - tp0[j]) / d_tp[j]
+        alpha = (big_p * big_p / (big_p + root_n) - tp0[j]) / d_tp[j]
         ntp, nfp = tp0[j] + alpha * d_tp[j], fp0[j] + alpha * d_fp[j]
         npg = 1.0 - r * nfp / ntp
         area += rg1[j] * (pg1[j] + npg) / 2.0
         if npg * pg1[j] < 0:
             area += _split_pairs(np.array([0.0]), np.array([npg]), rg1[j:j + 1], pg1[j:j + 1],
                                  np.array([ntp]), np.array([nfp]), tp1[j:j + 1], fp1[j:j + 1],
-                                 big_p, big_n)
+                                 big_p, big_n, root_n)
     return area
 
 
 def _split_pairs(r0: Any, g0: Any, r1: Any, g1: Any, tp0: Any, fp0: Any, tp1: Any, fp1: Any,
-                 big_p: float, big_n: float) -> float:
-    """Area change when each pair (0 -> 1) crossing PG = 0 gets prg.py's crossing point."""
+                 big_p: float, big_n: float, root_n: float) -> float:
+    """Area change when each pair (0 -> 1) crossing PG = 0 gets prg.py's crossing point
+    (placed with ``root_n`` negatives; its recall gain with the table's own N)."""
     x = r0 + (-g0) / (g1 - g0) * (r1 - r0)
     d_tp, d_fp = tp1 - tp0, fp1 - fp0
     with np.errstate(divide="ignore", invalid="ignore"):
-        alpha = np.where(d_tp > 0, (big_p * big_p / (big_p + big_n - big_n * x) - tp0) / d_tp,
-                         (big_n / big_p * tp0 - fp0) / d_fp)
+        alpha = np.where(d_tp > 0, (big_p * big_p / (big_p + root_n - root_n * x) - tp0) / d_tp,
+                         (root_n / big_p * tp0 - fp0) / d_fp)
     ntp = tp0 + alpha * d_tp
     nrg = 1.0 - (big_p / big_n) * (big_p - ntp) / ntp
     old = (r1 - r0) * (g1 + g0) / 2.0

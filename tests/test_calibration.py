@@ -1,0 +1,88 @@
+"""Prior-calibrated measures (Siblini et al.; METHODS.md section 4): the worked numbers
+of the spec, and the invariances the paper claims."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import binmetrics as bm
+
+# METHODS.md section 4, "Ties": pi = 0.4
+Y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
+S = np.array([.9, .8, .8, .7, .7, .5, .4, .3, .3, .1])
+
+
+@pytest.mark.parametrize(("pi0", "prgc", "exact"), [(0.5, 0.5462962963, None),
+                                                    (0.2, 0.8032407407, None),
+                                                    (0.3, 0.6388888889, 0.6785714286)])
+def test_calibrated_prg_of_the_spec(pi0, prgc, exact):
+    cal = bm.evaluate(Y, S, pi0=pi0)
+    assert cal["auprg"] == pytest.approx(prgc, abs=1e-10)
+    assert cal.value("auprg", compat="prgc") == cal["auprg"]
+    if exact is not None:
+        assert cal.value("auprg", compat="exact") == pytest.approx(exact, abs=1e-10)
+
+
+@pytest.mark.parametrize(("pi0", "ap"), [(0.5, 0.7772435897), (0.1, 0.4079545455)])
+def test_calibrated_average_precision_of_the_spec(pi0, ap):
+    assert bm.evaluate(Y, S, pi0=pi0)["average_precision"] == pytest.approx(ap, abs=1e-10)
+
+
+def test_calibrated_f1_of_the_spec():
+    assert bm.evaluate(Y, S, threshold=0.7)["f1"] == pytest.approx(2 / 3)
+    assert bm.evaluate(Y, S, threshold=0.7, pi0=0.5)["f1"] == pytest.approx(0.72, abs=1e-12)
+    assert bm.evaluate(Y, S, threshold=0.7, pi0=0.1)["f1"] == pytest.approx(0.3157894737,
+                                                                           abs=1e-10)
+    assert bm.evaluate(Y, S, pi0=0.5).best_threshold("f1").value == pytest.approx(0.8)
+
+
+def test_calibrated_precision_is_eq_5():
+    ev = bm.evaluate(Y, S, threshold=0.7)
+    c = ev.confusion
+    for pi0 in (0.05, 0.3, 0.5, 0.9):
+        pi = 0.4
+        k = pi * (1 - pi0) / (pi0 * (1 - pi))
+        assert ev.calibrated(pi0)["precision"] == pytest.approx(c.tp / (c.tp + k * c.fp),
+                                                                rel=1e-12)
+
+
+def test_replicating_negatives_leaves_calibrated_values_unchanged():
+    y3 = np.concatenate([Y, np.repeat(Y[Y == 0], 2)])
+    s3 = np.concatenate([S, np.repeat(S[Y == 0], 2)])
+    assert bm.evaluate(y3, s3)["average_precision"] == pytest.approx(0.5103, abs=1e-4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = bm.evaluate(Y, S, pi0=0.5).to_dict()
+        b = bm.evaluate(y3, s3, pi0=0.5).to_dict()
+    for m in ("precision", "f1", "average_precision", "auprg", "mcc", "tpr", "fpr", "auc"):
+        assert b[bm.get_measure(m).id] == pytest.approx(a[bm.get_measure(m).id], rel=1e-12), m
+
+
+def test_recall_fpr_auc_unchanged_and_pi0_equal_to_pi_changes_nothing():
+    ev = bm.evaluate(Y, S, threshold=0.7)
+    cal = ev.calibrated(0.2)
+    for m in ("tpr", "fpr", "tnr", "fnr", "auc", "gini", "ks", "auch"):
+        assert cal[m] == pytest.approx(ev[m], rel=1e-12), m
+    same = ev.calibrated(0.4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        raw, cal_d = ev.to_dict(), same.to_dict()
+    for m in bm.iter_measures():
+        if m.needs_probabilities or m.family == "probabilistic":
+            continue  # losses weigh cases; calibration reweights them (c = 1 here anyway)
+        assert cal_d[m.id] == pytest.approx(raw[m.id], rel=1e-9, nan_ok=True), m.id
+    assert same.pi0 == 0.4 and ev.pi0 is None
+
+
+def test_bad_pi0_and_double_calibration():
+    with pytest.raises(ValueError, match=r"pi0 must lie in \(0.0, 1.0\)"):
+        bm.evaluate(Y, S, pi0=1.0)
+    with pytest.raises(ValueError, match="both classes"):
+        bm.evaluate(np.ones(4), S[:4], pi0=0.5)
+    with pytest.raises(ValueError, match="calibrated already"):
+        bm.evaluate(Y, S, pi0=0.5).calibrated(0.3)
+    with pytest.raises(ValueError, match="compat"):
+        bm.evaluate(Y, S, pi0=0.5).value("auprg", compat="reference")
