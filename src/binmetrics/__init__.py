@@ -7,6 +7,7 @@ source papers define them, from one mergeable count table.
 (1.0, 1.0)
 """
 
+from .by import ByResult, evaluate_by
 from .counts import Confusion, CountTable
 from .curves import (
     AccumulationCurve,
@@ -51,6 +52,7 @@ __all__ = [
     "REGISTRY",
     "AccumulationCurve",
     "BestThreshold",
+    "ByResult",
     "Comparison",
     "Confusion",
     "CountTable",
@@ -78,6 +80,7 @@ __all__ = [
     "compare",
     "delong_test",
     "evaluate",
+    "evaluate_by",
     "get_measure",
     "iter_measures",
     "mcnemar_test",

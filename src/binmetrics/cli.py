@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
+from .by import ByResult, check_pi0, evaluate_by
 from .data import EXAMPLES, example_path
 from .evaluation import Evaluation, evaluate
 from .measures.registry import FAMILIES, Measure, get_measure, iter_measures, measures
@@ -58,6 +59,7 @@ examples:
   {PROG} evaluate scores.parquet --label outcome --score prob --pos-label yes \\
       --format json --output metrics.json
   {PROG} evaluate --example screening --measures tpr,auc,mcc --ci --resamples 2000 --seed 0
+  {PROG} evaluate preds.parquet --label y --score p --by month --pi0 mean
 
 FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or
 .parquet, .pq. --example {"|".join(EXAMPLES)} evaluates bundled data instead
@@ -67,6 +69,18 @@ FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or
 --ci adds a confidence interval to every measure: the exact (Clopper-Pearson)
 interval for proportions, DeLong's for the AUC, a bootstrap of --resamples
 replicates for the others; --ci-method picks another where it applies.
+
+--pi0 adds every measure calibrated to that reference prevalence (Siblini et
+al.): a number in (0, 1), "mean" (the average prevalence of the groups) or "min"
+(the smallest); without --by, "mean" and "min" are the data's own prevalence.
+
+--by COL[,COL...] evaluates each group of rows separately (groups in order of
+first appearance). Groups with fewer than 2 rows or one class are reported with
+NaN values and the reason. json and csv give one record/row per group (csv:
+the group columns, n, positives, prevalence, the measures, ID_cal with --pi0,
+ID_low/ID_high with --ci, reason); the table format lists the groups and then
+the values in long format, one line per group and measure (group, id, value,
+low, high, value_cal).
 """
 
 MEASURES_EPILOG = f"""\
@@ -121,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="NaN/inf scores: an error, or drop those rows (default: %(default)s)")
     ev.add_argument("--measures", metavar="ID,ID,...",
                     help="comma-separated measure ids or aliases (default: all)")
+    ev.add_argument("--by", metavar="COL[,COL...]",
+                    help="evaluate each group of these column(s) separately")
+    ev.add_argument("--pi0", metavar="VALUE|mean|min",
+                    help="add the measures calibrated to this reference prevalence")
     ev.add_argument("--ci", action="store_true", help="add confidence intervals")
     ev.add_argument("--ci-method", default="auto", metavar="METHOD",
                     help="interval method where it applies: clopper-pearson, wald, wilson, "
@@ -330,10 +348,14 @@ def _count(x: float) -> float | int:
 
 def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
     selected = _parse_measure_list(args.measures) if args.measures else None
+    pi0 = _parse_pi0(args.pi0)
+    by = _parse_by(args.by)
     path = Path(args.file) if args.file is not None else example_path(args.example)
-    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight) if c])
+    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight, *by) if c])
     labels = df[cols.label]
     pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
+    if by:
+        return _run_evaluate_by(args, cols, path, df, by, pi0, pos_label, selected)
     ev = evaluate(
         labels, df[cols.score], threshold=args.threshold,
         sample_weight=None if cols.weight is None else df[cols.weight],
@@ -359,14 +381,141 @@ def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
         info["weight_total"] = _count(ev.table.total)
         info["weight_positives"] = _count(ev.table.P)
     rows = [(m, values[m.id]) for m in chosen]
+    if pi0 is not None:
+        p0 = ev.table.prevalence if isinstance(pi0, str) else pi0  # one group: its own
+        info["pi0"] = p0
+        info["calibrated"] = ev.calibrated(p0).to_dict(measures=chosen)
     if args.ci:
         info["intervals"] = _intervals(ev, chosen, args)
     render = {"table": _evaluate_table, "json": _evaluate_json, "csv": _evaluate_csv}
     return render[args.format](info, rows)
 
 
-def _intervals(ev: Evaluation, chosen: list[Measure],
-               args: argparse.Namespace) -> dict[str, tuple[float, float, str]]:
+def _parse_pi0(spec: str | None) -> float | str | None:
+    if spec is None:
+        return None
+    try:
+        return check_pi0(spec)
+    except (TypeError, ValueError):
+        raise CLIError(f"--pi0 must be a number strictly between 0 and 1, mean or min; "
+                       f"got {spec!r}") from None
+
+
+def _parse_by(spec: str | None) -> list[str]:
+    if spec is None:
+        return []
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names:
+        raise CLIError("--by is empty; give comma-separated column names, e.g. month,site")
+    if len(set(names)) != len(names):
+        raise CLIError(f"--by names a column twice: {spec}")
+    return names
+
+
+def _run_evaluate_by(args: argparse.Namespace, cols: _Columns, path: Path, df: pd.DataFrame,
+                     by: list[str], pi0: float | str | None, pos_label: Any,
+                     selected: list[Measure] | None) -> str:
+    chosen = list(iter_measures()) if selected is None else selected
+    plan = _ci_plan(chosen, args) if args.ci else "auto"
+    res = evaluate_by(df, label=cols.label, score=cols.score, by=by, pi0=pi0,
+                      measures=chosen, weight=cols.weight, threshold=args.threshold,
+                      pos_label=pos_label, nan_policy=args.nan_policy, ci=args.ci,
+                      ci_method=plan, level=args.ci_level, n_resamples=args.resamples,
+                      random_state=args.seed)
+    info: dict[str, Any] = {
+        "file": str(path), "label": cols.label, "score": cols.score, "weight": cols.weight,
+        "by": by, "pos_label": res.pos_label, "threshold": args.threshold, "pi0": res.pi0,
+        "ci": args.ci,
+    }
+    render = {"table": _by_table, "json": _by_json, "csv": _by_csv}
+    return render[args.format](info, res, chosen)
+
+
+def _key_cell(v: Any) -> str:
+    return "NaN" if isinstance(v, float) and math.isnan(v) else str(v)
+
+
+def _by_table(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
+    frame = res.to_frame()
+    by = info["by"]
+    head = [
+        f"file:       {info['file']}",
+        f"label:      {info['label']!r} (positive {info['pos_label']!r}), "
+        f"score {info['score']!r}" + (f", weight {info['weight']!r}" if info["weight"] else ""),
+        f"groups:     {len(frame)} by {', '.join(repr(b) for b in by)}",
+        f"threshold:  {info['threshold']!r} (score >= threshold is predicted positive)",
+    ]
+    if info["pi0"] is not None:
+        head.append(f"pi0:        {_fmt(info['pi0'])} (the *_cal values are calibrated to it)")
+    summary = [[*(_key_cell(r[b]) for b in by), str(r["n"]), str(r["positives"]),
+                _fmt(r["prevalence"]), r["reason"]] for r in frame.to_dict(orient="records")]
+    k = len(by)
+    groups = _align([*by, "n", "positives", "prevalence", "reason"], summary,
+                    right=[k, k + 1, k + 2])
+    header = [*by, "id", "value"]
+    right = [k + 1]
+    if info["ci"]:
+        header += ["low", "high"]
+        right += [k + 2, k + 3]
+    if info["pi0"] is not None:
+        header.append("value_cal")
+        right.append(len(header) - 1)
+    body = []
+    for r in frame.to_dict(orient="records"):
+        for m in chosen:
+            line = [*(_key_cell(r[b]) for b in by), m.id, _fmt(r[m.id])]
+            if info["ci"]:
+                line += [_fmt(r[f"{m.id}_low"]), _fmt(r[f"{m.id}_high"])]
+            if info["pi0"] is not None:
+                line.append(_fmt(r[f"{m.id}_cal"]))
+            body.append(line)
+    return "\n".join(head) + "\n\n" + groups + "\n" + _align(header, body, right=right)
+
+
+def _json_key(v: Any) -> Any:
+    if isinstance(v, float):
+        return _json_value(v)
+    if isinstance(v, (str, int, bool)) or v is None:
+        return v
+    return str(v)
+
+
+def _by_json(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
+    frame = res.to_frame()
+    groups = []
+    for r in frame.to_dict(orient="records"):
+        g: dict[str, Any] = {
+            "group": {b: _json_key(r[b]) for b in info["by"]},
+            "n": int(r["n"]), "positives": int(r["positives"]),
+            "prevalence": _json_value(float(r["prevalence"])), "reason": r["reason"],
+            "measures": {m.id: _json_value(float(r[m.id])) for m in chosen},
+        }
+        if info["pi0"] is not None:
+            g["calibrated"] = {m.id: _json_value(float(r[f"{m.id}_cal"])) for m in chosen}
+        if info["ci"]:
+            g["intervals"] = {m.id: {"low": _json_value(float(r[f"{m.id}_low"])),
+                                     "high": _json_value(float(r[f"{m.id}_high"]))}
+                              for m in chosen}
+        groups.append(g)
+    obj: dict[str, Any] = {
+        "file": info["file"], "label": info["label"], "score": info["score"],
+        "weight": info["weight"], "by": info["by"], "pos_label": info["pos_label"],
+        "threshold": _json_value(info["threshold"]),
+        "pi0": None if info["pi0"] is None else _json_value(info["pi0"]),
+        "groups": groups,
+    }
+    return json.dumps(obj, indent=2, allow_nan=False) + "\n"
+
+
+def _by_csv(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
+    frame = res.to_frame()
+    if info["pi0"] is not None:
+        frame.insert(len(frame.columns) - 1, "pi0", info["pi0"])
+    return str(frame.to_csv(index=False, na_rep="NaN", lineterminator="\n"))
+
+
+def _ci_plan(chosen: list[Measure], args: argparse.Namespace) -> dict[str, str]:
+    """The interval method of each measure: --ci-method where it applies, else auto."""
     from .intervals import ci_methods, method_name
 
     method = method_name(args.ci_method)
@@ -376,7 +525,12 @@ def _intervals(ev: Evaluation, chosen: list[Measure],
                        f"{', '.join(sorted(known))}")
     if method != "auto" and not any(method in ci_methods(m) for m in chosen):
         raise CLIError(f"--ci-method {method} applies to none of the measures")
-    plan = {m.id: method if method in ci_methods(m) else "auto" for m in chosen}
+    return {m.id: method if method in ci_methods(m) else "auto" for m in chosen}
+
+
+def _intervals(ev: Evaluation, chosen: list[Measure],
+               args: argparse.Namespace) -> dict[str, tuple[float, float, str]]:
+    plan = _ci_plan(chosen, args)
     table = ev.ci_table(chosen, method=plan, level=args.ci_level, n_resamples=args.resamples,
                         random_state=args.seed, progress=sys.stderr.isatty())
     return {r.id: (r.low, r.high, r.method) for r in table.itertuples()}
@@ -446,6 +600,12 @@ def _evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> 
                 for r in body]
         header = ["id", "value", "low", "high", "interval", *header[2:]]
         right = [1, 2, 3]
+    cal = info.get("calibrated")
+    if cal is not None:
+        head.append(f"pi0:        {_fmt(info['pi0'])} (value_cal: calibrated to it)")
+        body = [[*r[:2], _fmt(cal[r[0]]), *r[2:]] for r in body]
+        header = [*header[:2], "value_cal", *header[2:]]
+        right = [1, 2, 3, 4] if iv is not None else [1, 2]
     table = _align(header, body, right=right)
     return "\n".join(head) + "\n\n" + table
 
@@ -467,6 +627,9 @@ def _evaluate_json(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> s
     obj["threshold"] = _json_value(info["threshold"])
     obj["confusion"] = info["confusion"]
     obj["measures"] = {m.id: _json_value(v) for m, v in rows}
+    if "calibrated" in info:
+        obj["pi0"] = _json_value(info["pi0"])
+        obj["calibrated"] = {m.id: _json_value(info["calibrated"][m.id]) for m, _ in rows}
     if "intervals" in info:
         obj["intervals"] = {k: {"low": _json_value(lo), "high": _json_value(hi), "method": how}
                             for k, (lo, hi, how) in info["intervals"].items()}
@@ -477,12 +640,15 @@ def _evaluate_csv(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> st
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     iv = info.get("intervals")
+    cal = info.get("calibrated")
     extra = ["low", "high", "interval"] if iv is not None else []
-    w.writerow(["id", "value", *extra, "family", "direction", "source"])
+    cal_col = ["value_cal"] if cal is not None else []
+    w.writerow(["id", "value", *cal_col, *extra, "family", "direction", "source"])
     for m, v in rows:
         bounds = ([_csv_value(iv[m.id][0]), _csv_value(iv[m.id][1]), iv[m.id][2]]
                   if iv is not None else [])
-        w.writerow([m.id, _csv_value(v), *bounds, m.family, m.direction, m.source])
+        cv = [_csv_value(cal[m.id])] if cal is not None else []
+        w.writerow([m.id, _csv_value(v), *cv, *bounds, m.family, m.direction, m.source])
     return buf.getvalue()
 
 

@@ -1,0 +1,451 @@
+"""``evaluate_by()``: one classifier evaluated per group (subpopulation, period...).
+
+Each group gets its own :class:`~binmetrics.Evaluation` and, with ``pi0``, its
+version calibrated to a common reference prevalence (Siblini et al.), so that the
+groups can be compared with their differing prevalences taken out.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .counts import CountTable
+from .evaluation import Evaluation
+from .exceptions import UndefinedPolicy
+from .measures import Measure, get_measure, iter_measures
+from .validation import (
+    NanPolicy,
+    as_1d,
+    as_float,
+    check_binary_inputs,
+    check_count,
+    check_in_range,
+    check_threshold,
+)
+
+__all__ = ["ByResult", "evaluate_by"]
+
+#: The columns every row of the result has before the measures.
+_FIXED = ("n", "positives", "prevalence")
+_PI0_RULES = ("mean", "min")
+
+
+class ByResult:
+    """The result of :func:`evaluate_by`: one row per group, in order of first appearance.
+
+    Attributes
+    ----------
+    by : list of str
+        The group columns.
+    keys : list
+        The group keys (a value for one group column, a tuple for a list of them).
+    evaluations : dict
+        key -> :class:`~binmetrics.Evaluation` of the group's rows, None for a
+        group that could not be evaluated (see the ``reason`` column).
+    calibrated_evaluations : dict
+        key -> the evaluation calibrated to :attr:`pi0` (None where not evaluated);
+        empty when ``pi0`` was not given.
+    pi0 : float or None
+        The reference prevalence of the ``*_cal`` columns (NaN when "mean" or "min"
+        found no group to average), None without calibration.
+    measures : list of str
+        The ids of the measures in the result.
+    pos_label : the label of the positive class (found on all the rows).
+    """
+
+    def __init__(self, frame: pd.DataFrame, *, by: list[str], keys: list[Any],
+                 evaluations: dict[Any, Evaluation | None],
+                 calibrated_evaluations: dict[Any, Evaluation | None],
+                 pi0: float | None, measures: list[str], pos_label: Any = None) -> None:
+        self._frame = frame
+        self.pos_label = pos_label
+        self.by = by
+        self.keys = keys
+        self.evaluations = evaluations
+        self.calibrated_evaluations = calibrated_evaluations
+        self.pi0 = pi0
+        self.measures = measures
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a pandas DataFrame (a copy): the group columns, n, positives,
+        prevalence, one column per measure, ``<id>_cal`` with ``pi0``, ``<id>_low`` and
+        ``<id>_high`` with ``ci=True``, and ``reason`` ("" for evaluated groups).
+        ``frame.attrs["pi0"]`` holds :attr:`pi0`."""
+        out = self._frame.copy()
+        out.attrs["pi0"] = self.pi0
+        return out
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __repr__(self) -> str:
+        shown = "" if self.pi0 is None else f", pi0={self.pi0:g}"
+        return (f"ByResult(by={self.by}, groups={len(self.keys)}, "
+                f"measures={len(self.measures)}{shown})")
+
+    def plot(self, measures: str | Sequence[str], calibrated: bool = True,
+             ax: Any = None) -> Any:
+        """Each measure across the groups, in group order: raw values as solid lines,
+        calibrated ones (with ``calibrated=True``) dashed in the same colour.
+
+        Groups that could not be evaluated leave a gap. Needs matplotlib
+        (``pip install 'binmetrics[plot]'``).
+
+        Parameters
+        ----------
+        measures : str or list of str
+            Ids or aliases of measures in the result.
+        calibrated : bool, default True
+            Also draw the calibrated values (needs ``evaluate_by(..., pi0=...)``).
+        ax : matplotlib Axes, optional
+            Where to draw; default a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise ImportError("ByResult.plot needs matplotlib; install it with "
+                              "pip install 'binmetrics[plot]'") from None
+        names = [measures] if isinstance(measures, str) else list(measures)
+        if not names:
+            raise ValueError("plot needs at least one measure")
+        ids = [get_measure(n).id for n in names]
+        absent = [i for i in ids if i not in self.measures]
+        if absent:
+            raise ValueError(f"measures {absent} are not in the result; it has "
+                             f"{', '.join(self.measures)}")
+        if calibrated and self.pi0 is None:
+            raise ValueError("there are no calibrated values: call evaluate_by with pi0=, "
+                             "or plot with calibrated=False")
+        if ax is None:
+            _, ax = plt.subplots()
+        x = np.arange(len(self.keys))
+        for i in ids:
+            (line,) = ax.plot(x, self._frame[i].to_numpy(dtype=float), linestyle="-",
+                              marker="o", label=i)
+            if calibrated:
+                ax.plot(x, self._frame[f"{i}_cal"].to_numpy(dtype=float), linestyle="--",
+                        marker="o", color=line.get_color(),
+                        label=f"{i} (calibrated, pi0={self.pi0:.3g})")
+        ax.set_xticks(x)
+        ax.set_xticklabels([_key_label(k) for k in self.keys])
+        ax.set_xlabel(", ".join(self.by))
+        ax.set_ylabel("value")
+        ax.legend()
+        return ax
+
+
+def _key_label(key: Any) -> str:
+    return ", ".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
+
+
+# --- input ---------------------------------------------------------------------------
+def _columns_of(data: Any) -> tuple[list[str], str]:
+    """The column names of a pandas or polars DataFrame and which library it is."""
+    if isinstance(data, pd.DataFrame):
+        return [str(c) for c in data.columns], "pandas"
+    if type(data).__module__.split(".")[0] == "polars":
+        import polars as pl
+
+        if isinstance(data, pl.DataFrame):
+            return list(data.columns), "polars"
+        if isinstance(data, pl.LazyFrame):
+            raise TypeError("data is a polars LazyFrame; collect() it into a DataFrame first")
+    raise TypeError(f"data must be a pandas or polars DataFrame, got {type(data).__name__}")
+
+
+def _column(data: Any, kind: str, name: str) -> np.ndarray:
+    if kind == "pandas":
+        return np.asarray(data[name].to_numpy())
+    return np.asarray(data.get_column(name).to_numpy())
+
+
+def _check_names(available: list[str], wanted: list[tuple[str, str]]) -> None:
+    for role, col in wanted:
+        if col not in available:
+            close = difflib.get_close_matches(col, available, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            shown = ", ".join(available[:30]) + (
+                f", ... ({len(available)} in all)" if len(available) > 30 else "")
+            raise ValueError(f"{role} column {col!r} not found in data{hint}; "
+                             f"available columns: {shown or '(none)'}")
+
+
+def _by_list(by: Any) -> tuple[list[str], bool]:
+    """The group columns and whether the keys are tuples (a list was given)."""
+    if isinstance(by, str):
+        return [by], False
+    if isinstance(by, (list, tuple)) and by and all(isinstance(b, str) for b in by):
+        if len(set(by)) != len(by):
+            raise ValueError(f"by names a column twice: {list(by)}")
+        return list(by), True
+    raise TypeError(f"by must be a column name or a non-empty list of column names; got {by!r}")
+
+
+def check_pi0(pi0: Any) -> float | str | None:
+    """None, a number in (0, 1) or one of "mean", "min"; anything else is an error."""
+    if pi0 is None:
+        return None
+    if isinstance(pi0, str):
+        rule = pi0.strip().lower()
+        if rule in _PI0_RULES:
+            return rule
+        try:
+            pi0 = float(rule)
+        except ValueError:
+            raise ValueError(f"pi0 must be a number in (0, 1), 'mean' or 'min'; "
+                             f"got {pi0!r}") from None
+    if isinstance(pi0, bool):
+        raise TypeError(f"pi0 must be a number in (0, 1), 'mean' or 'min'; got {pi0!r}")
+    return check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
+
+
+def _python(v: Any) -> Any:
+    if isinstance(v, np.datetime64):  # .item() would give nanoseconds as an int
+        return pd.Timestamp(v)
+    if isinstance(v, np.timedelta64):
+        return pd.Timedelta(v)
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, float) and math.isnan(v):
+        return float("nan")
+    return v
+
+
+def _groups(keys: list[np.ndarray]) -> tuple[list[Any], list[np.ndarray]]:
+    """Group keys in order of first appearance (missing values form a group) and the
+    row indices of each group."""
+    frame = pd.DataFrame({str(i): k for i, k in enumerate(keys)})
+    codes = frame.groupby(list(frame.columns), sort=False, dropna=False).ngroup().to_numpy()
+    order = np.argsort(codes, kind="stable")
+    bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    members = np.split(order, bounds) if codes.size else []
+    found = [tuple(_python(k[idx[0]]) for k in keys) for idx in members]
+    return found, members
+
+
+# --- evaluation ----------------------------------------------------------------------
+def evaluate_by(
+    data: Any,
+    *,
+    label: str,
+    score: str,
+    by: str | Sequence[str],
+    pi0: float | str | None = None,
+    measures: Iterable[str | Measure] | None = None,
+    weight: str | None = None,
+    threshold: float = 0.5,
+    pos_label: Any = None,
+    nan_policy: NanPolicy = "raise",
+    ci: bool = False,
+    ci_method: str | Mapping[str, str] = "auto",
+    level: float = 0.95,
+    n_resamples: int = 2000,
+    random_state: Any = None,
+    min_cases: int = 2,
+    undefined: UndefinedPolicy = "warn",
+) -> ByResult:
+    """Evaluate a classifier separately on each group of a data frame.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame or polars.DataFrame
+        One row per case; only the named columns are read.
+    label, score : str
+        Columns of the true labels and of the scores (see :func:`binmetrics.evaluate`).
+    by : str or list of str
+        Group column(s). Groups keep their order of first appearance; a missing
+        value is a group of its own. The keys are values for one column name and
+        tuples for a list of names.
+    pi0 : float in (0, 1), "mean", "min" or None
+        Add each measure calibrated to this reference prevalence as ``<id>_cal``
+        (Siblini et al.). "mean" is the average of the evaluated groups'
+        prevalences (the paper's section 5 suggestion for comparing populations),
+        "min" the smallest (the worst case). Default None: no calibration.
+    measures : list of ids or aliases, optional
+        Default: every measure of the registry.
+    weight : str, optional
+        Column of non-negative case weights; prevalences are then weighted.
+    threshold, pos_label, nan_policy, undefined :
+        As in :func:`binmetrics.evaluate`. The positive label is found once, on
+        all the rows, so a group with one class is still read correctly.
+    ci : bool, default False
+        Add the confidence interval of every measure as ``<id>_low`` and
+        ``<id>_high`` (:meth:`Evaluation.ci_table` of each group, with
+        ``ci_method``, ``level``, ``n_resamples`` and ``random_state``; the same
+        ``random_state`` is passed to every group). Intervals are of the raw
+        measures.
+    min_cases : int, default 2
+        Groups with fewer rows are not evaluated.
+
+    Returns
+    -------
+    ByResult
+        ``.to_frame()`` has one row per group: the group column(s), ``n`` (rows
+        evaluated), ``positives`` (positive rows), ``prevalence`` (weighted with
+        ``weight``), the measures, and ``reason``. A group with fewer than
+        ``min_cases`` rows, or with one class only, is kept as a row of NaN
+        values whose ``reason`` says why (e.g. "no positives"); evaluated groups
+        have reason "".
+
+    Raises
+    ------
+    ValueError
+        A named column is missing (the message lists the available ones), ``pi0``
+        is outside (0, 1) or an unknown rule, or the labels/scores are invalid.
+    TypeError
+        ``data`` is not a pandas or polars DataFrame.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import binmetrics as bm
+    >>> df = pd.DataFrame({
+    ...     "month": ["jan"] * 6 + ["feb"] * 6 + ["mar"] * 2,
+    ...     "y": [1, 0, 1, 0, 0, 0,  1, 1, 0, 1, 0, 0,  0, 0],
+    ...     "p": [.9, .2, .6, .7, .1, .3,  .8, .4, .5, .9, .2, .1,  .3, .6]})
+    >>> res = bm.evaluate_by(df, label="y", score="p", by="month", pi0="mean",
+    ...                      measures=["auc", "precision"])
+    >>> res.pi0  # (2/6 + 3/6) / 2: the group "mar" has no positives
+    0.41666666666666663
+    >>> cols = ["month", "n", "prevalence", "auc", "ppv", "ppv_cal", "reason"]
+    >>> res.to_frame()[cols].round(4)  # doctest: +NORMALIZE_WHITESPACE
+      month  n  prevalence     auc     ppv  ppv_cal        reason
+    0   jan  6      0.3333  0.8750  0.6667   0.7407
+    1   feb  6      0.5000  0.8889  0.6667   0.5882
+    2   mar  2      0.0000     NaN     NaN      NaN  no positives
+    >>> res.evaluations["mar"] is None
+    True
+    """
+    names, tuple_keys = _by_list(by)
+    rule = check_pi0(pi0)
+    threshold = check_threshold(threshold)
+    min_cases = check_count(min_cases, "min_cases")
+    if measures is None:
+        chosen = list(iter_measures())
+    else:
+        if isinstance(measures, (str, Measure)):
+            measures = [measures]
+        chosen = list({m.id: m for m in (get_measure(x) for x in measures)}.values())
+        if not chosen:
+            raise ValueError("measures is empty; give measure ids, or None for all")
+    ids = [m.id for m in chosen]
+
+    available, kind = _columns_of(data)
+    roles = [("label", label), ("score", score)]
+    if weight is not None:
+        roles.append(("weight", weight))
+    roles += [("group", b) for b in names]
+    _check_names(available, roles)
+    out_cols = [*_FIXED, *ids, "reason"]
+    clash = [b for b in names if b in out_cols or b.endswith(("_cal", "_low", "_high"))]
+    if clash:
+        raise ValueError(f"group column {clash[0]!r} has the name of a result column; "
+                         "rename it")
+
+    y_raw = _column(data, kind, label)
+    s_raw = _column(data, kind, score)
+    w_raw = None if weight is None else _column(data, kind, weight)
+    key_cols = [as_1d(_column(data, kind, b), b) for b in names]
+    inp = check_binary_inputs(y_raw, s_raw, w_raw, pos_label=pos_label, nan_policy=nan_policy)
+    keys, members = _groups(key_cols)  # on every row: a group of NaN scores only stays
+    keep = np.ones(y_raw.shape[0], dtype=bool)
+    if inp.n_omitted:  # the rows check_binary_inputs kept
+        keep = np.isfinite(as_float(as_1d(s_raw, "y_score"), "y_score"))
+    position = np.cumsum(keep) - 1  # row -> its index in the validated arrays
+
+    rows: list[dict[str, Any]] = []
+    reasons: list[str] = []
+    evaluations: dict[Any, Evaluation | None] = {}
+    for key, rows_all in zip(keys, members, strict=True):
+        idx = position[rows_all[keep[rows_all]]]
+        row: dict[str, Any] = dict(zip(names, key, strict=True))
+        y = inp.y[idx]
+        n, n_pos = int(idx.size), int(np.count_nonzero(y))
+        w = None if inp.weight is None else inp.weight[idx]
+        table = None if n == 0 else CountTable._build(y, inp.score[idx], w)
+        row.update(n=n, positives=n_pos,
+                   prevalence=math.nan if table is None else float(table.prevalence))
+        reason = _reason(n, n_pos, table, min_cases)
+        ev = None
+        if table is not None and not reason:
+            ev = Evaluation(table, threshold=threshold, pos_label=inp.pos_label,
+                            n_omitted=int(rows_all.size - n), undefined=undefined,
+                            n_rows=n, n_positive_rows=n_pos)
+        evaluations[key if tuple_keys else key[0]] = ev
+        rows.append(row)
+        reasons.append(reason)
+
+    p0 = _resolve_pi0(rule, [r["prevalence"] for r, why in zip(rows, reasons, strict=True)
+                             if not why])
+    calibrated: dict[Any, Evaluation | None] = {}
+    records = []
+    for row, reason, (key, ev) in zip(rows, reasons, evaluations.items(), strict=True):
+        values = dict.fromkeys(ids, math.nan) if ev is None else ev.to_dict(measures=chosen)
+        row.update(values)
+        if p0 is not None:
+            cal = None if ev is None or math.isnan(p0) else ev.calibrated(p0)
+            calibrated[key] = cal
+            cv = dict.fromkeys(ids, math.nan) if cal is None else cal.to_dict(measures=chosen)
+            row.update({f"{i}_cal": cv[i] for i in ids})
+        if ci:
+            bounds = {i: (math.nan, math.nan) for i in ids}
+            if ev is not None:
+                t = ev.ci_table(chosen, method=ci_method, level=level,
+                                n_resamples=n_resamples, random_state=random_state)
+                bounds = {i: (float(lo), float(hi))
+                          for i, lo, hi in zip(t["id"], t["low"], t["high"], strict=True)}
+            for i in ids:
+                row[f"{i}_low"], row[f"{i}_high"] = bounds[i]
+        row["reason"] = reason
+        records.append(row)
+
+    columns = [*names, *_FIXED, *ids]
+    if p0 is not None:
+        columns += [f"{i}_cal" for i in ids]
+    if ci:
+        columns += [c for i in ids for c in (f"{i}_low", f"{i}_high")]
+    columns.append("reason")
+    frame = pd.DataFrame.from_records(records, columns=columns)
+    for c in columns[len(names) + len(_FIXED):-1]:
+        frame[c] = frame[c].astype(float)
+    frame.attrs["pi0"] = p0
+    return ByResult(frame, by=names, keys=list(evaluations), evaluations=evaluations,
+                    calibrated_evaluations=calibrated, pi0=p0, measures=ids,
+                    pos_label=inp.pos_label)
+
+
+def _reason(n: int, n_pos: int, table: CountTable | None, min_cases: int) -> str:
+    """Why a group is not evaluated ("" when it is)."""
+    if n == 0:
+        return "no rows with a finite score"
+    if n < min_cases:
+        return f"{n} row{'s' if n != 1 else ''}, fewer than min_cases={min_cases}"
+    if n_pos == 0:
+        return "no positives"
+    if n_pos == n:
+        return "no negatives"
+    assert table is not None
+    if table.P == 0:
+        return "the positives have zero total weight"
+    if table.N == 0:
+        return "the negatives have zero total weight"
+    return ""
+
+
+def _resolve_pi0(rule: float | str | None, prevalences: list[float]) -> float | None:
+    if rule is None or isinstance(rule, float):
+        return rule
+    if not prevalences:
+        return math.nan
+    return float(np.mean(prevalences)) if rule == "mean" else float(np.min(prevalences))
+
