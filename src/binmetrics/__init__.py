@@ -45,6 +45,7 @@ from .refit import (
     refit_permutation_test,
 )
 from .resampling import bootstrap
+from .undersample import UndersampledEvaluation
 
 __version__ = "0.1.0"
 
@@ -74,6 +75,7 @@ __all__ = [
     "ThresholdCurves",
     "UndefinedMeasureError",
     "UndefinedMeasureWarning",
+    "UndersampledEvaluation",
     "__version__",
     "auc_ci",
     "bootstrap",
