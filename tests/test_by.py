@@ -89,7 +89,8 @@ def test_values_equal_evaluate_per_group(df: pd.DataFrame) -> None:
 
 def test_every_registered_measure_by_default(df: pd.DataFrame) -> None:
     res = quiet(bm.evaluate_by, df, label="y", score="p", by="month")
-    ids = [m.id for m in bm.iter_measures()]
+    # every registered measure; prevalence is the fixed column, not a second one
+    ids = [m.id for m in bm.iter_measures() if m.id != "prevalence"]
     assert res.measures == ids
     assert list(res.to_frame().columns) == ["month", "n", "positives", "prevalence", *ids,
                                             "reason"]
@@ -339,3 +340,16 @@ def test_datetime_keys_stay_timestamps() -> None:
     b = quiet(bm.evaluate_by, pl.from_pandas(d), label="y", score="p", by="day",
               measures=["auc"]).to_frame()
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_default_measures_give_one_prevalence_column() -> None:
+    import pandas as pd
+
+    df = pd.DataFrame({"g": ["a"] * 6 + ["b"] * 4,
+                       "y": [1, 0, 1, 0, 0, 1, 0, 0, 0, 0],
+                       "p": [.9, .2, .7, .4, .3, .6, .5, .1, .2, .8]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = bm.evaluate_by(df, label="y", score="p", by="g").to_frame()
+    assert list(frame.columns).count("prevalence") == 1
+    assert frame.set_index("g").loc["b", "prevalence"] == 0.0  # no positives: 0, not NaN

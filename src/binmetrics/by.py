@@ -338,7 +338,8 @@ def evaluate_by(
         chosen = list({m.id: m for m in (get_measure(x) for x in measures)}.values())
         if not chosen:
             raise ValueError("measures is empty; give measure ids, or None for all")
-    ids = [m.id for m in chosen]
+    # the fixed "prevalence" column already holds that measure: no second column
+    ids = [m.id for m in chosen if m.id not in _FIXED]
 
     available, kind = _columns_of(data)
     roles = [("label", label), ("score", score)]

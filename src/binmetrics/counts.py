@@ -216,6 +216,8 @@ class CountTable:
         #: (c, pi, pi0) when this table is another one calibrated to prevalence pi0
         #: (its negatives weighted by c), else None; see :meth:`calibrated`
         self.calibration: tuple[float, float, float] | None = None
+        #: the table this one was calibrated from (None if not calibrated)
+        self.uncalibrated: CountTable | None = None
         if _totals is not None:  # P and N known by whoever built the counts
             self.__dict__["P"], self.__dict__["N"] = map(float, _totals)
 
@@ -498,6 +500,7 @@ class CountTable:
         out = CountTable(self._scores, self._pos.astype(np.float64),
                          self._neg.astype(np.float64) * c, weighted=True, _trusted=True)
         out.calibration = (c, pi, p0)
+        out.uncalibrated = self
         return out
 
     # --- merging -----------------------------------------------------------------

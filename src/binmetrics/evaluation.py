@@ -342,6 +342,7 @@ class Evaluation:
         """
         from .intervals import ci_methods, measure_ci, method_name
 
+        self._no_calibrated_inference()
         m = get_measure(measure)
         methods = ci_methods(m)
         chosen = methods[0] if method == "auto" else method_name(method)
@@ -354,6 +355,14 @@ class Evaluation:
             return measure_ci(self, m, method=chosen, level=level)
         return self._bootstrap([m], {m.id: params}, n_resamples, stratified,
                                random_state, progress).ci(m.id, kind=kind, level=level)
+
+    def _no_calibrated_inference(self) -> None:
+        # the calibrated table's weights are not case counts: its intervals would need
+        # the real cases resampled and each replicate recalibrated (not built yet)
+        if self.table.calibration is not None:
+            raise ValueError("intervals and tests of calibrated measures are not available: "
+                             "the calibration weights are not case counts; compute them on "
+                             "the uncalibrated evaluation")
 
     def _bootstrap(self, measures: list[Measure], params: dict[str, dict[str, Any]],
                    n_resamples: int, stratified: bool, random_state: Any,
@@ -399,6 +408,7 @@ class Evaluation:
 
         from .intervals import ci_methods, measure_ci, method_name
 
+        self._no_calibrated_inference()
         chosen = self._selected(None, measures)
         values = self._values(chosen)
         if isinstance(method, Mapping):  # keys are ids or aliases of the chosen measures
@@ -457,6 +467,7 @@ class Evaluation:
         """
         from .resampling import permutation_test
 
+        self._no_calibrated_inference()
         m = get_measure(measure)
         alt = check_alternative(alternative, m)
         with undefined_policy(self.undefined):

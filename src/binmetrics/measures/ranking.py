@@ -705,10 +705,74 @@ def auprg(t: CountTable, *, compat: str = "exact") -> float:
         raise ValueError(f"compat must be 'prgc' or 'exact', got {compat!r}")
     if not both_classes(t, "auprg"):
         return _NAN
-    root_n = t.N
     if t.calibration is not None and compat == "prgc":
-        root_n = t.N / t.calibration[0]  # the negatives before calibration
-    return t.memo(("auprg", compat), lambda: _auprg_area(t, root_n))
+        return t.memo(("auprg", compat), lambda: _prgc_area(t))
+    return t.memo(("auprg", compat), lambda: _auprg_area(t, t.N))
+
+
+def _prgc_area(t: CountTable) -> float:
+    """AUPRG of a calibrated table as the reference code (prgc.py) computes it.
+
+    Its crossings sit at the uncalibrated roots (TP = P^2/(P + N) for the y-axis,
+    TP = P^2/(P + N - N x) for an x-axis crossing at recall gain x, N the
+    negatives before calibration), so a new point can fall outside the pair it was
+    made for; like the reference, every insertion re-sorts the points by recall
+    gain, then precision gain descending, and the later crossings are found at their
+    shifted positions. Quadratic in the number of crossings: a compatibility path.
+    """
+    # the uncalibrated counts, as the reference keeps them: precision gain is the
+    # same as calibrated, recall gain takes pi0 (Siblini et al. sec. 3.1)
+    raw = t.uncalibrated
+    assert raw is not None and t.calibration is not None
+    pi0 = t.calibration[2]
+    big_p, raw_n = raw.P, raw.N
+    tp, fp = np.array(raw.tp), np.array(raw.fp)
+
+    def gains(tp_: Any, fp_: Any) -> tuple[Any, Any]:
+        with np.errstate(divide="ignore", invalid="ignore"):  # in the reference's order
+            pg = 1.0 - (big_p / raw_n) * (fp_ / tp_)
+            rg = 1.0 - (pi0 / (1.0 - pi0)) * ((big_p - tp_) / tp_)
+        done = (raw_n - fp_) + (big_p - tp_) == 0
+        return np.where(done, 0.0, pg), np.where(done, 1.0, rg)
+
+    pg, rg = gains(tp, fp)
+
+    def insert(k: int, ntp: float, nfp: float, npg: float, nrg: float) -> None:
+        nonlocal tp, fp, pg, rg
+        tp, fp = np.insert(tp, k, ntp), np.insert(fp, k, nfp)
+        pg, rg = np.insert(pg, k, npg), np.insert(rg, k, nrg)
+        order = np.lexsort((-pg, rg))
+        tp, fp, pg, rg = tp[order], fp[order], pg[order], rg[order]
+
+    j = int(np.argmax(rg >= 0))
+    if rg[j] > 0:
+        d_tp, d_fp = tp[j] - tp[j - 1], fp[j] - fp[j - 1]
+        alpha = (big_p * big_p / (big_p + raw_n) - tp[j - 1]) / d_tp if d_tp > 0 else 0.5
+        ntp, nfp = tp[j - 1] + alpha * d_tp, fp[j - 1] + alpha * d_fp
+        insert(0, ntp, nfp, float(gains(np.array([ntp]), np.array([nfp]))[0][0]), 0.0)
+    with np.errstate(invalid="ignore"):
+        found = np.flatnonzero((pg[1:] * pg[:-1] < 0) & (rg[:-1] >= 0)) + 1
+    for shift, i0 in enumerate(found.tolist()):
+        i = i0 + shift  # each insertion moves the later pairs one place on
+        with np.errstate(divide="ignore", invalid="ignore"):  # moved points can give NaN
+            x = rg[i - 1] + (-pg[i - 1]) / (pg[i] - pg[i - 1]) * (rg[i] - rg[i - 1])
+        d_tp, d_fp = tp[i] - tp[i - 1], fp[i] - fp[i - 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if d_tp > 0:
+                alpha = (big_p * big_p / (big_p + raw_n - raw_n * x) - tp[i - 1]) / d_tp
+            else:
+                alpha = (raw_n / big_p * tp[i - 1] - fp[i - 1]) / d_fp
+            ntp, nfp = tp[i - 1] + alpha * d_tp, fp[i - 1] + alpha * d_fp
+        insert(0, ntp, nfp, 0.0, float(gains(np.array([ntp]), np.array([nfp]))[1][0]))
+    with np.errstate(invalid="ignore"):
+        use = rg[:-1] >= 0
+        width = np.diff(rg)[use]
+        height = (pg[1:] + pg[:-1])[use] / 2.0
+    area = float(np.sum(width * height))
+    if np.isnan(area):
+        report_undefined("auprg", "the reference code's crossings (compat='prgc') fall on "
+                         "points it cannot place here; compat='exact' is defined")
+    return area
 
 
 def _auprg_area(t: CountTable, root_n: float) -> float:
