@@ -353,3 +353,17 @@ def test_default_measures_give_one_prevalence_column() -> None:
         frame = bm.evaluate_by(df, label="y", score="p", by="g").to_frame()
     assert list(frame.columns).count("prevalence") == 1
     assert frame.set_index("g").loc["b", "prevalence"] == 0.0  # no positives: 0, not NaN
+
+
+def test_calibrated_intervals_with_ci_and_pi0(df: pd.DataFrame) -> None:
+    res = quiet(bm.evaluate_by, df, label="y", score="p", by="month", pi0=0.3,
+                measures=["precision"], ci=True, n_resamples=100, random_state=0)
+    frame = res.to_frame()
+    for key, cal in res.calibrated_evaluations.items():
+        row = frame[frame["month"] == key].iloc[0]
+        if cal is None:
+            assert np.isnan(row["ppv_cal_low"])
+            continue
+        exp = quiet(cal.ci, "precision", n_resamples=100, random_state=0)
+        assert (row["ppv_cal_low"], row["ppv_cal_high"]) == (exp.low, exp.high)
+        assert row["ppv_cal_low"] <= row["ppv_cal"] <= row["ppv_cal_high"]

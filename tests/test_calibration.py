@@ -118,9 +118,28 @@ def test_prgc_nan_is_reported():
     assert np.isfinite(bm.evaluate(y, s, pi0=0.3)["auprg"])  # the exact crossings
 
 
-def test_intervals_of_calibrated_measures_are_refused():
-    cal = bm.evaluate(Y, S, pi0=0.5)
-    for call in (lambda: cal.ci("precision"), lambda: cal.ci_table(["auc"]),
-                 lambda: cal.permutation_test("auc", n_permutations=9)):
-        with pytest.raises(ValueError, match="calibrated"):
-            call()
+def test_calibrated_intervals_resample_the_real_cases():
+    from binmetrics import resampling
+
+    ev = bm.evaluate(Y, S, threshold=0.7)
+    cal = ev.calibrated(0.5)
+    c = cal.table.calibration[0]
+
+    def calibrated_precision(t):  # written out: eq. (5) on the replicate's counts
+        k = t.confusion(0.7)
+        return k.tp / (k.tp + c * k.fp) if k.tp + k.fp > 0 else float("nan")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = cal.ci("precision", n_resamples=500, random_state=4)
+        exp = resampling.bootstrap(ev.table, [calibrated_precision], n_resamples=500,
+                                   threshold=0.7, random_state=4)
+    assert got.method == "bootstrap-percentile"
+    assert (got.low, got.high) == tuple(exp.ci("calibrated_precision"))
+    assert got.estimate == cal["precision"]
+    table = cal.ci_table(["precision", "auc"], n_resamples=200, random_state=0)
+    assert table.method.tolist() == ["bootstrap-percentile"] * 2
+    with pytest.raises(ValueError, match=r"does not apply to tpr \(calibrated\)"):
+        cal.ci("tpr", method="clopper-pearson")
+    res = cal.permutation_test("average_precision", n_permutations=99, random_state=0)
+    assert res.observed == cal["average_precision"] and 0 < res.pvalue <= 1

@@ -282,8 +282,9 @@ def evaluate_by(
         Add the confidence interval of every measure as ``<id>_low`` and
         ``<id>_high`` (:meth:`Evaluation.ci_table` of each group, with
         ``ci_method``, ``level``, ``n_resamples`` and ``random_state``; the same
-        ``random_state`` is passed to every group). Intervals are of the raw
-        measures.
+        ``random_state`` is passed to every group). With ``pi0``, the calibrated
+        values get ``<id>_cal_low`` and ``<id>_cal_high`` too: a bootstrap of the
+        group's real cases with every replicate calibrated.
     min_cases : int, default 2
         Groups with fewer rows are not evaluated.
 
@@ -407,6 +408,16 @@ def evaluate_by(
                           for i, lo, hi in zip(t["id"], t["low"], t["high"], strict=True)}
             for i in ids:
                 row[f"{i}_low"], row[f"{i}_high"] = bounds[i]
+            if p0 is not None:  # bootstrap of the real cases, each replicate calibrated
+                cal = calibrated[key]
+                cal_bounds = {i: (math.nan, math.nan) for i in ids}
+                if cal is not None:
+                    t = cal.ci_table(chosen, level=level, n_resamples=n_resamples,
+                                     random_state=random_state)
+                    cal_bounds = {i: (float(lo), float(hi)) for i, lo, hi
+                                  in zip(t["id"], t["low"], t["high"], strict=True)}
+                for i in ids:
+                    row[f"{i}_cal_low"], row[f"{i}_cal_high"] = cal_bounds[i]
         row["reason"] = reason
         records.append(row)
 
@@ -415,6 +426,8 @@ def evaluate_by(
         columns += [f"{i}_cal" for i in ids]
     if ci:
         columns += [c for i in ids for c in (f"{i}_low", f"{i}_high")]
+        if p0 is not None:
+            columns += [c for i in ids for c in (f"{i}_cal_low", f"{i}_cal_high")]
     columns.append("reason")
     frame = pd.DataFrame.from_records(records, columns=columns)
     for c in columns[len(names) + len(_FIXED):-1]:

@@ -342,10 +342,13 @@ class Evaluation:
         """
         from .intervals import ci_methods, measure_ci, method_name
 
-        self._no_calibrated_inference()
         m = get_measure(measure)
-        methods = ci_methods(m)
+        methods = self._ci_methods(m, ci_methods)
         chosen = methods[0] if method == "auto" else method_name(method)
+        if chosen not in methods:
+            raise ValueError(f"method {method!r} does not apply to {m.id}"
+                             f"{' (calibrated)' if self.pi0 is not None else ''}; methods "
+                             f"that apply to it: {', '.join(methods)}")
         m.resolve_params(**params)  # an unknown parameter is an error
         if chosen != "bootstrap":  # the closed forms are of measures without parameters
             if (kind, n_resamples, stratified, random_state) != ("percentile", 2000, True, None):
@@ -356,21 +359,39 @@ class Evaluation:
         return self._bootstrap([m], {m.id: params}, n_resamples, stratified,
                                random_state, progress).ci(m.id, kind=kind, level=level)
 
-    def _no_calibrated_inference(self) -> None:
-        # the calibrated table's weights are not case counts: its intervals would need
-        # the real cases resampled and each replicate recalibrated (not built yet)
-        if self.table.calibration is not None:
-            raise ValueError("intervals and tests of calibrated measures are not available: "
-                             "the calibration weights are not case counts; compute them on "
-                             "the uncalibrated evaluation")
+    def _ci_methods(self, m: Measure, ci_methods: Any) -> tuple[str, ...]:
+        # a calibrated table's weights are not case counts, so its closed forms do not
+        # apply; its measures are resampled on the real cases (see _on_calibrated)
+        return ("bootstrap",) if self.pi0 is not None else ci_methods(m)
+
+    def _on_calibrated(self, m: Measure, params: dict[str, Any]) -> Any:
+        """The measure of a table's calibrated version: resampling a calibrated evaluation
+        draws the real cases (the uncalibrated table) and calibrates each replicate."""
+        pi0, th, p = self.pi0, self.threshold, m.resolve_params(**params)
+
+        def statistic(table: CountTable) -> float:
+            if table.P == 0 or table.N == 0:
+                return float("nan")
+            cal = table.calibrated(pi0)  # type: ignore[arg-type]
+            return float(m.func(cal.confusion(th) if m.family == "confusion" else cal, **p))
+
+        statistic.__name__ = m.id
+        return statistic
 
     def _bootstrap(self, measures: list[Measure], params: dict[str, dict[str, Any]],
                    n_resamples: int, stratified: bool, random_state: Any,
                    progress: Any = None) -> Any:
         from .resampling import bootstrap
 
+        table: CountTable | None = self.table
+        targets: list[Any] = list(measures)
+        if self.pi0 is not None:
+            table = self.table.uncalibrated
+            targets = [self._on_calibrated(m, params.get(m.id, {})) for m in measures]
+            params = {}
+        assert table is not None
         with undefined_policy(self.undefined):
-            return bootstrap(self.table, measures, n_resamples=n_resamples,
+            return bootstrap(table, targets, n_resamples=n_resamples,
                              threshold=self.threshold, stratified=stratified,
                              random_state=random_state, params=params,
                              progress=as_callback(progress, "bootstrap"))
@@ -408,7 +429,6 @@ class Evaluation:
 
         from .intervals import ci_methods, measure_ci, method_name
 
-        self._no_calibrated_inference()
         chosen = self._selected(None, measures)
         values = self._values(chosen)
         if isinstance(method, Mapping):  # keys are ids or aliases of the chosen measures
@@ -419,7 +439,10 @@ class Evaluation:
         else:
             asked = {m.id: method for m in chosen}
         plan = {m.id: method_name(asked.get(m.id, "auto")) for m in chosen}
-        plan = {k: (ci_methods(k)[0] if v == "auto" else v) for k, v in plan.items()}
+        plan = {k: (self._ci_methods(get_measure(k), ci_methods)[0] if v == "auto" else v)
+                for k, v in plan.items()}
+        if self.pi0 is not None and set(plan.values()) != {"bootstrap"}:
+            raise ValueError("calibrated measures have bootstrap intervals only")
         boot = [m for m in chosen if plan[m.id] == "bootstrap" and not np.isnan(values[m.id])]
         result = (self._bootstrap(boot, {}, n_resamples, stratified, random_state, progress)
                   if boot else None)
@@ -467,14 +490,16 @@ class Evaluation:
         """
         from .resampling import permutation_test
 
-        self._no_calibrated_inference()
         m = get_measure(measure)
         alt = check_alternative(alternative, m)
+        table, target, p = self.table, m, m.resolve_params(**params)
+        if self.table.uncalibrated is not None:  # permute the real cases, calibrate each
+            table, target, p = self.table.uncalibrated, self._on_calibrated(m, params), {}
         with undefined_policy(self.undefined):
-            return permutation_test(self.table, m, n_permutations=n_permutations,
+            return permutation_test(table, target, n_permutations=n_permutations,
                                     threshold=self.threshold, alternative=alt,
                                     random_state=random_state, plus_one=plus_one,
-                                    params=m.resolve_params(**params),
+                                    params=p or None,
                                     progress=as_callback(progress, "permutations"))
 
     # --- other thresholds --------------------------------------------------------------
