@@ -23,23 +23,12 @@ benchmark; hence the blocks. ``--naive-max`` skips the naive formula above a siz
 from __future__ import annotations
 
 import argparse
-import gc
-import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from _common import best_time, make_data
 
 from binmetrics import evaluate
 from binmetrics.intervals import auc_ci
-
-
-def make_data(n: int, seed: int = 0) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    rng = np.random.default_rng(seed)
-    y = rng.random(n) < 0.1
-    z = rng.normal(loc=np.where(y, 1.0, 0.0), scale=1.0)
-    p = 1.0 / (1.0 + np.exp(-(z - 1.5)))
-    return y, {"continuous": p, "2dp": np.round(p, 2)}
 
 
 def naive_delong(y: np.ndarray, s: np.ndarray, block: int = 64,
@@ -66,14 +55,6 @@ def naive_delong(y: np.ndarray, s: np.ndarray, block: int = 64,
     return theta, var, max(theta - z * sd, 0.0), min(theta + z * sd, 1.0)
 
 
-def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -89,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{'naive':>10} {'ratio':>9} {'max |diff|':>11}")
     for size in args.sizes:
         n = int(size)
-        y, variants = make_data(n)
+        y, variants = make_data(n, decimals=2)
         for name, s in variants.items():
             ev = evaluate(y, s)
             t_fast = best_time(lambda y=y, s=s: auc_ci(y, s), args.repeats)

@@ -18,31 +18,13 @@ from __future__ import annotations
 
 import argparse
 import gc
-import time
 import tracemalloc
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-
-def make_data(n: int, seed: int = 0) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    rng = np.random.default_rng(seed)
-    y = rng.random(n) < 0.1
-    z = rng.normal(loc=np.where(y, 1.0, 0.0), scale=1.0)
-    p = 1.0 / (1.0 + np.exp(-(z - 1.5)))
-    return y, {"continuous": p, "3dp": np.round(p, 3)}
-
-
-def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+from _common import best_time, make_data
 
 
 def peak_bytes(fn: Callable[[], Any]) -> int:

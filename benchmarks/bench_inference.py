@@ -35,14 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-
-def make_data(n: int, seed: int = 0) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    rng = np.random.default_rng(seed)
-    y = rng.random(n) < 0.1
-    z = rng.normal(loc=np.where(y, 1.0, 0.0), scale=1.0)
-    p = 1.0 / (1.0 + np.exp(-(z - 1.5)))
-    return y, {"continuous": p, "3dp": np.round(p, 3)}
+from _common import make_data
 
 
 def timed(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:

@@ -25,8 +25,8 @@ from .exceptions import (
     undefined_message,
     undefined_policy,
 )
-from .measures import Measure, get_measure, iter_measures
-from .measures.registry import Family
+from .measures import Measure, get_measure
+from .measures.registry import Family, select_measures
 from .progress import as_callback
 from .validation import NanPolicy, check_alternative, check_binary_inputs, check_threshold
 
@@ -170,13 +170,6 @@ class Evaluation:
                                                   tuple(ids), reason), stacklevel=3)
         return values
 
-    def _selected(self, family: Family | None,
-                  measures: Iterable[str | Measure] | None) -> list[Measure]:
-        if measures is None:
-            return list(iter_measures(family))
-        chosen = {m.id: m for m in (get_measure(x) for x in measures)}
-        return [m for m in chosen.values() if family is None or m.family == family]
-
     def to_dict(self, family: Family | None = None, *,
                 measures: Iterable[str | Measure] | None = None) -> dict[str, float]:
         """Every registered measure (default parameters) as ``{id: value}``.
@@ -186,14 +179,14 @@ class Evaluation:
         the Brier score of scores outside [0, 1], are NaN with an
         :class:`UndefinedMeasureWarning`.
         """
-        return self._values(self._selected(family, measures))
+        return self._values(select_measures(family, measures))
 
     def to_frame(self, family: Family | None = None, *,
                  measures: Iterable[str | Measure] | None = None) -> Any:
         """Every measure as a DataFrame: id, name, family, value, direction, range, source."""
         import pandas as pd
 
-        chosen = self._selected(family, measures)
+        chosen = select_measures(family, measures)
         values = self._values(chosen)
         rows = [
             {"id": m.id, "name": m.name, "family": m.family, "value": values[m.id],
@@ -429,7 +422,7 @@ class Evaluation:
 
         from .intervals import ci_methods, measure_ci, method_name
 
-        chosen = self._selected(None, measures)
+        chosen = select_measures(None, measures)
         values = self._values(chosen)
         if isinstance(method, Mapping):  # keys are ids or aliases of the chosen measures
             asked = {get_measure(k).id: v for k, v in method.items()}

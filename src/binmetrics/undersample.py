@@ -31,8 +31,8 @@ import numpy.typing as npt
 
 from .counts import CountTable, count_dtype
 from .exceptions import UndefinedMeasureWarning, UndefinedPolicy, undefined_policy
-from .measures import Measure, get_measure, iter_measures
-from .measures.registry import Family
+from .measures import Measure, get_measure
+from .measures.registry import Family, select_measures
 from .validation import check_in_range
 
 if TYPE_CHECKING:
@@ -284,13 +284,6 @@ class UndersampledEvaluation:
         n = int(np.count_nonzero(~np.isnan(v)))
         return self.std(measure, **params) / np.sqrt(n) if n > 1 else float("nan")
 
-    def _selected(self, family: Family | None,
-                  measures: Iterable[str | Measure] | None) -> list[Measure]:
-        if measures is None:
-            return list(iter_measures(family))
-        chosen = {m.id: m for m in (get_measure(x) for x in measures)}
-        return [m for m in chosen.values() if family is None or m.family == family]
-
     def to_dict(self, family: Family | None = None, *,
                 measures: Iterable[str | Measure] | None = None) -> dict[str, float]:
         """Every registered measure (default parameters) as ``{id: mean}``.
@@ -299,7 +292,7 @@ class UndersampledEvaluation:
         computed in one pass over the subsamples. Undefined measures are reported
         with one :class:`~binmetrics.exceptions.UndefinedMeasureWarning` each.
         """
-        chosen = self._selected(family, measures)
+        chosen = select_measures(family, measures)
         self._compute([(m, m.resolve_params()) for m in chosen])
         return {m.id: self.value(m) for m in chosen}
 
@@ -308,7 +301,7 @@ class UndersampledEvaluation:
         """A DataFrame: id, value (mean), std, n_undefined, n_repeats, pi0."""
         import pandas as pd
 
-        chosen = self._selected(family, measures)
+        chosen = select_measures(family, measures)
         values = self.to_dict(measures=chosen)
         return pd.DataFrame([{"id": m.id, "value": values[m.id], "std": self.std(m),
                               "n_undefined": self.n_undefined(m), "n_repeats": self.n_repeats,

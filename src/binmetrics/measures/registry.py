@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
@@ -170,6 +170,16 @@ def iter_measures(family: Family | None = None) -> Iterator[Measure]:
     for m in _REGISTRY.values():
         if family is None or m.family == family:
             yield m
+
+
+def select_measures(family: Family | None = None,
+                    measures: Iterable[str | Measure] | None = None) -> list[Measure]:
+    """The registered measures of ``family`` (all if None), or those named in
+    ``measures`` (ids or aliases, each once, in the order given) within it."""
+    if measures is None:
+        return list(iter_measures(family))
+    chosen = {m.id: m for m in (get_measure(x) for x in measures)}
+    return [m for m in chosen.values() if family is None or m.family == family]
 
 
 def measures(family: Family | None = None) -> Any:
