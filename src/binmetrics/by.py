@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._plotting import axes, pyplot
 from .counts import CountTable
 from .evaluation import Evaluation
 from .exceptions import UndefinedPolicy
@@ -110,11 +111,7 @@ class ByResult:
         -------
         matplotlib.axes.Axes
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError:
-            raise ImportError("ByResult.plot needs matplotlib; install it with "
-                              "pip install 'binmetrics[plot]'") from None
+        pyplot("ByResult.plot")  # fail early when matplotlib is missing
         names = [measures] if isinstance(measures, str) else list(measures)
         if not names:
             raise ValueError("plot needs at least one measure")
@@ -126,8 +123,7 @@ class ByResult:
         if calibrated and self.pi0 is None:
             raise ValueError("there are no calibrated values: call evaluate_by with pi0=, "
                              "or plot with calibrated=False")
-        if ax is None:
-            _, ax = plt.subplots()
+        ax = axes(ax, "ByResult.plot")
         x = np.arange(len(self.keys))
         for i in ids:
             (line,) = ax.plot(x, self._frame[i].to_numpy(dtype=float), linestyle="-",
