@@ -7,6 +7,7 @@ source papers define them, from one mergeable count table.
 (1.0, 1.0)
 """
 
+from .anova import AnovaResult, anova
 from .by import ByResult, evaluate_by
 from .counts import Confusion, CountTable
 from .curves import (
@@ -28,6 +29,7 @@ from .exceptions import (
 )
 from .intervals import Interval, auc_ci, delong_test, proportion_ci
 from .measures import REGISTRY, Measure, get_measure, iter_measures, measures, triplet_loss
+from .multiclass import MulticlassEvaluation, evaluate_multiclass
 from .paired import (
     Comparison,
     McNemarTest,
@@ -45,6 +47,14 @@ from .refit import (
     refit_permutation_test,
 )
 from .resampling import bootstrap
+from .srd import (
+    COVATResult,
+    SRDCrossValidation,
+    SRDRandomization,
+    SRDResult,
+    covat,
+    srd,
+)
 from .undersample import UndersampledEvaluation
 
 __version__ = "0.1.0"
@@ -52,8 +62,10 @@ __version__ = "0.1.0"
 __all__ = [
     "REGISTRY",
     "AccumulationCurve",
+    "AnovaResult",
     "BestThreshold",
     "ByResult",
+    "COVATResult",
     "Comparison",
     "Confusion",
     "CountTable",
@@ -64,6 +76,7 @@ __all__ = [
     "McNemarTest",
     "Measure",
     "MeasureCaveatWarning",
+    "MulticlassEvaluation",
     "OOBBootstrapResult",
     "PRCurve",
     "PRGCurve",
@@ -72,17 +85,23 @@ __all__ = [
     "ROCCurve",
     "ROCHull",
     "RefitPermutationResult",
+    "SRDCrossValidation",
+    "SRDRandomization",
+    "SRDResult",
     "ThresholdCurves",
     "UndefinedMeasureError",
     "UndefinedMeasureWarning",
     "UndersampledEvaluation",
     "__version__",
+    "anova",
     "auc_ci",
     "bootstrap",
     "compare",
+    "covat",
     "delong_test",
     "evaluate",
     "evaluate_by",
+    "evaluate_multiclass",
     "get_measure",
     "iter_measures",
     "mcnemar_test",
@@ -92,6 +111,7 @@ __all__ = [
     "proportion_test",
     "refit_permutation_test",
     "score",
+    "srd",
     "triplet_loss",
     "two_proportion_test",
     "undefined_policy",

@@ -48,6 +48,7 @@ examples:
   {PROG} evaluate --example screening
   {PROG} evaluate scores.csv --label y --score p --threshold 0.3
   {PROG} measures --family ranking
+  {PROG} compare table.csv --reference best --cv 7 --plot srd.png
 
 Run '{PROG} COMMAND --help' for the options of a command.
 """
@@ -163,6 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
     ms.add_argument("--family", choices=FAMILIES, help="only the measures of one family")
     _add_format_and_output(ms)
     ms.set_defaults(handler=_run_measures, subparser=ms)
+
+    from .cli_compare import add_compare_parser  # it builds on this module's helpers
+
+    add_compare_parser(sub)
     return parser
 
 

@@ -592,8 +592,14 @@ def evaluate(
     nan_policy: NanPolicy = "raise",
     undefined: UndefinedPolicy = "warn",
     pi0: float | None = None,
-) -> Evaluation:
+) -> Any:
     """Evaluate a binary classifier: every measure of the registry from one sort.
+
+    Given a probability matrix (``y_score`` of shape (n, k), k >= 2) it evaluates a
+    multiclass classifier instead and returns a
+    :class:`~binmetrics.multiclass.MulticlassEvaluation` (see
+    :func:`~binmetrics.multiclass.evaluate_multiclass`, which also takes ``labels=``
+    and ``average=``).
 
     Parameters
     ----------
@@ -623,6 +629,8 @@ def evaluate(
     Returns
     -------
     Evaluation
+        Or a :class:`~binmetrics.multiclass.MulticlassEvaluation` for a probability
+        matrix (``threshold``, ``pos_label`` and ``pi0`` do not apply to it).
 
     Examples
     --------
@@ -636,7 +644,25 @@ def evaluate(
     Confusion(tp=3, fp=1, fn=2, tn=4)
     >>> round(ev["mcc"], 6), ev["auc"], round(ev["average_precision"], 12)
     (0.408248, 0.8, 0.835)
+
+    A probability matrix gives the multiclass evaluation (argmax predictions):
+
+    >>> mev = bm.evaluate([0, 1, 2, 1], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3]])
+    >>> type(mev).__name__, mev["accuracy"]
+    ('MulticlassEvaluation', 0.75)
     """
+    from .multiclass import evaluate_multiclass, is_score_matrix
+
+    if is_score_matrix(y_score):
+        unused = [name for name, given in (("threshold", threshold != 0.5),
+                                           ("pos_label", pos_label is not None),
+                                           ("pi0", pi0 is not None)) if given]
+        if unused:
+            raise ValueError(f"{', '.join(unused)} cannot be used with a probability matrix "
+                             f"(y_score of shape {np.shape(y_score)}): the multiclass "
+                             "prediction is the argmax of each row")
+        return evaluate_multiclass(y_true, y_score, sample_weight=sample_weight,
+                                   nan_policy=nan_policy, undefined=undefined)
     inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
     table = CountTable._build(inp.y, inp.score, inp.weight)

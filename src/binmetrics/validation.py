@@ -58,7 +58,8 @@ def as_1d(x: Any, name: str) -> np.ndarray:
         raise ValueError(
             f"{name} must be 1-D (one value per row); got an array of shape {arr.shape}."
             + (
-                " Multiclass evaluation (a probability matrix) is not available yet."
+                " For a probability matrix (multiclass), use binmetrics.evaluate or "
+                "binmetrics.evaluate_multiclass."
                 if name == "y_score" and arr.ndim == 2
                 else ""
             )

@@ -1,0 +1,238 @@
+"""``binmetrics compare``: Sum of Ranking Differences of a table from the command line.
+
+The table has objects in rows (models, data sets, or measures) and the methods to
+compare in columns; the first column holds the row labels when it is not numeric.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .cli import (
+    PARQUET_SUFFIXES,
+    PROG,
+    TEXT_SUFFIXES,
+    CLIError,
+    _add_format_and_output,
+    _align,
+    _fmt,
+    _formatter,
+    _json_value,
+    _one_line,
+    _sniff_delimiter,
+    check_output,
+)
+from .srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
+
+COMPARE_EPILOG = f"""\
+examples:
+  {PROG} compare table.csv
+  {PROG} compare models_by_measure.csv --reference best --pretreat range --axis rows
+  {PROG} compare table.csv --reference best --cv 7 --plot srd.png --covat covat.png
+  {PROG} compare table.parquet --reference gold --cv-method loo --format json -o srd.json
+
+The table has objects in rows and the methods to compare in columns. Its first
+column is taken as the row labels when it is not numeric (or name it with
+--index-col). --reference is mean, median, min, max, best (each row's best value;
+when rows are measure ids, e.g. auc or brier, whether larger or smaller is better
+is read from the measure registry; otherwise give --directions), or the name of
+a column. Each column gets its SRD, SRD% and the exact probability that a random
+ranking comes as close to the reference (p_lower). --cv K validates the order by
+K-fold cross-validation and tests neighbouring columns (Wilcoxon, sign test).
+"""
+
+
+def add_compare_parser(sub: Any) -> None:
+    """Register the ``compare`` sub-command on the ``binmetrics`` parser."""
+    cp = sub.add_parser(
+        "compare",
+        help="compare methods or models by Sum of Ranking Differences (SRD)",
+        description="Sum of Ranking Differences: how close each column's ranking of the "
+                    "rows comes to a reference, with a randomization test and optional "
+                    "cross-validation (METHODS.md section 1).",
+        epilog=COMPARE_EPILOG,
+        formatter_class=_formatter,
+    )
+    cp.add_argument("file", metavar="FILE", help="CSV/TSV/TXT or Parquet table")
+    cp.add_argument("--index-col", metavar="COL",
+                    help="column of row labels (default: the first, if not numeric)")
+    cp.add_argument("--reference", default="mean", metavar="REF",
+                    help="mean, median, min, max, best, or a column name (default: mean)")
+    cp.add_argument("--directions", metavar="+1,-1,...",
+                    help="with --reference best: +1 (larger is better) or -1 per row, "
+                         "or one value for all rows (default: from the measure registry)")
+    cp.add_argument("--pretreat", default="none",
+                    choices=("none", "range", "standardize", "unit_length", "scale_to_max",
+                             "rank"),
+                    help="data pretreatment (default: none)")
+    cp.add_argument("--axis", default="columns", choices=("columns", "rows"),
+                    help="pretreat each column or each row (default: columns)")
+    cp.add_argument("--decimals", type=int, metavar="D",
+                    help="round down to D decimals before ranking (rSRD's precision)")
+    cp.add_argument("--null", default="auto",
+                    choices=("auto", "exact", "permutation", "normal", "rsrd"),
+                    help="null distribution of the randomization test (default: auto)")
+    cp.add_argument("--cv", type=int, metavar="K",
+                    help="cross-validate with K folds and test neighbouring columns")
+    cp.add_argument("--cv-method", default="kfold",
+                    choices=("kfold", "loo", "bootstrap", "rsrd_wilcoxon"),
+                    help="resampling of the cross-validation (default: kfold)")
+    cp.add_argument("--repeats", type=int, default=1, metavar="R",
+                    help="repetitions of shuffled K-fold (default: 1)")
+    cp.add_argument("--seed", type=int, metavar="S", help="random seed")
+    cp.add_argument("--plot", type=Path, metavar="PATH",
+                    help="save the SRD plot (.png, .svg or .pdf)")
+    cp.add_argument("--covat", type=Path, metavar="PATH",
+                    help="save the SRD-COVAT heatmap (.png, .svg or .pdf)")
+    _add_format_and_output(cp)
+    cp.set_defaults(handler=run_compare, subparser=cp)
+
+
+def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
+    """A whole CSV/TSV/TXT or Parquet table, row labels in the index."""
+    if not path.exists():
+        raise CLIError(f"{path}: no such file")
+    if path.is_dir():
+        raise CLIError(f"{path} is a directory, not a data file")
+    suffix = path.suffix.lower()
+    try:
+        if suffix in PARQUET_SUFFIXES:
+            frame = pd.read_parquet(path)
+        elif suffix in TEXT_SUFFIXES:
+            frame = pd.read_csv(path, sep=_sniff_delimiter(path, TEXT_SUFFIXES[suffix]))
+        else:
+            raise CLIError(f"cannot read {path}: unknown file type "
+                           f"{path.suffix or '(no extension)'!r}; use "
+                           f"{', '.join([*TEXT_SUFFIXES, *PARQUET_SUFFIXES])}")
+    except CLIError:
+        raise
+    except Exception as exc:  # any reader failure means the file is unreadable
+        raise CLIError(f"cannot read {path}: {_one_line(exc)}") from None
+    frame.columns = [str(c) for c in frame.columns]
+    if index_col is not None:
+        if index_col not in frame.columns:
+            raise CLIError(f"--index-col {index_col!r} is not a column of {path}; columns: "
+                           f"{', '.join(frame.columns[:30])}")
+        return frame.set_index(index_col)
+    if len(frame.columns) and not pd.api.types.is_numeric_dtype(frame.iloc[:, 0]):
+        return frame.set_index(frame.columns[0])
+    return frame
+
+
+def _directions(spec: str | None) -> Any:
+    if spec is None:
+        return None
+    try:
+        values = [float(v) for v in spec.split(",")]
+    except ValueError:
+        raise CLIError(f"--directions must be numbers separated by commas, got {spec!r}") \
+            from None
+    return values[0] if len(values) == 1 else values
+
+
+def check_figure_path(path: Path) -> str:
+    """Fail before any work when ``path`` cannot take a figure; returns its suffix."""
+    check_output(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".png", ".svg", ".pdf"):
+        raise CLIError(f"cannot save a plot as {path}: use .png, .svg or .pdf")
+    return suffix
+
+
+def save_figure(fig: Any, path: Path) -> None:
+    """Save a matplotlib figure atomically (temporary file, then rename)."""
+    suffix = check_figure_path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, bbox_inches="tight")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
+    """Run ``binmetrics compare``; returns the text to print or write."""
+    for p in (args.plot, args.covat):
+        if p is not None:
+            check_figure_path(p)
+    frame = read_table(Path(args.file), args.index_col)
+    res = srd(frame, args.reference, directions=_directions(args.directions),
+              pretreat=args.pretreat, axis=args.axis, decimals=args.decimals)
+    rt = res.randomization(null=args.null, random_state=args.seed)
+    cv = None
+    if args.cv is not None or args.cv_method != "kfold":
+        cv = res.cross_validate(args.cv_method, k=args.cv or 7, repeats=args.repeats,
+                                random_state=args.seed)
+    figures = []
+    if args.plot is not None:
+        figures.append((res.plot(null=rt).figure, args.plot))
+    if args.covat is not None:
+        hm = covat(frame, pretreat=args.pretreat, axis=args.axis, decimals=args.decimals)
+        figures.append((hm.plot().figure, args.covat))
+    text = _render(args.format, res, rt, cv)
+    import matplotlib.pyplot as plt  # only reached when a figure was drawn
+
+    for fig, path in figures:
+        save_figure(fig, path)
+        plt.close(fig)
+    return text
+
+
+def _render(fmt: str, res: SRDResult, rt: SRDRandomization,
+            cv: SRDCrossValidation | None) -> str:
+    table = rt.to_frame()
+    if fmt == "json":
+        doc: dict[str, Any] = {
+            "n": res.n, "srd_max": res.srd_max, "reference": str(res.reference.name),
+            "quantiles_pct": rt.quantiles,
+            "columns": [{"column": str(c), **{k: _json_value(v.item() if hasattr(v, "item")
+                                                             else v)
+                                              for k, v in row.items()}}
+                        for c, row in table.iterrows()],
+        }
+        if cv is not None:
+            doc["cross_validation"] = {
+                "method": cv.cv, "order": [str(c) for c in cv.order],
+                "folds": cv.folds.to_dict(orient="records"),
+                "tests": cv.tests.to_dict(orient="records"),
+            }
+        return json.dumps(doc, indent=2, default=str) + "\n"
+    if fmt == "csv":
+        out = table.copy()
+        if cv is not None:
+            s = cv.summary()
+            out = out.join(s.add_prefix("cv_"))
+        return str(out.reset_index().to_csv(index=False, lineterminator="\n"))
+    q = rt.quantiles
+    head = [f"SRD of {len(table)} columns over {res.n} rows; reference: "
+            f"{res.reference.name}; SRDmax = {res.srd_max}",
+            "random ranking (SRD%): " + ", ".join(f"{k} {v:.2f}" for k, v in q.items())]
+    header = ["column", "SRD", "SRD%", "p_lower", "p_upper", "better than random", "null"]
+    body = [[str(c), f"{r.srd:g}", f"{r.srd_pct:.2f}", _fmt(r.p_lower), _fmt(r.p_upper),
+             "yes" if r.better_than_random else "no", str(r.null)]
+            for c, r in table.iterrows()]
+    text = "\n".join(head) + "\n\n" + _align(header, body, right=[1, 2, 3, 4])
+    if cv is not None:
+        s = cv.summary()
+        cv_body = [[str(c), f"{r['median']:.2f}", f"{r['q1']:.2f}", f"{r['q3']:.2f}"]
+                   for c, r in s.iterrows()]
+        text += (f"\ncross-validation ({cv.cv}, {len(cv.folds)} resamples), SRD%:\n"
+                 + _align(["column", "median", "Q1", "Q3"], cv_body, right=[1, 2, 3]))
+        t_body = [[f"{r['column']} vs {r['next']}", f"{r['wilcoxon_stat']:g}",
+                   _fmt(r["wilcoxon_p"]), _fmt(r["sign_p"])]
+                  for _, r in cv.tests.iterrows()]
+        text += ("\nneighbouring columns:\n"
+                 + _align(["pair", "|W+ - W-|", "Wilcoxon p", "sign test p"], t_body,
+                          right=[1, 2, 3]))
+    return text
