@@ -55,6 +55,7 @@ from .srd import (
     covat,
     srd,
 )
+from .study import Study, StudySRD, benchmark
 from .undersample import UndersampledEvaluation
 
 __version__ = "0.1.0"
@@ -88,6 +89,8 @@ __all__ = [
     "SRDCrossValidation",
     "SRDRandomization",
     "SRDResult",
+    "Study",
+    "StudySRD",
     "ThresholdCurves",
     "UndefinedMeasureError",
     "UndefinedMeasureWarning",
@@ -95,6 +98,7 @@ __all__ = [
     "__version__",
     "anova",
     "auc_ci",
+    "benchmark",
     "bootstrap",
     "compare",
     "covat",
