@@ -241,3 +241,31 @@ def test_gain_lift_accumulation_and_threshold_curves_agree_with_the_measures():
     assert ks == ev["ks"]
     assert ev.roc().area() == ev["auc"]
     assert ev.prg().area() == ev["auprg"]
+
+
+def test_haldane_anscombe_correction_of_likelihood_ratios() -> None:
+    """correction= adds 0.5 to every cell of a matrix with an empty cell, and only then."""
+    full = bm.Confusion(tp=30, fp=5, fn=10, tn=55)
+    for mid in ("dor", "lr_plus", "lr_minus"):
+        m = bm.get_measure(mid)
+        assert m.func(full, correction=0.5) == m.func(full)
+    empty = bm.Confusion(tp=12, fp=0, fn=3, tn=20)
+    tp, fp, fn, tn = 12.5, 0.5, 3.5, 20.5
+    assert bm.get_measure("dor").func(empty, correction=0.5) == pytest.approx(tp * tn / (fp * fn))
+    assert bm.get_measure("lr_plus").func(empty, correction=0.5) == pytest.approx(
+        (tp / (tp + fn)) / (fp / (fp + tn)))
+    assert bm.get_measure("lr_minus").func(empty, correction=0.5) == pytest.approx(
+        (fn / (tp + fn)) / (tn / (fp + tn)))
+    assert math.isinf(bm.get_measure("dor").func(empty))
+    # along the cuts of a table: only the cuts with an empty cell change
+    ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2])
+    cuts = ev.table.cuts()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", bm.UndefinedMeasureWarning)
+        plain = np.asarray(bm.get_measure("dor").func(cuts))
+        fixed = np.asarray(bm.get_measure("dor").func(cuts, correction=0.5))
+    assert np.isfinite(fixed).all()
+    ok = np.isfinite(plain) & (plain > 0)
+    np.testing.assert_allclose(fixed[ok], plain[ok])
+    with pytest.raises(ValueError, match="correction"):
+        bm.get_measure("dor").func(full, correction=-1)

@@ -472,3 +472,36 @@ def test_example_quick_run_writes_its_outputs(tmp_path: Path) -> None:
     assert any(n.startswith("srd_measures_") and n.endswith(".png") for n in names)
     table = pd.read_csv(out / "results.csv")
     assert table["model"].nunique() >= 8
+
+
+def test_measure_params_reach_every_value():
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    import binmetrics as bm
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(90, 3))
+    y = (X[:, 0] > 0).astype(int)  # a stump separates it: empty confusion cells
+    y[:4] = 1 - y[:4]  # and a few errors, so that some cells are not empty
+    kw = dict(cv=3, test_size=0.3, balance="imbalanced", classes="2-class",
+              measures=["dor", "auc"], random_state=0)
+    models = {"nb": GaussianNB(), "stump": DecisionTreeClassifier(max_depth=1)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = bm.benchmark(models, {"d": (X, y)}, **kw).table
+        fixed = bm.benchmark(models, {"d": (X, y)}, measure_params={"dor": {"correction": 0.5}},
+                             **kw).table
+    assert plain["measure"].tolist() == fixed["measure"].tolist()
+    d_plain = plain[plain["measure"] == "dor"]["value"].to_numpy()
+    d_fixed = fixed[fixed["measure"] == "dor"]["value"].to_numpy()
+    assert np.isfinite(d_fixed).all()
+    full = np.isfinite(d_plain) & (d_plain > 0)  # no empty cell: the correction changes nothing
+    np.testing.assert_allclose(d_plain[full], d_fixed[full])
+    assert (~full).any() and (d_fixed[~full] != d_plain[~full]).all()
+    auc = plain["measure"] == "auc"
+    np.testing.assert_array_equal(plain[auc]["value"], fixed[auc]["value"])
+    with pytest.raises(ValueError, match="not among the measures"):
+        bm.benchmark(models, {"d": (X, y)}, measure_params={"mcc": {}}, **kw)
+    with pytest.raises(TypeError):
+        bm.benchmark(models, {"d": (X, y)}, measure_params={"dor": {"beta": 2}}, **kw)

@@ -248,7 +248,8 @@ def _align(fitted: Any, out: npt.NDArray[Any], labels: list[Any], method: str) -
 
 
 def _scores_values(y: npt.NDArray[Any], out: npt.NDArray[Any], labels: list[Any],
-                   method: str, threshold: float, ids: list[str]) -> dict[str, float]:
+                   method: str, threshold: float, ids: list[str],
+                   params: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
     """Every chosen measure of one prediction vector (columns of ``out`` in sorted label order)."""
     from .evaluation import evaluate
 
@@ -263,15 +264,20 @@ def _scores_values(y: npt.NDArray[Any], out: npt.NDArray[Any], labels: list[Any]
             s, th = (d if pos == order[1] else -d), 0.0
         # 0/1 labels, so that a part holding one class gives NaN with reasons, not an error
         ev = evaluate((y == pos).astype(np.int8), s, threshold=th)
-        return ev.to_dict(measures=ids)
+        values = ev.to_dict(measures=[i for i in ids if i not in params])
+        values.update({i: ev.value(i, **params[i]) for i in ids if i in params})
+        return {i: values[i] for i in ids}
     from .multiclass import evaluate_multiclass
 
     mev = evaluate_multiclass(y, np.asarray(out, dtype=np.float64), labels=order)
-    return mev.to_dict(measures=ids, average="weighted")
+    values = mev.to_dict(measures=[i for i in ids if i not in params], average="weighted")
+    values.update({i: mev.value(i, **params[i]) for i in ids if i in params})
+    return {i: values[i] for i in ids}
 
 
 def _run_task(estimator: Any, s: _Setting, model_index: int, validations: list[str],
-              cv: int | None, threshold: float, ids: list[str], seed_estimators: bool) -> _Result:
+              cv: int | None, threshold: float, ids: list[str], seed_estimators: bool,
+              params: Mapping[str, Mapping[str, Any]]) -> _Result:
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
     r = _Result()
@@ -301,7 +307,8 @@ def _run_task(estimator: Any, s: _Setting, model_index: int, validations: list[s
                 stage = f"evaluate {validation}"
                 with warnings.catch_warnings(record=True) as inner:
                     warnings.simplefilter("always")
-                    values = _scores_values(y_eval, out, s.labels, method, threshold, ids)
+                    values = _scores_values(y_eval, out, s.labels, method, threshold, ids,
+                                            params)
             except Exception as exc:
                 r.failures.append((stage, f"{type(exc).__name__}: {exc}"))
                 continue
@@ -353,6 +360,7 @@ def benchmark(
     classes: str | Sequence[str] = _CLASS_SETTINGS,
     two_class: Any = "extremes",
     measures: str | Iterable[str] = "all",
+    measure_params: Mapping[str, Mapping[str, Any]] | None = None,
     threshold: float = 0.5,
     random_state: int | None = 0,
     seed_estimators: bool = True,
@@ -405,7 +413,12 @@ def benchmark(
     two_class : "extremes", a pair (negative, positive) or a mapping name -> pair
         The classes of the 2-class setting.
     measures : "all", a family ("confusion", "probabilistic", "ranking") or ids
-        Which measures of the registry to compute (default parameters).
+        Which measures of the registry to compute.
+    measure_params : mapping id -> {parameter: value}, optional
+        Parameters other than the registry defaults, e.g.
+        ``{"dor": {"correction": 0.5}}``: the Haldane–Anscombe correction keeps the
+        likelihood ratios and DOR finite when a model leaves a confusion cell empty,
+        which would otherwise drop them from the SRD analyses.
     threshold : float, default 0.5
         Cut of the positive class's probability in binary settings.
     random_state : int or None, default 0
@@ -499,6 +512,14 @@ def benchmark(
     if not chosen:
         raise ValueError(f"measures={measures!r} selects no measure")
     ids = [m.id for m in chosen]
+    params: dict[str, dict[str, Any]] = {}
+    for name, p in (measure_params or {}).items():
+        m = get_measure(name)
+        if m.id not in ids:
+            raise ValueError(f"measure_params names {name!r}, which is not among the "
+                             "measures of the study")
+        m.resolve_params(**p)  # an unknown parameter fails here, before any fit
+        params[m.id] = dict(p)
     if isinstance(random_state, bool) or not (
             random_state is None or (isinstance(random_state, (int, np.integer))
                                      and random_state >= 0)):
@@ -512,13 +533,13 @@ def benchmark(
                               root=root)
     validations = [v for v, on in (("cv", cv is not None), ("test", test_size is not None))
                    if on]
-    tasks = [(estimators[n], s, j, validations, cv, float(threshold), ids, seed_estimators)
-             for s in settings for j, n in enumerate(names)]
+    tasks = [(estimators[n], s, j, validations, cv, float(threshold), ids, seed_estimators,
+              params) for s in settings for j, n in enumerate(names)]
     results = _run(tasks, n_jobs, callback)
     study = Study._collect(settings, names, results, skipped, ids, config={
         "cv": cv, "test_size": test_size, "balance": balances, "classes": settings_cls,
         "two_class": two_class, "threshold": threshold, "random_state": random_state,
-        "seed_estimators": seed_estimators, "measures": ids})
+        "seed_estimators": seed_estimators, "measures": ids, "measure_params": params})
     study._report()
     return study
 
@@ -949,7 +970,11 @@ def _finite_and_varying(values: pd.DataFrame, axis: int) -> tuple[list[Any], dic
         if bad.any():
             what = "NaN" if np.isnan(v).all() else (
                 f"{int(np.isnan(v).sum())} NaN and {int(np.isinf(v).sum())} infinite values")
-            dropped[lab] = f"undefined or infinite ({what})"
+            hint = ""
+            name = lab[0] if isinstance(lab, tuple) else lab
+            if np.isinf(v).any() and name in ("dor", "lr_plus", "lr_minus"):
+                hint = "; benchmark(measure_params={id: {'correction': 0.5}}) keeps it finite"
+            dropped[lab] = f"undefined or infinite ({what}){hint}"
         elif v.size and np.all(v == v[0]):
             dropped[lab] = f"constant ({v[0]:g}): it does not rank anything"
         else:

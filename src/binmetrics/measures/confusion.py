@@ -178,12 +178,35 @@ def markedness(c: Confusion) -> Any:
     return flag_nan(v, "markedness", reason)
 
 
+def _haldane(c: Confusion, correction: float) -> Confusion:
+    """Haldane–Anscombe: add ``correction`` to all four cells of every confusion
+    matrix that has an empty cell, so that the ratios below stay finite (the usual
+    rule of diagnostic meta-analysis, with 0.5; Glas et al. 2003). Matrices without
+    an empty cell are unchanged."""
+    k = check_in_range(correction, "correction", 0.0, np.inf, high_open=True)
+    if k == 0:
+        return c
+    cells = [np.asarray(x, dtype=np.float64) for x in (c.tp, c.fp, c.fn, c.tn)]
+    add = k * ((cells[0] == 0) | (cells[1] == 0) | (cells[2] == 0) | (cells[3] == 0))
+    tp, fp, fn, tn = (x + add for x in cells)
+    if np.ndim(add) == 0:
+        return Confusion(tp=float(tp), fp=float(fp), fn=float(fn), tn=float(tn))
+    return Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
+
+
 @register("lr_plus", name="Positive likelihood ratio", family="confusion", direction=1,
           range=_POSITIVE, aliases=("positive_likelihood_ratio", "lr+"),
           source="Berrar Def. 9; multi-level paper Table 5",
           formula="TPR / FPR = TPR / (1 - TNR)")
-def lr_plus(c: Confusion) -> Any:
-    """LR+ = sensitivity / (1 - specificity) (Berrar eq. 9); inf when FPR = 0 < TPR."""
+def lr_plus(c: Confusion, *, correction: float = 0.0) -> Any:
+    """LR+ = sensitivity / (1 - specificity) (Berrar eq. 9); inf when FPR = 0 < TPR.
+
+    Parameters
+    ----------
+    correction : float >= 0, default 0
+        Haldane–Anscombe correction of empty cells, as for :func:`dor`.
+    """
+    c = _haldane(c, correction)
     with undefined_policy("ignore"):
         num, den = np.asarray(tpr(c)), np.asarray(fpr(c))
     if np.any(np.isnan(num) | np.isnan(den)):
@@ -195,8 +218,15 @@ def lr_plus(c: Confusion) -> Any:
           range=_POSITIVE, aliases=("negative_likelihood_ratio", "lr-"),
           source="Berrar Def. 10; multi-level paper Table 5",
           formula="(1 - TPR) / TNR = FNR / TNR")
-def lr_minus(c: Confusion) -> Any:
-    """LR- = (1 - sensitivity) / specificity (Berrar eq. 10); inf when TNR = 0 < FNR."""
+def lr_minus(c: Confusion, *, correction: float = 0.0) -> Any:
+    """LR- = (1 - sensitivity) / specificity (Berrar eq. 10); inf when TNR = 0 < FNR.
+
+    Parameters
+    ----------
+    correction : float >= 0, default 0
+        Haldane–Anscombe correction of empty cells, as for :func:`dor`.
+    """
+    c = _haldane(c, correction)
     with undefined_policy("ignore"):
         num, den = np.asarray(fnr(c)), np.asarray(tnr(c))
     if np.any(np.isnan(num) | np.isnan(den)):
@@ -208,8 +238,24 @@ def lr_minus(c: Confusion) -> Any:
           range=_POSITIVE, aliases=("diagnostic_odds_ratio",),
           source="Wikipedia table; multi-level paper Table 5",
           formula="LR+ / LR- = (TP x TN) / (FP x FN)")
-def dor(c: Confusion) -> Any:
-    """Diagnostic odds ratio (TP·TN)/(FP·FN); inf when FP·FN = 0 < TP·TN."""
+def dor(c: Confusion, *, correction: float = 0.0) -> Any:
+    """Diagnostic odds ratio (TP·TN)/(FP·FN); inf when FP·FN = 0 < TP·TN.
+
+    Parameters
+    ----------
+    correction : float >= 0, default 0 (the definition)
+        Haldane–Anscombe correction: added to all four cells of a confusion matrix
+        with an empty cell (0.5 is usual), so that the ratio stays finite, e.g. for
+        ranking models by it (SRD). Matrices without an empty cell are unchanged.
+
+    Examples
+    --------
+    >>> round(dor(Confusion(tp=3, fp=1, fn=2, tn=4)), 12)
+    6.0
+    >>> round(dor(Confusion(tp=5, fp=1, fn=0, tn=4), correction=0.5), 12)  # 5.5*4.5/(1.5*0.5)
+    33.0
+    """
+    c = _haldane(c, correction)
     tp, fp, fn, tn = _fractions(c)
     return ratio(tp * tn, fp * fn, "dor", "TP x TN = FP x FN = 0")
 
