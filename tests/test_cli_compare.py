@@ -50,7 +50,7 @@ def test_table_output(capsys, table_csv):
 
 
 def test_json_matches_library(capsys, table_csv):
-    code, out, _ = run(capsys, "compare", str(table_csv), "--format", "json", "--cv", "5",
+    code, out, _ = run(capsys, "compare", str(table_csv), "--format", "json",
                        "--cv-method", "loo")
     assert code == 0
     doc = json.loads(out)
@@ -91,6 +91,8 @@ def test_cv_table(capsys, table_csv):
     (["--reference", "best"], "not measures of the registry"),
     (["--pretreat", "range", "--index-col", "nope"], "--index-col 'nope' is not a column"),
     (["--directions", "up"], "--directions must be numbers"),
+    (["--reference", "mean", "--directions", "1"], "--directions"),
+    (["--cv", "3", "--cv-method", "loo"], "leave out --cv"),
     (["--plot", "/nonexistent/dir/x.png"], "does not exist"),
 ])
 def test_errors_write_nothing(capsys, table_csv, tmp_path, argv, message):
@@ -112,6 +114,9 @@ def test_bad_files(capsys, tmp_path):
     RSRD.astype(float).assign(B=[1, np.nan, 2, 3, 4]).to_csv(nan)
     code, _, err = run(capsys, "compare", str(nan))
     assert code == 2 and "missing (NaN) cells" in err and "'o1', 'B'" in err
+    assert "--nan-policy omit" in err
+    code, out, err = run(capsys, "compare", str(nan), "--nan-policy", "omit", "--format", "csv")
+    assert code == 0 and "dropped 1 rows" in err and len(out.splitlines()) == 6
     good = tmp_path / "good.csv"
     RSRD.to_csv(good)
     code, _, err = run(capsys, "compare", str(good), "--plot", str(tmp_path / "x.gif"))

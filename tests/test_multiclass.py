@@ -353,12 +353,25 @@ def test_evaluate_keeps_binary_input_binary() -> None:
 
 
 def test_evaluate_refuses_binary_options_with_a_matrix() -> None:
-    proba = np.full((4, 2), 0.5)
+    proba = np.full((4, 3), 1 / 3)
     with pytest.raises(ValueError, match=r"threshold, pi0 cannot be used with a probability "
-                                         r"matrix \(y_score of shape \(4, 2\)\)"):
-        bm.evaluate([0, 1, 0, 1], proba, threshold=0.3, pi0=0.2)
+                                         r"matrix \(y_score of shape \(4, 3\)\)"):
+        bm.evaluate([0, 1, 2, 1], proba, threshold=0.3, pi0=0.2)
     with pytest.raises(ValueError, match=r"pos_label cannot be used"):
-        bm.evaluate([0, 1, 0, 1], proba, pos_label=1)
+        bm.evaluate([0, 1, 2, 1], proba, pos_label=1)
+
+
+def test_a_predict_proba_pair_is_a_binary_score() -> None:
+    """scikit-learn's predict_proba of a binary classifier: the second column is the
+    probability of the larger label, evaluated as binary (not two one-vs-rest classes)."""
+    y, s, proba = two_class_case(5)
+    ev = bm.evaluate(y, proba, threshold=0.3)
+    assert isinstance(ev, bm.Evaluation)
+    assert ev.table.equals(bm.evaluate(y, s).table) and ev.threshold == 0.3
+    labels = np.where(y == 1, "yes", "no")
+    named = bm.evaluate(labels, proba)
+    assert named.pos_label == "yes" and named["brier"] == bm.evaluate(y, s)["brier"]
+    assert isinstance(evaluate_multiclass(y, proba), MulticlassEvaluation)  # when asked
 
 
 # --- bad input -----------------------------------------------------------------------------------

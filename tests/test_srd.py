@@ -125,7 +125,8 @@ class TestSrdpyExample:
                              4.081633], atol=1e-6)
 
     def test_exact_p_values(self, srdpy):
-        rt = srd(srdpy).randomization(null="exact")
+        with pytest.warns(UserWarning, match="the reference has ties"):
+            rt = srd(srdpy).randomization(null="exact")
         assert rt.p_lower["V11"] == pytest.approx(1.33e-9, rel=5e-3)
         assert rt.p_lower["V4"] == pytest.approx(1.72e-5, rel=5e-3)
         assert rt.p_lower["V7"] == pytest.approx(0.196, abs=5e-4)
@@ -216,7 +217,8 @@ class TestRandomization:
         assert rt.null_kind["A"] == "permutation"
         assert rt.null_kind["B"] == "exact"  # no ties on either side
         assert rt.p_lower["B"] == pytest.approx(footrule_null(5).p_lower(8))
-        exact = srd(RSRD, "E").randomization(null="exact")
+        with pytest.warns(UserWarning, match=r"columns \['A', 'C'\] have ties"):
+            exact = srd(RSRD, "E").randomization(null="exact")
         assert exact.p_lower["A"] == pytest.approx(5 / 120)
 
     def test_tie_preserving_null_counts(self):
@@ -274,9 +276,12 @@ class TestRandomization:
 
     def test_to_frame(self):
         out = srd(RSRD, "E").randomization().to_frame()
-        assert list(out.columns) == ["srd", "srd_pct", "p_lower", "p_upper",
+        assert list(out.columns) == ["srd", "srd_pct", "reference", "p_lower", "p_upper",
                                      "better_than_random", "null"]
-        assert out.index[0] == "E"
+        # the kept reference column is flagged and not tested
+        assert out.index[0] == "E" and out.loc["E", "reference"]
+        assert np.isnan(out.loc["E", "p_lower"]) and not out.loc["E", "better_than_random"]
+        assert out.loc["E", "null"] == "reference"
 
 
 # --- tests between columns -------------------------------------------------------------
@@ -474,3 +479,94 @@ def test_plots_render():
     hm = covat(RSRD).plot()
     assert len(hm.images) == 1 and len(hm.texts) == 25
     plt.close("all")
+
+
+# --- review fixes -------------------------------------------------------------------------
+def test_wilcoxon_ties_equal_differences_despite_float_noise():
+    a = 100 * np.array([6, 5, 7, 1, 4]) / 12
+    b = 100 * np.array([7, 9, 4, 0, 8]) / 12
+    assert wilcoxon_matched_pairs(a, b)[:2] == (6.0, 0.5625)
+
+
+def test_cross_validation_survives_a_column_constant_in_a_resample():
+    x = pd.DataFrame({"a": [1, 1, 1, 1, 1, 1, 2], "b": [3, 1, 2, 5, 4, 7, 6],
+                      "c": [2, 1, 3, 4, 6, 5, 7]})
+    with pytest.warns(UserWarning, match=r"'a' in resamples \[6\]"):
+        cv = srd(x, pretreat="range").cross_validate("loo")
+    # dropping row 6 leaves "a" constant: all its ranks tie, as a constant column's do
+    kept = x.drop(index=6)
+    want = srd(kept.assign(a=0.0), pretreat="none").values
+    ranged = srd(pd.concat([kept[["b", "c"]].apply(lambda c: (c - c.min()) / (c.max() - c.min())),
+                            kept[["a"]] * 0.0], axis=1)[["a", "b", "c"]]).values
+    np.testing.assert_allclose(cv.folds.loc[6], 100 * ranged / srd_max(6))
+    assert want["a"] == ranged["a"]
+
+
+def test_kept_reference_column_is_left_out_of_cross_validation():
+    cv = srd(RSRD, "E").cross_validate("loo")
+    assert "E" not in cv.folds.columns and "E" not in cv.order
+    assert list(cv.folds.columns) == list("ABCD")
+
+
+def test_nan_omit_subsets_vector_reference_and_directions():
+    x = RSRD.astype(float)
+    x.loc[1, "B"] = np.nan
+    vec = RSRD["E"].to_numpy()
+    with pytest.warns(UserWarning, match="dropped 1 rows"):
+        res = srd(x.drop(columns="E"), vec, nan_policy="omit")
+    want = srd(RSRD.drop(index=1).drop(columns="E"), np.delete(vec, 1))
+    assert res.values.equals(want.values)
+    d = np.array([1, -1, 1, 1, -1])
+    with pytest.warns(UserWarning):
+        res = srd(x, "best", directions=d, nan_policy="omit")
+    assert res.values.equals(srd(RSRD.drop(index=1), "best", directions=np.delete(d, 1)).values)
+
+
+def test_mixed_reference_is_rsrd_per_row_statistic():
+    rules = ["max", "min", "mean", "median", "max"]
+    res = srd(RSRD, "mixed", directions=rules)
+    x = RSRD.to_numpy(float)
+    want = [x[0].max(), x[1].min(), x[2].mean(), np.median(x[3]), x[4].max()]
+    np.testing.assert_allclose(res.reference, want)
+    # "best" is "mixed" with max/min only, and accepts the names too
+    best = srd(RSRD, "best", directions=[1, -1, 1, -1, 1])
+    assert best.values.equals(srd(RSRD, "mixed", directions=["max", "min", "max", "min",
+                                                             "max"]).values)
+    with pytest.raises(ValueError, match="needs directions"):
+        srd(RSRD, "mixed")
+    with pytest.raises(ValueError, match="'max', 'min', 'mean' or 'median'"):
+        srd(RSRD, "mixed", directions=["max", "min", "mode", "max", "max"])
+    with pytest.raises(ValueError, match="'best' or 'mixed' only"):
+        srd(RSRD, "mean", directions=1)
+
+
+def test_more_input_checks():
+    dup = pd.DataFrame(np.arange(15.0).reshape(5, 3), columns=["a", "a", "b"])
+    with pytest.raises(ValueError, match="unique"):
+        srd(dup)
+    ref = pd.Series([1.0, 2, 3, 4, 5], index=[0, 0, 1, 2, 3])
+    with pytest.raises(ValueError, match="repeated index labels"):
+        srd(RSRD, ref)
+    with pytest.raises(ValueError, match="decimals"):
+        covat(RSRD, decimals=-1)
+    with pytest.raises(ValueError, match="null='rsrd' only"):
+        srd(RSRD).randomization(tie_prob=0.2)
+
+
+def test_rsrd_tie_mode_d_ignores_the_kept_reference_column():
+    from binmetrics.srd import _rsrd_null
+    res = srd(RSRD, "E")
+    a = _rsrd_null(res, "d", None, 4000, np.random.default_rng(0))
+    b = _rsrd_null(srd(RSRD, "E", keep_reference=False), "d", None, 4000,
+                   np.random.default_rng(0))
+    np.testing.assert_array_equal(a.support, b.support)
+    np.testing.assert_array_equal(a.pmf, b.pmf)
+
+
+def test_summary_quantiles_follow_the_order_rule(srdpy):
+    cv = srd(srdpy).cross_validate("kfold", k=4, random_state=0)
+    s = cv.summary()
+    assert list(s.index) == cv.order
+    for c in cv.order:
+        col = np.sort(cv.folds[c].to_numpy())
+        assert s.loc[c, "median"] in col  # a sample value, not an interpolation

@@ -65,7 +65,8 @@ def test_score_matrix_for_a_count_table_points_to_multiclass() -> None:
     # evaluate and score accept a probability matrix: see test_multiclass.py
     with pytest.raises(ValueError, match=r"shape \(6, 3\).*multiclass.*evaluate_multiclass"):
         bm.CountTable.from_arrays(Y, np.full((6, 3), 1 / 3))
-    assert isinstance(bm.evaluate(Y, np.full((6, 2), 1 / 2)), bm.MulticlassEvaluation)
+    assert isinstance(bm.evaluate([0, 1, 2, 0, 1, 2], np.full((6, 3), 1 / 3)),
+                      bm.MulticlassEvaluation)
 
 
 def test_a_score_column_vector_is_accepted() -> None:

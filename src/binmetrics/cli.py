@@ -319,6 +319,7 @@ def _cli_message(text: str, cols: _Columns | None = None) -> str:
     text = text.replace("nan_policy='omit'", "--nan-policy omit")
     text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
     text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")
+    text = text.replace("directions=", "--directions")
     if cols is not None:
         names = {"y_true": f"label column {cols.label!r}",
                  "y_score": f"score column {cols.score!r}"}

@@ -87,7 +87,11 @@ def add_compare_parser(sub: Any) -> None:
                     help="resampling of the cross-validation (default: kfold)")
     cp.add_argument("--repeats", type=int, default=1, metavar="R",
                     help="repetitions of shuffled K-fold (default: 1)")
-    cp.add_argument("--seed", type=int, metavar="S", help="random seed")
+    cp.add_argument("--seed", type=int, default=0, metavar="S",
+                    help="random seed of the folds and Monte Carlo nulls (default: 0)")
+    cp.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
+                    help="missing cells: an error, or their rows are dropped "
+                         "(default: raise)")
     cp.add_argument("--plot", type=Path, metavar="PATH",
                     help="save the SRD plot (.png, .svg or .pdf)")
     cp.add_argument("--covat", type=Path, metavar="PATH",
@@ -166,9 +170,13 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
     for p in (args.plot, args.covat):
         if p is not None:
             check_figure_path(p)
+    if args.cv is not None and args.cv_method in ("loo", "bootstrap"):
+        raise CLIError(f"--cv K sets the number of folds, which --cv-method {args.cv_method} "
+                       "does not have; leave out --cv")
     frame = read_table(Path(args.file), args.index_col)
     res = srd(frame, args.reference, directions=_directions(args.directions),
-              pretreat=args.pretreat, axis=args.axis, decimals=args.decimals)
+              pretreat=args.pretreat, axis=args.axis, decimals=args.decimals,
+              nan_policy=args.nan_policy)
     rt = res.randomization(null=args.null, random_state=args.seed)
     cv = None
     if args.cv is not None or args.cv_method != "kfold":
@@ -178,7 +186,8 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
     if args.plot is not None:
         figures.append((res.plot(null=rt).figure, args.plot))
     if args.covat is not None:
-        hm = covat(frame, pretreat=args.pretreat, axis=args.axis, decimals=args.decimals)
+        hm = covat(frame, pretreat=args.pretreat, axis=args.axis, decimals=args.decimals,
+                   nan_policy=args.nan_policy)
         figures.append((hm.plot().figure, args.covat))
     text = _render(args.format, res, rt, cv)
     import matplotlib.pyplot as plt  # only reached when a figure was drawn

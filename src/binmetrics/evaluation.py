@@ -582,6 +582,16 @@ class Evaluation:
         )
 
 
+def _larger_label(y_true: Any) -> Any:
+    """The positive label that goes with the second column of a predict_proba matrix:
+    None (the default rule) for the standard encodings, else the larger label."""
+    values = np.unique(np.asarray(y_true))
+    if values.dtype == bool or (values.dtype.kind in "iuf"
+                                and set(values.tolist()) <= {-1, 0, 1}):
+        return None  # {0, 1}, {-1, 1}, {False, True}: the default rule says the same
+    return values[-1] if values.size == 2 else None
+
+
 def evaluate(
     y_true: Any,
     y_score: Any,
@@ -595,8 +605,10 @@ def evaluate(
 ) -> Any:
     """Evaluate a binary classifier: every measure of the registry from one sort.
 
-    Given a probability matrix (``y_score`` of shape (n, k), k >= 2) it evaluates a
-    multiclass classifier instead and returns a
+    A binary classifier's ``predict_proba`` matrix (shape (n, 2)) is evaluated on its
+    second column, the probability of the larger label (scikit-learn's column order).
+    Given a probability matrix of k >= 3 classes it evaluates a multiclass classifier
+    instead and returns a
     :class:`~binmetrics.multiclass.MulticlassEvaluation` (see
     :func:`~binmetrics.multiclass.evaluate_multiclass`, which also takes ``labels=``
     and ``average=``).
@@ -653,7 +665,13 @@ def evaluate(
     """
     from .multiclass import evaluate_multiclass, is_score_matrix
 
-    if is_score_matrix(y_score):
+    if is_score_matrix(y_score) and np.shape(y_score)[1] == 2:
+        # a binary classifier's predict_proba: columns in sorted label order, so the
+        # second is the probability of the larger label, the positive one
+        y_score = np.asarray(y_score)[:, 1]
+        if pos_label is None:
+            pos_label = _larger_label(y_true)
+    elif is_score_matrix(y_score):
         unused = [name for name, given in (("threshold", threshold != 0.5),
                                            ("pos_label", pos_label is not None),
                                            ("pi0", pi0 is not None)) if given]

@@ -61,7 +61,7 @@ CVKind = Literal["kfold", "loo", "bootstrap", "rsrd_wilcoxon"]
 _PRETREAT_ALIASES = {"range_scale": "range", "scale_to_unit": "unit_length",
                      "autoscale": "standardize", None: "none"}
 _PRETREATMENTS = ("none", "range", "standardize", "unit_length", "scale_to_max", "rank")
-_FUSED = ("mean", "median", "min", "max", "best")
+_FUSED = ("mean", "median", "min", "max", "best", "mixed")
 #: probabilities of the reported quantiles XX1, Q1, Med, Q3, XX19 (§1.6b)
 QUANTILES = {"XX1": 0.05, "Q1": 0.25, "Med": 0.5, "Q3": 0.75, "XX19": 0.95}
 #: beyond this n the exact footrule null gives way to its exact-moment normal law
@@ -83,9 +83,12 @@ def srd_max(n: int) -> int:
 
 
 # --- input ----------------------------------------------------------------------------
-def _as_frame(table: Any, nan_policy: str) -> pd.DataFrame:
+def _as_frame(table: Any, nan_policy: str) -> tuple[pd.DataFrame, npt.NDArray[np.bool_] | None]:
+    """The table as a float DataFrame, and the rows kept (None: all of them)."""
     if isinstance(table, pd.DataFrame):
         frame = table.copy()
+    elif type(table).__name__ == "LazyFrame":
+        raise TypeError("SRD needs the data: call .collect() on the polars LazyFrame first")
     elif hasattr(table, "to_pandas"):  # polars
         frame = table.to_pandas()
     else:
@@ -94,6 +97,9 @@ def _as_frame(table: Any, nan_policy: str) -> pd.DataFrame:
             raise ValueError(f"SRD needs a 2-D table (objects in rows, methods in columns); "
                              f"got an array of shape {arr.shape}")
         frame = pd.DataFrame(arr)
+    if frame.columns.has_duplicates:
+        dup = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+        raise ValueError(f"column names must be unique; repeated: {dup}")
     non_numeric = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])
                    or pd.api.types.is_bool_dtype(frame[c])]
     if non_numeric:
@@ -105,28 +111,43 @@ def _as_frame(table: Any, nan_policy: str) -> pd.DataFrame:
         r, c = np.argwhere(np.isinf(values))[0]
         raise ValueError(f"the table has infinite values, e.g. row {frame.index[r]!r}, "
                          f"column {frame.columns[c]!r}")
+    kept = None
     bad = np.isnan(values)
+    if nan_policy not in ("raise", "omit"):
+        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
     if bad.any():
         if nan_policy == "omit":
-            dropped = list(frame.index[bad.any(axis=1)])
+            kept = ~bad.any(axis=1)
+            dropped = list(frame.index[~kept])
             warnings.warn(f"SRD: dropped {len(dropped)} rows with missing values: "
                           f"{dropped[:10]}{' ...' if len(dropped) > 10 else ''}", stacklevel=3)
-            frame = frame.loc[~bad.any(axis=1)]
-        elif nan_policy == "raise":
+            frame = frame.loc[kept]
+        else:
             cells = [(frame.index[r], frame.columns[c]) for r, c in np.argwhere(bad)]
             raise ValueError(f"the table has {len(cells)} missing (NaN) cells (row, column): "
                              f"{cells[:10]}{' ...' if len(cells) > 10 else ''}; fill them or "
                              "pass nan_policy='omit' to drop those rows")
-        else:
-            raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
     n, m = frame.shape
     if n < 3 or m < 2:
         raise ValueError(f"SRD needs at least 3 rows (objects) and 2 columns (methods) to "
                          f"compare rankings; the table has {n} rows and {m} columns")
-    if frame.columns.has_duplicates:
-        dup = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
-        raise ValueError(f"column names must be unique; repeated: {dup}")
-    return frame
+    return frame, kept
+
+
+def _check_decimals(decimals: Any) -> int | None:
+    if decimals is None:
+        return None
+    if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)) or decimals < 0:
+        raise ValueError(f"decimals must be a non-negative integer, got {decimals!r}")
+    return int(decimals)
+
+
+def _per_row(value: Any, kept: npt.NDArray[np.bool_] | None, n_before: int) -> Any:
+    """A per-row vector (not a Series, which aligns by label) restricted to kept rows."""
+    if kept is None or isinstance(value, (str, pd.Series, Mapping)) or value is None:
+        return value
+    arr = np.asarray(value)
+    return arr[kept] if arr.ndim == 1 and arr.size == n_before else value
 
 
 def _pretreat_name(pretreat: Any) -> str:
@@ -152,49 +173,61 @@ def pretreat_table(frame: pd.DataFrame, pretreat: str = "none",
     >>> pretreat_table(pd.DataFrame({"a": [1.0, 2.0, 3.0]}), "range")["a"].tolist()
     [0.0, 0.5, 1.0]
     """
-    name = _pretreat_name(pretreat)
+    return _pretreat(frame, _pretreat_name(pretreat), axis, tie_degenerate=False)[0]
+
+
+def _pretreat(frame: pd.DataFrame, name: str, axis: Axis,
+              tie_degenerate: bool) -> tuple[pd.DataFrame, list[Any]]:
+    """Pretreated data, and the columns (rows) whose scale is 0. Those are an error, or
+    with ``tie_degenerate`` (a resample of cross-validation in which a column happens to
+    be constant) set to 0: constant, all ranks tied, as their limit would be."""
     if axis not in ("columns", "rows"):
         raise ValueError(f"axis must be 'columns' or 'rows', got {axis!r}")
     if name == "none":
-        return frame
+        return frame, []
     data = frame if axis == "columns" else frame.T
     x = data.to_numpy(dtype=float)
     what = "column" if axis == "columns" else "row"
-
-    def degenerate(mask: npt.NDArray[np.bool_], why: str) -> None:
-        if mask.any():
-            names = list(data.columns[mask])
-            raise ValueError(f"pretreat={name!r} divides by each {what}'s {why}, which is 0 "
-                             f"for {what}s {names} (constant or all zero); drop them or choose "
-                             "another pretreatment")
-
-    if name == "range":
-        lo, hi = x.min(axis=0), x.max(axis=0)
-        degenerate(hi == lo, "range")
-        out = (x - lo) / (hi - lo)
-    elif name == "standardize":
-        sd = x.std(axis=0, ddof=1)
-        degenerate(sd == 0, "standard deviation")
-        out = (x - x.mean(axis=0)) / sd
-    elif name == "unit_length":
-        norm = np.sqrt((x * x).sum(axis=0))
-        degenerate(norm == 0, "length")
-        out = x / norm
-    elif name == "scale_to_max":
-        mx = x.max(axis=0)
-        degenerate(mx == 0, "maximum")
-        out = x / mx
-    else:  # rank: Borda-style fusion
-        out = stats.rankdata(x, axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if name == "range":
+            lo, hi = x.min(axis=0), x.max(axis=0)
+            scale, why, out = hi - lo, "range", (x - lo) / (hi - lo)
+        elif name == "standardize":
+            sd = x.std(axis=0, ddof=1)
+            scale, why, out = sd, "standard deviation", (x - x.mean(axis=0)) / sd
+        elif name == "unit_length":
+            norm = np.sqrt((x * x).sum(axis=0))
+            scale, why, out = norm, "length", x / norm
+        elif name == "scale_to_max":
+            mx = x.max(axis=0)
+            scale, why, out = mx, "maximum", x / mx
+        else:  # rank: Borda-style fusion
+            scale, why, out = np.ones(x.shape[1]), "", stats.rankdata(x, axis=0)
+    bad = scale == 0
+    names = list(data.columns[bad])
+    if names and not tie_degenerate:
+        raise ValueError(f"pretreat={name!r} divides by each {what}'s {why}, which is 0 "
+                         f"for {what}s {names} (constant or all zero); drop them or choose "
+                         "another pretreatment")
+    out[:, bad] = 0.0
     result = pd.DataFrame(out, index=data.index, columns=data.columns)
-    return result if axis == "columns" else result.T
+    return (result if axis == "columns" else result.T), names
 
 
-def _directions(directions: Any, index: pd.Index) -> FloatArray:
+_ROW_STATS = ("max", "min", "mean", "median")
+
+
+def _row_rules(directions: Any, index: pd.Index, mixed: bool) -> npt.NDArray[np.str_]:
+    """The statistic of each row for reference "best" (+1 -> max, -1 -> min) or rSRD's
+    "mixed" (any of max, min, mean, median)."""
     n = len(index)
-    if directions is None:  # rows are measures: read each one's direction from the registry
+    what = "reference='mixed'" if mixed else "reference='best'"
+    if directions is None:
+        if mixed:
+            raise ValueError("reference='mixed' needs directions=: one of 'max', 'min', "
+                             "'mean', 'median' per row")
         found, unknown, neutral = [], [], []
-        for label in index:
+        for label in index:  # rows are measures: each one's direction from the registry
             try:
                 d = get_measure(str(label)).direction
             except KeyError:
@@ -209,28 +242,39 @@ def _directions(directions: Any, index: pd.Index) -> FloatArray:
                 parts.append(f"rows {unknown[:10]} are not measures of the registry")
             if neutral:
                 parts.append(f"rows {neutral} have no better direction (e.g. prevalence)")
-            raise ValueError("reference='best' takes each row's direction from the measure "
+            raise ValueError(f"{what} takes each row's direction from the measure "
                              f"registry, but {'; '.join(parts)}; drop those rows or pass "
                              "directions= (+1 larger is better, -1 smaller is better)")
-        d_arr = np.asarray(found, dtype=float)
+        raw = np.asarray(found, dtype=object)
+    elif isinstance(directions, pd.Series):
+        if directions.index.has_duplicates:
+            raise ValueError("the directions Series has repeated labels")
+        missing = [lab for lab in index if lab not in directions.index]
+        if missing:
+            raise ValueError(f"directions has no entry for rows {missing[:10]}")
+        raw = directions.reindex(index).to_numpy(dtype=object)
     elif isinstance(directions, Mapping):
         missing = [lab for lab in index if lab not in directions]
         if missing:
             raise ValueError(f"directions has no entry for rows {missing[:10]}")
-        d_arr = np.asarray([directions[lab] for lab in index], dtype=float)
+        raw = np.asarray([directions[lab] for lab in index], dtype=object)
     else:
-        d_arr = np.asarray(directions, dtype=float)
-        if d_arr.ndim == 0:
-            d_arr = np.full(n, float(d_arr))
-        elif isinstance(directions, pd.Series):
-            d_arr = directions.reindex(index).to_numpy(dtype=float)
-        if d_arr.shape != (n,):
+        raw = np.asarray(directions, dtype=object)
+        if raw.ndim == 0:
+            raw = np.full(n, raw.item(), dtype=object)
+        if raw.shape != (n,):
             raise ValueError(f"directions must be a scalar or have one entry per row: the "
-                             f"table has {n} rows, directions has shape {d_arr.shape}")
-    if not np.isin(d_arr, (-1.0, 1.0)).all():
-        raise ValueError(f"directions must be +1 (larger is better) or -1 (smaller is "
-                         f"better); got {sorted(set(d_arr.tolist()))}")
-    return d_arr
+                             f"table has {n} rows, directions has shape {raw.shape}")
+    named = {1: "max", -1: "min"}  # 1.0 and -1.0 hash alike
+    rules = np.asarray([named.get(v, v) if not isinstance(v, str) else v.lower()
+                        for v in raw.tolist()], dtype=object)
+    allowed = _ROW_STATS if mixed else ("max", "min")
+    bad = sorted({str(v) for v in rules.tolist() if v not in allowed})
+    if bad:
+        hint = ("'max', 'min', 'mean' or 'median'" if mixed else
+                "+1 (larger is better) or -1 (smaller is better), or 'max'/'min'")
+        raise ValueError(f"directions of {what} must be {hint}; got {bad}")
+    return rules.astype(str)
 
 
 # --- the computation --------------------------------------------------------------------
@@ -252,15 +296,22 @@ def _rank(x: FloatArray, decimals: int | None) -> FloatArray:
     return stats.rankdata(x, axis=0)
 
 
-def _compute(frame: pd.DataFrame, spec: _Spec) -> tuple[pd.DataFrame, pd.Series, str | None]:
-    """(pretreated data of the compared columns, reference values, reference column)."""
-    data = pretreat_table(frame, spec.pretreat, spec.axis)
+def _compute(frame: pd.DataFrame, spec: _Spec, *, tie_degenerate: bool = False,
+             degenerate: list[Any] | None = None) -> tuple[pd.DataFrame, pd.Series, str | None]:
+    """(pretreated data of the compared columns, reference values, reference column).
+
+    ``degenerate`` collects the columns whose scale was 0 (with ``tie_degenerate``)."""
+    data, flat = _pretreat(frame, spec.pretreat, spec.axis, tie_degenerate)
+    if degenerate is not None:
+        degenerate.extend(flat)
     ref, ref_col = spec.reference, None
     if isinstance(ref, str) and ref in _FUSED:
         x = data.to_numpy()
-        if ref == "best":
-            d = _directions(spec.directions, data.index)
-            values = np.where(d > 0, x.max(axis=1), x.min(axis=1))
+        if ref in ("best", "mixed"):
+            rules = _row_rules(spec.directions, data.index, mixed=ref == "mixed")
+            by_rule = {"max": x.max(axis=1), "min": x.min(axis=1), "mean": x.mean(axis=1),
+                       "median": np.median(x, axis=1)}
+            values = np.select([rules == k for k in by_rule], list(by_rule.values()))
         else:
             values = getattr(np, ref)(x, axis=1)
         return data, pd.Series(values, index=data.index, name=ref), None
@@ -278,6 +329,9 @@ def _compute(frame: pd.DataFrame, spec: _Spec) -> tuple[pd.DataFrame, pd.Series,
             data = data.drop(columns=[ref_col])
         return data, values.rename(str(ref_col)), str(ref_col)
     if isinstance(ref, pd.Series):
+        if ref.index.has_duplicates:
+            raise ValueError("the reference Series has repeated index labels; it is aligned "
+                             "with the table's rows by label")
         vec = ref.reindex(frame.index)
         if vec.isna().any():
             raise ValueError("the reference Series must have a value for every row; it "
@@ -325,12 +379,15 @@ def srd(
         ``"mean"``, ``"median"``, ``"min"``, ``"max"``: the row-wise statistic over all
         columns after pretreatment (data fusion). ``"best"``: the row maximum where the
         row's direction is +1 and the row minimum where it is −1, the "hypothetical
-        best" of the multi-level comparison paper (§2.2). A column name (or an int
-        position): that column is the reference. A vector: an external gold standard.
+        best" of the multi-level comparison paper (§2.2). ``"mixed"``: rSRD's per-row
+        statistic given in ``directions``. A column name (or an int position): that
+        column is the reference. A vector: an external gold standard.
     directions : scalar, array of shape (n,), dict or Series, optional
-        For ``reference="best"``: +1 where larger is better, −1 where smaller is
-        better. By default each row label is looked up in the measure registry, so a
-        table with measures in rows needs no typing (``bm.measures()`` lists them).
+        For ``reference="best"``: +1 (or "max") where larger is better, −1 (or "min")
+        where smaller is better. By default each row label is looked up in the measure
+        registry, so a table with measures in rows needs no typing (``bm.measures()``
+        lists them). For ``reference="mixed"``: "max", "min", "mean" or "median" per
+        row.
     pretreat : {"none", "range", "standardize", "unit_length", "scale_to_max", "rank"}
         Data pretreatment (§1.2), per column or per row (``axis``). rSRD names
         ``"range_scale"`` and ``"scale_to_unit"`` are accepted.
@@ -370,10 +427,14 @@ def srd(
     >>> res.values.to_dict()
     {'rf': 0.0, 'nb': 6.0, 'knn': 4.0}
     """
-    frame = _as_frame(table, nan_policy)
-    if decimals is not None and (not isinstance(decimals, (int, np.integer)) or decimals < 0):
-        raise ValueError(f"decimals must be a non-negative integer, got {decimals!r}")
-    spec = _Spec(reference, directions, _pretreat_name(pretreat), axis, decimals,
+    n_before = len(table) if hasattr(table, "__len__") else 0
+    frame, kept = _as_frame(table, nan_policy)
+    if directions is not None and not (isinstance(reference, str)
+                                       and reference in ("best", "mixed")):
+        raise ValueError("directions= applies to reference='best' or 'mixed' only; got "
+                         f"reference={reference!r}")
+    spec = _Spec(_per_row(reference, kept, n_before), _per_row(directions, kept, n_before),
+                 _pretreat_name(pretreat), axis, _check_decimals(decimals),
                  bool(keep_reference))
     return SRDResult(frame, spec)
 
@@ -417,7 +478,17 @@ class SRDResult:
         """SRD and SRD% per column, smallest (closest to the reference) first."""
         out = pd.DataFrame({"srd": self.values, "srd_pct": self.normalized})
         out.index.name = "column"
+        if self.reference_column is not None and self.reference_column in out.index:
+            out["reference"] = out.index == self.reference_column  # kept, SRD 0 by design
         return out.sort_values("srd", kind="stable")
+
+    @property
+    def compared(self) -> list[Any]:
+        """The columns compared with the reference (a kept reference column is not)."""
+        return [c for c in self.values.index if c != self.reference_column]
+
+    def _repr_html_(self) -> str:
+        return str(self.to_frame().to_html(float_format=lambda v: f"{v:.4g}"))
 
     def __repr__(self) -> str:
         return (f"SRDResult(n={self.n}, columns={len(self.values)}, reference="
@@ -479,6 +550,8 @@ class SRDResult:
                              f"'rsrd', got {null!r}")
         if int(n_perm) < 1 or int(n_sim) < 1:
             raise ValueError("n_perm and n_sim must be positive")
+        if null != "rsrd" and (tie_prob is not None or tie_mode != "f"):
+            raise ValueError("tie_mode and tie_prob apply to null='rsrd' only")
         rng = np.random.default_rng(random_state)
         return SRDRandomization(self, null, int(n_perm), rng, alpha, tie_mode, tie_prob,
                                 int(n_sim))
@@ -717,7 +790,7 @@ def _rsrd_null(res: SRDResult, tie_mode: str, tie_prob: float | None, n_sim: int
     if tie_mode in ("t", "p"):
         if tie_prob is None or not 0 <= tie_prob <= 1:
             raise ValueError(f"tie_mode {tie_mode!r} needs tie_prob in [0, 1], got {tie_prob!r}")
-    col_freqs = np.array([_tie_frequency(c) for c in res.ranks.to_numpy().T])
+    col_freqs = np.array([_tie_frequency(res.ranks[c].to_numpy()) for c in res.compared])
     draws = np.empty(n_sim)
     step = max(1, 2_000_000 // n)
     for start in range(0, n_sim, step):
@@ -771,8 +844,15 @@ class SRDRandomization:
         cache: dict[bytes, _Null] = {}
         ref_tied = _has_ties(q)
         observed = res.values.to_dict()
-        for label, col in res.ranks.items():
-            r = col.to_numpy()
+        if null == "exact":
+            tied = [c for c in res.compared if ref_tied or _has_ties(res.ranks[c].to_numpy())]
+            if tied:
+                warnings.warn(f"null='exact' is the law of tie-free rankings, but "
+                              f"{'the reference has' if ref_tied else f'columns {tied[:10]} have'}"
+                              " ties; null='auto' tests those with the tie-preserving "
+                              "permutation null", stacklevel=3)
+        for label in res.compared:
+            r = res.ranks[label].to_numpy()
             obs = float(observed[label])
             use_perm = null == "permutation" or (null == "auto" and (ref_tied or _has_ties(r)))
             if use_perm:
@@ -790,6 +870,9 @@ class SRDRandomization:
                 # count the observed ranking among the draws (Phipson & Smyth 2010)
                 lo, up = (lo * n_perm + 1) / (n_perm + 1), (up * n_perm + 1) / (n_perm + 1)
             lower[label], upper[label], kinds[label] = lo, up, kind
+        if res.reference_column in res.values.index:  # the kept reference is not tested
+            lower[res.reference_column] = upper[res.reference_column] = float("nan")
+            kinds[res.reference_column] = "reference"
         self.p_lower = pd.Series(lower, name="p_lower", dtype=float)
         self.p_upper = pd.Series(upper, name="p_upper", dtype=float)
         self.null_kind = pd.Series(kinds, name="null")
@@ -886,6 +969,14 @@ def _signed_rank_exact(d: FloatArray) -> tuple[float, float]:
     return stat2 / 2.0, min(1.0, p)
 
 
+def _differences(a: Any, b: Any) -> FloatArray:
+    """Non-zero paired differences, rounded so that differences equal in exact
+    arithmetic (SRD% values are k·100/SRDmax) tie instead of ranking apart by float
+    noise. NaN pairs (a column left out of a resample) are dropped."""
+    d = np.round(np.asarray(a, float) - np.asarray(b, float), 9)
+    return d[np.isfinite(d) & (np.abs(d) > _TOL)]
+
+
 def wilcoxon_matched_pairs(a: Any, b: Any) -> tuple[float, float, int]:
     """Wilcoxon matched-pairs signed-rank test as METHODS §1.7 fixes it.
 
@@ -902,8 +993,7 @@ def wilcoxon_matched_pairs(a: Any, b: Any) -> tuple[float, float, int]:
     >>> wilcoxon_matched_pairs([1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7.5])
     (21.0, 0.03125, 6)
     """
-    d = np.asarray(a, float) - np.asarray(b, float)
-    d = d[np.abs(d) > _TOL]
+    d = _differences(a, b)
     if d.size == 0:
         return 0.0, 1.0, 0
     if d.size <= 25:
@@ -924,21 +1014,24 @@ def sign_test(a: Any, b: Any) -> tuple[int, float]:
     >>> sign_test([1, 2, 3, 4], [2, 3, 4, 5])
     (0, 0.125)
     """
-    d = np.asarray(a, float) - np.asarray(b, float)
-    d = d[np.abs(d) > _TOL]
+    d = _differences(a, b)
     if d.size == 0:
         return 0, 1.0
     k = int(np.count_nonzero(d > 0))
     return k, float(stats.binomtest(k, int(d.size), 0.5).pvalue)
 
 
+def _quantile(col: pd.Series, p: float) -> float:
+    """rSRD's sample quantile: the smallest value v with F(v) >= p."""
+    x = np.sort(col.to_numpy(dtype=float))
+    return _Null(x, np.full(x.size, 1.0 / x.size)).quantile(p)
+
+
 def _rsrd_order(folds: pd.DataFrame) -> list[Any]:
     """Columns sorted by median fold SRD, ties broken by Q1, Q3, min, max (rSRD)."""
-    def q(col: pd.Series, p: float) -> float:
-        return _Null(np.sort(col.to_numpy()), np.full(col.size, 1.0 / col.size)).quantile(p)
-
-    keys = {c: (q(folds[c], 0.5), q(folds[c], 0.25), q(folds[c], 0.75),
-                folds[c].min(), folds[c].max()) for c in folds.columns}
+    keys = {c: (_quantile(folds[c], 0.5), _quantile(folds[c], 0.25),
+                _quantile(folds[c], 0.75), folds[c].min(), folds[c].max())
+            for c in folds.columns}
     return sorted(folds.columns, key=lambda c: keys[c])
 
 
@@ -959,33 +1052,45 @@ class SRDCrossValidation:
     def __init__(self, res: SRDResult, rows: list[npt.NDArray[np.intp]], cv: str) -> None:
         self.cv = cv
         records = []
-        for kept in rows:
+        spec, n = res._spec, res.n
+        flat: dict[Any, list[int]] = {}
+        for fold, kept in enumerate(rows):
             sub = res._frame.iloc[kept]
-            spec = res._spec
             ref = spec.reference
             if isinstance(ref, pd.Series):
                 ref = ref.reindex(res._frame.index).iloc[kept].to_numpy()
             elif isinstance(ref, (list, tuple, np.ndarray)):
                 ref = np.asarray(ref, dtype=float)[kept]
             directions = spec.directions
-            if directions is not None and not isinstance(directions, Mapping):
-                d = np.asarray(directions, dtype=float)
-                if d.ndim == 1 and not isinstance(directions, pd.Series):
+            if directions is not None and not isinstance(directions, (Mapping, pd.Series)):
+                d = np.asarray(directions, dtype=object)
+                if d.ndim == 1 and d.size == n:
                     directions = d[kept]
             sub_spec = _Spec(ref, directions, spec.pretreat, spec.axis, spec.decimals,
                              spec.keep_reference)
-            data, reference, _ = _compute(sub, sub_spec)
+            degenerate: list[Any] = []
+            data, reference, _ = _compute(sub, sub_spec, tie_degenerate=True,
+                                          degenerate=degenerate)
+            for c in degenerate:
+                flat.setdefault(c, []).append(fold)
             values, _, _ = _srd_values(data, reference, spec.decimals)
-            records.append(100.0 * values / srd_max(len(kept)))
-        self.folds = pd.DataFrame(records, columns=res.values.index)
+            records.append(pd.Series(100.0 * values / srd_max(len(kept)), index=data.columns))
+        if flat:
+            shown = "; ".join(f"{c!r} in resamples {f[:5]}{' ...' if len(f) > 5 else ''}"
+                              for c, f in list(flat.items())[:5])
+            warnings.warn(f"pretreat={spec.pretreat!r}: some resamples leave a "
+                          f"{'column' if spec.axis == 'columns' else 'row'} constant, so "
+                          f"its scale is 0; it counts as all tied there: {shown}",
+                          stacklevel=3)
+        self.folds = pd.DataFrame(records)[res.compared].reset_index(drop=True)
         self.folds.index.name = "fold"
         self.order = _rsrd_order(self.folds)
         tests = []
         for a, b in itertools.pairwise(self.order):
             stat, p_w, nz = wilcoxon_matched_pairs(self.folds[a], self.folds[b])
             k_pos, p_s = sign_test(self.folds[a], self.folds[b])
-            tests.append({"column": a, "next": b, "median": float(self.folds[a].median()),
-                          "median_next": float(self.folds[b].median()), "n_nonzero": nz,
+            tests.append({"column": a, "next": b, "median": _quantile(self.folds[a], 0.5),
+                          "median_next": _quantile(self.folds[b], 0.5), "n_nonzero": nz,
                           "wilcoxon_stat": stat, "wilcoxon_p": p_w, "sign_positive": k_pos,
                           "sign_p": p_s})
         self.tests = pd.DataFrame(tests)
@@ -997,11 +1102,14 @@ class SRDCrossValidation:
         return out
 
     def summary(self) -> pd.DataFrame:
-        """Per column: mean, sd, min, Q1, median, Q3, max of the fold SRD%, in order."""
+        """Per column, in order: mean, sd, min, Q1, median, Q3, max of the fold SRD%
+        (quantiles by rSRD's rule, the smallest value v with F(v) >= p, as the order)."""
         d = self.folds[self.order]
+        quart = {name: [_quantile(d[c], p) for c in d.columns]
+                 for name, p in (("q1", 0.25), ("median", 0.5), ("q3", 0.75))}
         return pd.DataFrame({"mean": d.mean(), "sd": d.std(ddof=1), "min": d.min(),
-                             "q1": d.quantile(0.25), "median": d.median(),
-                             "q3": d.quantile(0.75), "max": d.max()})
+                             **{k: pd.Series(v, index=d.columns) for k, v in quart.items()},
+                             "max": d.max()})
 
     def plot(self, *, ax: Any = None) -> Any:
         """Box plot of each column's fold SRD%, in order. Returns the Axes."""
@@ -1041,7 +1149,9 @@ def covat(
         As for :func:`srd`.
     order : {"mean", "vat", "hclust"}, default "mean"
         Ascending mean SRD (srdpy's intent, the paper's Figure 6); Bezdek–Hathaway
-        VAT; or complete-linkage clustering leaf order (rSRD's heatmap).
+        VAT; or the leaf order of complete-linkage clustering (scipy's
+        ``leaves_list``; rSRD's ``heatmap.2`` further reorders the dendrogram by row
+        means, which this does not).
 
     Returns
     -------
@@ -1059,9 +1169,9 @@ def covat(
     >>> float(cv.raw.loc["A", "E"])
     3.0
     """
-    frame = _as_frame(table, nan_policy)
+    frame, _ = _as_frame(table, nan_policy)
     data = pretreat_table(frame, _pretreat_name(pretreat), axis)
-    ranks = _rank(data.to_numpy(), decimals)
+    ranks = _rank(data.to_numpy(), _check_decimals(decimals))
     raw = squareform(pdist(ranks.T, "cityblock"))
     labels = list(data.columns)
     if order == "mean":
