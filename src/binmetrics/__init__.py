@@ -20,6 +20,7 @@ from .curves import (
     ROCHull,
     ThresholdCurves,
 )
+from .engines import Accumulator, evaluate_file, evaluate_spark
 from .evaluation import BestThreshold, Evaluation, evaluate, score
 from .exceptions import (
     MeasureCaveatWarning,
@@ -63,6 +64,7 @@ __version__ = "0.1.0"
 __all__ = [
     "REGISTRY",
     "AccumulationCurve",
+    "Accumulator",
     "AnovaResult",
     "BestThreshold",
     "ByResult",
@@ -105,7 +107,9 @@ __all__ = [
     "delong_test",
     "evaluate",
     "evaluate_by",
+    "evaluate_file",
     "evaluate_multiclass",
+    "evaluate_spark",
     "get_measure",
     "iter_measures",
     "mcnemar_test",

@@ -30,7 +30,7 @@ from .validation import (
     check_threshold,
 )
 
-__all__ = ["ByResult", "evaluate_by"]
+__all__ = ["ByResult", "by_tables", "evaluate_by"]
 
 #: The columns every row of the result has before the measures.
 _FIXED = ("n", "positives", "prevalence")
@@ -324,6 +324,44 @@ def evaluate_by(
     True
     """
     names, tuple_keys = _by_list(by)
+    rule, threshold, min_cases, chosen, ids = _by_plan(pi0, threshold, min_cases, measures)
+
+    available, kind = _columns_of(data)
+    roles = [("label", label), ("score", score)]
+    if weight is not None:
+        roles.append(("weight", weight))
+    roles += [("group", b) for b in names]
+    _check_names(available, roles)
+    _check_clash(names, ids)
+
+    y_raw = _column(data, kind, label)
+    s_raw = _column(data, kind, score)
+    w_raw = None if weight is None else _column(data, kind, weight)
+    key_cols = [as_1d(_column(data, kind, b), b) for b in names]
+    inp = check_binary_inputs(y_raw, s_raw, w_raw, pos_label=pos_label, nan_policy=nan_policy)
+    keys, members = _groups(key_cols)  # on every row: a group of NaN scores only stays
+    keep = np.ones(y_raw.shape[0], dtype=bool)
+    if inp.n_omitted:  # the rows check_binary_inputs kept
+        keep = np.isfinite(as_float(as_1d(s_raw, "y_score"), "y_score"))
+    position = np.cumsum(keep) - 1  # row -> its index in the validated arrays
+
+    groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, int]] = []
+    for key, rows_all in zip(keys, members, strict=True):
+        idx = position[rows_all[keep[rows_all]]]
+        y = inp.y[idx]
+        n, n_pos = int(idx.size), int(np.count_nonzero(y))
+        w = None if inp.weight is None else inp.weight[idx]
+        table = None if n == 0 else CountTable._build(y, inp.score[idx], w)
+        groups.append((key, table, n, n_pos, int(rows_all.size - n)))
+    return _by_result(groups, names, tuple_keys, rule, threshold, min_cases, chosen, ids,
+                      pos_label=inp.pos_label, undefined=undefined, ci=ci,
+                      ci_method=ci_method, level=level, n_resamples=n_resamples,
+                      random_state=random_state)
+
+
+def _by_plan(pi0: Any, threshold: Any, min_cases: Any, measures: Any
+             ) -> tuple[float | str | None, float, int, list[Measure], list[str]]:
+    """The checked pi0 rule, threshold, min_cases, chosen measures and result ids."""
     rule = check_pi0(pi0)
     threshold = check_threshold(threshold)
     min_cases = check_count(min_cases, "min_cases")
@@ -337,47 +375,66 @@ def evaluate_by(
             raise ValueError("measures is empty; give measure ids, or None for all")
     # the fixed "prevalence" column already holds that measure: no second column
     ids = [m.id for m in chosen if m.id not in _FIXED]
+    return rule, threshold, min_cases, chosen, ids
 
-    available, kind = _columns_of(data)
-    roles = [("label", label), ("score", score)]
-    if weight is not None:
-        roles.append(("weight", weight))
-    roles += [("group", b) for b in names]
-    _check_names(available, roles)
+
+def _check_clash(names: list[str], ids: list[str]) -> None:
     out_cols = [*_FIXED, *ids, "reason"]
     clash = [b for b in names if b in out_cols or b.endswith(("_cal", "_low", "_high"))]
     if clash:
         raise ValueError(f"group column {clash[0]!r} has the name of a result column; "
                          "rename it")
 
-    y_raw = _column(data, kind, label)
-    s_raw = _column(data, kind, score)
-    w_raw = None if weight is None else _column(data, kind, weight)
-    key_cols = [as_1d(_column(data, kind, b), b) for b in names]
-    inp = check_binary_inputs(y_raw, s_raw, w_raw, pos_label=pos_label, nan_policy=nan_policy)
-    keys, members = _groups(key_cols)  # on every row: a group of NaN scores only stays
-    keep = np.ones(y_raw.shape[0], dtype=bool)
-    if inp.n_omitted:  # the rows check_binary_inputs kept
-        keep = np.isfinite(as_float(as_1d(s_raw, "y_score"), "y_score"))
-    position = np.cumsum(keep) - 1  # row -> its index in the validated arrays
 
+def by_tables(
+    groups: Iterable[tuple[tuple[Any, ...], CountTable | None, int, int, int]],
+    *,
+    by: str | Sequence[str],
+    pi0: float | str | None = None,
+    measures: Iterable[str | Measure] | None = None,
+    threshold: float = 0.5,
+    pos_label: Any = None,
+    undefined: UndefinedPolicy = "warn",
+    ci: bool = False,
+    ci_method: str | Mapping[str, str] = "auto",
+    level: float = 0.95,
+    n_resamples: int = 2000,
+    random_state: Any = None,
+    min_cases: int = 2,
+) -> ByResult:
+    """:func:`evaluate_by`'s result from tables built elsewhere (the engines' group-by).
+
+    ``groups`` holds, per group in the order wanted, ``(key, table, n, positives,
+    n_omitted)``: the key as a tuple of the ``by`` values, the group's count table
+    (None when no row has a finite score), its rows evaluated, its positive rows and
+    the rows dropped by ``nan_policy="omit"``. The other parameters are those of
+    :func:`evaluate_by`.
+    """
+    names, tuple_keys = _by_list(by)
+    rule, threshold, min_cases, chosen, ids = _by_plan(pi0, threshold, min_cases, measures)
+    _check_clash(names, ids)
+    return _by_result(list(groups), names, tuple_keys, rule, threshold, min_cases, chosen, ids,
+                      pos_label=pos_label, undefined=undefined, ci=ci, ci_method=ci_method,
+                      level=level, n_resamples=n_resamples, random_state=random_state)
+
+
+def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, int]],
+               names: list[str], tuple_keys: bool, rule: float | str | None, threshold: float,
+               min_cases: int, chosen: list[Measure], ids: list[str], *, pos_label: Any,
+               undefined: UndefinedPolicy, ci: bool, ci_method: str | Mapping[str, str],
+               level: float, n_resamples: int, random_state: Any) -> ByResult:
     rows: list[dict[str, Any]] = []
     reasons: list[str] = []
     evaluations: dict[Any, Evaluation | None] = {}
-    for key, rows_all in zip(keys, members, strict=True):
-        idx = position[rows_all[keep[rows_all]]]
+    for key, table, n, n_pos, n_omitted in groups:
         row: dict[str, Any] = dict(zip(names, key, strict=True))
-        y = inp.y[idx]
-        n, n_pos = int(idx.size), int(np.count_nonzero(y))
-        w = None if inp.weight is None else inp.weight[idx]
-        table = None if n == 0 else CountTable._build(y, inp.score[idx], w)
         row.update(n=n, positives=n_pos,
                    prevalence=math.nan if table is None else float(table.prevalence))
         reason = _reason(n, n_pos, table, min_cases)
         ev = None
         if table is not None and not reason:
-            ev = Evaluation(table, threshold=threshold, pos_label=inp.pos_label,
-                            n_omitted=int(rows_all.size - n), undefined=undefined,
+            ev = Evaluation(table, threshold=threshold, pos_label=pos_label,
+                            n_omitted=n_omitted, undefined=undefined,
                             n_rows=n, n_positive_rows=n_pos)
         evaluations[key if tuple_keys else key[0]] = ev
         rows.append(row)
@@ -431,7 +488,7 @@ def evaluate_by(
     frame.attrs["pi0"] = p0
     return ByResult(frame, by=names, keys=list(evaluations), evaluations=evaluations,
                     calibrated_evaluations=calibrated, pi0=p0, measures=ids,
-                    pos_label=inp.pos_label)
+                    pos_label=pos_label)
 
 
 def _reason(n: int, n_pos: int, table: CountTable | None, min_cases: int) -> str:

@@ -40,6 +40,9 @@ FORMATS = ("table", "json", "csv")
 #: Delimited-text extensions and the delimiter used when sniffing cannot tell.
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".txt": ","}
 PARQUET_SUFFIXES = (".parquet", ".pq")
+ENGINES = ("auto", "numpy", "duckdb", "spark")
+#: --engine auto reads files at least this large with DuckDB (when installed)
+AUTO_DUCKDB_MB = 64
 _SNIFF_BYTES = 1 << 16
 _DIRECTION = {1: "higher", -1: "lower", 0: "none"}
 
@@ -61,11 +64,25 @@ examples:
       --format json --output metrics.json
   {PROG} evaluate --example screening --measures tpr,auc,mcc --ci --resamples 2000 --seed 0
   {PROG} evaluate preds.parquet --label y --score p --by month --pi0 mean
+  {PROG} evaluate "preds/*.parquet" --label y --score p --where "split = 'test'"
+  {PROG} evaluate big.parquet --label y --score p --decimals 4 --engine spark \\
+      --master "local[4]"
 
 FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or
 .parquet, .pq. --example {"|".join(EXAMPLES)} evaluates bundled data instead
 (--label and --score then default to its columns). Scores at or above
 --threshold are predicted positive.
+
+--engine auto (default) reads FILE with DuckDB (out of core, 'pip install
+binmetrics[duckdb]') when it is a glob ("preds/*.parquet"), larger than
+{AUTO_DUCKDB_MB} MB, or when --where, --decimals or --bins is given, and with
+pandas in memory otherwise; numpy forces the in-memory path, duckdb and spark
+(Spark on --master, default local[*]) the engines. --where is a SQL condition
+selecting rows. --decimals D bins the scores at floor(score * 10^D) / 10^D,
+--bins B into B equal-width bins (or at the comma-separated edges): the
+probabilistic measures stay exact and max_error gives the largest error binning
+can cause in each measure (blank where no bound is known). With duckdb and
+spark, --by groups come in the order of their keys (missing keys last).
 
 --ci adds a confidence interval to every measure: the exact (Clopper-Pearson)
 interval for proportions, DeLong's for the AUC, a bootstrap of --resamples
@@ -150,6 +167,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help="bootstrap replicates (default: %(default)s)")
     ev.add_argument("--seed", type=int, default=None, metavar="S",
                     help="random seed of the bootstrap (default: none)")
+    ev.add_argument("--engine", choices=ENGINES, default="auto",
+                    help="how FILE is read and counted (default: %(default)s; see below)")
+    ev.add_argument("--master", metavar="URL",
+                    help="Spark master for --engine spark (default: local[*])")
+    ev.add_argument("--where", metavar="SQL",
+                    help="only the rows meeting this SQL condition (duckdb, spark)")
+    ev.add_argument("--decimals", type=int, metavar="D",
+                    help="bin the scores to D decimals (floor; duckdb, spark)")
+    ev.add_argument("--bins", metavar="B|E1,E2,...",
+                    help="bin the scores into B equal-width bins or at these edges")
     _add_format_and_output(ev)
     ev.set_defaults(handler=_run_evaluate, subparser=ev)
 
@@ -356,6 +383,9 @@ def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
     selected = _parse_measure_list(args.measures) if args.measures else None
     pi0 = _parse_pi0(args.pi0)
     by = _parse_by(args.by)
+    engine = _engine_for(args)
+    if engine != "numpy":
+        return _run_engine(args, cols, engine, by, pi0, selected)
     path = Path(args.file) if args.file is not None else example_path(args.example)
     df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight, *by) if c])
     labels = df[cols.label]
@@ -367,12 +397,18 @@ def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
         sample_weight=None if cols.weight is None else df[cols.weight],
         pos_label=pos_label, nan_policy=args.nan_policy,
     )
+    return _report(args, cols, str(path), ev, selected, pi0)
+
+
+def _report(args: argparse.Namespace, cols: _Columns, path: str, ev: Evaluation,
+            selected: list[Measure] | None, pi0: float | str | None) -> str:
+    """The output of one evaluation (every engine)."""
     chosen = list(iter_measures()) if selected is None else selected
     values = ev.to_dict(measures=chosen)
 
     c = ev.confusion
     info: dict[str, Any] = {
-        "file": str(path),
+        "file": path,
         "label": cols.label,
         "score": cols.score,
         "weight": cols.weight,
@@ -393,6 +429,9 @@ def _run_evaluate(args: argparse.Namespace, cols: _Columns) -> str:
         info["calibrated"] = ev.calibrated(p0).to_dict(measures=chosen)
     if args.ci:
         info["intervals"] = _intervals(ev, chosen, args)
+    if ev.binning is not None:
+        info["binning"] = {"describe": ev.binning.describe(),
+                           "max_error": {m.id: ev.binning_error(m) for m in chosen}}
     render = {"table": _evaluate_table, "json": _evaluate_json, "csv": _evaluate_csv}
     return render[args.format](info, rows)
 
@@ -418,6 +457,120 @@ def _parse_by(spec: str | None) -> list[str]:
     return names
 
 
+def _parse_bins(spec: str | None) -> Any:
+    """--bins: a count, or comma-separated edges."""
+    if spec is None:
+        return None
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    try:
+        if len(parts) == 1:
+            return int(parts[0])
+        return [float(p) for p in parts]
+    except ValueError:
+        raise CLIError(f"--bins must be a whole number of bins or comma-separated edges; "
+                       f"got {spec!r}") from None
+
+
+def _engine_for(args: argparse.Namespace) -> str:
+    """The engine --engine names; for auto, DuckDB where it pays (see the epilog)."""
+    import glob
+
+    needs_sql = any(v is not None for v in (args.where, args.decimals, args.bins))
+    if args.engine == "numpy":
+        if needs_sql:
+            raise CLIError("--where, --decimals and --bins need --engine duckdb or spark")
+        return "numpy"
+    if args.engine != "auto":
+        return str(args.engine)
+    if args.master is not None:
+        return "spark"
+    file = args.file
+    is_glob = file is not None and glob.has_magic(file)
+    large = (file is not None and not is_glob and os.path.isfile(file)
+             and os.path.getsize(file) >= AUTO_DUCKDB_MB * 2**20)
+    if not (is_glob or large or needs_sql):
+        return "numpy"
+    import importlib.util
+
+    if importlib.util.find_spec("duckdb") is not None:
+        return "duckdb"
+    if is_glob or needs_sql:
+        what = "a glob FILE" if is_glob else "--where, --decimals or --bins"
+        raise CLIError(f"{what} needs DuckDB: pip install 'binmetrics[duckdb]' "
+                       "(or --engine spark)")
+    return "numpy"
+
+
+def _run_engine(args: argparse.Namespace, cols: _Columns, engine: str, by: list[str],
+                pi0: float | str | None, selected: list[Measure] | None) -> str:
+    """Evaluate FILE with DuckDB or Spark: the group-by runs there, the table comes back."""
+    file = args.file if args.file is not None else str(example_path(args.example))
+    bins = _parse_bins(args.bins)
+    spark = None
+    try:
+        if engine == "duckdb":
+            from .engines.files import FileJob
+
+            job: Any = FileJob(file, label=cols.label, score=cols.score, weight=cols.weight,
+                               by=by or None, where=args.where)
+        else:
+            job, spark = _spark_job(args, file, cols, by)
+        with job:
+            labels = job.labels()
+            pos_label = (None if args.pos_label is None
+                         else convert_pos_label(args.pos_label, labels))
+            common: dict[str, Any] = {
+                "pos_label": pos_label, "threshold": args.threshold,
+                "nan_policy": args.nan_policy, "decimals": args.decimals, "bins": bins}
+            if by:
+                chosen = list(iter_measures()) if selected is None else selected
+                plan = _ci_plan(chosen, args) if args.ci else "auto"
+                res = job.evaluate(**common, pi0=pi0, measures=chosen, ci=args.ci,
+                                   ci_method=plan, level=args.ci_level,
+                                   n_resamples=args.resamples, random_state=args.seed)
+                return _report_by(args, cols, file, res, by, chosen)
+            ev = job.evaluate(**common)
+        return _report(args, cols, file, ev, selected, pi0)
+    except (ImportError, MemoryError) as exc:
+        raise CLIError(_one_line(exc)) from None
+    finally:
+        if spark is not None:
+            spark.stop()
+
+
+def _spark_job(args: argparse.Namespace, file: str, cols: _Columns,
+               by: list[str]) -> tuple[Any, Any]:
+    """A SparkJob on FILE read by Spark, and the session to stop afterwards (None when
+    one was running already)."""
+    from .engines.files import _format_of
+    from .engines.spark import SparkJob, _spark_errors
+
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise CLIError("--engine spark needs pyspark: pip install 'binmetrics[spark]'") from None
+    running = SparkSession.getActiveSession()
+    try:
+        spark = running or (SparkSession.builder.master(args.master or "local[*]")
+                            .appName(PROG).config("spark.ui.showConsoleProgress", "false")
+                            .getOrCreate())
+    except Exception as exc:  # no Java, a bad master URL...
+        raise CLIError(f"Spark could not start (is Java installed?): {_one_line(exc)}") from None
+    fmt = _format_of([file], None)
+    try:
+        reader = spark.read
+        df = (reader.parquet(file) if fmt == "parquet"
+              else reader.csv(file, header=True, inferSchema=True))
+    except _spark_errors() as exc:
+        if running is None:
+            spark.stop()
+        raise CLIError(f"cannot read {file}: {_one_line(exc)[:500]}") from None
+    job = SparkJob(df, label=cols.label, score=cols.score, weight=cols.weight, by=by or None,
+                   where=args.where)
+    job.source = repr(file)
+    return job, (spark if running is None else None)
+
+
 def _run_evaluate_by(args: argparse.Namespace, cols: _Columns, path: Path, df: pd.DataFrame,
                      by: list[str], pi0: float | str | None, pos_label: Any,
                      selected: list[Measure] | None) -> str:
@@ -428,8 +581,13 @@ def _run_evaluate_by(args: argparse.Namespace, cols: _Columns, path: Path, df: p
                       pos_label=pos_label, nan_policy=args.nan_policy, ci=args.ci,
                       ci_method=plan, level=args.ci_level, n_resamples=args.resamples,
                       random_state=args.seed)
+    return _report_by(args, cols, str(path), res, by, chosen)
+
+
+def _report_by(args: argparse.Namespace, cols: _Columns, path: str, res: ByResult,
+               by: list[str], chosen: list[Measure]) -> str:
     info: dict[str, Any] = {
-        "file": str(path), "label": cols.label, "score": cols.score, "weight": cols.weight,
+        "file": path, "label": cols.label, "score": cols.score, "weight": cols.weight,
         "by": by, "pos_label": res.pos_label, "threshold": args.threshold, "pi0": res.pi0,
         "ci": args.ci,
     }
@@ -612,8 +770,19 @@ def _evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> 
         body = [[*r[:2], _fmt(cal[r[0]]), *r[2:]] for r in body]
         header = [*header[:2], "value_cal", *header[2:]]
         right = [1, 2, 3, 4] if iv is not None else [1, 2]
+    b = info.get("binning")
+    if b is not None:
+        head.append(f"binning:    {b['describe']} (max_error: the largest error binning can "
+                    "cause; blank where no bound is known)")
+        body = [[*r[:2], _fmt_error(b["max_error"][r[0]]), *r[2:]] for r in body]
+        header = [*header[:2], "max_error", *header[2:]]
+        right = [i if i < 2 else i + 1 for i in right] + [2]
     table = _align(header, body, right=right)
     return "\n".join(head) + "\n\n" + table
+
+
+def _fmt_error(v: float | None) -> str:
+    return "" if v is None else _fmt(v)
 
 
 def _evaluate_json(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> str:
@@ -639,6 +808,10 @@ def _evaluate_json(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> s
     if "intervals" in info:
         obj["intervals"] = {k: {"low": _json_value(lo), "high": _json_value(hi), "method": how}
                             for k, (lo, hi, how) in info["intervals"].items()}
+    if "binning" in info:
+        obj["binning"] = {"describe": info["binning"]["describe"],
+                          "max_error": {k: _json_value(v) for k, v
+                                        in info["binning"]["max_error"].items()}}
     return json.dumps(obj, indent=2, allow_nan=False) + "\n"
 
 
@@ -649,12 +822,16 @@ def _evaluate_csv(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> st
     cal = info.get("calibrated")
     extra = ["low", "high", "interval"] if iv is not None else []
     cal_col = ["value_cal"] if cal is not None else []
-    w.writerow(["id", "value", *cal_col, *extra, "family", "direction", "source"])
+    binned = info.get("binning")
+    err_col = ["max_error"] if binned is not None else []
+    w.writerow(["id", "value", *cal_col, *err_col, *extra, "family", "direction", "source"])
     for m, v in rows:
         bounds = ([_csv_value(iv[m.id][0]), _csv_value(iv[m.id][1]), iv[m.id][2]]
                   if iv is not None else [])
         cv = [_csv_value(cal[m.id])] if cal is not None else []
-        w.writerow([m.id, _csv_value(v), *cv, *bounds, m.family, m.direction, m.source])
+        err = ([] if binned is None else
+               ["" if binned["max_error"][m.id] is None else _csv_value(binned["max_error"][m.id])])
+        w.writerow([m.id, _csv_value(v), *cv, *err, *bounds, m.family, m.direction, m.source])
     return buf.getvalue()
 
 

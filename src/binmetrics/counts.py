@@ -218,6 +218,10 @@ class CountTable:
         self.calibration: tuple[float, float, float] | None = None
         #: the table this one was calibrated from (None if not calibrated)
         self.uncalibrated: CountTable | None = None
+        #: how an engine binned the scores (a :class:`binmetrics.engines.binning.Binning`:
+        #: the scores are then bin representatives, the raw scores' range and the
+        #: probabilistic sums over them come from it), None for a table of exact scores
+        self.binning: Any = None
         if _totals is not None:  # P and N known by whoever built the counts
             self.__dict__["P"], self.__dict__["N"] = map(float, _totals)
 
@@ -429,8 +433,12 @@ class CountTable:
 
     @property
     def probabilities_ok(self) -> bool:
-        """True when every score lies in [0, 1] (checked in O(1): the table is sorted)."""
-        return bool(self._scores[0] <= 1.0 and self._scores[-1] >= 0.0)
+        """True when every score lies in [0, 1] (checked in O(1): the table is sorted).
+
+        For binned scores it is the raw scores that must lie in [0, 1]."""
+        low, high = (self._scores[-1], self._scores[0]) if self.binning is None else \
+            self.binning.score_range
+        return bool(high <= 1.0 and low >= 0.0)
 
     # --- cuts and thresholds -------------------------------------------------------
     def cut_index(self, threshold: float) -> int:
@@ -501,12 +509,17 @@ class CountTable:
                          self._neg.astype(np.float64) * c, weighted=True, _trusted=True)
         out.calibration = (c, pi, p0)
         out.uncalibrated = self
+        out.binning = self.binning
         return out
 
     # --- merging -----------------------------------------------------------------
     def merge(self, *others: CountTable) -> CountTable:
         """The table of the union of the data behind ``self`` and ``others``."""
         tables = (self, *others)
+        if any(t.binning is not None for t in tables):
+            raise ValueError("tables of binned scores do not merge (their probabilistic sums "
+                             "belong to one aggregation); merge exact tables (e.g. with "
+                             "binmetrics.engines.Accumulator), or bin all the data at once")
         s = np.concatenate([t._scores for t in tables])
         p = np.concatenate([t._pos.astype(np.float64) for t in tables])
         n = np.concatenate([t._neg.astype(np.float64) for t in tables])

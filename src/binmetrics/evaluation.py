@@ -22,10 +22,12 @@ from .curves import (
 from .exceptions import (
     UndefinedMeasureWarning,
     UndefinedPolicy,
+    report_undefined,
     undefined_message,
     undefined_policy,
 )
 from .measures import Measure, get_measure
+from .measures.probabilistic import SumsUnavailable
 from .measures.registry import Family, select_measures
 from .progress import as_callback
 from .validation import NanPolicy, check_alternative, check_binary_inputs, check_threshold
@@ -124,7 +126,11 @@ class Evaluation:
         if key not in self._cache:
             arg = self._confusion if m.family == "confusion" else self.table
             with undefined_policy(self.undefined):
-                self._cache[key] = float(m.func(arg, **p))
+                try:
+                    self._cache[key] = float(m.func(arg, **p))
+                except SumsUnavailable as exc:  # binned scores: the engine lacks this sum
+                    report_undefined(m.id, str(exc))
+                    self._cache[key] = float("nan")
         return self._cache[key]
 
     def __getitem__(self, measure: str) -> float:
@@ -263,6 +269,9 @@ class Evaluation:
         if method == "undersample":
             from .undersample import UndersampledEvaluation
 
+            if self.table.binning is not None:
+                raise ValueError("method='undersample' resamples the cases, which binned "
+                                 "scores no longer are; use method='reweight'")
             return UndersampledEvaluation(self.table, pi0, n_repeats=n_repeats,
                                           random_state=random_state,
                                           threshold=self.threshold, undefined=self.undefined)
@@ -280,6 +289,61 @@ class Evaluation:
     def pi0(self) -> float | None:
         """The reference prevalence of a calibrated evaluation, else None."""
         return None if self.table.calibration is None else self.table.calibration[2]
+
+    # --- binned scores (engines: decimals= / bins=) -----------------------------------
+    @property
+    def binning(self) -> Any:
+        """How an engine binned the scores (a :class:`~binmetrics.engines.binning.Binning`),
+        None for exact scores. Probabilistic measures of binned scores are exact (the
+        engine summed them over the raw scores); ranking measures carry the bounds of
+        :meth:`error_bounds`."""
+        return self.table.binning
+
+    def binning_error(self, measure: str | Measure, **params: Any) -> float | None:
+        """The largest error that binning the scores can have caused in a measure.
+
+        0.0 when the value is exact (exact scores, probabilistic measures, confusion
+        measures at a threshold on the bin grid), None where no exact bound is derived
+        (see :func:`binmetrics.engines.binning.value_bounds`, which gives the interval).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> from binmetrics.engines import binned_table
+        >>> t = binned_table([1, 0, 1, 0], [0.91, 0.93, 0.5, 0.1], decimals=1)
+        >>> ev = bm.Evaluation(t)
+        >>> ev["auc"], ev.binning_error("auc")  # one tied pair of 4: +-(1*1)/(2*2*2)
+        (0.625, 0.125)
+        """
+        from .engines.binning import value_bounds
+
+        bounds = value_bounds(self, measure, **params)
+        if bounds is None:
+            return None
+        value = self.value(measure, **params)
+        return float(max(value - bounds[0], bounds[1] - value))
+
+    def error_bounds(self, measures: Iterable[str | Measure] | None = None, *,
+                     family: Family | None = None) -> Any:
+        """Every measure with the interval that surely holds its value on the raw scores.
+
+        A DataFrame with id, value, low, high, max_error and bound ("exact", "bounded"
+        or "none"): see :func:`binmetrics.engines.binning.error_bounds`.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> from binmetrics.engines import binned_table
+        >>> ev = bm.Evaluation(binned_table([1, 0, 1, 0], [.93, .91, .5, .1], decimals=1))
+        >>> ev.error_bounds(["auc", "brier", "taks"])[["id", "low", "high", "bound"]]
+              id      low     high    bound
+        0    auc  0.50000  0.75000  bounded
+        1  brier  0.27325  0.27325    exact
+        2   taks      NaN      NaN     none
+        """
+        from .engines.binning import error_bounds
+
+        return error_bounds(self, select_measures(family, measures))
 
     # --- uncertainty -----------------------------------------------------------------
     def ci(
@@ -352,6 +416,17 @@ class Evaluation:
         return self._bootstrap([m], {m.id: params}, n_resamples, stratified,
                                random_state, progress).ci(m.id, kind=kind, level=level)
 
+    def _check_resampled(self, measures: Iterable[Measure]) -> None:
+        """Resampled tables of binned scores would give probabilistic measures of the bin
+        representatives: refuse rather than approximate."""
+        if self.table.binning is not None:
+            bad = [m.id for m in measures if m.family == "probabilistic"]
+            if bad:
+                raise ValueError(f"{', '.join(bad)}: resampling binned scores "
+                                 f"({self.table.binning.describe()}) would use the bin "
+                                 "representatives; leave the probabilistic measures out "
+                                 "or evaluate the exact scores")
+
     def _ci_methods(self, m: Measure, ci_methods: Any) -> tuple[str, ...]:
         # a calibrated table's weights are not case counts, so its closed forms do not
         # apply; its measures are resampled on the real cases (see _on_calibrated)
@@ -376,6 +451,7 @@ class Evaluation:
                    progress: Any = None) -> Any:
         from .resampling import bootstrap
 
+        self._check_resampled(measures)
         table: CountTable | None = self.table
         targets: list[Any] = list(measures)
         if self.pi0 is not None:
@@ -484,6 +560,7 @@ class Evaluation:
         from .resampling import permutation_test
 
         m = get_measure(measure)
+        self._check_resampled([m])
         alt = check_alternative(alternative, m)
         table, target, p = self.table, m, m.resolve_params(**params)
         if self.table.uncalibrated is not None:  # permute the real cases, calibrate each

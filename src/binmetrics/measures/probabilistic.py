@@ -22,10 +22,21 @@ from .registry import register
 _LOSS = (0.0, float("inf"))
 
 
+class SumsUnavailable(ValueError):
+    """A probabilistic sum that a table of binned scores cannot give: the engine that
+    binned them aggregated the sums of the default parameters only (see
+    :class:`binmetrics.engines.binning.Binning`). :class:`~binmetrics.Evaluation`
+    reports the measure as undefined (NaN with a warning)."""
+
+
 def require_probabilities(t: CountTable, measure: str) -> None:
     """Raise if any score lies outside [0, 1], naming the measure and how many."""
     if t.probabilities_ok:
         return
+    if t.binning is not None:  # the table holds bin representatives, not the raw scores
+        low, high = t.binning.score_range
+        raise ValueError(f"{measure} needs probabilities in [0, 1], but the raw scores range "
+                         f"from {low:g} to {high:g}")
     outside = (t.scores < 0) | (t.scores > 1)
     rows = float(t.pos[outside].sum() + t.neg[outside].sum())
     raise ValueError(
@@ -46,7 +57,14 @@ def _blocks(t: CountTable) -> Iterator[tuple[FloatArray, FloatArray, FloatArray]
 
 
 def _sums(t: CountTable, key: Any, block_sums: Any) -> tuple[float, ...]:
-    """Column sums of ``block_sums(s, pos, neg)`` over all blocks, memoised under ``key``."""
+    """Column sums of ``block_sums(s, pos, neg)`` over all blocks, memoised under ``key``.
+
+    A table of binned scores gets them from its engine, which summed them over the
+    raw scores (or raises :class:`SumsUnavailable` for parameters it did not sum).
+    """
+    if t.binning is not None:
+        binning = t.binning
+        return t.memo(key, lambda: binning.sums(key, t))
 
     def compute() -> tuple[float, ...]:
         total: Any = None
@@ -282,7 +300,9 @@ def _information_sum(t: CountTable, pi: float) -> float:
     default prior.
     """
     if pi == t.prevalence and _EPS <= pi <= 1.0 - _EPS:
-        return _log_pass(t, _EPS)[4]
+        info = _log_pass(t, _EPS)[4]
+        if not np.isnan(info):  # NaN only for binned scores calibrated by reweighting,
+            return info  # whose engine has no such sum: asked below, it says so
 
     lpi, l1pi = float(np.log(pi)), float(np.log1p(-pi))
 

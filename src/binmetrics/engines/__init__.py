@@ -1,0 +1,29 @@
+"""Engines: the count table from in-memory batches, files (DuckDB) or Spark.
+
+The count table is the contract (DESIGN.md, "Where users outgrow one machine"):
+every engine groups by (group keys..., score) into positive and negative weights
+and hands the table to the same :class:`~binmetrics.Evaluation`, so results agree
+with :func:`binmetrics.evaluate` on the same data.
+
+* :class:`Accumulator`: streaming batches, mergeable across workers.
+* :func:`evaluate_file`: CSV/Parquet files and globs, out of core, with DuckDB.
+* :func:`evaluate_spark`: a pyspark DataFrame, grouped on the cluster.
+* ``decimals=`` / ``bins=``: binned scores with exact error bounds
+  (:mod:`binmetrics.engines.binning`, :func:`binned_table`).
+"""
+
+from .binning import Binning, BinSpec, binned_table, error_bounds, value_bounds
+from .files import evaluate_file
+from .spark import evaluate_spark
+from .stream import Accumulator
+
+__all__ = [
+    "Accumulator",
+    "BinSpec",
+    "Binning",
+    "binned_table",
+    "error_bounds",
+    "evaluate_file",
+    "evaluate_spark",
+    "value_bounds",
+]

@@ -1,0 +1,423 @@
+"""What the DuckDB and Spark engines share: one aggregation contract.
+
+Every engine answers two queries and this module does the rest:
+
+1. **Statistics** per (group key, label value): row counts, non-finite scores
+   (NULL, NaN, inf), the range of the finite scores, an estimate of their distinct
+   count, and for weights their sums and the rows with bad weights. From these
+   alone the input is validated (what is wrong, how many rows, in which file) and
+   the positive label is resolved, before the expensive pass.
+2. **Counts** per (group, score or bin), sorted by group and descending score:
+   positive and negative weight (row counts when unweighted) and, for binned
+   scores, the sums over the raw scores of the probabilistic losses
+   (:class:`~binmetrics.engines.binning.RawSums`). They arrive in chunks (Arrow
+   batches) and are assembled into one :class:`~binmetrics.CountTable` per group.
+
+The result is an :class:`~binmetrics.Evaluation`, or with ``by`` the
+:class:`~binmetrics.ByResult` of :func:`binmetrics.evaluate_by` (built by
+:func:`binmetrics.by.by_tables`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import warnings
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..by import ByResult, by_tables
+from ..counts import CountTable, FloatArray, count_dtype
+from ..evaluation import Evaluation
+from ..exceptions import UndefinedPolicy
+from ..measures.probabilistic import _EPS
+from ..validation import NanPolicy, _label_key, _n, check_labels, check_threshold
+from .binning import Binning, BinSpec, RawSums, check_bin_args
+
+#: statistics columns after the group keys and the label, in this order
+STAT_COLUMNS = ("n", "n_null", "n_nan", "n_inf", "s_min", "s_max", "ndv", "w_all", "w_fin",
+                "n_wbad", "n_wneg", "w_min")
+#: chunk columns of the counts query (plus RawSums.names() when binned)
+CHUNK_COLUMNS = ("gid", "s", "pos", "neg")
+#: exact scores go through a sort (not a hash group-by) when at least this fraction
+#: of the rows have distinct scores
+SORT_FRACTION = 0.5
+
+
+def missing_engine(package: str, extra: str, what: str) -> ImportError:
+    return ImportError(f"{what} needs {package}, which is not installed; install it with "
+                       f"pip install 'binmetrics[{extra}]'")
+
+
+def check_names(available: Sequence[str], wanted: Sequence[tuple[str, str]], where: str) -> None:
+    """Each (role, column) must exist: name it, suggest, list the available columns."""
+    for role, col in wanted:
+        if col not in available:
+            close = difflib.get_close_matches(col, list(available), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            shown = ", ".join(available[:30]) + (
+                f", ... ({len(available)} in all)" if len(available) > 30 else "")
+            raise ValueError(f"{role} column {col!r} not found in {where}{hint}; "
+                             f"available columns: {shown or '(none)'}")
+
+
+def by_names(by: Any) -> list[str]:
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    if isinstance(by, (list, tuple)) and by and all(isinstance(b, str) for b in by):
+        if len(set(by)) != len(by):
+            raise ValueError(f"by names a column twice: {list(by)}")
+        return list(by)
+    raise TypeError(f"by must be a column name or a non-empty list of column names; got {by!r}")
+
+
+@dataclass
+class Group:
+    """One group's statistics (over its finite-score rows unless said otherwise)."""
+
+    key: tuple[Any, ...]
+    n_fin: int = 0
+    n_pos: int = 0
+    n_omitted: int = 0
+    w_pos: float = 0.0
+    w_neg: float = 0.0
+    s_min: float = math.inf
+    s_max: float = -math.inf
+
+    @property
+    def prior(self) -> float:
+        total = self.w_pos + self.w_neg
+        return self.w_pos / total if total > 0 else math.nan
+
+
+@dataclass
+class Stats:
+    """The statistics query's rows, checked."""
+
+    rows: list[tuple[Any, ...]]
+    n_keys: int
+    weighted: bool
+    labels: list[Any] = field(default_factory=list)  # distinct labels of the rows evaluated
+
+    def column(self, name: str) -> list[Any]:
+        i = self.n_keys + 1 + STAT_COLUMNS.index(name)
+        return [r[i] for r in self.rows]
+
+    def total(self, name: str, rows: Sequence[tuple[Any, ...]] | None = None) -> float:
+        i = self.n_keys + 1 + STAT_COLUMNS.index(name)
+        return sum((r[i] or 0) for r in (self.rows if rows is None else rows))
+
+
+def _is_missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+class AggregateJob:
+    """The engine-independent steps; engines implement ``_stats``, ``_counts``, ``_locate``.
+
+    Parameters are those of :func:`~binmetrics.engines.evaluate_file`; ``source``
+    names the data in messages ("preds/*.parquet", "the Spark DataFrame").
+    """
+
+    source: str = "the data"
+
+    def __init__(self, *, label: str, score: str, weight: str | None, by: Any,
+                 where: str | None) -> None:
+        for name, v in (("label", label), ("score", score)):
+            if not isinstance(v, str):
+                raise TypeError(f"{name} must be a column name, got {v!r}")
+        if weight is not None and not isinstance(weight, str):
+            raise TypeError(f"weight must be a column name or None, got {weight!r}")
+        if where is not None and not isinstance(where, str):
+            raise TypeError(f"where must be a SQL condition string, got {where!r}")
+        self.label, self.score, self.weight, self.where = label, score, weight, where
+        self.by = by_names(by)
+        self._by_arg = by  # a name gives keys as values, a list as tuples (as evaluate_by)
+        clash = [b for b in self.by if b in (label, score, weight)]
+        if clash:
+            raise ValueError(f"column {clash[0]!r} cannot be a group column and the "
+                             "label/score/weight column too")
+        self._stats_cache: Stats | None = None
+
+    # --- engine hooks ----------------------------------------------------------------
+    def _stats(self) -> list[tuple[Any, ...]]:
+        """Rows (keys..., label, *STAT_COLUMNS), ordered by keys (NULLs last), label."""
+        raise NotImplementedError
+
+    def _counts(self, pos_label: Any, spec: BinSpec | None, priors: list[float],
+                sort: bool) -> Iterator[dict[str, np.ndarray]]:
+        """Chunks of CHUNK_COLUMNS (+ RawSums names when ``spec``), sorted by gid, -s."""
+        raise NotImplementedError
+
+    def _locate(self, what: str) -> str:
+        """Where the first rows with a problem are (" (first at ...)"), or ""."""
+        return ""
+
+    def close(self) -> None:
+        """Release the engine's resources."""
+
+    def __enter__(self) -> AggregateJob:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # --- the steps ---------------------------------------------------------------------
+    def stats(self, nan_policy: NanPolicy = "raise") -> Stats:
+        """Run (once) and check the statistics query: rows, weights, scores, labels."""
+        if nan_policy not in ("raise", "omit"):
+            raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+        if self._stats_cache is None:
+            st = Stats(self._stats(), n_keys=len(self.by), weighted=self.weight is not None)
+            self._check_rows_and_weights(st)
+            self._stats_cache = st
+        st = self._stats_cache
+        self._check_scores(st, nan_policy)
+        st.labels = self._check_labels(st, nan_policy)
+        return st
+
+    def labels(self) -> pd.Series:
+        """The distinct labels of the data (runs the statistics query)."""
+        return pd.Series(self.stats("omit").labels, name=self.label)
+
+    def _where(self) -> str:
+        return f" matching where={self.where!r}" if self.where else ""
+
+    def _check_rows_and_weights(self, st: Stats) -> None:
+        n = st.total("n")
+        if n == 0:
+            raise ValueError(f"{self.source} has no rows{self._where()}: there is nothing "
+                             "to evaluate")
+        if not st.weighted:
+            return
+        w = self.weight
+        bad = int(st.total("n_wbad"))
+        if bad:
+            raise ValueError(f"weight column {w!r} has {_n(bad, 'missing or non-finite value')} "
+                             f"(NULL, NaN or inf) in {self.source}{self._locate('weight_bad')}")
+        neg = int(st.total("n_wneg"))
+        if neg:
+            smallest = min(v for v in st.column("w_min") if v is not None)
+            raise ValueError(f"weight column {w!r} has {_n(neg, 'negative value')} in "
+                             f"{self.source}{self._locate('weight_neg')} (smallest {smallest})")
+        if not st.total("w_all") > 0:
+            raise ValueError(f"weight column {w!r} sums to 0: no row carries any weight")
+
+    def _check_scores(self, st: Stats, nan_policy: NanPolicy) -> None:
+        n_nan = int(st.total("n_null") + st.total("n_nan"))
+        n_inf = int(st.total("n_inf"))
+        bad = n_nan + n_inf
+        if not bad:
+            return
+        if nan_policy == "raise":
+            raise ValueError(f"score column {self.score!r} has {_n(bad, 'non-finite value')} "
+                             f"({n_nan} NaN or NULL, {n_inf} infinite) in {self.source}"
+                             f"{self._locate('score_bad')}; pass nan_policy='omit' to drop "
+                             "those rows")
+        if bad == st.total("n"):
+            raise ValueError(f"all {bad} scores are NaN or infinite: nothing left to evaluate")
+
+    def _check_labels(self, st: Stats, nan_policy: NanPolicy) -> list[Any]:
+        k = st.n_keys
+        kept = "n" if nan_policy == "raise" else "n_fin"
+        counts: dict[Any, int] = {}
+        missing = 0
+        for r in st.rows:
+            rows = int(r[k + 1] if kept == "n" else r[k + 1] - r[k + 2] - r[k + 3] - r[k + 4])
+            if rows == 0:
+                continue
+            if _is_missing(r[k]):
+                missing += rows
+            else:
+                counts[r[k]] = counts.get(r[k], 0) + rows
+        if missing:
+            raise ValueError(f"label column {self.label!r} has {_n(missing, 'missing value')} "
+                             f"(NULL or NaN) in {self.source}{self._locate('label_missing')}")
+        return sorted(counts, key=_label_key)
+
+    def resolve_pos_label(self, st: Stats, pos_label: Any) -> Any:
+        """The positive label, as :func:`binmetrics.evaluate` finds it (same errors)."""
+        try:
+            _, pos = check_labels(np.array(st.labels), pos_label)
+        except ValueError as exc:
+            msg = str(exc).replace("y_true", f"label column {self.label!r}", 1)
+            raise ValueError(f"{msg} (in {self.source})") from None
+        return pos.item() if isinstance(pos, np.generic) else pos
+
+    def groups(self, st: Stats, pos: Any) -> list[Group]:
+        """One Group per key, in the order of the statistics (sorted keys)."""
+        k = st.n_keys
+        out: dict[tuple[Any, ...], Group] = {}
+        c = {name: k + 1 + i for i, name in enumerate(STAT_COLUMNS)}
+        for r in st.rows:
+            key = tuple(math.nan if _is_missing(v) and v is not None else v for v in r[:k])
+            g = out.setdefault(key, Group(key=key))
+            n_fin = int(r[c["n"]] - r[c["n_null"]] - r[c["n_nan"]] - r[c["n_inf"]])
+            is_pos = (not _is_missing(r[k])) and r[k] == pos
+            g.n_fin += n_fin
+            g.n_omitted += int(r[c["n"]]) - n_fin
+            w = float(r[c["w_fin"]] or 0.0) if st.weighted else float(n_fin)
+            if is_pos:
+                g.n_pos += n_fin
+                g.w_pos += w
+            else:
+                g.w_neg += w
+            if n_fin:
+                g.s_min = min(g.s_min, float(r[c["s_min"]]))
+                g.s_max = max(g.s_max, float(r[c["s_max"]]))
+        return list(out.values())
+
+    def evaluate(
+        self,
+        *,
+        pos_label: Any = None,
+        threshold: float = 0.5,
+        nan_policy: NanPolicy = "raise",
+        decimals: int | None = None,
+        bins: Any = None,
+        undefined: UndefinedPolicy = "warn",
+        pi0: Any = None,
+        **by_options: Any,
+    ) -> Evaluation | ByResult:
+        """Both queries and the result (see :func:`~binmetrics.engines.evaluate_file`)."""
+        threshold = check_threshold(threshold)
+        check_bin_args(decimals, bins)
+        if by_options and not self.by:
+            raise TypeError(f"{', '.join(sorted(by_options))}: only with by= (the options of "
+                            "evaluate_by)")
+        st = self.stats(nan_policy)
+        pos = self.resolve_pos_label(st, pos_label)
+        groups = self.groups(st, pos)
+        n_bad = sum(g.n_omitted for g in groups)
+        if n_bad:
+            warnings.warn(f"nan_policy='omit': dropped {_n(n_bad, 'row')} with non-finite "
+                          "scores", UserWarning, stacklevel=3)
+        finite = [g for g in groups if g.n_fin]
+        low = min(g.s_min for g in finite)
+        high = max(g.s_max for g in finite)
+        spec = BinSpec.resolve(decimals, bins, low, high)
+        priors = [g.prior if _EPS <= g.prior <= 1.0 - _EPS else math.nan for g in groups]
+        n_fin = sum(g.n_fin for g in groups)
+        ndv = sum(int(v or 0) for v in st.column("ndv"))
+        sort = spec is None and ndv >= SORT_FRACTION * n_fin
+        asm = Assembler([g.n_fin for g in groups], weighted=st.weighted,
+                        binned=spec is not None)
+        for chunk in self._counts(pos, spec, priors, sort):
+            asm.add(chunk)
+        tables = asm.tables()
+        for i, (g, t, prior) in enumerate(zip(groups, tables, priors, strict=True)):
+            if t is not None and spec is not None:
+                t.binning = Binning(spec=spec, score_range=(g.s_min, g.s_max),
+                                    raw=RawSums.from_columns(asm.sums_of(i)), prior=prior)
+        if not self.by:
+            g, t = groups[0], tables[0]
+            assert t is not None
+            ev = Evaluation(t, threshold=threshold, pos_label=pos, n_omitted=g.n_omitted,
+                            undefined=undefined, n_rows=g.n_fin, n_positive_rows=g.n_pos)
+            return ev if pi0 is None else ev.calibrated(pi0)
+        return by_tables([(g.key, t, g.n_fin, g.n_pos, g.n_omitted)
+                          for g, t in zip(groups, tables, strict=True)],
+                         by=self._by_arg, pi0=pi0, threshold=threshold, pos_label=pos,
+                         undefined=undefined, **by_options)
+
+
+class Assembler:
+    """Count tables from chunks sorted by (gid, descending score).
+
+    Equal (gid, score) rows may repeat (the sort path sends one row per case) and may
+    straddle chunks: they are summed, the last row of each chunk being held back
+    until the next. Each group's arrays are allocated once at its row count (an
+    upper bound on its distinct scores; the pages past the table's end are never
+    touched, so they take no memory) and filled in place: the peak is one table,
+    not the table plus its parts. Unweighted counts start as one byte each and
+    widen only when a count needs it.
+    """
+
+    def __init__(self, capacities: Sequence[int], *, weighted: bool, binned: bool) -> None:
+        self.capacity = [int(c) for c in capacities]
+        self.n_groups = len(self.capacity)
+        self.weighted = weighted
+        self.binned = binned
+        self.arrays: list[tuple[FloatArray, np.ndarray, np.ndarray] | None] = \
+            [None] * self.n_groups
+        self.size = [0] * self.n_groups
+        self.sums: list[dict[str, list[float]]] = [
+            {k: [] for k in RawSums.names()} for _ in range(self.n_groups)]
+        self.carry: dict[str, np.ndarray] | None = None
+
+    def add(self, chunk: dict[str, np.ndarray]) -> None:
+        if chunk["s"].size == 0:
+            return
+        count = np.float64 if self.weighted else np.int64  # reduceat sums in this type
+        chunk = {k: (v.astype(count, copy=False) if k in ("pos", "neg") else v)
+                 for k, v in chunk.items()}
+        if self.carry is not None:
+            chunk = {k: np.concatenate((self.carry[k], v)) for k, v in chunk.items()}
+        gid, s = chunk["gid"], chunk["s"]
+        new = (gid[1:] != gid[:-1]) | (s[1:] != s[:-1])
+        if not new.all():  # sum the repeats
+            starts = np.concatenate(([0], np.flatnonzero(new) + 1))
+            chunk = {k: (v[starts] if k in ("gid", "s") else np.add.reduceat(v, starts))
+                     for k, v in chunk.items()}
+        last = chunk["s"].size - 1
+        self.carry = {k: v[last:] for k, v in chunk.items()}
+        self._store({k: v[:last] for k, v in chunk.items()})
+
+    def _store(self, chunk: dict[str, np.ndarray]) -> None:
+        gid = chunk["gid"]
+        if gid.size == 0:
+            return
+        cuts = np.flatnonzero(gid[1:] != gid[:-1]) + 1
+        for a, b in zip(np.r_[0, cuts], np.r_[cuts, gid.size], strict=True):
+            g = int(gid[a])
+            p, n = chunk["pos"][a:b], chunk["neg"][a:b]
+            at = self.size[g]
+            if at + b - a > self.capacity[g]:  # cannot happen with correct statistics
+                raise RuntimeError(f"group {g}: more distinct scores than rows")
+            arrays = self.arrays[g]
+            if arrays is None:
+                dt = np.dtype(np.float64) if self.weighted else np.dtype(np.uint8)
+                cap = self.capacity[g]
+                arrays = (np.empty(cap), np.empty(cap, dt), np.empty(cap, dt))
+            ts, tp, tn = arrays
+            if not self.weighted:
+                need = count_dtype(float((p + n).max()))  # as CountTable: p + n fits
+                if need.itemsize > tp.dtype.itemsize:  # widen what is filled so far
+                    tp, tn = _widen(tp, at, need), _widen(tn, at, need)
+            ts[at:at + b - a] = chunk["s"][a:b]
+            tp[at:at + b - a] = p
+            tn[at:at + b - a] = n
+            self.arrays[g] = (ts, tp, tn)
+            self.size[g] = at + b - a
+            if self.binned:
+                for k in RawSums.names():
+                    self.sums[g][k].append(float(np.sum(chunk[k][a:b])))
+
+    def sums_of(self, g: int) -> dict[str, Any]:
+        return {k: np.array(v) for k, v in self.sums[g].items()}
+
+    def tables(self) -> list[CountTable | None]:
+        if self.carry is not None:
+            self._store(self.carry)
+            self.carry = None
+        out: list[CountTable | None] = []
+        for g in range(self.n_groups):
+            arrays, k = self.arrays[g], self.size[g]
+            if arrays is None or k == 0:
+                out.append(None)
+                continue
+            s, p, n = (a[:k] for a in arrays)
+            out.append(CountTable(s, p, n, weighted=self.weighted, _trusted=True))
+        return out
+
+
+def _widen(a: np.ndarray, filled: int, dtype: np.dtype) -> np.ndarray:
+    out = np.empty(a.size, dtype)
+    out[:filled] = a[:filled]
+    return out

@@ -1,0 +1,562 @@
+"""``evaluate_file``: CSV and Parquet files (globs, larger than memory) through DuckDB.
+
+DuckDB (embedded, ``pip install 'binmetrics[duckdb]'``) reads the files and does
+the group-by; only the count table comes back, in Arrow batches
+(DESIGN.md, "Where users outgrow one machine"). Two passes over the files:
+
+1. statistics per (group, label): validates the input (row counts, non-finite
+   scores, labels, weights) before any expensive work;
+2. the counts per (group, score), sorted by descending score: a hash group-by when
+   scores repeat (few distinct scores, or ``decimals=`` / ``bins=``), a sort that
+   streams one row per case when they are mostly distinct (cheaper than hashing
+   every row into its own group).
+
+DuckDB runs under a memory limit (default 1 GB) and spills to a temporary
+directory (default: a fresh one under the system's temp directory, removed
+afterwards), so a Parquet file of 1e8 rows is evaluated in a few GB.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..by import ByResult
+from ..evaluation import Evaluation
+from ..exceptions import UndefinedPolicy
+from ..validation import NanPolicy
+from ._common import STAT_COLUMNS, AggregateJob, check_names, missing_engine
+from .binning import BinSpec, RawSums
+
+__all__ = ["FileJob", "evaluate_file"]
+
+PARQUET = (".parquet", ".pq", ".parq")
+CSV = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".csv.zst")
+_NUMERIC = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+            "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "BOOLEAN"}
+#: rows per Arrow batch fetched from DuckDB
+BATCH_ROWS = 1 << 20
+DEFAULT_MEMORY_LIMIT = "1GB"
+
+
+def _duckdb() -> Any:
+    try:
+        import duckdb
+    except ImportError:
+        raise missing_engine("duckdb", "duckdb", "evaluate_file") from None
+    return duckdb
+
+
+def q(name: str) -> str:
+    """A quoted SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _literal(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return repr(v)
+    if isinstance(v, str):
+        return "'" + v.replace("'", "''") + "'"
+    raise TypeError(f"read_options values must be str, int, float or bool; got {v!r}")
+
+
+def _is_numeric(duck_type: str) -> bool:
+    return duck_type in _NUMERIC or duck_type.startswith("DECIMAL")
+
+
+def _paths(path: Any) -> list[str]:
+    """The files or glob patterns, checked: an empty glob or a missing file is an error."""
+    items = [path] if isinstance(path, (str, os.PathLike)) else list(path)
+    if not items:
+        raise ValueError("no file given")
+    out = []
+    for p in items:
+        if not isinstance(p, (str, os.PathLike)):
+            raise TypeError(f"a file path must be a str or os.PathLike, got {p!r}")
+        s = os.fspath(p)
+        if "://" not in s:  # local: check here, with a clear message
+            if glob.has_magic(s):
+                if not glob.glob(s, recursive=True):
+                    raise FileNotFoundError(f"no file matches {s!r}")
+            elif not os.path.exists(s):
+                raise FileNotFoundError(f"{s}: no such file")
+            elif os.path.isdir(s):
+                raise ValueError(f"{s} is a directory; give a file or a glob such as "
+                                 f"'{os.path.join(s, '*.parquet')}'")
+        out.append(s)
+    return out
+
+
+def _format_of(paths: list[str], fmt: str | None) -> str:
+    if fmt is not None:
+        if fmt not in ("parquet", "csv"):
+            raise ValueError(f"format must be 'parquet', 'csv' or None; got {fmt!r}")
+        return fmt
+    kinds = set()
+    for p in paths:
+        low = p.lower()
+        if low.endswith(PARQUET):
+            kinds.add("parquet")
+        elif low.endswith(CSV):
+            kinds.add("csv")
+        else:
+            raise ValueError(f"cannot tell the format of {p!r} from its extension; pass "
+                             f"format='parquet' or 'csv' (Parquet: {', '.join(PARQUET)}; "
+                             f"CSV: {', '.join(CSV)})")
+    if len(kinds) > 1:
+        raise ValueError("the files mix Parquet and CSV; evaluate them separately or merge "
+                         "their tables")
+    return kinds.pop()
+
+
+class FileJob(AggregateJob):
+    """The DuckDB engine behind :func:`evaluate_file` (open: a connection and a temporary
+    directory; use it as a context manager or call :meth:`close`).
+
+    The command line uses it in two steps: :meth:`labels` (to convert ``--pos-label``
+    to the label column's type), then :meth:`evaluate`.
+    """
+
+    def __init__(
+        self,
+        path: Any,
+        *,
+        label: str,
+        score: str,
+        weight: str | None = None,
+        by: str | Sequence[str] | None = None,
+        where: str | None = None,
+        format: str | None = None,
+        read_options: Mapping[str, Any] | None = None,
+        memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
+        temp_directory: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
+        connection: Any = None,
+    ) -> None:
+        super().__init__(label=label, score=score, weight=weight, by=by, where=where)
+        duckdb = _duckdb()
+        self.paths = _paths(path)
+        self.format = _format_of(self.paths, format)
+        self.source = repr(self.paths[0]) if len(self.paths) == 1 else \
+            f"{self.paths[0]!r} (and {len(self.paths) - 1} more)"
+        self._opts = dict(read_options or {})
+        self._tmp: str | None = None
+        self._own = connection is None
+        if connection is None:
+            config: dict[str, Any] = {"preserve_insertion_order": False}
+            if memory_limit is not None:
+                config["memory_limit"] = str(memory_limit)
+            if threads is not None:
+                config["threads"] = int(threads)
+            if temp_directory is None:
+                self._tmp = tempfile.mkdtemp(prefix="binmetrics-duckdb-")
+                temp_directory = self._tmp
+            config["temp_directory"] = os.fspath(temp_directory)
+            try:
+                self.con = duckdb.connect(":memory:", config=config)
+            except duckdb.Error as exc:
+                self.close()
+                raise ValueError(f"cannot start DuckDB with memory_limit={memory_limit!r}, "
+                                 f"threads={threads!r}: {exc}") from None
+        else:
+            self.con = connection
+        self._error = duckdb.Error
+        try:
+            self._check_columns()
+        except BaseException:
+            self.close()
+            raise
+
+    # --- SQL pieces ------------------------------------------------------------------------
+    def _reader(self, extra: str = "") -> str:
+        fn = "read_parquet" if self.format == "parquet" else "read_csv"
+        opts = "".join(f", {k} = {_literal(v)}" for k, v in self._opts.items())
+        return f"{fn}($files{opts}{extra})"
+
+    def _src(self, finite_only: bool = False) -> str:
+        cols = [f"CAST({q(self.score)} AS DOUBLE) AS x", f"{q(self.label)} AS y"]
+        if self.weight is not None:
+            cols.append(f"CAST({q(self.weight)} AS DOUBLE) AS w")
+        cols += [f"{q(b)} AS k{i}" for i, b in enumerate(self.by)]
+        conds = [f"({self.where})"] if self.where else []
+        sql = f"SELECT {', '.join(cols)} FROM {self._reader()}"
+        if conds:
+            sql += " WHERE " + " AND ".join(conds)
+        if finite_only:
+            sql = f"SELECT * FROM ({sql}) WHERE isfinite(x)"
+        return sql
+
+    def _keys(self) -> list[str]:
+        return [f"k{i}" for i in range(len(self.by))]
+
+    def _sql(self, sql: str, params: dict[str, Any] | None = None) -> Any:
+        p = {"files": self.paths, **(params or {})}
+        used = {k: v for k, v in p.items() if f"${k}" in sql}
+        try:
+            return self.con.sql(sql, params=used)
+        except self._error as exc:
+            raise self._wrap(exc) from None
+
+    def _wrap(self, exc: BaseException) -> Exception:
+        text = " ".join(str(exc).split())
+        if self.where and type(exc).__name__ in ("BinderException", "ParserException"):
+            return ValueError(f"where={self.where!r} is not a valid condition on "
+                              f"{self.source}: {text}")
+        if type(exc).__name__ == "OutOfMemoryException":
+            return MemoryError(f"DuckDB ran out of memory on {self.source}: {text}; raise "
+                               "memory_limit= or pass decimals= / bins=")
+        return ValueError(f"cannot read {self.source}: {text}")
+
+    def _exec(self, sql: str, params: dict[str, Any] | None = None) -> None:
+        """Run a statement (DDL) at once."""
+        p = {"files": self.paths, **(params or {})}
+        try:
+            self.con.execute(sql, {k: v for k, v in p.items() if f"${k}" in sql})
+        except self._error as exc:
+            raise self._wrap(exc) from None
+
+    def _fetchall(self, sql: str, params: dict[str, Any] | None = None) -> list[Any]:
+        rel = self._sql(sql, params)
+        try:
+            return list(rel.fetchall())
+        except self._error as exc:
+            raise self._wrap(exc) from None
+
+    def _check_columns(self) -> None:
+        described = self._fetchall(f"DESCRIBE SELECT * FROM {self._reader()}")
+        types = {row[0]: str(row[1]) for row in described}
+        self._types = types
+        available = list(types)
+        wanted = [("label", self.label), ("score", self.score)]
+        if self.weight is not None:
+            wanted.append(("weight", self.weight))
+        wanted += [("group", b) for b in self.by]
+        check_names(available, wanted, self.source)
+        for role, col in (("score", self.score), ("weight", self.weight)):
+            if col is not None and not _is_numeric(types[col]):
+                raise TypeError(f"{role} column {col!r} of {self.source} must be numeric; its "
+                                f"type is {types[col]}")
+        for role, col in (("label", self.label), *(("group", b) for b in self.by)):
+            if types[col].endswith("]") or types[col].startswith(("STRUCT", "MAP", "UNION")):
+                raise TypeError(f"{role} column {col!r} of {self.source} must hold scalar "
+                                f"values; its type is {types[col]}")
+        if self.where:
+            self._fetchall(f"DESCRIBE {self._src()}")
+
+    # --- the two queries --------------------------------------------------------------------
+    def _stats(self) -> list[tuple[Any, ...]]:
+        keys = self._keys()
+        w = self.weight is not None
+        aggs = [
+            "count(*) AS n",
+            "count(*) FILTER (WHERE x IS NULL) AS n_null",
+            "count(*) FILTER (WHERE isnan(x)) AS n_nan",
+            "count(*) FILTER (WHERE isinf(x)) AS n_inf",
+            "min(x) FILTER (WHERE isfinite(x)) AS s_min",
+            "max(x) FILTER (WHERE isfinite(x)) AS s_max",
+            "approx_count_distinct(x) FILTER (WHERE isfinite(x)) AS ndv",
+            "fsum(w) AS w_all" if w else "NULL AS w_all",
+            "fsum(w) FILTER (WHERE isfinite(x)) AS w_fin" if w else "NULL AS w_fin",
+            ("count(*) FILTER (WHERE w IS NULL OR NOT isfinite(w)) AS n_wbad" if w
+             else "0 AS n_wbad"),
+            "count(*) FILTER (WHERE w < 0) AS n_wneg" if w else "0 AS n_wneg",
+            "min(w) AS w_min" if w else "NULL AS w_min",
+        ]
+        assert len(aggs) == len(STAT_COLUMNS)
+        group = ", ".join([*keys, "y"])
+        order = ", ".join(f"{c} NULLS LAST" for c in [*keys, "y"])
+        self._exec(f"CREATE OR REPLACE TEMP TABLE bm_stats AS SELECT {group}, "
+                   f"{', '.join(aggs)} FROM ({self._src()}) GROUP BY {group}")
+        return [tuple(r) for r in self._fetchall(f"SELECT * FROM bm_stats ORDER BY {order}")]
+
+    def _groups_table(self, priors: list[float]) -> None:
+        """bm_groups(gid, k..., pi): one row per group key, gid in the statistics' order."""
+        keys = self._keys()
+        if keys:
+            order = ", ".join(f"{k} NULLS LAST" for k in keys)
+            sql = (f"CREATE OR REPLACE TEMP TABLE bm_groups AS SELECT "
+                   f"CAST(row_number() OVER (ORDER BY {order}) - 1 AS INTEGER) AS gid, "
+                   f"{', '.join(keys)} FROM (SELECT DISTINCT {', '.join(keys)} FROM bm_stats)")
+        else:
+            sql = "CREATE OR REPLACE TEMP TABLE bm_groups AS SELECT CAST(0 AS INTEGER) AS gid"
+        self._exec(sql)
+        import pyarrow as pa
+
+        pi = np.array([p if np.isfinite(p) else 0.5 for p in priors])
+        self.con.register("bm_priors", pa.table({
+            "gid": pa.array(np.arange(len(priors), dtype=np.int32)),
+            "pi": pa.array(pi), "lpi": pa.array(np.log(pi)), "l1pi": pa.array(np.log1p(-pi)),
+        }))
+
+    def _join(self) -> str:
+        keys = self._keys()
+        cond = " AND ".join(f"s.{k} IS NOT DISTINCT FROM g.{k}" for k in keys) or "true"
+        return f"JOIN bm_groups g ON {cond} JOIN bm_priors r ON r.gid = g.gid"
+
+    def _counts(self, pos_label: Any, spec: BinSpec | None, priors: list[float],
+                sort: bool) -> Iterator[dict[str, np.ndarray]]:
+        w = "w" if self.weight is not None else "1.0"
+        params: dict[str, Any] = {"pos": pos_label}
+        names = list(RawSums.names()) if spec is not None else []
+        grouped = bool(self.by)
+        if grouped or spec is not None:  # the group id, and the prior of the info score
+            self._groups_table(priors)
+            base = (f"SELECT g.gid AS gid, s.x AS x, (s.y = $pos) AS pos, {w} AS w, "
+                    f"r.pi AS pi, r.lpi AS lpi, r.l1pi AS l1pi "
+                    f"FROM ({self._src(finite_only=True)}) s {self._join()}")
+        else:
+            base = f"SELECT x, (y = $pos) AS pos, {w} AS w FROM ({self._src(finite_only=True)})"
+        gid = "gid, " if grouped else ""
+        if spec is None and sort:  # one row per case, sorted: only what the table needs
+            weight = ", w" if self.weight is not None else ""
+            sql = (f"SELECT {gid}x AS s, CAST(pos AS UTINYINT) AS p{weight} FROM ({base}) "
+                   f"ORDER BY {gid}s DESC")
+        else:
+            bin_expr, extra = self._bin_expr(spec, params)
+            if self.weight is None:
+                cnt = ["count(*) FILTER (WHERE pos) AS c_pos",
+                       "count(*) FILTER (WHERE NOT pos) AS c_neg"]
+            else:
+                cnt = ["coalesce(fsum(w) FILTER (WHERE pos), 0) AS c_pos",
+                       "coalesce(fsum(w) FILTER (WHERE NOT pos), 0) AS c_neg"]
+            sums = [f"coalesce({e}, 0) AS {n}" for n, e in _raw_sum_sql().items()] \
+                if spec is not None else []
+            sql = (f"SELECT {gid}{bin_expr} AS s, {', '.join(cnt + sums)} FROM ({base}) b "
+                   f"{extra} GROUP BY {gid}s ORDER BY {gid}s DESC")
+        rel = self._sql(sql, params)
+        reader = rel.to_arrow_reader(BATCH_ROWS) if hasattr(rel, "to_arrow_reader") \
+            else rel.fetch_record_batch(BATCH_ROWS)
+        try:
+            for batch in reader:
+                cols = {n: batch.column(n).to_numpy(zero_copy_only=False)
+                        for n in batch.schema.names}
+                if spec is None and sort:
+                    p = cols["p"]
+                    if self.weight is None:
+                        chunk = {"pos": p, "neg": 1 - p}
+                    else:
+                        chunk = {"pos": np.where(p == 1, cols["w"], 0.0),
+                                 "neg": np.where(p == 1, 0.0, cols["w"])}
+                else:
+                    chunk = {"pos": cols["c_pos"], "neg": cols["c_neg"]}
+                    chunk.update({n: cols[n] for n in names})
+                chunk["s"] = cols["s"]
+                chunk["gid"] = cols["gid"] if grouped else np.zeros(cols["s"].size, np.int32)
+                yield chunk
+        except self._error as exc:
+            raise self._wrap(exc) from None
+        finally:
+            if hasattr(reader, "close"):
+                reader.close()
+
+    def _bin_expr(self, spec: BinSpec | None, params: dict[str, Any]) -> tuple[str, str]:
+        """SQL of a score's bin representative (the same arithmetic as BinSpec.assign)."""
+        if spec is None:
+            return "x", ""
+        if spec.decimals is not None:
+            params["scale"] = 10.0 ** spec.decimals
+            k0 = "floor(x * $scale)"
+            k1 = f"({k0} - CASE WHEN {k0} / $scale > x THEN 1 ELSE 0 END)"
+            k2 = f"({k1} + CASE WHEN ({k1} + 1) / $scale <= x THEN 1 ELSE 0 END)"
+            return f"{k2} / $scale", ""
+        e = spec.edges
+        assert e is not None
+        if spec.step is not None:
+            params.update(lo=float(e[0]), step=float(spec.step), last=float(e.size - 2))
+            k0 = "least(greatest(floor((x - $lo) / $step), 0), $last)"
+            k1 = f"({k0} - CASE WHEN {k0} * $step + $lo > x THEN 1 ELSE 0 END)"
+            k2 = (f"({k1} + CASE WHEN {k1} + 1 <= $last AND ({k1} + 1) * $step + $lo <= x "
+                  "THEN 1 ELSE 0 END)")
+            return f"{k2} * $step + $lo", ""
+        import pyarrow as pa
+
+        self.con.register("bm_edges", pa.table({"lo": pa.array(e[:-1])}))
+        return "e.lo", "ASOF JOIN bm_edges e ON b.x >= e.lo"
+
+    def _locate(self, what: str) -> str:
+        """The first files (Parquet: and rows) holding a problem, for the message."""
+        cond = {
+            "score_bad": f"NOT isfinite(CAST({q(self.score)} AS DOUBLE)) "
+                         f"OR {q(self.score)} IS NULL",
+            "label_missing": f"{q(self.label)} IS NULL" + (
+                f" OR isnan({q(self.label)})" if self._types[self.label] in ("FLOAT", "DOUBLE")
+                else ""),
+            "weight_bad": f"{q(self.weight or '')} IS NULL OR NOT isfinite(CAST("
+                          f"{q(self.weight or '')} AS DOUBLE))",
+            "weight_neg": f"CAST({q(self.weight or '')} AS DOUBLE) < 0",
+        }[what]
+        if self.where:
+            cond = f"({cond}) AND ({self.where})"
+        extra = ", filename = true" + (", file_row_number = true" if self.format == "parquet"
+                                        else "")
+        cols = "filename" + (", file_row_number" if self.format == "parquet" else "")
+        try:
+            found = self.con.sql(f"SELECT {cols} FROM {self._reader(extra)} WHERE {cond} "
+                                 "LIMIT 5", params={"files": self.paths}).fetchall()
+        except self._error:
+            return ""
+        if not found:
+            return ""
+        if self.format == "parquet":
+            shown = ", ".join(f"{Path(f).name} row {r}" for f, r in found)
+            return f" (first at {shown})"
+        return f" (first in {', '.join(sorted({Path(f).name for (f,) in found}))})"
+
+    def close(self) -> None:
+        if getattr(self, "_own", False) and getattr(self, "con", None) is not None:
+            self.con.close()
+            self.con = None
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+
+def _raw_sum_sql() -> dict[str, str]:
+    """SQL of each RawSums field over the rows of a bin (x: score, w: weight, pos;
+    pi, lpi = ln pi, l1pi = ln(1 - pi): the group's prior); Kahan sums (fsum)."""
+    eps = "1e-15"
+    tiny = "1e-300"
+    lx, l1x = f"ln(greatest(x, {eps}))", f"ln(greatest(1 - x, {eps}))"
+    info = (f"CASE WHEN pos THEN (CASE WHEN x >= pi THEN ln(greatest(x, {tiny})) - lpi "
+            f"ELSE l1pi - ln(greatest(1 - x, {tiny})) END) "
+            f"ELSE (CASE WHEN x > pi THEN lpi - ln(greatest(x, {tiny})) "
+            f"ELSE ln(greatest(1 - x, {tiny})) - l1pi END) END")
+    return {
+        "pos_miss": "fsum(w * (1 - x)) FILTER (WHERE pos)",
+        "neg_p": "fsum(w * x) FILTER (WHERE NOT pos)",
+        "pos_miss2": "fsum(w * ((1 - x) * (1 - x))) FILTER (WHERE pos)",
+        "neg_p2": "fsum(w * (x * x)) FILTER (WHERE NOT pos)",
+        "pos_log": f"fsum(w * {lx}) FILTER (WHERE pos)",
+        "neg_log": f"fsum(w * {l1x}) FILTER (WHERE NOT pos)",
+        "pos_focal": f"fsum(w * ((1 - x) * (1 - x) * {lx})) FILTER (WHERE pos)",
+        "neg_focal": f"fsum(w * (x * x * {l1x})) FILTER (WHERE NOT pos)",
+        "pos_hinge": "fsum(w * greatest(0, 1 - x)) FILTER (WHERE pos)",
+        "neg_hinge": "fsum(w * greatest(0, 1 + x)) FILTER (WHERE NOT pos)",
+        "info": f"fsum(w * ({info}))",
+    }
+
+
+def evaluate_file(
+    path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    *,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    where: str | None = None,
+    pos_label: Any = None,
+    threshold: float = 0.5,
+    nan_policy: NanPolicy = "raise",
+    decimals: int | None = None,
+    bins: Any = None,
+    undefined: UndefinedPolicy = "warn",
+    pi0: Any = None,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+    memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
+    temp_directory: str | os.PathLike[str] | None = None,
+    threads: int | None = None,
+    connection: Any = None,
+    **by_options: Any,
+) -> Evaluation | ByResult:
+    """Evaluate the scores in CSV or Parquet files, out of core, with DuckDB.
+
+    DuckDB groups the rows by score (and ``by``) where they lie; only the count
+    table comes back. The result equals :func:`binmetrics.evaluate` (or
+    :func:`binmetrics.evaluate_by`) on the same rows: counts exactly, weighted sums
+    to rounding (Kahan sums).
+
+    Parameters
+    ----------
+    path : str, path or list of them
+        Files or glob patterns (``"preds/*.parquet"``, ``"**"`` recursive), all
+        Parquet (.parquet, .pq) or all CSV (.csv, .tsv, .txt, optionally .gz);
+        remote URLs as DuckDB reads them.
+    label, score : str
+        Columns of the labels and of the (numeric) scores.
+    weight : str, optional
+        Column of non-negative case weights.
+    by : str or list of str, optional
+        Evaluate each group of these columns separately: the result is a
+        :class:`~binmetrics.ByResult` as from :func:`~binmetrics.evaluate_by`, with
+        the groups in the order of their keys (missing keys last) instead of first
+        appearance. ``by_options`` (``measures``, ``ci``, ``ci_method``, ``level``,
+        ``n_resamples``, ``random_state``, ``min_cases``) are passed on.
+    where : str, optional
+        A DuckDB SQL condition on the files' columns selecting the rows
+        (``"split = 'test'"``).
+    pos_label, threshold, nan_policy, undefined, pi0 :
+        As in :func:`binmetrics.evaluate` (``pi0`` with ``by``: as in evaluate_by).
+    decimals, bins :
+        Bin the scores (see :func:`binmetrics.engines.binned_table`): the table has
+        at most one row per bin, the probabilistic measures stay exact and
+        :meth:`Evaluation.error_bounds` bounds the ranking measures.
+    format : {"parquet", "csv"}, optional
+        Default: from the extension.
+    read_options : mapping, optional
+        Options of DuckDB's ``read_parquet`` / ``read_csv`` (e.g. ``{"delim": ";"}``).
+    memory_limit : str, default "1GB"
+        DuckDB's memory limit (it spills to ``temp_directory`` beyond it); None
+        leaves DuckDB's default (80% of RAM).
+    temp_directory : path, optional
+        Where DuckDB spills; default a new temporary directory, removed afterwards.
+    threads : int, optional
+        DuckDB's threads (default: all cores).
+    connection : duckdb connection, optional
+        Use this connection (e.g. with credentials for remote files) instead of a
+        new one; ``memory_limit``, ``temp_directory`` and ``threads`` are then
+        its own.
+
+    Returns
+    -------
+    Evaluation or ByResult
+
+    Raises
+    ------
+    FileNotFoundError
+        A file does not exist or a glob matches nothing.
+    ValueError
+        An unreadable or corrupt file (the message names it), a missing column (the
+        message lists those available), NaN/NULL/inf scores (unless
+        ``nan_policy="omit"``), missing labels, labels that are not two classes,
+        negative or missing weights, an invalid ``where``.
+    TypeError
+        A non-numeric score or weight column.
+    ImportError
+        duckdb is not installed (``pip install 'binmetrics[duckdb]'``).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pandas as pd
+    >>> import binmetrics as bm
+    >>> from binmetrics.engines import evaluate_file
+    >>> d = tempfile.mkdtemp()
+    >>> df = pd.DataFrame({"y": [1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+    ...                    "p": [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]})
+    >>> df[:6].to_parquet(os.path.join(d, "a.parquet"))
+    >>> df[6:].to_parquet(os.path.join(d, "b.parquet"))
+    >>> ev = evaluate_file(os.path.join(d, "*.parquet"), label="y", score="p",
+    ...                    threshold=0.55)
+    >>> ev["auc"], ev.confusion
+    (0.8, Confusion(tp=3, fp=1, fn=2, tn=4))
+    >>> ev = evaluate_file(os.path.join(d, "*.parquet"), label="y", score="p",
+    ...                    where="p > 0.15", decimals=1)
+    >>> ev.n_rows, round(ev["brier"], 6) == round(bm.evaluate(df.y[:9], df.p[:9])["brier"], 6)
+    (9, True)
+    """
+    with FileJob(path, label=label, score=score, weight=weight, by=by, where=where,
+                 format=format, read_options=read_options, memory_limit=memory_limit,
+                 temp_directory=temp_directory, threads=threads, connection=connection) as job:
+        return job.evaluate(pos_label=pos_label, threshold=threshold, nan_policy=nan_policy,
+                            decimals=decimals, bins=bins, undefined=undefined, pi0=pi0,
+                            **by_options)

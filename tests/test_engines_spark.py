@@ -1,0 +1,135 @@
+"""evaluate_spark on a local[2] session: the same results as evaluate / evaluate_by
+(ties, weights, groups, binning) and clear errors. Few tests: a Spark job costs
+seconds even on small data."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import binmetrics as bm
+from binmetrics.cli import main
+from binmetrics.engines import binned_table, evaluate_spark
+
+pytest.importorskip("pyspark")
+pytestmark = pytest.mark.slow  # a local session starts in ~15 s; the file takes ~40 s
+if shutil.which("java") is None:
+    pytest.skip("Spark needs Java, which is not installed (no 'java' on PATH)",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("binmetrics-tests")
+               .config("spark.sql.shuffle.partitions", "1")
+               .config("spark.default.parallelism", "2")
+               .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+               .config("spark.sql.adaptive.enabled", "false")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def values(ev: bm.Evaluation) -> dict[str, float]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ev.to_dict()
+
+
+def assert_same(a: bm.Evaluation, b: bm.Evaluation) -> None:
+    va, vb = values(a), values(b)
+    for k in vb:
+        if math.isnan(vb[k]):
+            assert math.isnan(va[k]), k
+        else:
+            assert va[k] == pytest.approx(vb[k], rel=1e-12, abs=1e-12), k
+
+
+@pytest.fixture(scope="module")
+def data() -> pd.DataFrame:
+    rng = np.random.default_rng(11)
+    n = 1500
+    y = rng.random(n) < 0.3
+    return pd.DataFrame({
+        "y": y.astype(np.int64),
+        "p": np.round(np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0.001, 0.999), 2),
+        "w": rng.exponential(1.0, n),
+        "site": rng.choice(["north", "south"], n),
+    })
+
+
+def test_agrees_with_evaluate(spark: Any, data: pd.DataFrame) -> None:
+    sdf = spark.createDataFrame(data)
+    ev = evaluate_spark(sdf, label="y", score="p", threshold=0.45)
+    exact = bm.evaluate(data.y, data.p, threshold=0.45)
+    assert ev.table.equals(exact.table)
+    assert_same(ev, exact)
+    ev = evaluate_spark(sdf, label="y", score="p", weight="w")
+    exact = bm.evaluate(data.y, data.p, sample_weight=data.w)
+    assert ev.table.equals(exact.table, rtol=1e-13)
+    assert_same(ev, exact)
+
+
+def test_groups_and_binning(spark: Any, data: pd.DataFrame) -> None:
+    sdf = spark.createDataFrame(data)
+    res = evaluate_spark(sdf, label="y", score="p", weight="w", by="site", where="p > 0.05",
+                         measures=["auc", "brier", "ks"])
+    part = data[data.p > 0.05]
+    ref = bm.evaluate_by(part, label="y", score="p", weight="w", by="site",
+                         measures=["auc", "brier", "ks"]).to_frame().set_index("site")
+    got = res.to_frame().set_index("site")
+    assert res.keys == ["north", "south"]
+    for site in ref.index:
+        for col in ("n", "positives", "auc", "brier", "ks"):
+            assert got.loc[site, col] == pytest.approx(ref.loc[site, col], rel=1e-12)
+    ev = evaluate_spark(sdf, label="y", score="p", weight="w", bins=6)
+    binned = bm.Evaluation(binned_table(data.y, data.p, sample_weight=data.w, bins=6))
+    assert ev.table.equals(binned.table, rtol=1e-12)
+    assert_same(ev, binned)
+    assert ev.binning_error("auc") == pytest.approx(binned.binning_error("auc"), rel=1e-12)
+
+
+def test_errors(spark: Any, data: pd.DataFrame) -> None:
+    sdf = spark.createDataFrame(data.assign(text=data.site))
+    with pytest.raises(ValueError, match=r"score column 'pp' not found in the Spark DataFrame "
+                                         r"\(did you mean 'p'\?\); available columns: y, p, w"):
+        evaluate_spark(sdf, label="y", score="pp")
+    with pytest.raises(TypeError, match="score column 'text' of the Spark DataFrame must be "
+                                        "numeric; its type is string"):
+        evaluate_spark(sdf, label="y", score="text")
+    bad = spark.createDataFrame(data.assign(p=np.where(np.arange(len(data)) < 3, np.nan, data.p)))
+    with pytest.raises(ValueError, match=r"score column 'p' has 3 non-finite values \(3 NaN or "
+                                         r"NULL, 0 infinite\) in the Spark DataFrame"):
+        evaluate_spark(bad, label="y", score="p")
+    with pytest.raises(ValueError, match="exactly two classes; found 3"):
+        evaluate_spark(spark.createDataFrame(data.assign(y=data.y + (data.index == 0))),
+                       label="y", score="p")
+
+
+def test_cli_spark(spark: Any, data: pd.DataFrame, tmp_path: Path,
+                   capsys: pytest.CaptureFixture[str]) -> None:
+    data.to_parquet(tmp_path / "scores.parquet")
+    code = main(["evaluate", str(tmp_path / "scores.parquet"), "--label", "y", "--score", "p",
+                 "--engine", "spark", "--master", "local[2]", "--format", "json",
+                 "--measures", "auc,brier,mcc"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    obj = json.loads(out)
+    exact = bm.evaluate(data.y, data.p)
+    for k in ("auc", "brier", "mcc"):
+        assert obj["measures"][k] == pytest.approx(exact[k], rel=1e-12)
+    assert spark.sparkContext._jsc is not None  # the running session was not stopped

@@ -1,0 +1,174 @@
+"""Accumulator: batches and merged workers give the table and the measures of one call
+on all the rows; merging in any order gives identical tables; bad batches change
+nothing."""
+
+from __future__ import annotations
+
+import functools
+import math
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.metrics import average_precision_score, log_loss, roc_auc_score
+
+import binmetrics as bm
+from binmetrics.engines import Accumulator, binned_table
+
+
+def values(ev: bm.Evaluation) -> dict[str, float]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ev.to_dict()
+
+
+def assert_same_measures(a: bm.Evaluation, b: bm.Evaluation, rel: float = 1e-12) -> None:
+    va, vb = values(a), values(b)
+    assert va.keys() == vb.keys()
+    for k in va:
+        if math.isnan(vb[k]):
+            assert math.isnan(va[k]), k
+        else:
+            assert va[k] == pytest.approx(vb[k], rel=rel, abs=1e-12), k
+
+
+def data(seed: int, n: int = 3000, weighted: bool = False
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    s = np.round(np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0.01, 0.99), 2)  # many ties
+    w = rng.exponential(1.0, n) if weighted else None
+    return y, s, w
+
+
+def batches(n: int, k: int, seed: int) -> list[np.ndarray]:
+    cuts = np.sort(np.random.default_rng(seed).choice(np.arange(1, n), k - 1, replace=False))
+    return np.split(np.random.default_rng(seed + 1).permutation(n), cuts)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_batches_equal_one_call(weighted: bool) -> None:
+    y, s, w = data(0, weighted=weighted)
+    acc = Accumulator()
+    for idx in batches(y.size, 9, seed=1):
+        acc.update(y[idx], s[idx], None if w is None else w[idx])
+    exact = bm.evaluate(y, s, sample_weight=w, threshold=0.45)
+    ev = acc.evaluate(threshold=0.45)
+    if weighted:
+        assert acc.table.equals(exact.table, rtol=1e-13)
+    else:
+        assert acc.table.equals(exact.table)  # integer counts: identical
+        assert acc.table.pos.dtype == exact.table.pos.dtype
+    assert_same_measures(ev, exact)
+    assert (ev.n_rows, ev.n_positive_rows, ev.confusion) == \
+        (exact.n_rows, exact.n_positive_rows, exact.confusion)
+    # independent numbers, probabilistic sums included
+    assert ev["auc"] == pytest.approx(roc_auc_score(y, s, sample_weight=w), rel=1e-12)
+    assert ev["average_precision"] == pytest.approx(
+        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+    assert ev.value("log_loss", base=math.e) == pytest.approx(
+        log_loss(y, s, sample_weight=w), rel=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_merge_order_gives_identical_tables(weighted: bool) -> None:
+    y, s, w = data(2, n=4000, weighted=weighted)
+    s = s + np.random.default_rng(3).integers(0, 3, s.size) * 1e-3  # ties across workers
+    workers = []
+    for idx in batches(y.size, 8, seed=4):
+        a = Accumulator()
+        for part in np.array_split(idx, 3):
+            a.update(y[part], s[part], None if w is None else w[part])
+        workers.append(a)
+    rng = np.random.default_rng(5)
+    reference = functools.reduce(lambda a, b: a + b, workers).table
+    for _ in range(6):
+        order = rng.permutation(len(workers))
+        chained = functools.reduce(lambda a, b: a + b, [workers[i] for i in order])
+        assert chained.table.equals(reference)  # bit for bit, no tolerance
+        # a tree: pairs first, then their merges
+        pairs = [workers[order[i]].merge(workers[order[i + 1]]) for i in range(0, 8, 2)]
+        tree = (pairs[0] + pairs[1]) + (pairs[2] + pairs[3])
+        assert tree.table.equals(reference)
+        assert workers[order[0]].merge(*[workers[i] for i in order[1:]]).table.equals(reference)
+    assert reference.equals(bm.CountTable.from_arrays(y, s, sample_weight=w), rtol=1e-13)
+    total = functools.reduce(lambda a, b: a + b, workers)
+    assert (total.n_rows, total.n_batches) == (y.size, 24)
+
+
+def test_workers_pickle() -> None:
+    y, s, w = data(6, n=500, weighted=True)
+    a = Accumulator().update(y[:300], s[:300], w[:300])
+    b = pickle.loads(pickle.dumps(Accumulator().update(y[300:], s[300:], w[300:])))
+    assert (a + b).table.equals(bm.CountTable.from_arrays(y, s, sample_weight=w), rtol=1e-13)
+
+
+def test_string_labels_and_single_class_batches() -> None:
+    y, s, _ = data(7, n=600)
+    labels = np.where(y, "sick", "well")
+    acc = Accumulator(pos_label="sick")
+    order = np.argsort(y, kind="stable")  # every "well" first, then every "sick"
+    for idx in np.array_split(order, 6):  # most batches hold one class only
+        acc.update(labels[idx], s[idx])
+    ev = acc.evaluate()
+    assert ev.pos_label == "sick"
+    assert_same_measures(ev, bm.evaluate(labels, s, pos_label="sick"))
+    # standard encodings need no pos_label, even batch by batch
+    acc = Accumulator().update(np.zeros(5, int), s[:5]).update(np.ones(5, int), s[5:10])
+    assert acc.evaluate().pos_label == 1 and acc.n_positive_rows == 5
+
+
+def test_bad_batches_change_nothing() -> None:
+    y, s, w = data(8, n=200, weighted=True)
+    acc = Accumulator().update(y[:100], s[:100], w[:100])
+    before = acc.table
+    bad_s = s[100:].copy()
+    bad_s[[3, 7]] = np.nan
+    neg_w = w[100:].copy()
+    neg_w[5] = -1.0
+    cases = [
+        ((y[100:], bad_s, w[100:]), ValueError, r"batch 1: y_score has 2 non-finite values "
+                                                r"\(2 NaN, 0 infinite\) at rows \[3, 7\]"),
+        ((y[100:], s[100:], neg_w), ValueError, r"batch 1: sample_weight has 1 negative value "
+                                                r"at rows \[5\]"),
+        ((y[100:], s[101:], w[100:]), ValueError, "batch 1: y_true and y_score have different"),
+        ((np.where(y[100:], 3, 2), s[100:], w[100:]), ValueError,
+         r"batch 1: y_true must hold exactly two classes; the batches so far hold 4"),
+        ((y[100:], np.array(["a"] * 100), w[100:]), TypeError, "batch 1: y_score must be numeric"),
+    ]
+    for args, exc, msg in cases:
+        with pytest.raises(exc, match=msg):
+            acc.update(*args)
+        assert acc.table is before and acc.n_rows == 100 and acc.n_batches == 1
+    with pytest.raises(ValueError, match="pos_label='x' does not occur"):
+        Accumulator(pos_label="x").update(["a", "b"], [0.1, 0.2]).evaluate()
+    with pytest.raises(ValueError, match="accumulator is empty"):
+        Accumulator().evaluate()
+    with pytest.raises(ValueError, match="same pos_label"):
+        Accumulator(pos_label=1) + Accumulator()
+    with pytest.raises(ValueError, match="exactly two classes"):
+        Accumulator().update([0, 1], [0.1, 0.2]) + Accumulator().update([-1, 1], [0.1, 0.2])
+
+
+def test_nan_policy_omit_and_empty_batches() -> None:
+    y, s, _ = data(9, n=300)
+    s_nan = s.copy()
+    s_nan[::10] = np.nan
+    acc = Accumulator(nan_policy="omit")
+    with pytest.warns(UserWarning, match="dropped"):
+        acc.update(y[:150], s_nan[:150])
+    acc.update(y[150:150], s[150:150])  # empty: nothing happens
+    acc.update(y[150:160], np.full(10, np.inf))  # nothing finite: all omitted
+    with pytest.warns(UserWarning, match="dropped"):
+        acc.update(y[160:], s_nan[160:])
+    keep = np.isfinite(s_nan) & ((np.arange(300) < 150) | (np.arange(300) >= 160))
+    ev = acc.evaluate()
+    assert ev.n_omitted == 300 - int(keep.sum()) and acc.n_batches == 4
+    assert_same_measures(ev, bm.evaluate(y[keep], s[keep]))
+
+
+def test_binned_tables_are_not_accumulated() -> None:
+    t = binned_table([0, 1, 1], [0.1, 0.5, 0.9], decimals=1)
+    with pytest.raises(ValueError, match="do not merge"):
+        t + t
