@@ -7,6 +7,7 @@ source papers define them, from one mergeable count table.
 (1.0, 1.0)
 """
 
+from . import plot
 from .anova import AnovaResult, anova
 from .by import ByResult, evaluate_by
 from .counts import Confusion, CountTable
@@ -47,6 +48,7 @@ from .refit import (
     oob_bootstrap,
     refit_permutation_test,
 )
+from .report import report
 from .resampling import bootstrap
 from .srd import (
     COVATResult,
@@ -115,9 +117,11 @@ __all__ = [
     "mcnemar_test",
     "measures",
     "oob_bootstrap",
+    "plot",
     "proportion_ci",
     "proportion_test",
     "refit_permutation_test",
+    "report",
     "score",
     "srd",
     "triplet_loss",

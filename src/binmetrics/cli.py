@@ -52,6 +52,7 @@ examples:
   {PROG} evaluate scores.csv --label y --score p --threshold 0.3
   {PROG} measures --family ranking
   {PROG} compare table.csv --reference best --cv 7 --plot srd.png
+  {PROG} report preds.csv --label y --score p1,p2 -o report.html
 
 Run '{PROG} COMMAND --help' for the options of a command.
 """
@@ -195,6 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_compare import add_compare_parser  # it builds on this module's helpers
 
     add_compare_parser(sub)
+
+    from .cli_report import add_report_parser  # it builds on this module's helpers
+
+    add_report_parser(sub)
     return parser
 
 

@@ -650,6 +650,70 @@ class Evaluation:
             return AccumulationCurve.from_table(self.table)
 
     # --- display -----------------------------------------------------------------------
+    def _repr_html_(self) -> str:
+        """Jupyter: every measure as a table (hover a row for its formula and source)."""
+        from ._html import measures_table, quiet_values
+
+        return measures_table(quiet_values(self), repr(self))
+
+    def plot(self, kind: str = "roc", *, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw one of the plots of :mod:`binmetrics.plot` for this evaluation.
+
+        ``ev.plot(kind, ...)`` is ``binmetrics.plot.<kind>(ev, ...)``; the kinds are
+        ``binmetrics.plot.kinds()``: roc, threshold, pr, prg, gain, lift, loss,
+        reliability, measure, confusion_matrix (Berrar Figs. 4, 5, 6, 7). Needs
+        matplotlib (``pip install 'binmetrics[plot]'``).
+
+        Parameters
+        ----------
+        kind : str, default "roc"
+            The plot kind.
+        ax : matplotlib Axes, optional
+            Where to draw; default a new figure.
+        **kwargs
+            The plot function's options (``operating_point=0.5``,
+            ``measure="mcc"``, ``n_bins=5``...).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> ax = ev.plot("roc", operating_point=0.55)  # doctest: +SKIP
+        >>> ax = ev.plot("measure", measure="mcc")  # doctest: +SKIP
+        >>> ev.plot("histogram")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown plot kind 'histogram'; the kinds: roc, threshold, pr, ...
+        """
+        from .plot import draw
+
+        return draw(kind, self, ax=ax, **kwargs)
+
+    def to_html(self, path: Any = None, **kwargs: Any) -> str:
+        """The self-contained interactive HTML report of this evaluation.
+
+        ``ev.to_html("report.html")`` is :func:`binmetrics.report.report`\\ ``(ev,
+        "report.html")``: every measure, the charts and a threshold slider, in one
+        file that opens without network, written atomically. Keywords: ``title``,
+        ``ci``, ``max_points``, ``thresholds``. Returns the HTML.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> ev.to_html(title="Berrar").count("<title>Berrar</title>")
+        1
+        """
+        from .report import report
+
+        return report(self, path, **kwargs)
+
     def __repr__(self) -> str:
         t = self.table
         c = self.confusion

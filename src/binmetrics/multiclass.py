@@ -833,6 +833,12 @@ class MulticlassEvaluation:
         return pd.DataFrame.from_dict(data, orient="index",
                                       columns=pd.Index(self._classes, name="class"))
 
+    def _repr_html_(self) -> str:
+        """Jupyter: every measure as a table (native or averaged, as ``to_dict``)."""
+        from ._html import measures_table, quiet_values
+
+        return measures_table(quiet_values(self), repr(self))
+
     def __repr__(self) -> str:
         acc = _native_accuracy(self)
         total = self._cm.sum()

@@ -1,0 +1,211 @@
+"""``binmetrics report``: the self-contained interactive HTML report of a scored data file.
+
+Wide format (``--score p1,p2``): the models scored the same cases, so they are also
+compared by paired tests (:func:`binmetrics.compare`). Long format (``--model-col
+m``): one model per value of column m, each evaluated on its own rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .cli import (
+    PROG,
+    CLIError,
+    _cli_message,
+    _Columns,
+    _formatter,
+    _one_line,
+    convert_pos_label,
+    read_columns,
+)
+from .data import EXAMPLES, example_path
+from .evaluation import Evaluation, evaluate
+from .report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, _check_path, report
+
+__all__ = ["add_report_parser", "run_report"]
+
+REPORT_EPILOG = f"""\
+examples:
+  {PROG} report --example berrar -o berrar.html
+  {PROG} report preds.csv --label y --score p -o report.html
+  {PROG} report preds.parquet --label y --score p_lr,p_rf --ci --seed 0 -o models.html
+  {PROG} report preds.parquet --label y --score p --model-col model --threshold 0.3
+  {PROG} report --example screening --weight w --title "Screening, weighted"
+
+FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or .parquet,
+.pq. The report is one HTML file that opens without network: every measure
+(source and formula on hover), the confusion matrix, ROC with hull, PR, PR-gain,
+gain, lift and TPR/FPR-against-threshold charts, and a threshold slider that moves
+the operating point and updates the confusion measures. It is written atomically;
+an unwritable -o fails before any work.
+
+Several --score columns (wide format) are models scored on the same rows: they are
+overlaid and compared by paired tests (--paired-measures; DeLong for the AUC,
+McNemar for the accuracy, the paired bootstrap otherwise). --model-col COL (long
+format) makes one model of each value of COL, evaluated on its own rows, without
+paired tests; it needs at least two models.
+"""
+
+
+def add_report_parser(sub: Any) -> None:
+    """Register the ``report`` sub-command on the ``binmetrics`` parser."""
+    rp = sub.add_parser(
+        "report",
+        help="write a self-contained interactive HTML report",
+        description="Write one self-contained HTML file: every measure, the charts, the "
+                    "confusion matrix and a threshold slider; several models overlaid and "
+                    "compared.",
+        epilog=REPORT_EPILOG,
+        formatter_class=_formatter,
+    )
+    rp.add_argument("file", nargs="?", metavar="FILE", help="CSV/TSV/TXT or Parquet file")
+    rp.add_argument("--example", choices=list(EXAMPLES),
+                    help="report on a bundled example data set instead of FILE")
+    rp.add_argument("--label", metavar="COL", help="column of true labels")
+    rp.add_argument("--score", metavar="COL[,COL...]",
+                    help="score column(s); several are models scored on the same rows")
+    rp.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
+    rp.add_argument("--model-col", metavar="COL",
+                    help="column naming the model of each row (long format)")
+    rp.add_argument("--threshold", type=float, default=0.5, metavar="T",
+                    help="score >= T is predicted positive (default: %(default)s)")
+    rp.add_argument("--pos-label", metavar="VALUE",
+                    help="label of the positive class (needed unless labels are 0/1, "
+                         "-1/1 or true/false)")
+    rp.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
+                    help="NaN/inf scores: an error, or drop those rows (default: %(default)s)")
+    rp.add_argument("--title", metavar="TEXT", help="title of the report")
+    rp.add_argument("--ci", action="store_true",
+                    help="add confidence intervals (exact, DeLong, or bootstrap)")
+    rp.add_argument("--ci-level", type=float, default=0.95, metavar="L",
+                    help="confidence level of intervals and paired tests (default: %(default)s)")
+    rp.add_argument("--resamples", type=int, default=2000, metavar="N",
+                    help="bootstrap replicates (default: %(default)s)")
+    rp.add_argument("--seed", type=int, default=None, metavar="S",
+                    help="random seed of the bootstraps (default: none)")
+    rp.add_argument("--paired-measures", default="auc,accuracy", metavar="ID,ID,...|none",
+                    help="measures compared between models of the same rows "
+                         "(default: %(default)s)")
+    rp.add_argument("--max-points", type=int, default=DEFAULT_MAX_POINTS, metavar="N",
+                    help="curves with more points are thinned for display "
+                         "(default: %(default)s)")
+    rp.add_argument("--thresholds", type=int, default=DEFAULT_THRESHOLDS, metavar="N",
+                    help="slider positions at most (default: %(default)s)")
+    rp.add_argument("-o", "--output", dest="html", metavar="PATH", type=Path,
+                    default=Path("report.html"),
+                    help="the HTML file to write (default: %(default)s)")
+    # main() writes args.output itself; this command writes its HTML and prints a summary
+    rp.set_defaults(handler=run_report, subparser=rp, output=None)
+
+
+def _names(spec: str, option: str) -> list[str]:
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names:
+        raise CLIError(f"{option} is empty; give comma-separated names")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise CLIError(f"{option} names {', '.join(dup)} twice")
+    return names
+
+
+def _evaluate(cols: _Columns, labels: Any, scores: Any, weights: Any,
+              args: argparse.Namespace, pos_label: Any) -> Evaluation:
+    try:
+        ev = evaluate(labels, scores, threshold=args.threshold, sample_weight=weights,
+                      pos_label=pos_label, nan_policy=args.nan_policy)
+    except (ValueError, TypeError) as exc:  # the library's words in the CLI's terms
+        raise CLIError(_cli_message(_one_line(exc), cols)) from None
+    assert isinstance(ev, Evaluation)  # one score column: never multiclass
+    return ev
+
+
+def _long(args: argparse.Namespace, path: Path, df: pd.DataFrame, cols: _Columns,
+          pos_label: Any) -> dict[str, Evaluation]:
+    col = df[args.model_col]
+    missing = int(col.isna().sum())
+    if missing:
+        raise CLIError(f"--model-col {args.model_col!r} is empty in {missing} rows of {path}; "
+                       "every row needs its model")
+    groups = pd.unique(col)
+    if len(groups) < 2:
+        only = f" ({groups[0]!r})" if len(groups) else ""
+        raise CLIError(f"--model-col {args.model_col!r} holds a single model{only} in {path}; "
+                       "a report by model needs at least two (leave out --model-col to "
+                       "report on all rows as one model)")
+    names = [str(g) for g in groups]
+    if len(set(names)) < len(names):
+        raise CLIError(f"--model-col {args.model_col!r} has values that print alike: "
+                       f"{', '.join(names)}")
+    models = {}
+    for g, name in zip(groups, names, strict=True):
+        rows = (col == g).to_numpy()
+        part = df.loc[rows]
+        models[name] = _evaluate(cols, part[cols.label], part[cols.score],
+                                 None if cols.weight is None else part[cols.weight], args,
+                                 pos_label)
+    return models
+
+
+def run_report(args: argparse.Namespace, cols: Any = None) -> str:
+    """Run ``binmetrics report``: write the HTML; returns a one-line summary."""
+    out = _check_path(args.html)  # before any work: the folder exists and is writable
+    if args.max_points < 10:
+        raise CLIError(f"--max-points must be at least 10, got {args.max_points}")
+    if args.thresholds < 3:
+        raise CLIError(f"--thresholds must be at least 3, got {args.thresholds}")
+    if (args.file is None) == (args.example is None):
+        raise CLIError("give a FILE or --example NAME" if args.file is None
+                       else "give either FILE or --example, not both")
+    if args.example is not None:
+        ex = EXAMPLES[args.example]
+        args.label = args.label or ex.label
+        args.score = args.score or ex.score
+    if not args.label or not args.score:
+        missing = [o for o, v in (("--label", args.label), ("--score", args.score)) if not v]
+        raise CLIError(f"the following arguments are required: {', '.join(missing)}")
+    scores = _names(args.score, "--score")
+    if args.model_col is not None and len(scores) > 1:
+        raise CLIError("--model-col takes one --score column (long format: one row per case "
+                       "and model); give several --score columns without --model-col")
+    roles = [args.label, *scores, *(c for c in (args.weight, args.model_col) if c)]
+    if len(set(roles)) < len(roles):
+        raise CLIError("--label, --score, --weight and --model-col must name different "
+                       f"columns; got {', '.join(roles)}")
+    paired_measures = (None if args.paired_measures.strip().lower() == "none"
+                       else _names(args.paired_measures, "--paired-measures"))
+    path = Path(args.file) if args.file is not None else example_path(args.example)
+    df = read_columns(path, roles)
+    labels = df[args.label]
+    pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
+    weights = None if args.weight is None else df[args.weight]
+    paired = None
+    if args.model_col is not None:
+        cols1 = _Columns(args.label, scores[0], args.weight)
+        models = _long(args, path, df, cols1, pos_label)
+    else:
+        models = {s: _evaluate(_Columns(args.label, s, args.weight), labels, df[s], weights,
+                               args, pos_label) for s in scores}
+        if len(scores) > 1 and paired_measures:
+            from .paired import compare
+
+            paired = compare(labels, {s: df[s] for s in scores}, threshold=args.threshold,
+                             measures=paired_measures, sample_weight=weights,
+                             pos_label=pos_label, n_resamples=args.resamples,
+                             level=args.ci_level, nan_policy=args.nan_policy,
+                             random_state=args.seed)
+    ci: Any = False
+    if args.ci:
+        ci = {"level": args.ci_level, "n_resamples": args.resamples,
+              "random_state": args.seed, "progress": sys.stderr.isatty()}
+    title = args.title or f"{path.name}: {', '.join(models)}"
+    page = report(models, out, title=title, ci=ci, paired=paired,
+                  max_points=args.max_points, thresholds=args.thresholds)
+    size = len(page.encode("utf-8"))
+    return (f"wrote {out} ({size / 1e6:.2f} MB): {len(models)} model(s), "
+            f"{sum(int(ev.n_rows or 0) for ev in models.values())} rows\n")

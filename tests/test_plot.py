@@ -1,0 +1,587 @@
+"""``binmetrics.plot``: every chart renders without warnings, for one model and two
+overlaid, and draws the numbers of the evaluation (the Axes are inspected, not pixels).
+
+Independent references: scikit-learn (roc_curve, precision_recall_curve,
+average_precision_score, calibration_curve, f1_score, confusion_matrix), scipy's
+two-sample Kolmogorov-Smirnov statistic, Berrar's worked values (AUC 0.8, AUCH 0.88,
+AUCPR_min 0.6476, average gain 0.75, average lift 1.427), direct numpy sums.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.calibration import calibration_curve
+from sklearn.metrics import (
+    average_precision_score,
+    f1_score,
+    precision_recall_curve,
+    roc_curve,
+)
+from sklearn.metrics import confusion_matrix as sk_confusion_matrix
+
+import binmetrics as bm
+from binmetrics import plot
+from binmetrics.measures._util import trapezoid
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib.collections import PathCollection
+from matplotlib.colors import to_rgba
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+Y = np.array([1, 1, 0, 1, 1, 0, 0, 1, 0, 0])
+S = np.array([.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+S2 = np.array([.9, .3, .6, .8, .4, .2, .7, .55, .1, .35])
+
+
+@pytest.fixture(autouse=True)
+def _close_figures() -> Iterator[None]:
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def ev() -> bm.Evaluation:
+    return bm.evaluate(Y, S)
+
+
+@pytest.fixture
+def two() -> dict[str, bm.Evaluation]:
+    return {"A": bm.evaluate(Y, S), "B": bm.evaluate(Y, S2)}
+
+
+def random_case(seed: int, n: int = 300, ties: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0, 1)
+    if ties:
+        s = np.round(s, 2)
+    return y, s
+
+
+def xy(line: Any) -> tuple[np.ndarray, np.ndarray]:
+    return np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
+
+
+def by_label(ax: Any, text: str) -> list[Any]:
+    return [ln for ln in ax.lines if text in ln.get_label()]
+
+
+def colours(ax: Any, prefix: str) -> set[tuple[float, ...]]:
+    """Colours of the model's lines and marker collections."""
+    out = {to_rgba(ln.get_color()) for ln in ax.lines if ln.get_label().startswith(prefix)}
+    return out | {tuple(c.get_facecolor()[0]) for c in ax.collections
+                  if c.get_label().startswith(prefix)}
+
+
+def legend_texts(ax: Any) -> list[str]:
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+# --- every kind, one model and two ------------------------------------------------------
+#: (lines, collections) per kind: for one model, and added by each further model
+EXPECTED = {
+    "roc": ((3, 0), (2, 0)),  # curve + hull per model, one diagonal
+    "threshold": ((3, 0), (3, 0)),  # TPR, FPR, KS segment per model
+    "pr": ((5, 0), (4, 0)),  # step, min, max, minmax per model; one prevalence line
+    "prg": ((3, 0), (2, 0)),  # curve + dots per model; one baseline
+    "gain": ((2, 0), (1, 0)),  # curve per model; one random line (same n and P)
+    "lift": ((2, 0), (1, 0)),  # curve per model; the line at 1
+    "loss": ((2, 2), (0, 2)),  # the two loss functions; hinge and 0-1 cases per model
+    "reliability": ((2, 0), (1, 0)),  # points per model; the diagonal
+    "measure": ((2, 0), (2, 0)),  # f1 and its best point per model
+}
+
+
+def test_kinds_registry() -> None:
+    assert plot.kinds() == list(plot.KINDS) == [
+        "roc", "threshold", "pr", "prg", "gain", "lift", "loss", "reliability", "measure",
+        "confusion_matrix"]
+    assert set(EXPECTED) | {"confusion_matrix"} == set(plot.KINDS)
+    assert all(callable(f) for f in plot.KINDS.values())
+    with pytest.raises(TypeError):
+        plot.KINDS["x"] = plot.roc  # type: ignore[index]
+
+
+@pytest.mark.parametrize("kind", list(EXPECTED))
+def test_every_kind_renders(kind: str, ev: bm.Evaluation, two: dict[str, bm.Evaluation]) -> None:
+    (lines, colls), (more_lines, more_colls) = EXPECTED[kind]
+    ax = ev.plot(kind)
+    assert (len(ax.lines), len(ax.collections)) == (lines, colls)
+    assert ax.get_legend() is not None and ax.get_title()
+    ax.figure.canvas.draw()  # renders (warnings are errors in this file)
+    ax = plot.draw(kind, two)
+    assert (len(ax.lines), len(ax.collections)) == (lines + more_lines, colls + more_colls)
+    labels = legend_texts(ax)
+    assert any(t.startswith("A: ") for t in labels) and any(t.startswith("B: ") for t in labels)
+    assert colours(ax, "A: ") and colours(ax, "A: ").isdisjoint(colours(ax, "B: "))
+    ax.figure.canvas.draw()
+
+
+@pytest.mark.parametrize("kind", [*EXPECTED, "confusion_matrix"])
+def test_ax_is_honoured(kind: str, ev: bm.Evaluation) -> None:
+    _, given = plt.subplots(1, 2)
+    n_figs = len(plt.get_fignums())
+    ax = plot.KINDS[kind](ev, ax=given[1])
+    assert ax is given[1] and len(plt.get_fignums()) == n_figs
+    assert not given[0].lines and not given[0].collections and not given[0].images
+
+
+def test_kinds_that_apply() -> None:
+    assert plot.kinds(bm.evaluate(Y, S)) == plot.kinds()
+    assert "reliability" not in plot.kinds(bm.evaluate(Y, S * 4 - 2))  # margins
+    one_class = bm.evaluate([1, 1, 1], [0.2, 0.5, 0.9])
+    assert plot.kinds(one_class) == ["gain", "loss", "reliability", "measure",
+                                     "confusion_matrix"]
+    for kind in plot.kinds(one_class):
+        plot.draw(kind, one_class)
+        plt.close("all")
+
+
+# --- ROC --------------------------------------------------------------------------------
+def test_roc_lines_are_the_curve_and_hull(two: dict[str, bm.Evaluation]) -> None:
+    ax = plot.roc(two, operating_point=0.55)
+    for name, e in two.items():
+        (curve,) = by_label(ax, f"{name}: ROC")
+        x, y = xy(curve)
+        np.testing.assert_array_equal(x, e.roc().fpr)
+        np.testing.assert_array_equal(y, e.roc().tpr)
+        fpr, tpr, _ = roc_curve(Y, S if name == "A" else S2, drop_intermediate=False)
+        np.testing.assert_allclose(x, fpr)
+        np.testing.assert_allclose(y, tpr)
+        (hull,) = by_label(ax, f"{name}: convex hull")
+        hx, hy = xy(hull)
+        assert hull.get_linestyle() == "--"
+        assert trapezoid(hx, hy) == pytest.approx(e["auch"])
+        (point,) = by_label(ax, f"{name}: threshold 0.55")
+        c = e.at_threshold(0.55).confusion
+        assert xy(point) == ([c.fp / 5], [c.tp / 5])
+    (diag,) = by_label(ax, "random")
+    assert xy(diag)[0].tolist() == [0, 1] and xy(diag)[1].tolist() == [0, 1]
+    # Berrar: AUC 0.8 (Fig. 6a), AUCH 0.88 (Fig. 6c), hull through (0, .4) and (.6, 1)
+    labels = legend_texts(ax)
+    assert "A: ROC, AUC = 0.800" in labels and "A: convex hull, AUCH = 0.880" in labels
+    (hull,) = by_label(ax, "A: convex hull")
+    assert {(0.0, 0.4), (0.6, 1.0)} <= set(zip(*map(np.ndarray.tolist, xy(hull)), strict=True))
+    assert len(by_label(plot.roc(two, hull=False), "hull")) == 0
+
+
+def test_operating_point_true_uses_the_evaluations_threshold() -> None:
+    e = bm.evaluate(Y, S, threshold=0.55)
+    ax = plot.roc(e, operating_point=True)
+    (point,) = by_label(ax, "threshold 0.55")
+    assert xy(point) == ([0.2], [0.6])  # Berrar Fig. 6: (0.2, 0.6) at t5
+    ax = plot.pr(e, operating_point=True)
+    (point,) = by_label(ax, "threshold 0.55")
+    assert xy(point) == ([0.6], [0.75])  # and (0.6, 0.75) in PR space
+    assert not by_label(plot.pr(e, operating_point=2.0), "threshold")  # nothing positive
+
+
+# --- TPR, FPR and the KS gap ---------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ks_segment(seed: int) -> None:
+    y, s = random_case(seed)
+    e = bm.evaluate(y, s)
+    ax = plot.threshold(e)
+    t_ks, ks = e.threshold_curves().ks()
+    assert ks == pytest.approx(e["ks"])
+    (seg,) = by_label(ax, "KS =")
+    x, yy = xy(seg)
+    assert x.tolist() == [t_ks, t_ks]
+    assert yy[1] - yy[0] == pytest.approx(e["ks"])
+    assert e["ks"] == pytest.approx(stats.ks_2samp(s[y == 1], s[y == 0]).statistic)
+    # the segment joins the two step lines at the KS threshold
+    (tpr,) = by_label(ax, "TPR")
+    (fpr,) = by_label(ax, "FPR")
+    k = int(np.flatnonzero(xy(tpr)[0] == t_ks)[0])
+    assert sorted([xy(tpr)[1][k], xy(fpr)[1][k]]) == yy.tolist()
+    np.testing.assert_array_equal(xy(tpr)[0][1:], e.threshold_curves().thresholds[1:])
+    np.testing.assert_array_equal(xy(tpr)[1], e.threshold_curves().tpr)
+    assert tpr.get_drawstyle() == "steps-post"
+    assert xy(tpr)[0][0] > s.max()  # the "nothing positive" cut right of every score
+
+
+def test_threshold_on_berrar(ev: bm.Evaluation) -> None:
+    ax = plot.threshold(ev, operating_point=0.55)
+    (seg,) = by_label(ax, "KS =")
+    assert seg.get_label() == "KS = 0.600 at 0.5"  # t6: TPR 0.8, FPR 0.2
+    assert xy(seg)[1].tolist() == pytest.approx([0.2, 0.8])
+    assert any("KS 0.60" in t.get_text() for t in ax.texts)
+    assert len(by_label(ax, "threshold 0.55")) == 1
+
+
+# --- precision-recall -----------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [3, 4])
+def test_pr_lines_integrate_to_the_areas(seed: int) -> None:
+    y, s = random_case(seed)
+    e = bm.evaluate(y, s)
+    methods = ["step", "min", "max", "minmax", "linear", "davis_goadrich"]
+    ax = plot.pr(e, interpolation=methods)
+    assert len(ax.lines) == len(methods) + 1
+    curve = e.pr()
+    (step,) = by_label(ax, "AP (step)")
+    x, p = xy(step)
+    np.testing.assert_array_equal(x[1:], curve.recall)
+    np.testing.assert_array_equal(p[1:], curve.precision)
+    assert step.get_drawstyle() == "steps-pre"
+    # steps-pre holds each precision back to the previous recall: sklearn's AP
+    assert np.sum(np.diff(x) * p[1:]) == pytest.approx(average_precision_score(y, s))
+    sk_p, sk_r, _ = precision_recall_curve(y, s, drop_intermediate=False)
+    np.testing.assert_allclose(curve.precision, sk_p[:-1][::-1])
+    np.testing.assert_allclose(curve.recall, sk_r[:-1][::-1])
+    for method in ("min", "max", "minmax", "linear"):
+        (line,) = by_label(ax, {"min": "AUCPR min =", "max": "AUCPR max =",
+                                "minmax": "AUCPR minmax =", "linear": "linear ="}[method])
+        assert trapezoid(*xy(line)) == pytest.approx(curve.area(method), abs=1e-12)
+    (dg,) = by_label(ax, "Davis-Goadrich")
+    assert trapezoid(*xy(dg)) == pytest.approx(curve.area("davis_goadrich"), abs=2e-3)
+    (base,) = by_label(ax, "random")
+    assert xy(base)[1].tolist() == [y.mean(), y.mean()]
+
+
+def test_pr_on_berrar(ev: bm.Evaluation) -> None:
+    ax = plot.pr(ev)
+    labels = legend_texts(ax)
+    assert labels[:4] == ["AP (step) = 0.835", "AUCPR min = 0.648", "AUCPR max = 0.772",
+                          "AUCPR minmax = 0.716"]
+    (low,) = by_label(ax, "AUCPR min =")
+    assert trapezoid(*xy(low)) == pytest.approx(0.6476, abs=1e-4)  # Berrar Fig. 6d
+    assert xy(low)[0][0] == 0 and xy(low)[1][0] == 0  # precision 0 at recall 0
+    ax = plot.pr(ev, interpolation="step")
+    assert len(ax.lines) == 2
+    with pytest.raises(ValueError, match="interpolation must name"):
+        plot.pr(ev, interpolation=["step", "spline"])
+    with pytest.raises(ValueError, match="interpolation must name"):
+        plot.pr(ev, interpolation=[])
+
+
+def test_pr_baseline_per_prevalence() -> None:
+    y, s = random_case(5)
+    ax = plot.pr({"a": bm.evaluate(Y, S), "b": bm.evaluate(y, s)}, interpolation="step")
+    assert len(by_label(ax, "random")) == 2
+
+
+# --- PR-gain --------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [6, 7])
+def test_prg_line_integrates_to_auprg(seed: int) -> None:
+    y, s = random_case(seed)
+    e = bm.evaluate(y, s)
+    ax = plot.prg(e)
+    (curve,) = by_label(ax, "AUPRG")
+    x, g = xy(curve)
+    assert x[0] == 0 and np.all(np.diff(x) >= 0)
+    assert trapezoid(x, g) == pytest.approx(e["auprg"], abs=1e-12)
+
+
+def test_prg_worked_example() -> None:
+    e = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+    ax = plot.prg(e)
+    (curve,) = by_label(ax, "AUPRG")
+    assert curve.get_label() == "PRG, AUPRG = 0.431"  # METHODS.md §4: 0.4305555556
+    # METHODS.md §4: RG 0, .6667 (x3), 1, 1 with PG .5, .6667, .3333, 0, .25, 0
+    np.testing.assert_allclose(xy(curve)[0], [0, 2 / 3, 2 / 3, 2 / 3, 1, 1])
+    np.testing.assert_allclose(xy(curve)[1], [.5, 2 / 3, 1 / 3, 0, .25, 0])
+
+
+# --- gain and lift --------------------------------------------------------------------------
+def test_gain_and_lift_on_berrar(ev: bm.Evaluation) -> None:
+    ax = plot.gain(ev, operating_point=0.55)
+    (curve,) = by_label(ax, "average gain = 0.750")  # Berrar's 0.75
+    np.testing.assert_array_equal(xy(curve)[0], np.arange(11))
+    np.testing.assert_array_equal(xy(curve)[1], [0, 1, 2, 2, 3, 4, 4, 4, 5, 5, 5])
+    (base,) = by_label(ax, "random")
+    assert xy(base)[0].tolist() == [0, 10] and xy(base)[1].tolist() == [0, 5]
+    assert xy(by_label(ax, "threshold")[0]) == ([4.0], [3.0])  # 4 selected, 3 found
+
+    ax = plot.lift(ev)
+    (curve,) = by_label(ax, "average lift = 1.427")  # Berrar's 1.427
+    np.testing.assert_allclose(xy(curve)[1], [2, 2, 4 / 3, 1.5, 1.6, 4 / 3, 8 / 7, 1.25,
+                                              10 / 9, 1])
+    (base,) = by_label(ax, "random")
+    assert set(xy(base)[1]) == {1.0}
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_gain_lift_random(seed: int) -> None:
+    y, s = random_case(seed, n=200)
+    e = bm.evaluate(y, s)
+    ax = plot.gain(e, normalize=True)
+    x, g = xy(by_label(ax, "gain")[0])
+    order = np.argsort(-s, kind="stable")
+    found = np.cumsum(y[order]) / y.sum()
+    # at each distinct score's cut, the fraction found equals the row-wise cumulative sum
+    ends = np.flatnonzero(np.r_[np.diff(s[order]) != 0, True])
+    np.testing.assert_allclose(g[1:], found[ends])
+    np.testing.assert_allclose(x[1:], (ends + 1) / y.size)
+    ax = plot.lift(e)
+    x, lifts = xy(by_label(ax, "lift")[0])
+    np.testing.assert_allclose(lifts, np.cumsum(y[order])[ends] / (ends + 1) / y.mean())
+
+
+# --- losses ---------------------------------------------------------------------------------
+def collections(ax: Any, text: str) -> list[PathCollection]:
+    return [c for c in ax.collections if text in c.get_label()]
+
+
+def test_loss_berrar_fig7(ev: bm.Evaluation) -> None:
+    ax = plot.loss(ev)
+    hinge, zero_one = ax.lines
+    assert hinge.get_color() == "tab:red" and zero_one.get_color() == "tab:blue"  # Fig. 7
+    hx, hy = xy(hinge)
+    assert np.allclose(hy, np.maximum(0, 1 - hx))
+    zx, zy = xy(zero_one)
+    assert zx.tolist()[1:3] == [0, 0] and zy.tolist() == [1, 1, 0, 0]
+    (cases,) = collections(ax, "mean hinge = 0.870")
+    pts = cases.get_offsets()
+    margins = np.where(Y == 1, S, -S)
+    np.testing.assert_allclose(np.sort(pts[:, 0]), np.sort(margins))
+    np.testing.assert_allclose(pts[:, 1], np.maximum(0, 1 - pts[:, 0]))
+    assert pts[:, 1].mean() == pytest.approx(ev["hinge_loss"])
+
+
+@pytest.mark.parametrize("seed", [10, 11])
+def test_loss_means_are_the_measures(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 150)
+    s = np.round(rng.normal(y - 0.5, 1.0), 1)  # signed distances, with ties
+    w = rng.uniform(0.2, 3.0, y.size)
+    e = bm.evaluate(y, s, sample_weight=w)
+    ax = plot.loss(e, max_points=None)
+    (h,) = collections(ax, "mean hinge")
+    mean_h = float(h.get_label().rsplit("= ", 1)[1])
+    direct = np.sum(w * np.maximum(0, 1 - np.where(y == 1, 1, -1) * s)) / w.sum()
+    assert mean_h == pytest.approx(direct, abs=5e-4) and e["hinge_loss"] == pytest.approx(direct)
+    for center in (0.0, 0.3):
+        ax = plot.loss(e, center=center)
+        (z,) = collections(ax, "mean 0-1")
+        mean_01 = float(z.get_label().rsplit("= ", 1)[1])
+        wrong = (s >= center) != (y == 1)
+        assert mean_01 == pytest.approx(np.sum(w * wrong) / w.sum(), abs=5e-4)
+        assert mean_01 == pytest.approx(e.at_threshold(center)["error_rate"], abs=5e-4)
+        plt.close("all")
+    # thinning keeps at most max_points markers per loss, the extremes included
+    ax = plot.loss(e, max_points=10)
+    for c in ax.collections:
+        off = c.get_offsets()
+        assert len(off) == 10
+        assert off[:, 0].min() == pytest.approx(-np.max(np.where(y == 1, -s, s)))
+    with pytest.raises(ValueError, match="center must be finite"):
+        plot.loss(e, center=np.inf)
+    with pytest.raises(ValueError, match="max_points"):
+        plot.loss(e, max_points=0)
+
+
+# --- reliability ----------------------------------------------------------------------------
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+@pytest.mark.parametrize("seed", [12, 13, 14])
+def test_reliability_equals_sklearn(strategy: str, seed: int) -> None:
+    y, s = random_case(seed, n=400, ties=seed != 14)
+    n_bins = 5 + seed % 4
+    ax = plot.reliability(bm.evaluate(y, s), n_bins=n_bins, strategy=strategy)
+    (line,) = by_label(ax, "bins")
+    prob_true, prob_pred = calibration_curve(y, s, n_bins=n_bins, strategy=strategy)
+    np.testing.assert_allclose(xy(line)[0], prob_pred, rtol=1e-12)
+    np.testing.assert_allclose(xy(line)[1], prob_true, rtol=1e-12)
+    assert len(ax.texts) == prob_true.size  # one count per bin
+
+
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+def test_reliability_integer_weights_equal_repeated_rows(strategy: str) -> None:
+    rng = np.random.default_rng(15)
+    y, s = random_case(15, n=120)
+    w = rng.integers(1, 5, y.size)
+    tab = plot.reliability_table(bm.evaluate(y, s, sample_weight=w.astype(float)),
+                                 n_bins=7, strategy=strategy)  # type: ignore[arg-type]
+    prob_true, prob_pred = calibration_curve(np.repeat(y, w), np.repeat(s, w), n_bins=7,
+                                             strategy=strategy)
+    np.testing.assert_allclose(tab.mean_predicted, prob_pred, rtol=1e-12)
+    np.testing.assert_allclose(tab.observed, prob_true, rtol=1e-12)
+    assert tab.weight.sum() == w.sum()
+
+
+def test_reliability_fractional_weights() -> None:
+    rng = np.random.default_rng(16)
+    y, s = random_case(16, n=200)
+    w = rng.uniform(0.1, 2.0, y.size)
+    e = bm.evaluate(y, s, sample_weight=w)
+    ax = plot.reliability(e, n_bins=4)
+    (line,) = by_label(ax, "bins")
+    ids = np.clip(np.ceil(s * 4).astype(int) - 1, 0, 3)  # (k/4, (k+1)/4], 0 in the first
+    pred = np.bincount(ids, weights=w * s) / np.bincount(ids, weights=w)
+    obs = np.bincount(ids, weights=w * y) / np.bincount(ids, weights=w)
+    np.testing.assert_allclose(xy(line)[0], pred, rtol=1e-12)
+    np.testing.assert_allclose(xy(line)[1], obs, rtol=1e-12)
+    tab = plot.reliability_table(e, n_bins=4)
+    np.testing.assert_allclose(tab.weight, np.bincount(ids, weights=w))
+    assert tab.low.tolist() == [0, .25, .5, .75] and tab.high.tolist() == [.25, .5, .75, 1]
+
+
+def test_reliability_bad_input(ev: bm.Evaluation) -> None:
+    margins = bm.evaluate(Y, S * 4 - 2)
+    with pytest.raises(ValueError, match=r"needs probabilities in \[0, 1\].*\[-1\.6, 1\.8\]"):
+        plot.reliability(margins)
+    with pytest.raises(ValueError, match="model 'B'"):
+        plot.reliability({"A": ev, "B": margins})
+    with pytest.raises(ValueError, match="strategy must be"):
+        plot.reliability(ev, strategy="kmeans")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="n_bins must be at least 1"):
+        plot.reliability(ev, n_bins=0)
+    with pytest.raises(TypeError, match="n_bins must be an integer"):
+        plot.reliability(ev, n_bins=2.5)  # type: ignore[arg-type]
+    assert not plt.get_fignums()  # no figure left behind by a refused input
+    assert not plot.reliability(ev, counts=False).texts
+
+
+# --- any confusion measure ------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [17, 18])
+def test_measure_curve_equals_sklearn(seed: int) -> None:
+    y, s = random_case(seed, n=120)
+    e = bm.evaluate(y, s)
+    ax = plot.measure(e, measure=["f1", "mcc"])
+    (f1,) = [ln for ln in ax.lines if ln.get_label() == "f1"]
+    x, v = xy(f1)
+    for k in range(1, x.size, 7):  # x[k] is a threshold: score >= x[k] is positive
+        assert v[k] == pytest.approx(f1_score(y, s >= x[k]))
+    (best,) = by_label(ax, "best f1")
+    bt = e.best_threshold("f1")
+    assert xy(best) == ([bt.threshold], [bt.value])
+    assert len(ax.lines) == 4
+
+
+def test_measure_parameters_and_names(ev: bm.Evaluation) -> None:
+    ax = plot.measure(ev, measure="fbeta", beta=2, mark_best=False)
+    (line,) = ax.lines
+    np.testing.assert_allclose(xy(line)[1], ev.threshold_curves().measure("fbeta", beta=2))
+    ax = plot.measure(ev, measure="sensitivity")  # an alias
+    assert ax.lines[0].get_label() == "tpr"
+    ax = plot.measure(ev, measure="prevalence")  # no direction: no best point
+    assert len(ax.lines) == 1
+    with pytest.raises(TypeError, match="takes beta"):
+        plot.measure(ev, measure="f1", beta=2)
+
+
+def test_measure_errors(ev: bm.Evaluation) -> None:
+    with pytest.raises(ValueError, match=r"auc is a ranking measure.*'confusion' family"):
+        plot.measure(ev, measure="auc")
+    with pytest.raises(ValueError, match=r"brier is a probabilistic measure.*'confusion'"):
+        ev.plot("measure", measure="brier")
+    with pytest.raises(ValueError, match=r"unknown measure 'fone'.*'confusion'"):
+        plot.measure(ev, measure=["f1", "fone"])
+    with pytest.raises(ValueError, match="at least one measure"):
+        plot.measure(ev, measure=[])
+    assert not plt.get_fignums()
+
+
+# --- confusion matrix -----------------------------------------------------------------------
+def cell_texts(ax: Any) -> list[str]:
+    return [t.get_text() for t in ax.texts]
+
+
+def test_confusion_matrix_binary() -> None:
+    e = bm.evaluate(Y, S, threshold=0.55)
+    ax = plot.confusion_matrix(e)
+    assert cell_texts(ax) == ["3\n60.0%", "2\n40.0%", "1\n20.0%", "4\n80.0%"]  # Fig. 3b
+    (img,) = ax.images
+    np.testing.assert_allclose(img.get_array(), [[.6, .4], [.2, .8]])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["positive", "negative"]
+    ax = plot.confusion_matrix({"model": e}, threshold=0.35)
+    c = sk_confusion_matrix(Y, S >= 0.35, labels=[1, 0])
+    assert [int(t.split("\n")[0]) for t in cell_texts(ax)] == c.ravel().tolist()
+    assert ax.get_title().startswith("model: ")
+    rng = np.random.default_rng(19)
+    w = rng.uniform(0.5, 2.0, Y.size)
+    ax = plot.confusion_matrix(bm.evaluate(Y, S, sample_weight=w))
+    tp = w[(Y == 1) & (S >= 0.5)].sum()
+    assert cell_texts(ax)[0].split("\n")[0] == f"{tp:.4g}"
+
+
+def test_confusion_matrix_multiclass() -> None:
+    rng = np.random.default_rng(20)
+    y = rng.choice(["a", "b", "c", "d"], 80)
+    proba = rng.dirichlet(np.ones(4), 80)
+    mev = bm.evaluate(y, proba)
+    ax = plot.confusion_matrix(mev)
+    want = sk_confusion_matrix(y, np.array(["a", "b", "c", "d"])[proba.argmax(1)],
+                               labels=["a", "b", "c", "d"])
+    assert len(ax.texts) == 16
+    got = np.array([int(t.split("\n")[0]) for t in cell_texts(ax)]).reshape(4, 4)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(ax.images[0].get_array(), want / want.sum(1, keepdims=True))
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b", "c", "d"]
+    with pytest.raises(ValueError, match="threshold does not apply"):
+        plot.confusion_matrix(mev, threshold=0.5)
+    assert plot.kinds(mev) == ["confusion_matrix"]
+
+
+def test_confusion_matrix_refuses_several_models(two: dict[str, bm.Evaluation]) -> None:
+    with pytest.raises(ValueError, match="draws one model; got 2"):
+        plot.confusion_matrix(two)
+
+
+# --- bad input ------------------------------------------------------------------------------
+def test_unknown_kind(ev: bm.Evaluation) -> None:
+    with pytest.raises(ValueError, match=r"unknown plot kind 'nope'; the kinds: roc, threshold"):
+        ev.plot("nope")
+    with pytest.raises(ValueError, match=r"did you mean 'roc'\?"):
+        plot.draw("rco", ev)
+    assert not plt.get_fignums()  # refused before drawing
+    assert ev.plot("Confusion Matrix").images  # case and spaces are forgiven
+    assert len(plt.get_fignums()) == 1
+
+
+def test_bad_models(ev: bm.Evaluation) -> None:
+    with pytest.raises(TypeError, match=r"takes an Evaluation or a mapping.*got list"):
+        plot.roc([ev])
+    with pytest.raises(TypeError, match="model 'B' is a ndarray"):
+        plot.roc({"A": ev, "B": np.zeros(3)})
+    with pytest.raises(ValueError, match="mapping of models is empty"):
+        plot.gain({})
+    mev = bm.evaluate([0, 1, 2], [[.6, .3, .1], [.2, .7, .1], [.2, .2, .6]])
+    with pytest.raises(TypeError, match=r"bm.Evaluation\(mev.table\(cls\)\)"):
+        plot.roc(mev)
+    ax = plot.roc(bm.Evaluation(mev.table(1)))  # one class against the rest
+    assert len(ax.lines) == 3
+    one_class = bm.evaluate([0, 0, 0], [0.1, 0.4, 0.3])
+    with pytest.raises(ValueError, match="has no positives; the curve needs both classes"):
+        plot.pr(one_class)
+    with pytest.raises(ValueError, match="model 'x' has no positives"):
+        plot.roc({"ok": ev, "x": one_class})
+    with pytest.raises(TypeError, match="threshold must be a number"):
+        plot.roc(ev, operating_point="high")  # type: ignore[arg-type]
+
+
+def test_wrappers_delegate() -> None:
+    table = pd.DataFrame({"a": [1.0, 2, 3, 4, 5, 6], "b": [2.0, 1, 4, 3, 6, 5],
+                          "c": [6.0, 5, 4, 3, 2, 1]})
+    res = bm.srd(table, "a")
+    _, given = plt.subplots()
+    assert plot.srd(res, ax=given, annotate=False) is given
+    assert len(given.lines) == len(res.normalized)  # one SRD line per column
+    cov = bm.covat(table)
+    _, given = plt.subplots()
+    assert plot.covat(cov, ax=given, colorbar=False) is given and len(given.images) == 1
+    rng = np.random.default_rng(21)
+    df = pd.DataFrame({"m": np.repeat(["x", "y", "z"], 6), "srd": rng.normal(30, 5, 18)})
+    an = bm.anova(df, ["m"], response="srd")
+    _, given = plt.subplots()
+    assert plot.anova_means(an, "m", ax=given) is given and len(given.containers) == 1
+    for func in (plot.srd, plot.covat):
+        with pytest.raises(TypeError, match="takes a"):
+            func(an)
+    with pytest.raises(TypeError, match="takes an AnovaResult"):
+        plot.anova_means(res, "m")
+
+
+def test_missing_matplotlib(monkeypatch: pytest.MonkeyPatch, ev: bm.Evaluation) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r"plot.roc needs matplotlib.*binmetrics\[plot\]"):
+        ev.plot("roc")
