@@ -71,6 +71,7 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
+from binmetrics import iter_measures
 from binmetrics.study import Study, StudySRD, benchmark
 
 #: The class proportions of the paper's Table 1, data set 3 (imbalanced training part).
@@ -141,6 +142,15 @@ def datasets(quick: bool = False, seed: int = 0) -> dict[str, tuple[np.ndarray, 
         n_classes=6, n_clusters_per_class=1, weights=list(weights), flip_y=0.03,
         class_sep=1.2, random_state=seed + 1)
     return out
+
+
+def corrected_measures(correction: float = 0.5) -> dict[str, dict[str, float]]:
+    """``measure_params`` with the Haldane-Anscombe correction for every measure of the
+    registry that takes one (LR+, LR- and DOR): a model with an empty confusion cell
+    would make them infinite and drop them from every SRD (DOR is the paper's most
+    consistent measure). Read from the registry, the one list of measure names."""
+    return {m.id: {"correction": correction} for m in iter_measures()
+            if "correction" in m.params}
 
 
 def _slug(*parts: Any) -> str:
@@ -235,12 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings():
         # failures and NaN values are written to failures.csv / undefined.csv below
         warnings.simplefilter("ignore")
-        # Haldane-Anscombe correction: a model with an empty confusion cell would make
-        # LR+, LR- and DOR infinite and drop them from every SRD (DOR is the paper's
-        # most consistent measure)
         study = benchmark(models, data, cv=5, test_size=0.2, measures="all",
-                          measure_params={m: {"correction": 0.5}
-                                          for m in ("dor", "lr_plus", "lr_minus")},
+                          measure_params=corrected_measures(),
                           random_state=args.seed, n_jobs=args.n_jobs,
                           progress=not args.no_progress)
     t_run = time.perf_counter() - start

@@ -21,7 +21,7 @@ import pytest
 from scipy.stats import rankdata
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.metrics import accuracy_score, brier_score_loss, roc_auc_score
+from sklearn.metrics import accuracy_score, brier_score_loss, log_loss, roc_auc_score
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
@@ -34,6 +34,7 @@ from binmetrics.measures.registry import select_measures
 from binmetrics.study import Study, benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
+_ID_COLS = ["dataset", "balance", "classes", "model"]
 
 
 def data(n: int, k: int, seed: int, weights: list[float] | None = None,
@@ -126,7 +127,7 @@ def test_either_validation_can_be_left_out() -> None:
 
 def test_balanced_training_parts_are_undersampled_to_the_smallest_class(study: Study) -> None:
     for (ds, _), g in study.design.groupby(["dataset", "classes"]):
-        y = DATASETS[ds][1]
+        y = DATASETS[str(ds)][1]
         imb = g[g["balance"] == "imbalanced"].iloc[0]
         bal = g[g["balance"] == "balanced"].iloc[0]
         labels = sorted(imb["labels"])
@@ -474,7 +475,7 @@ def test_example_quick_run_writes_its_outputs(tmp_path: Path) -> None:
     assert table["model"].nunique() >= 8
 
 
-def test_measure_params_reach_every_value():
+def test_measure_params_reach_every_value() -> None:
     from sklearn.naive_bayes import GaussianNB
     from sklearn.tree import DecisionTreeClassifier
 
@@ -484,8 +485,8 @@ def test_measure_params_reach_every_value():
     X = rng.normal(size=(90, 3))
     y = (X[:, 0] > 0).astype(int)  # a stump separates it: empty confusion cells
     y[:4] = 1 - y[:4]  # and a few errors, so that some cells are not empty
-    kw = dict(cv=3, test_size=0.3, balance="imbalanced", classes="2-class",
-              measures=["dor", "auc"], random_state=0)
+    kw: dict[str, Any] = dict(cv=3, test_size=0.3, balance="imbalanced", classes="2-class",
+                              measures=["dor", "auc"], random_state=0)
     models = {"nb": GaussianNB(), "stump": DecisionTreeClassifier(max_depth=1)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -505,3 +506,329 @@ def test_measure_params_reach_every_value():
         bm.benchmark(models, {"d": (X, y)}, measure_params={"mcc": {}}, **kw)
     with pytest.raises(TypeError):
         bm.benchmark(models, {"d": (X, y)}, measure_params={"dor": {"beta": 2}}, **kw)
+
+
+# --- review fixes: measure_params in both class settings -------------------------------------
+def kb_information(p_true: np.ndarray, prior_true: np.ndarray) -> float:
+    """Mean Kononenko-Bratko information score in bits, written out (Berrar eq. 24):
+    log p - log P if p >= P, else log(1 - P) - log(1 - p)."""
+    with np.errstate(divide="ignore"):
+        gain = np.log2(p_true) - np.log2(prior_true)
+        loss = np.log2(1 - prior_true) - np.log2(1 - p_true)
+    return float(np.mean(np.where(p_true >= prior_true, gain, loss)))
+
+
+class CountingNB(GaussianNB):
+    """GaussianNB that counts its fits (in this process: n_jobs=1)."""
+
+    fits = 0
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> CountingNB:
+        CountingNB.fits += 1
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_measure_params_are_checked_in_each_class_setting_before_any_fit() -> None:
+    CountingNB.fits = 0
+    models = {"nb": CountingNB()}
+    # a probability for the binary information score, not a multiclass prior kind
+    with pytest.raises(ValueError, match=r"information_score.*multiclass setting.*native "
+                                         r"multiclass.*prior must be 'test', 'train'"):
+        benchmark(models, DATASETS, measures=[*FEW, "information_score"],
+                  measure_params={"information_score": {"prior": 0.3}})
+    # priors= exists only in the multiclass form
+    with pytest.raises(TypeError, match=r"information_score.*2-class setting.*priors"):
+        benchmark(models, DATASETS, measures=["information_score"],
+                  measure_params={"information_score": {"priors": [0.5, 0.3, 0.2]}})
+    # tried with each data set's number of classes: 3 counts do not suit "four"
+    with pytest.raises(ValueError, match=r"multiclass setting.*4 classes.*prior_counts"):
+        benchmark(models, DATASETS, measures=["information_score"],
+                  measure_params={"information_score": {"multiclass": {
+                      "prior": "train", "prior_counts": [5, 3, 2]}}})
+    with pytest.raises(ValueError, match="mixes class settings"):
+        benchmark(models, DATASETS, measures=["information_score"],
+                  measure_params={"information_score": {"2-class": {}, "prior": 0.3}})
+    assert CountingNB.fits == 0
+    # the binary-only study takes the binary prior
+    st = quiet(estimators=models, datasets={"three": DATASETS["three"]}, classes="2-class",
+               balance="imbalanced", measures=["information_score", "auc"],
+               measure_params={"information_score": {"prior": 0.3}})
+    assert st.failures.empty and CountingNB.fits > 0
+    X, y = DATASETS["three"]
+    row = design_row(st, classes="2-class")
+    tr, te = row["train_index"], row["test_index"]
+    p = GaussianNB().fit(X[tr], y[tr]).predict_proba(X[te])[:, 1]
+    pos = y[te] == row["positive"]
+    expected = kb_information(np.where(pos, p, 1 - p), np.where(pos, 0.3, 0.7))
+    assert value(st, "information_score", validation="test") == pytest.approx(expected,
+                                                                              abs=1e-12)
+
+
+def test_measure_params_per_class_setting() -> None:
+    X, y = DATASETS["three"]
+    st = quiet(estimators={"nb": GaussianNB()}, datasets={"three": (X, y)},
+               balance="imbalanced", measures=["information_score", "accuracy"],
+               measure_params={"information_score": {"2-class": {"prior": 0.3},
+                                                     "multiclass": {"prior": "laplace"}}})
+    assert st.failures.empty and st.undefined.empty
+    row = design_row(st, classes="multiclass")
+    tr, te = row["train_index"], row["test_index"]
+    P = GaussianNB().fit(X[tr], y[tr]).predict_proba(X[te])
+    counts = np.bincount(y[te], minlength=3)
+    laplace = (counts + 1) / (counts.sum() + 3)  # Weka's (count + 1) / (N + k)
+    expected = kb_information(P[np.arange(te.size), y[te]], laplace[y[te]])
+    where = {"classes": "multiclass", "validation": "test"}
+    assert value(st, "information_score", **where) == pytest.approx(expected, abs=1e-12)
+    row = design_row(st, classes="2-class")
+    tr, te = row["train_index"], row["test_index"]
+    p = GaussianNB().fit(X[tr], y[tr]).predict_proba(X[te])[:, 1]
+    pos = y[te] == row["positive"]
+    expected = kb_information(np.where(pos, p, 1 - p), np.where(pos, 0.3, 0.7))
+    assert value(st, "information_score", classes="2-class", validation="test") == \
+        pytest.approx(expected, abs=1e-12)
+    assert st.config["measure_params"]["multiclass"] == {"information_score":
+                                                         {"prior": "laplace"}}
+
+
+def test_a_parametrised_measure_failing_on_the_data_loses_that_measure_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import binmetrics.study as study_mod
+
+    # the check before the fits cannot see everything the data reveal: without it, a
+    # parameter that does not suit the multiclass form fails at evaluation time
+    monkeypatch.setattr(study_mod, "_check_params", lambda *args: None, raising=False)
+    X, y = DATASETS["three"]
+    kw = dict(estimators={"nb": GaussianNB()}, datasets={"three": (X, y)},
+              balance="imbalanced", measures=["information_score", "log_loss", "accuracy",
+                                              "auc"])
+    st = quiet(**kw, measure_params={"information_score": {"prior": 0.3},
+                                     "log_loss": {"base": np.e}})
+    assert st.failures.empty
+    multi = rows_of(st, classes="multiclass")
+    assert len(multi) == 2 * 4  # every measure of both validations is there
+    assert multi.query("measure == 'information_score'")["value"].isna().all()
+    assert multi.query("measure != 'information_score'")["value"].notna().all()
+    why = st.undefined.query("measure == 'information_score'")
+    assert set(why["classes"]) == {"multiclass"} and len(why) == 2
+    assert why["reason"].str.contains("prior must be 'test', 'train' or 'laplace'").all()
+    # the other parametrised measure and the plain ones are right
+    row = design_row(st, classes="multiclass")
+    tr, te = row["train_index"], row["test_index"]
+    P = GaussianNB().fit(X[tr], y[tr]).predict_proba(X[te])
+    where = {"classes": "multiclass", "validation": "test"}
+    assert value(st, "log_loss", **where) == pytest.approx(log_loss(y[te], P), abs=1e-12)
+    assert value(st, "accuracy", **where) == pytest.approx(
+        accuracy_score(y[te], P.argmax(axis=1)), abs=1e-12)
+    # the 2-class information score takes the binary prior
+    assert rows_of(st, classes="2-class")["value"].notna().all()
+
+
+# --- review fixes: groups too small for the models' cross-validation ---------------------------
+def test_a_group_too_small_to_cross_validate_is_left_out_with_a_warning_naming_it() -> None:
+    # LinearSVC: no probabilities, so Brier is NaN in the 2-class settings (dropped, 3
+    # measures left: too few for leave-one-out) and the model fails in multiclass ones
+    st = quiet(estimators={"NaiB": GaussianNB(), "knn": KNeighborsClassifier(3),
+                           "svm": LinearSVC()}, datasets=DATASETS,
+               measures=["auc", "accuracy", "brier", "mcc"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = st.srd_models()
+    msgs = [str(w.message) for w in caught]
+    small = {(d, b, "2-class") for d in DATASETS for b in ("imbalanced", "balanced")}
+    # 3 measures left: an SRD but no cross-validation (fewer than 3: no SRD at all;
+    # here where NaiB's test MCC is NaN too)
+    assert set(res.not_cross_validated) | set(res.skipped) == small
+    assert len(res.not_cross_validated) == 3 and len(res.skipped) == 1
+    text = next(m for m in msgs if "could not be cross-validated" in m)
+    for d, b, c in res.not_cross_validated:
+        assert f"dataset={d}, balance={b}, classes={c}: 3 rows" in text
+        assert res.matrices[d, b, c].shape[0] == 3 and (d, b, c) in res.results
+    (d, b, c), = res.skipped
+    assert any(f"dataset={d}, balance={b}, classes={c}: 2 rows" in m for m in msgs)
+    long = res.long()
+    assert set(long["classes"]) == {"multiclass"}
+    # leave-one-out of the 4 measures of each multiclass group
+    assert len(long) == 4 * 4 * 4  # groups x folds x columns (NaiB, knn, both validated)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = st.anova("models", srd=res)
+    assert a.factors == ["balance", "model"] and a.n == len(long)
+
+
+def test_a_study_with_no_group_large_enough_names_the_groups() -> None:
+    st = quiet(estimators={"svm": LinearSVC(), "NaiB": GaussianNB()},
+               datasets={"three": DATASETS["three"]}, measures=["auc", "accuracy", "brier"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = st.srd_models()
+    # 2-class: 2 measures left (no SRD); multiclass: 3 (an SRD, no cross-validation)
+    assert set(res.skipped) == {("three", b, "2-class") for b in ("imbalanced", "balanced")}
+    assert set(res.not_cross_validated) == {("three", b, "multiclass")
+                                            for b in ("imbalanced", "balanced")}
+    assert any("group(s) left out" in str(w.message) and "classes=2-class" in str(w.message)
+               for w in caught)
+    with pytest.raises(ValueError, match=r"no group could be cross-validated.*'three', "
+                                         r"'imbalanced', 'multiclass'"), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        st.anova("models")
+
+
+# --- review fixes: the registry is the one list of measure names -------------------------------
+def test_correction_measures_come_from_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+    import importlib.util
+
+    from binmetrics.measures import registry
+    from binmetrics.study import _prepare_measures
+
+    # a new measure with a correction parameter is picked up with no other change
+    new = dataclasses.replace(registry.get_measure("dor"), id="dor_twin", aliases=())
+    monkeypatch.setitem(registry._REGISTRY, "dor_twin", new)
+    monkeypatch.setitem(registry._NAMES, "dor_twin", "dor_twin")
+    with_correction = {m.id for m in bm.iter_measures() if "correction" in m.params}
+    assert with_correction == {"dor", "lr_plus", "lr_minus", "dor_twin"}
+    m = pd.DataFrame({"dor_twin": [1.0, np.inf, 2.0, 3.0], "lr_plus": [1.0, 2.0, np.inf, 3.0],
+                      "log_loss": [0.1, 0.2, 0.3, np.inf],
+                      "accuracy": [0.9, 0.8, 0.7, 0.6]}, index=list("abcd"))
+    dropped = _prepare_measures(m, orient=True, clean=True).attrs["dropped"]
+    assert "{'dor_twin': {'correction': 0.5}}" in dropped["dor_twin"]
+    assert "{'lr_plus': {'correction': 0.5}}" in dropped["lr_plus"]
+    assert "correction" not in dropped["log_loss"]  # infinite, but no correction to offer
+    spec = importlib.util.spec_from_file_location("multilevel_study",
+                                                  ROOT / "examples" / "multilevel_study.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.corrected_measures() == {i: {"correction": 0.5} for i in with_correction}
+
+
+# --- review fixes: which classes are "the extremes" --------------------------------------------
+def test_extremes_follow_an_ordered_categorical_and_warn_for_alphabetical_strings() -> None:
+    X, y_int = DATASETS["three"]
+    names = np.array(["lo", "mid", "hi"])[y_int]
+    ordered = pd.Categorical(names, categories=["lo", "mid", "hi"], ordered=True)
+    kw: dict[str, Any] = dict(estimators={"nb": GaussianNB()}, balance="imbalanced",
+                              measures=["auc"])
+    for y in (ordered, pd.Series(ordered)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UserWarning)  # no warning about the order
+            st = benchmark(datasets={"d": (X, y)}, classes="2-class", **kw)
+        row = design_row(st, classes="2-class")
+        assert row["labels"] == ["lo", "hi"] and row["positive"] == "hi"
+        te = row["test_index"]
+        p = GaussianNB().fit(X[row["train_index"]], names[row["train_index"]]).predict_proba(
+            X[te])[:, 0]  # sorted classes ['hi', 'lo']: column 0 is "hi"
+        assert value(st, "auc", validation="test") == pytest.approx(
+            roc_auc_score(names[te] == "hi", p), abs=1e-12)
+    st = quiet(datasets={"d": (X, ordered)}, classes="multiclass", **kw)
+    assert design_row(st, classes="multiclass")["labels"] == ["lo", "mid", "hi"]
+    # plain strings (and an unordered Categorical): sorted order, with a warning
+    for y in (names, pd.Categorical(names, categories=["lo", "mid", "hi"])):
+        with pytest.warns(UserWarning, match=r"'hi' and 'mid' \(positive\).*ordered pandas "
+                                             "Categorical"):
+            st = benchmark(datasets={"d": (X, y)}, classes="2-class", **kw)
+        assert design_row(st, classes="2-class")["labels"] == ["hi", "mid"]
+
+
+# --- review fixes: a broken parallel run keeps what finished -----------------------------------
+class BreakingParallel:
+    """Stands for joblib.Parallel whose workers die after ``n_ok`` tasks."""
+
+    n_ok = 3
+
+    def __init__(self, n_jobs: Any = None, return_as: str = "list", **kw: Any) -> None:
+        self.return_as = return_as
+
+    def __call__(self, iterable: Any) -> Any:
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+        def gen() -> Any:
+            for i, (func, args, kwargs) in enumerate(iterable):
+                if i == self.n_ok:
+                    raise TerminatedWorkerError("A worker process managed by the executor "
+                                                "was unexpectedly terminated.")
+                yield func(*args, **kwargs)
+        return gen()
+
+
+def test_a_broken_parallel_run_keeps_the_finished_tasks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import joblib
+
+    kw: dict[str, Any] = dict(estimators=MODELS, datasets={"three": DATASETS["three"]},
+                              measures=FEW, random_state=5)
+    full = quiet(**kw)  # 4 settings x 2 models = 8 tasks
+    monkeypatch.setattr(joblib, "Parallel", BreakingParallel)
+    seen: list[tuple[int, int]] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        st = benchmark(**kw, n_jobs=2, progress=lambda d, t: seen.append((d, t)))
+    mine = [w for w in caught if "lost" in str(w.message)]
+    assert len(mine) == 1 and "5 of 8 task(s) were lost" in str(mine[0].message)
+    assert seen[-1] == (8, 8)
+    # the first three tasks (setting-major, model-minor) are kept, equal to the full run
+    tasks = full.table[_ID_COLS].drop_duplicates(["dataset", "balance", "classes", "model"])
+    kept = tasks.iloc[:3]
+    merged = st.table.merge(kept, on=list(kept.columns))
+    assert len(merged) == len(st.table) == 3 * 2 * len(FEW)
+    expected = full.table.merge(kept, on=list(kept.columns))
+    pd.testing.assert_frame_equal(merged.reset_index(drop=True),
+                                  expected.reset_index(drop=True))
+    lost = st.failures
+    assert len(lost) == 5 and set(lost["stage"]) == {"worker"}
+    assert lost["error"].str.startswith("TerminatedWorkerError").all()
+    lost_keys = set(map(tuple, lost[["dataset", "balance", "classes", "model"]].values))
+    kept_keys = set(map(tuple, kept.values))
+    assert not lost_keys & kept_keys and len(lost_keys | kept_keys) == 8
+
+
+def test_a_task_that_raises_in_a_sequential_run_is_recorded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import binmetrics.study as study_mod
+
+    real = study_mod._run_task
+
+    def flaky(estimator: Any, s: Any, j: int, *args: Any) -> Any:
+        if s.balance == "balanced" and s.classes == "2-class" and j == 1:
+            raise MemoryError("out of memory")
+        return real(estimator, s, j, *args)
+
+    monkeypatch.setattr(study_mod, "_run_task", flaky)
+    with pytest.warns(UserWarning, match=r"1 of 8 task\(s\) were lost.*MemoryError"):
+        st = benchmark(MODELS, {"three": DATASETS["three"]}, measures=FEW)
+    assert st.failures[["balance", "classes", "model", "stage"]].values.tolist() == [
+        ["balanced", "2-class", "tree", "worker"]]
+    assert len(st.table) == 7 * 2 * len(FEW)
+
+
+class WorkerKiller(GaussianNB):
+    """Ends the process that fits it, unless that is the test's own process."""
+
+    def __init__(self, parent: int | None = None) -> None:
+        super().__init__()
+        self.parent = parent
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> WorkerKiller:
+        import os
+
+        if self.parent is not None and os.getpid() != self.parent:
+            os._exit(1)
+        raise RuntimeError("WorkerKiller fitted in the main process")
+
+
+@pytest.mark.slow
+def test_a_worker_that_really_dies_is_recorded_not_raised() -> None:
+    import os
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        st = benchmark({"nb": GaussianNB(), "killer": WorkerKiller(parent=os.getpid())},
+                       {"three": DATASETS["three"]}, measures=FEW, n_jobs=2)
+    assert any("were lost" in str(w.message) for w in caught)
+    worker = st.failures[st.failures["stage"] == "worker"]
+    assert worker["error"].str.startswith("TerminatedWorkerError").all()
+    assert "killer" not in set(st.table["model"])
+    assert (worker["model"] == "killer").sum() == 4  # none of its tasks can finish
+    finished = st.table[["balance", "classes", "model"]].drop_duplicates()
+    assert len(finished) + len(worker) == 8  # every task kept or recorded as lost

@@ -39,7 +39,7 @@ import pandas as pd
 
 from .exceptions import UndefinedMeasureWarning
 from .measures import get_measure
-from .measures.registry import FAMILIES, select_measures
+from .measures.registry import FAMILIES, iter_measures, select_measures
 from .progress import as_callback
 
 __all__ = ["Study", "StudySRD", "benchmark"]
@@ -52,6 +52,10 @@ _CLASS_SETTINGS = ("multiclass", "2-class")
 _VALIDATIONS = ("cv", "test")
 #: The suffix of a test-validated model's column in the models SRD (the paper's Figure 7).
 TEST_SUFFIX = " T"
+#: The cross-validations of :meth:`binmetrics.srd.SRDResult.cross_validate`.
+_SRD_CVS = ("kfold", "loo", "bootstrap", "rsrd_wilcoxon")
+#: Leave-one-out needs this many rows (three left in every resample; METHODS §1.7).
+_MIN_LOO_ROWS = 4
 
 
 # --- planning: splits, class settings, balanced variants -----------------------------------
@@ -62,7 +66,7 @@ class _Setting:
     dataset: str
     balance: str
     classes: str
-    labels: list[Any]  # the classes of this setting: sorted, or [negative, positive]
+    labels: list[Any]  # the classes of this setting in their order, or [negative, positive]
     X_train: Any
     y_train: npt.NDArray[Any]
     X_test: Any
@@ -114,8 +118,26 @@ def _check_choices(values: Any, allowed: tuple[str, ...], name: str) -> list[str
     return chosen
 
 
-def _two_classes(name: str, labels: list[Any], two_class: Any) -> list[Any]:
-    """[negative, positive] of the 2-class setting of data set ``name``."""
+def _label_order(name: str, y_in: Any, y: npt.NDArray[Any]) -> tuple[list[Any], bool]:
+    """The classes of data set ``name`` in their order, and whether that order is the
+    user's: the categories' order for an ordered pandas Categorical ``y`` (the classes
+    present only), otherwise sorted order."""
+    present = np.unique(y).tolist()
+    dtype = getattr(y_in, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
+        seen = set(present)
+        return [c for c in dtype.categories.tolist() if c in seen], True
+    try:
+        return sorted(present), False
+    except TypeError:
+        raise TypeError(f"datasets[{name!r}]: the labels cannot be sorted ({present}); use "
+                        "labels of one type") from None
+
+
+def _two_classes(name: str, labels: list[Any], two_class: Any, *,
+                 ordered: bool = False) -> list[Any]:
+    """[negative, positive] of the 2-class setting of data set ``name``; ``labels`` in
+    their order (see :func:`_label_order`)."""
     spec = two_class
     if isinstance(two_class, Mapping):
         if name not in two_class:
@@ -123,6 +145,12 @@ def _two_classes(name: str, labels: list[Any], two_class: Any) -> list[Any]:
                              f"{list(two_class)}")
         spec = two_class[name]
     if isinstance(spec, str) and spec == "extremes":
+        if not ordered and not all(isinstance(c, (int, float, np.number)) for c in labels):
+            warnings.warn(f"datasets[{name!r}]: two_class='extremes' takes the first and last "
+                          f"label in sorted order, {labels[0]!r} and {labels[-1]!r} (positive) "
+                          f"of {labels}; for labels with another order pass y as an ordered "
+                          "pandas Categorical or two_class=(negative, positive)", UserWarning,
+                          stacklevel=4)
         return [labels[0], labels[-1]]
     if isinstance(spec, (str, bytes)) or not isinstance(spec, Sequence) or len(spec) != 2:
         raise ValueError(f"two_class must be 'extremes', a pair of labels (negative, "
@@ -165,7 +193,7 @@ def _plan(datasets: Mapping[str, Any], *, balance: list[str], classes: list[str]
                              f"{y.size} labels")
         if pd.isna(y).any():
             raise ValueError(f"datasets[{name!r}]: y has {int(pd.isna(y).sum())} missing labels")
-        labels = sorted(np.unique(y).tolist())
+        labels, ordered = _label_order(name, y_in, y)
         if len(labels) < 2:
             raise ValueError(f"datasets[{name!r}]: y holds a single class ({labels}); a "
                              "classifier needs at least two")
@@ -187,7 +215,8 @@ def _plan(datasets: Mapping[str, Any], *, balance: list[str], classes: list[str]
                                 "reason": "the data set has 2 classes: its multiclass "
                                           "setting would repeat the 2-class one"})
                 continue
-            keep = labels if setting == "multiclass" else _two_classes(name, labels, two_class)
+            keep = labels if setting == "multiclass" else _two_classes(name, labels, two_class,
+                                                                       ordered=ordered)
             sort_keep = sorted(keep)
             tr_s = tr[np.isin(y[tr], sort_keep)]
             te_s = None if te is None else te[np.isin(y[te], sort_keep)]
@@ -247,13 +276,31 @@ def _align(fitted: Any, out: npt.NDArray[Any], labels: list[Any], method: str) -
     return full
 
 
+def _param_values(ev: Any, params: Mapping[str, Mapping[str, Any]]
+                  ) -> tuple[dict[str, float], dict[str, str]]:
+    """The measures of ``params`` one by one, so that one that fails (a parameter that
+    does not suit these data) is NaN with its reason and the others are kept."""
+    values: dict[str, float] = {}
+    errors: dict[str, str] = {}
+    for i, p in params.items():
+        try:
+            values[i] = float(ev.value(i, **p))
+        except Exception as exc:
+            values[i] = float("nan")
+            errors[i] = f"measure_params {dict(p)!r} failed: {type(exc).__name__}: {exc}"
+    return values, errors
+
+
 def _scores_values(y: npt.NDArray[Any], out: npt.NDArray[Any], labels: list[Any],
                    method: str, threshold: float, ids: list[str],
-                   params: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
-    """Every chosen measure of one prediction vector (columns of ``out`` in sorted label order)."""
+                   params: Mapping[str, Mapping[str, Any]]
+                   ) -> tuple[dict[str, float], dict[str, str]]:
+    """Every chosen measure of one prediction vector (columns of ``out`` in sorted label
+    order), and the reasons of the parametrised measures that failed (their value NaN)."""
     from .evaluation import evaluate
 
     order = sorted(labels)
+    ev: Any
     if len(labels) == 2:
         pos = labels[1]
         if method == "predict_proba":
@@ -265,14 +312,104 @@ def _scores_values(y: npt.NDArray[Any], out: npt.NDArray[Any], labels: list[Any]
         # 0/1 labels, so that a part holding one class gives NaN with reasons, not an error
         ev = evaluate((y == pos).astype(np.int8), s, threshold=th)
         values = ev.to_dict(measures=[i for i in ids if i not in params])
-        values.update({i: ev.value(i, **params[i]) for i in ids if i in params})
-        return {i: values[i] for i in ids}
-    from .multiclass import evaluate_multiclass
+    else:
+        from .multiclass import evaluate_multiclass
 
-    mev = evaluate_multiclass(y, np.asarray(out, dtype=np.float64), labels=order)
-    values = mev.to_dict(measures=[i for i in ids if i not in params], average="weighted")
-    values.update({i: mev.value(i, **params[i]) for i in ids if i in params})
-    return {i: values[i] for i in ids}
+        ev = evaluate_multiclass(y, np.asarray(out, dtype=np.float64), labels=order)
+        values = ev.to_dict(measures=[i for i in ids if i not in params], average="weighted")
+    extra, errors = _param_values(ev, {i: params[i] for i in ids if i in params})
+    values.update(extra)
+    return {i: values[i] for i in ids}, errors
+
+
+# --- measure_params: per class setting, checked before any fit ------------------------------
+def _split_params(measure_params: Mapping[str, Any] | None, ids: list[str]
+                  ) -> dict[str, dict[str, dict[str, Any]]]:
+    """``measure_params`` as class setting -> measure id -> parameters."""
+    out: dict[str, dict[str, dict[str, Any]]] = {k: {} for k in _CLASS_SETTINGS}
+    if measure_params is None:
+        return out
+    if not isinstance(measure_params, Mapping):
+        raise TypeError("measure_params must be a mapping measure -> {parameter: value}; got "
+                        f"{type(measure_params).__name__}")
+    seen: dict[str, str] = {}
+    for name, p in measure_params.items():
+        m = get_measure(name)
+        if m.id not in ids:
+            raise ValueError(f"measure_params names {name!r}, which is not among the "
+                             "measures of the study")
+        if m.id in seen:
+            raise ValueError(f"measure_params names {m.id} twice ({seen[m.id]!r} and {name!r})")
+        seen[m.id] = name
+        if not isinstance(p, Mapping):
+            raise TypeError(f"measure_params[{name!r}] must be a mapping parameter -> value "
+                            f"(or class setting -> such a mapping); got {type(p).__name__}")
+        per_setting = [k for k in p if k in _CLASS_SETTINGS]
+        if not per_setting:
+            for kind in _CLASS_SETTINGS:
+                out[kind][m.id] = dict(p)
+            continue
+        if len(per_setting) != len(p):
+            raise ValueError(f"measure_params[{name!r}] mixes class settings {per_setting} "
+                             f"and parameters {[k for k in p if k not in _CLASS_SETTINGS]}; "
+                             "give either {parameter: value} or {setting: {parameter: value}}")
+        for kind, q in p.items():
+            if not isinstance(q, Mapping):
+                raise TypeError(f"measure_params[{name!r}][{kind!r}] must be a mapping "
+                                f"parameter -> value; got {type(q).__name__}")
+            out[kind][m.id] = dict(q)
+    return out
+
+
+def _trial_value(mid: str, p: Mapping[str, Any], k: int) -> None:
+    """Compute measure ``mid`` with parameters ``p`` on a small k-class toy prediction:
+    raises what the real evaluation would raise for parameters of the wrong kind."""
+    y = np.repeat(np.arange(k), 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if k == 2:
+            from .evaluation import evaluate
+
+            evaluate(y, np.array([.1, .3, .6, .4, .7, .9])).value(mid, **p)
+            return
+        from .multiclass import evaluate_multiclass
+
+        proba = np.full((y.size, k), 0.4 / (k - 1))
+        right = np.arange(y.size) % 3 != 2  # two of three cases predicted right
+        proba[np.arange(y.size), np.where(right, y, (y + 1) % k)] = 0.6
+        evaluate_multiclass(y, proba).value(mid, **p)
+
+
+def _check_params(params: Mapping[str, Mapping[str, Mapping[str, Any]]],
+                  settings: list[_Setting], names: Mapping[str, str]) -> None:
+    """Every parametrised measure tried in each class setting the study runs (the binary
+    form in 2-class settings; the native multiclass form, or the binary one averaged one-vs-
+    rest, in multiclass ones, with their numbers of classes), before any model is fitted."""
+    from .multiclass import NATIVE_MEASURES
+
+    n_classes: dict[str, set[int]] = {}
+    for st in settings:
+        n_classes.setdefault(st.classes, set()).add(len(st.labels))
+    for kind in sorted(n_classes):  # "2-class" first
+        ks = n_classes[kind]
+        for mid, p in params[kind].items():
+            if kind == "2-class":
+                form = "the binary measure"
+            elif mid in NATIVE_MEASURES:
+                form = "the native multiclass measure (binmetrics.multiclass)"
+            else:
+                form = "the binary measure averaged one-vs-rest"
+            for k in sorted(ks):
+                try:
+                    _trial_value(mid, p, k)
+                except Exception as exc:
+                    cls = TypeError if isinstance(exc, TypeError) else ValueError
+                    raise cls(
+                        f"measure_params[{names[mid]!r}] = {p!r} does not suit {mid} in the "
+                        f"{kind} setting ({form}, {k} classes): {type(exc).__name__}: {exc}. "
+                        "Parameters that differ between the settings go in one mapping per "
+                        f"setting: measure_params={{{mid!r}: {{'2-class': {{...}}, "
+                        "'multiclass': {...}}}") from None
 
 
 def _run_task(estimator: Any, s: _Setting, model_index: int, validations: list[str],
@@ -307,11 +444,12 @@ def _run_task(estimator: Any, s: _Setting, model_index: int, validations: list[s
                 stage = f"evaluate {validation}"
                 with warnings.catch_warnings(record=True) as inner:
                     warnings.simplefilter("always")
-                    values = _scores_values(y_eval, out, s.labels, method, threshold, ids,
-                                            params)
+                    values, errors = _scores_values(y_eval, out, s.labels, method, threshold,
+                                                    ids, params)
             except Exception as exc:
                 r.failures.append((stage, f"{type(exc).__name__}: {exc}"))
                 continue
+            r.undefined.extend((validation, m, why) for m, why in errors.items())
             for w in inner:
                 msg = w.message
                 if isinstance(msg, UndefinedMeasureWarning):
@@ -329,24 +467,59 @@ def _run_task(estimator: Any, s: _Setting, model_index: int, validations: list[s
     return r
 
 
+def _lost(exc: BaseException) -> _Result:
+    """The result of a task lost with the parallel run (stage "worker")."""
+    return _Result(failures=[("worker", f"{type(exc).__name__}: {exc}")])
+
+
+def _indexed_task(i: int, *args: Any) -> tuple[int, _Result]:
+    return i, _run_task(*args)
+
+
 def _run(tasks: list[tuple[Any, ...]], n_jobs: int | None,
          progress: Callable[[int, int], None] | None) -> list[_Result]:
+    """Every task's result, in task order. A task that does not return (an exception
+    escaping :func:`_run_task`, or the parallel run broken off, e.g. joblib's
+    ``TerminatedWorkerError`` when a worker process dies) gets a result with one
+    failure of stage "worker"; the results of the tasks that finished are kept."""
     from joblib import Parallel, delayed, effective_n_jobs
 
-    out: list[_Result] = []
     total = len(tasks)
+    out: list[_Result | None] = [None] * total
+    done = 0
     if progress is not None:
         progress(0, total)
+    broken: BaseException | None = None
     if effective_n_jobs(n_jobs) == 1:
-        results: Iterable[_Result] = (_run_task(*t) for t in tasks)
+        for i, t in enumerate(tasks):
+            try:
+                out[i] = _run_task(*t)
+            except Exception as exc:  # _run_task records the model's errors itself
+                out[i] = _lost(exc)
+            done += 1
+            if progress is not None:
+                progress(done, total)
     else:
-        results = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_run_task)(*t) for t in tasks)
-    for res in results:
-        out.append(res)
+        # unordered: every task that finishes is kept even if another breaks the run;
+        # the results go back to their place, so the order of completion does not matter
+        try:
+            parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        except ValueError:  # joblib < 1.4: in order, so a break also loses later results
+            parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+        try:
+            for i, res in parallel(delayed(_indexed_task)(i, *t) for i, t in enumerate(tasks)):
+                out[i] = res
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        except Exception as exc:
+            broken = exc
+    if any(r is None for r in out):
+        why = broken if broken is not None else RuntimeError("the task returned no result")
         if progress is not None:
-            progress(len(out), total)
-    return out
+            progress(total, total)
+        return [_lost(why) if r is None else r for r in out]
+    return [r for r in out if r is not None]
 
 
 # --- the public entry point -----------------------------------------------------------------
@@ -375,10 +548,9 @@ def benchmark(
     1. a stratified external test split (``test_size``; the paper used the splits of
        its sources);
     2. per class setting: ``"multiclass"`` keeps every class; ``"2-class"`` keeps
-       two, by default the two extreme classes (first and last in sorted label order,
-       the paper's non-toxic and most toxic), the last being the positive class. A
-       data set with only two classes has no separate multiclass setting (it is
-       listed in :attr:`Study.skipped`);
+       two, by default the two extreme classes (the paper's non-toxic and most toxic),
+       the last being the positive class. A data set with only two classes has no
+       separate multiclass setting (it is listed in :attr:`Study.skipped`);
     3. per composition: ``"imbalanced"`` is the training part as it is;
        ``"balanced"`` undersamples every class of the training part at random to the
        size of the smallest (section 3.1). The test part is left unchanged, as in the
@@ -388,6 +560,16 @@ def benchmark(
        and evaluated once (validation ``"cv"``, as WEKA/KNIME cross-validation
        does), and a fit on the whole training part evaluated on the test part
        (validation ``"test"``). Every model of a setting sees the same folds.
+
+    .. important:: **Which classes are "the extremes".** ``two_class="extremes"``
+       takes the first and the last class in the *label order* (the last is the
+       positive class). That order is the categories' order when ``y`` is an
+       **ordered** pandas Categorical (``pd.Categorical(y, categories=["lo", "mid",
+       "hi"], ordered=True)`` gives "lo" and "hi"), and otherwise **sorted order**:
+       numeric for numbers, but *alphabetical* for strings, so plain labels "lo",
+       "mid", "hi" give "hi" (negative) and "mid" (positive) (a warning says so for
+       labels that are not numbers). For string labels pass an ordered Categorical
+       or name the pair: ``two_class=("lo", "hi")``.
 
     Binary settings are evaluated with :func:`binmetrics.evaluate` on the positive
     class's probability (cut at ``threshold``, 0.5: the class with the highest
@@ -401,7 +583,9 @@ def benchmark(
     estimators : mapping name -> scikit-learn classifier
         Cloned for every fit; never fitted themselves.
     datasets : mapping name -> (X, y)
-        Any labels (at least two classes); X array-like, DataFrame or sparse.
+        Any labels (at least two classes); X array-like, DataFrame or sparse. An
+        ordered pandas Categorical ``y`` (or Series of that dtype) gives the class
+        order (see "the extremes" above).
     cv : int, default 5
         Folds of the stratified cross-validation (the paper: five-fold). None: test
         validation only.
@@ -411,14 +595,26 @@ def benchmark(
     balance : "imbalanced", "balanced" or both (default)
     classes : "multiclass", "2-class" or both (default)
     two_class : "extremes", a pair (negative, positive) or a mapping name -> pair
-        The classes of the 2-class setting.
+        The classes of the 2-class setting; "extremes": the first and last in the
+        label order (ordered Categorical order, else sorted: alphabetical for strings).
     measures : "all", a family ("confusion", "probabilistic", "ranking") or ids
         Which measures of the registry to compute.
     measure_params : mapping id -> {parameter: value}, optional
         Parameters other than the registry defaults, e.g.
         ``{"dor": {"correction": 0.5}}``: the Haldane–Anscombe correction keeps the
         likelihood ratios and DOR finite when a model leaves a confusion cell empty,
-        which would otherwise drop them from the SRD analyses.
+        which would otherwise drop them from the SRD analyses. The same parameters
+        go to the binary measure in 2-class settings and, in multiclass settings, to
+        the native multiclass measure (:data:`binmetrics.multiclass.NATIVE_MEASURES`)
+        or the one-vs-rest binary one. Where a name means different things (the
+        information score's ``prior`` is a probability for two classes but "test",
+        "train" or "laplace" for more), give one mapping per class setting:
+        ``{"information_score": {"2-class": {"prior": 0.3}, "multiclass": {"prior":
+        "laplace"}}}`` (a setting left out keeps the defaults). Every parametrised
+        measure is tried in each class setting of the study before any fit, so a
+        parameter of the wrong kind is a TypeError/ValueError naming the measure
+        and the setting; one that still fails on the real data is NaN for that
+        measure only, its reason in :attr:`Study.undefined`.
     threshold : float, default 0.5
         Cut of the positive class's probability in binary settings.
     random_state : int or None, default 0
@@ -512,14 +708,7 @@ def benchmark(
     if not chosen:
         raise ValueError(f"measures={measures!r} selects no measure")
     ids = [m.id for m in chosen]
-    params: dict[str, dict[str, Any]] = {}
-    for name, p in (measure_params or {}).items():
-        m = get_measure(name)
-        if m.id not in ids:
-            raise ValueError(f"measure_params names {name!r}, which is not among the "
-                             "measures of the study")
-        m.resolve_params(**p)  # an unknown parameter fails here, before any fit
-        params[m.id] = dict(p)
+    params = _split_params(measure_params, ids)
     if isinstance(random_state, bool) or not (
             random_state is None or (isinstance(random_state, (int, np.integer))
                                      and random_state >= 0)):
@@ -531,10 +720,11 @@ def benchmark(
     settings, skipped = _plan(datasets, balance=balances, classes=settings_cls,
                               two_class=two_class, test_size=test_size, n_models=len(names),
                               root=root)
+    _check_params(params, settings, {get_measure(n).id: n for n in (measure_params or {})})
     validations = [v for v, on in (("cv", cv is not None), ("test", test_size is not None))
                    if on]
     tasks = [(estimators[n], s, j, validations, cv, float(threshold), ids, seed_estimators,
-              params) for s in settings for j, n in enumerate(names)]
+              params[s.classes]) for s in settings for j, n in enumerate(names)]
     results = _run(tasks, n_jobs, callback)
     study = Study._collect(settings, names, results, skipped, ids, config={
         "cv": cv, "test_size": test_size, "balance": balances, "classes": settings_cls,
@@ -558,7 +748,8 @@ class Study:
         validation has no rows for it (see :attr:`failures`).
     failures : pandas.DataFrame
         dataset, balance, classes, model, stage ("setup", "cv", "test", "evaluate
-        cv", "evaluate test"), error.
+        cv", "evaluate test"; "worker": the task was lost because its run broke off,
+        e.g. a parallel worker process died), error.
     undefined : pandas.DataFrame
         The NaN values and why: dataset, balance, classes, model, validation,
         measure, reason.
@@ -635,14 +826,24 @@ class Study:
     def _report(self) -> None:
         """One warning for the failures and one for the undefined values (not one each)."""
         if len(self.failures):
-            per = self.failures.groupby("model", sort=False).size()
-            first = self.failures.iloc[0]
-            warnings.warn(
-                f"benchmark: {len(self.failures)} model run(s) failed and were left out "
-                f"({', '.join(f'{m}: {k}' for m, k in per.items())}); first: {first['model']} "
-                f"on {first['dataset']} ({first['balance']}, {first['classes']}, "
-                f"{first['stage']}): {first['error']}. The other results are kept; see "
-                "study.failures", UserWarning, stacklevel=3)
+            lost = self.failures[self.failures["stage"] == "worker"]
+            head = ""
+            if len(lost):
+                head = (f"{len(lost)} of {len(self.design) * len(self.models)} task(s) "
+                        f"were lost: their run broke off ({lost['error'].iloc[0]}, e.g. a "
+                        "parallel worker died); they are in study.failures with stage "
+                        "'worker', and the results of the tasks that finished are kept. ")
+            others = self.failures[self.failures["stage"] != "worker"]
+            tail = ""
+            if len(others):
+                per = others.groupby("model", sort=False).size()
+                first = others.iloc[0]
+                tail = (f"{len(others)} model run(s) failed and were left out "
+                        f"({', '.join(f'{m}: {k}' for m, k in per.items())}); first: "
+                        f"{first['model']} on {first['dataset']} ({first['balance']}, "
+                        f"{first['classes']}, {first['stage']}): {first['error']}. The other "
+                        "results are kept; see study.failures")
+            warnings.warn(f"benchmark: {head}{tail}".rstrip(), UserWarning, stacklevel=3)
         if len(self.undefined):
             reasons = self.undefined.groupby("reason", sort=False)
             ids = tuple(dict.fromkeys(self.undefined["measure"]))
@@ -721,6 +922,33 @@ class Study:
         ``common`` (default) a measure dropped from one group is dropped from all,
         so that every group compares the same measures (and the ANOVA has every
         cell). ``where`` filters the table first, e.g. ``validation="cv"``.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.neighbors import KNeighborsClassifier
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from binmetrics.study import benchmark
+        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
+        ...                            random_state=0)
+        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
+        ...           "tree": DecisionTreeClassifier(max_depth=2)}
+        >>> with warnings.catch_warnings():  # the study's summary warnings
+        ...     warnings.simplefilter("ignore")
+        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
+        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
+        ...         "balanced_accuracy"])
+        >>> mats = study.measures_matrix()  # one per balance x class setting
+        >>> list(mats)  # doctest: +NORMALIZE_WHITESPACE
+        [('imbalanced', 'multiclass'), ('balanced', 'multiclass'),
+         ('imbalanced', '2-class'), ('balanced', '2-class')]
+        >>> m = mats["balanced", "2-class"]
+        >>> m.shape, m.index[:2].tolist()  # model x validation x data set rows
+        ((6, 8), ['toy | NaiB | cv', 'toy | NaiB | test'])
+        >>> m.attrs["negated"]  # lower-is-better measures, negated by orient=True
+        ['brier', 'log_loss']
         """
         by = _check_by(by, "measure")
         out = {}
@@ -769,7 +997,9 @@ class Study:
         and constant measures (all models tie) are dropped, named in one warning
         and in :attr:`StudySRD.dropped`; with ``common`` (default) a measure dropped
         from one group is dropped from every group (see :meth:`measures_matrix`).
-        ``cv=None`` skips the cross-validation.
+        ``cv=None`` skips the cross-validation. Groups too small for an SRD or its
+        cross-validation are left out with one warning naming them, as in
+        :meth:`srd_models`.
 
         Returns
         -------
@@ -777,6 +1007,35 @@ class Study:
             per group the matrix, the :class:`~binmetrics.srd.SRDResult` and its
             cross-validation; ``.long()`` is the tidy table (by columns, measure,
             fold, srd_pct) that :meth:`anova` analyses.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.neighbors import KNeighborsClassifier
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from binmetrics.study import benchmark
+        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
+        ...                            random_state=0)
+        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
+        ...           "tree": DecisionTreeClassifier(max_depth=2)}
+        >>> with warnings.catch_warnings():  # the study's summary warnings
+        ...     warnings.simplefilter("ignore")
+        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
+        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
+        ...         "balanced_accuracy"])
+        >>> res = study.srd_measures(repeats=2)
+        >>> res
+        StudySRD(kind='measures', by=('balance', 'classes'), groups=4)
+        >>> top = res.summary().query("balance == 'balanced' and classes == '2-class'")
+        >>> print(top[["measure", "srd_pct"]].head(3).round(1).to_string(index=False))
+         measure  srd_pct
+             auc     11.1
+             mcc     22.2
+        log_loss     22.2
+        >>> res.long().columns.tolist()  # the cross-validated SRD%, for anova()
+        ['balance', 'classes', 'fold', 'measure', 'srd_pct']
         """
         mats = self.measures_matrix(by=by, orient=orient, common=common, **where)
         return StudySRD._fit("measures", tuple(by), mats, reference=reference,
@@ -829,13 +1088,46 @@ class Study:
         lower-is-better ones, the directions read from the measure registry.
         Cross-validated with ``cv``/``k`` (the paper: seven-fold; a group with fewer
         than ``k`` measures left is cross-validated leave-one-out, with a warning).
-        Direction-0, non-finite and constant rows are dropped with one warning.
+        Direction-0, non-finite and constant rows are dropped with one warning. A
+        group too small for the cross-validation (fewer than 4 measures left: too
+        few for leave-one-out, METHODS §1.7) keeps its SRD but is left out of
+        ``.long()`` and so of the ANOVA, and a group with fewer than 3 measures left
+        is left out altogether; one warning names those groups
+        (:attr:`StudySRD.not_cross_validated`, :attr:`StudySRD.skipped`), and the
+        other groups are kept.
 
         Returns
         -------
         StudySRD
             ``.long()`` has columns by..., model (without the suffix), validation,
             column, fold, srd_pct.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.neighbors import KNeighborsClassifier
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from binmetrics.study import benchmark
+        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
+        ...                            random_state=0)
+        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
+        ...           "tree": DecisionTreeClassifier(max_depth=2)}
+        >>> with warnings.catch_warnings():  # the study's summary warnings
+        ...     warnings.simplefilter("ignore")
+        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
+        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
+        ...         "balanced_accuracy"])
+        >>> res = study.srd_models()
+        >>> res.matrices["toy", "balanced", "2-class"].columns.tolist()  # "T": test
+        ['NaiB', 'NaiB T', 'knn', 'knn T', 'tree', 'tree T']
+        >>> best = res.summary().query("balance == 'balanced' and classes == '2-class'")
+        >>> print(best[["column", "srd_pct"]].head(3).round(1).to_string(index=False))
+        column  srd_pct
+         knn T     18.8
+        NaiB T     31.2
+        tree T     62.5
         """
         mats = self.models_matrix(by=by, **where)
         return StudySRD._fit("models", tuple(by), mats, reference="best", pretreat=pretreat,
@@ -856,11 +1148,37 @@ class Study:
         with a single level in the study (e.g. only balanced data) is left out with
         a warning, and so is a level of the measure or classifier factor that is missing
         from some groups (a model that failed in a setting), so that every cell of
-        the design has data.
+        the design has data. Groups that could not be cross-validated (too few rows
+        left, see :meth:`srd_models`) have no SRD% values and are not in the input.
 
         Returns
         -------
         binmetrics.anova.AnovaResult
+
+        Examples
+        --------
+        >>> import warnings
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.neighbors import KNeighborsClassifier
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from binmetrics.study import benchmark
+        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
+        ...                            random_state=0)
+        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
+        ...           "tree": DecisionTreeClassifier(max_depth=2)}
+        >>> with warnings.catch_warnings():  # the study's summary warnings
+        ...     warnings.simplefilter("ignore")
+        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
+        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
+        ...         "balanced_accuracy"])
+        >>> a = study.anova(repeats=2)  # srd_measures(repeats=2), then eq. 1
+        >>> a.factors, a.n
+        (['balance', 'classes', 'measure'], 320)
+        >>> a.table["term"].tolist()[:4]
+        ['balance', 'classes', 'measure', 'balance × classes']
+        >>> study.anova("models").factors  # the classifier as factor 3
+        ['balance', 'classes', 'model']
         """
         from .anova import anova
 
@@ -912,6 +1230,29 @@ class Study:
 
         ``balance`` and ``classes`` pick the setting; they may be left out when the
         study has a single value of them.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.neighbors import KNeighborsClassifier
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from binmetrics.study import benchmark
+        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
+        ...                            random_state=0)
+        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
+        ...           "tree": DecisionTreeClassifier(max_depth=2)}
+        >>> with warnings.catch_warnings():  # the study's summary warnings
+        ...     warnings.simplefilter("ignore")
+        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
+        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
+        ...         "balanced_accuracy"])
+        >>> cov = study.covat(balance="balanced", classes="2-class")
+        >>> cov.matrix.shape  # SRD% of every measure with every other as the reference
+        (8, 8)
+        >>> cov.order[:3]  # the mean order: neighbours rank the models alike
+        ['accuracy', 'kappa', 'balanced_accuracy']
         """
         from .srd import covat
 
@@ -957,6 +1298,13 @@ def _reorder(out: pd.DataFrame, order: dict[str, list[Any]], idx: list[str],
     return out.sort_index(axis=1, key=key(cols), sort_remaining=False)
 
 
+def _correction_measures() -> tuple[str, ...]:
+    """The measures of the registry with a ``correction`` parameter (the Haldane–Anscombe
+    correction of LR+, LR- and DOR, METHODS.md): those an empty confusion cell makes
+    infinite unless it is set."""
+    return tuple(m.id for m in iter_measures() if "correction" in m.params)
+
+
 def _finite_and_varying(values: pd.DataFrame, axis: int) -> tuple[list[Any], dict[Any, str]]:
     """The labels along ``axis`` (0: columns kept, i.e. test each column; 1: rows) to keep,
     and the reasons of the others."""
@@ -972,8 +1320,9 @@ def _finite_and_varying(values: pd.DataFrame, axis: int) -> tuple[list[Any], dic
                 f"{int(np.isnan(v).sum())} NaN and {int(np.isinf(v).sum())} infinite values")
             hint = ""
             name = lab[0] if isinstance(lab, tuple) else lab
-            if np.isinf(v).any() and name in ("dor", "lr_plus", "lr_minus"):
-                hint = "; benchmark(measure_params={id: {'correction': 0.5}}) keeps it finite"
+            if np.isinf(v).any() and name in _correction_measures():
+                hint = (f"; benchmark(measure_params={{{name!r}: {{'correction': 0.5}}}}) keeps "
+                        "it finite")
             dropped[lab] = f"undefined or infinite ({what}){hint}"
         elif v.size and np.all(v == v[0]):
             dropped[lab] = f"constant ({v[0]:g}): it does not rank anything"
@@ -1063,14 +1412,24 @@ class StudySRD:
     cross_validations : dict key -> SRDCrossValidation
     dropped : DataFrame
         by..., item, reason: what was left out of each matrix.
+    not_cross_validated : dict key -> str
+        The groups too small for the cross-validation asked for (e.g. fewer than 4
+        rows left: neither k-fold nor leave-one-out applies) and why; they have an
+        SRD in ``results`` but no values in :meth:`long`, so the ANOVA leaves them out.
+    skipped : dict key -> str
+        The groups left with fewer than 3 rows or 2 columns (no SRD at all) and why.
     negated : list of str
         Measures negated by ``orient`` (measures comparison).
     """
 
     def __init__(self, kind: str, by: tuple[str, ...], matrices: dict[tuple[Any, ...],
                  pd.DataFrame], results: dict[tuple[Any, ...], Any],
-                 cross_validations: dict[tuple[Any, ...], Any], dropped: pd.DataFrame) -> None:
+                 cross_validations: dict[tuple[Any, ...], Any], dropped: pd.DataFrame,
+                 not_cross_validated: dict[tuple[Any, ...], str] | None = None,
+                 skipped: dict[tuple[Any, ...], str] | None = None) -> None:
         self.kind = kind
+        self.not_cross_validated = dict(not_cross_validated or {})
+        self.skipped = dict(skipped or {})
         self.by = by
         self.matrices = matrices
         self.results = results
@@ -1088,13 +1447,28 @@ class StudySRD:
         dropped = _warn_dropped(mats, f"srd_{kind}", by)
         if not mats:
             raise ValueError(f"srd_{kind}: the study has no results to compare")
+        if cv is not None:
+            if cv not in _SRD_CVS:
+                raise ValueError(f"cv must be one of {_SRD_CVS} or None; got {cv!r}")
+            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
+                raise ValueError(f"k must be an integer >= 2 (folds); got {k!r}")
+            if (isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer))
+                    or repeats < 1):
+                raise ValueError(f"repeats must be a positive integer; got {repeats!r}")
+
+        def named(key: tuple[Any, ...]) -> str:
+            return ", ".join(f"{b}={v}" for b, v in zip(by, key, strict=True)) or "all"
+
         seeds = np.random.SeedSequence(random_state).spawn(len(mats))
         results, cvs = {}, {}
+        too_small: dict[tuple[Any, ...], str] = {}
+        no_cv: dict[tuple[Any, ...], str] = {}
         for (key, m), ss in zip(mats.items(), seeds, strict=True):
-            where = ", ".join(f"{b}={v}" for b, v in zip(by, key, strict=True)) or "all"
+            where = named(key)
             if m.shape[0] < 3 or m.shape[1] < 2:
-                raise ValueError(f"srd_{kind} ({where}): {m.shape[0]} rows x {m.shape[1]} "
-                                 "columns left; SRD needs at least 3 rows and 2 columns")
+                too_small[key] = (f"{m.shape[0]} rows x {m.shape[1]} columns left; SRD needs "
+                                  "at least 3 rows and 2 columns")
+                continue
             kw: dict[str, Any] = {"pretreat": pretreat, "axis": axis}
             if directions == "registry":
                 kw["directions"] = np.asarray(m.attrs["directions"])
@@ -1103,17 +1477,36 @@ class StudySRD:
             except ValueError as exc:
                 raise ValueError(f"srd_{kind} ({where}): {exc}") from exc
             results[key] = res
-            if cv is not None:
-                how, folds = cv, k
-                if cv == "kfold" and m.shape[0] < k:
-                    warnings.warn(f"srd_{kind} ({where}): {m.shape[0]} rows, fewer than k = {k}"
-                                  " folds; cross-validated leave-one-out instead", UserWarning,
-                                  stacklevel=3)
-                    how, folds = "loo", m.shape[0]
+            if cv is None:
+                continue
+            how, folds = cv, k
+            if cv == "kfold" and m.shape[0] < k:
+                if m.shape[0] < _MIN_LOO_ROWS:
+                    no_cv[key] = (f"{m.shape[0]} rows, fewer than k = {k} folds, and "
+                                  f"leave-one-out needs at least {_MIN_LOO_ROWS}")
+                    continue
+                warnings.warn(f"srd_{kind} ({where}): {m.shape[0]} rows, fewer than k = {k}"
+                              " folds; cross-validated leave-one-out instead", UserWarning,
+                              stacklevel=3)
+                how, folds = "loo", m.shape[0]
+            try:
                 cvs[key] = res.cross_validate(how, folds,  # type: ignore[arg-type]
                                               repeats=repeats if how == "kfold" else 1,
                                               random_state=_seed_int(ss))
-        return cls(kind, by, mats, results, cvs, dropped)
+            except ValueError as exc:  # too few rows for these folds (arguments checked above)
+                no_cv[key] = str(exc)
+        if too_small:
+            text = "; ".join(f"{named(key)}: {why}" for key, why in too_small.items())
+            if not results:
+                raise ValueError(f"srd_{kind}: no group is large enough for an SRD ({text})")
+            warnings.warn(f"srd_{kind}: {len(too_small)} group(s) left out ({text}); the other "
+                          "groups are kept (see .skipped)", UserWarning, stacklevel=3)
+        if no_cv:
+            text = "; ".join(f"{named(key)}: {why}" for key, why in no_cv.items())
+            warnings.warn(f"srd_{kind}: {len(no_cv)} group(s) could not be cross-validated "
+                          f"and are left out of .long() and the ANOVA ({text}); their SRD is "
+                          "kept (see .not_cross_validated)", UserWarning, stacklevel=3)
+        return cls(kind, by, mats, results, cvs, dropped, no_cv, too_small)
 
     def _key(self, key: Any) -> tuple[Any, ...]:
         k = key if isinstance(key, tuple) else (key,)
@@ -1165,6 +1558,9 @@ class StudySRD:
         repeated), and ``srd_pct``.
         """
         if not self.cross_validations:
+            if self.not_cross_validated:
+                raise ValueError(f"no group could be cross-validated: "
+                                 f"{self.not_cross_validated}")
             raise ValueError("no cross-validation was run (cv=None)")
         parts = []
         for key, cvr in self.cross_validations.items():
