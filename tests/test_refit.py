@@ -186,13 +186,11 @@ def test_progress_bar_on_stderr(monkeypatch: pytest.MonkeyPatch,
     err = capsys.readouterr().err
     assert "4/4" in err
     buf = io.StringIO()
-    bar = progress._TextBar(3, "work", file=buf)
+    bar = progress._RichBar(3, "work", file=buf)
     for _ in range(3):
         bar.update()
     bar.close()
-    out = buf.getvalue()
-    assert out.startswith("\rwork: [" + "." * 30 + "] 0/3") and out.endswith("\n")
-    assert "[" + "#" * 30 + "] 3/3" in out
+    assert "work" in buf.getvalue() and "3/3" in buf.getvalue()
     bm.oob_bootstrap(LogisticRegression(), X, y, n_resamples=3, random_state=0)
     assert capsys.readouterr().err == ""  # silent by default
 

@@ -732,15 +732,24 @@ def _json_value(v: Any) -> Any:
 
 
 def _align(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int]) -> str:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    """A table laid out by rich: a bold header over a rule, numbers right-aligned. Cells
+    are plain text (no markup), and lines never wrap, so the output stays greppable."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
 
-    def line(cells: Sequence[str]) -> str:
-        out = [cell.rjust(w) if i in right else cell.ljust(w)
-               for i, (cell, w) in enumerate(zip(cells, widths, strict=True))]
-        return "  ".join(out).rstrip()
-
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(header), rule, *(line(r) for r in rows)]) + "\n"
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  header_style="bold", expand=False)
+    for i, name in enumerate(header):
+        table.add_column(Text(name), justify="right" if i in right else "left",
+                         no_wrap=True)
+    for r in rows:
+        table.add_row(*(Text(cell) for cell in r))
+    buf = io.StringIO()
+    Console(file=buf, width=100_000, color_system=None, force_terminal=False,
+            legacy_windows=False).print(table)
+    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
 
 def _evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> str:

@@ -1,45 +1,40 @@
-"""Progress bars for long resampling and refitting: tqdm when it is installed, a
-small text bar on stderr otherwise; never a hard dependency."""
+"""Progress bars for long resampling, refitting and studies: tqdm when it is
+installed, rich's otherwise, on stderr."""
 
 from __future__ import annotations
 
-import math
 import sys
-import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
 
-class _TextBar:
-    """A minimal progress bar on a text stream, redrawn at most ten times a second."""
+class _RichBar:
+    """A rich progress bar on stderr (a terminal gets it animated; a log or a pipe
+    gets the final line): description, bar, done/total, elapsed and remaining time."""
 
-    def __init__(self, total: int, desc: str, file: TextIO | None = None,
-                 width: int = 30) -> None:
-        self.total, self.desc, self.width = total, desc, width
-        self.file = file if file is not None else sys.stderr
-        self.n = 0
-        self._start = time.monotonic()
-        self._last = -math.inf
-        self._draw()
+    def __init__(self, total: int, desc: str, file: TextIO | None = None) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
-    def _draw(self) -> None:
-        frac = self.n / self.total if self.total else 1.0
-        done = round(frac * self.width)
-        elapsed = time.monotonic() - self._start
-        self.file.write(f"\r{self.desc}: [{'#' * done}{'.' * (self.width - done)}] "
-                        f"{self.n}/{self.total} ({elapsed:.1f} s)")
-        self.file.flush()
-        self._last = time.monotonic()
+        console = Console(file=file if file is not None else sys.stderr)
+        self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                  MofNCompleteColumn(), TimeElapsedColumn(),
+                                  TimeRemainingColumn(), console=console)
+        self._task = self._progress.add_task(desc, total=total)
+        self._progress.start()
 
     def update(self, n: int = 1) -> None:
-        self.n += n
-        if self.n >= self.total or time.monotonic() - self._last >= 0.1:
-            self._draw()
+        self._progress.advance(self._task, n)
 
     def close(self) -> None:
-        self._draw()
-        self.file.write("\n")
-        self.file.flush()
+        self._progress.stop()
 
 
 class _NoBar:
@@ -56,7 +51,7 @@ def progress_bar(total: int, desc: str, enabled: bool) -> Any:
     try:
         from tqdm.auto import tqdm
     except ImportError:
-        return _TextBar(total, desc)
+        return _RichBar(total, desc)
     return tqdm(total=total, desc=desc, file=sys.stderr)
 
 

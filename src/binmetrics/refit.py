@@ -19,8 +19,8 @@ Work runs in parallel with joblib (``n_jobs``) and is reproducible: each refit g
 its own random generator from ``numpy.random.SeedSequence(random_state).spawn``, so
 the same ``random_state`` gives the same result whatever ``n_jobs`` is, provided the
 estimator itself is deterministic (fix its own ``random_state`` if it has one).
-``progress=True`` draws a progress bar on stderr (tqdm when it is installed, a
-plain text bar otherwise).
+``progress=True`` draws a progress bar on stderr (tqdm when it is installed, rich
+otherwise).
 """
 
 from __future__ import annotations

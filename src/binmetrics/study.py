@@ -630,7 +630,7 @@ def benchmark(
         Parallel (data set, setting, model) tasks with joblib (None: 1 unless inside
         a ``joblib.parallel_config``; -1: all processors).
     progress : bool or callable(done, total), optional
-        True draws a progress bar on stderr (tqdm if installed).
+        True draws a progress bar on stderr (tqdm if installed, else rich).
 
     Returns
     -------
