@@ -263,14 +263,26 @@ def _check_columns(path: Path, available: Sequence[str], wanted: Sequence[str]) 
     )
 
 
-def read_columns(path: Path, columns: Sequence[str]) -> pd.DataFrame:
-    """Read ``columns`` of a CSV/TSV/TXT or Parquet file (by extension)."""
-    columns = _unique(columns)
+def check_input_file(path: Path) -> str:
+    """Fail unless ``path`` is an existing file; returns its suffix in lower case."""
     if not path.exists():
         raise CLIError(f"{path}: no such file")
     if path.is_dir():
         raise CLIError(f"{path} is a directory, not a data file")
-    suffix = path.suffix.lower()
+    return path.suffix.lower()
+
+
+def unknown_type(path: Path) -> CLIError:
+    """The error for a file whose extension says nothing readable."""
+    return CLIError(f"cannot read {path}: unknown file type "
+                    f"{path.suffix or '(no extension)'!r}; use "
+                    f"{', '.join([*TEXT_SUFFIXES, *PARQUET_SUFFIXES])}")
+
+
+def read_columns(path: Path, columns: Sequence[str]) -> pd.DataFrame:
+    """Read ``columns`` of a CSV/TSV/TXT or Parquet file (by extension)."""
+    columns = _unique(columns)
+    suffix = check_input_file(path)
     try:
         if suffix in PARQUET_SUFFIXES:
             import pyarrow.parquet as pq
@@ -288,10 +300,7 @@ def read_columns(path: Path, columns: Sequence[str]) -> pd.DataFrame:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable
         raise CLIError(f"cannot read {path}: {_one_line(exc)}") from None
-    raise CLIError(
-        f"cannot read {path}: unknown file type {path.suffix or '(no extension)'!r}; "
-        f"use {', '.join([*TEXT_SUFFIXES, *PARQUET_SUFFIXES])}"
-    )
+    raise unknown_type(path)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -28,7 +28,9 @@ from .cli import (
     _json_value,
     _one_line,
     _sniff_delimiter,
+    check_input_file,
     check_output,
+    unknown_type,
 )
 from .srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
 
@@ -102,20 +104,14 @@ def add_compare_parser(sub: Any) -> None:
 
 def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
     """A whole CSV/TSV/TXT or Parquet table, row labels in the index."""
-    if not path.exists():
-        raise CLIError(f"{path}: no such file")
-    if path.is_dir():
-        raise CLIError(f"{path} is a directory, not a data file")
-    suffix = path.suffix.lower()
+    suffix = check_input_file(path)
     try:
         if suffix in PARQUET_SUFFIXES:
             frame = pd.read_parquet(path)
         elif suffix in TEXT_SUFFIXES:
             frame = pd.read_csv(path, sep=_sniff_delimiter(path, TEXT_SUFFIXES[suffix]))
         else:
-            raise CLIError(f"cannot read {path}: unknown file type "
-                           f"{path.suffix or '(no extension)'!r}; use "
-                           f"{', '.join([*TEXT_SUFFIXES, *PARQUET_SUFFIXES])}")
+            raise unknown_type(path)
     except CLIError:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable

@@ -51,6 +51,8 @@ from .validation import (
     check_in_range,
     check_labels,
     check_threshold,
+    n_rows,
+    take_rows,
 )
 
 __all__ = [
@@ -93,21 +95,8 @@ def _clone(estimator: Any) -> Any:
     return clone(estimator)
 
 
-def _n_rows(X: Any, name: str) -> int:
-    shape = getattr(X, "shape", None)
-    if shape is not None and len(shape) >= 1:
-        return int(shape[0])
-    try:
-        return len(X)
-    except TypeError:
-        raise TypeError(f"{name} must be array-like with one row per case; got "
-                        f"{type(X).__name__}") from None
 
 
-def _take(X: Any, idx: npt.NDArray[np.intp]) -> Any:
-    from sklearn.utils import _safe_indexing
-
-    return _safe_indexing(X, idx)
 
 
 def _check_response(method: Any) -> str:
@@ -312,11 +301,11 @@ def refit_permutation_test(
     ss = _seed_sequence(random_state)
     ytr = as_1d(y_train, "y_train")
     yte, pos = check_labels(y_test, pos_label)
-    if _n_rows(X_train, "X_train") != ytr.size:
-        raise ValueError(f"X_train has {_n_rows(X_train, 'X_train')} rows but y_train has "
+    if n_rows(X_train, "X_train") != ytr.size:
+        raise ValueError(f"X_train has {n_rows(X_train, 'X_train')} rows but y_train has "
                          f"{ytr.size} labels")
-    if _n_rows(X_test, "X_test") != yte.size:
-        raise ValueError(f"X_test has {_n_rows(X_test, 'X_test')} rows but y_test has "
+    if n_rows(X_test, "X_test") != yte.size:
+        raise ValueError(f"X_test has {n_rows(X_test, 'X_test')} rows but y_test has "
                          f"{yte.size} labels")
     ytr_bool, _ = check_labels(ytr, pos)
     if ytr_bool.all() or not ytr_bool.any():
@@ -428,8 +417,8 @@ def _oob_value(estimator: Any, X: Any, y_raw: npt.NDArray[Any], y: npt.NDArray[n
     if oob.size == 0:
         return math.nan, 0, "oob"
     yo = y[oob]
-    fitted = _clone(estimator).fit(_take(X, idx), y_raw[idx])
-    s = _scores(fitted, _take(X, oob), pos, method)
+    fitted = _clone(estimator).fit(take_rows(X, idx), y_raw[idx])
+    s = _scores(fitted, take_rows(X, oob), pos, method)
     with undefined_policy("ignore"):
         v = _value(yo, s, get_measure(measure), params, threshold)
     return v, int(oob.size), "oob" if (yo.all() or not yo.any()) else "ok"
@@ -515,8 +504,8 @@ def oob_bootstrap(
     ss = _seed_sequence(random_state)
     y_raw = as_1d(y, "y")
     yb, pos = check_labels(y_raw, pos_label)
-    if _n_rows(X, "X") != yb.size:
-        raise ValueError(f"X has {_n_rows(X, 'X')} rows but y has {yb.size} labels")
+    if n_rows(X, "X") != yb.size:
+        raise ValueError(f"X has {n_rows(X, 'X')} rows but y has {yb.size} labels")
     if yb.all() or not yb.any():
         raise ValueError("y holds a single class: a classifier cannot be trained on it")
     if yb.size < 3:

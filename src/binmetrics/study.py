@@ -41,6 +41,7 @@ from .exceptions import UndefinedMeasureWarning
 from .measures import get_measure
 from .measures.registry import FAMILIES, iter_measures, select_measures
 from .progress import as_callback
+from .validation import n_rows, take_rows
 
 __all__ = ["Study", "StudySRD", "benchmark"]
 
@@ -91,21 +92,8 @@ def _seed_int(ss: np.random.SeedSequence) -> int:
     return int(ss.generate_state(1, dtype=np.uint32)[0])
 
 
-def _take(X: Any, idx: npt.NDArray[np.intp]) -> Any:
-    from sklearn.utils import _safe_indexing
-
-    return _safe_indexing(X, idx)
 
 
-def _n_rows(X: Any, where: str) -> int:
-    shape = getattr(X, "shape", None)
-    if shape is not None and len(shape) >= 1:
-        return int(shape[0])
-    try:
-        return len(X)
-    except TypeError:
-        raise TypeError(f"{where}: X must be array-like with one row per case; got "
-                        f"{type(X).__name__}") from None
 
 
 def _check_choices(values: Any, allowed: tuple[str, ...], name: str) -> list[str]:
@@ -188,8 +176,9 @@ def _plan(datasets: Mapping[str, Any], *, balance: list[str], classes: list[str]
         y = np.asarray(y_in.to_numpy() if isinstance(y_in, pd.Series) else y_in)
         if y.ndim != 1:
             raise ValueError(f"datasets[{name!r}]: y must be 1-D; got shape {y.shape}")
-        if _n_rows(X, f"datasets[{name!r}]") != y.size:
-            raise ValueError(f"datasets[{name!r}]: X has {_n_rows(X, name)} rows but y has "
+        rows_x = n_rows(X, f"datasets[{name!r}] X")
+        if rows_x != y.size:
+            raise ValueError(f"datasets[{name!r}]: X has {rows_x} rows but y has "
                              f"{y.size} labels")
         if pd.isna(y).any():
             raise ValueError(f"datasets[{name!r}]: y has {int(pd.isna(y).sum())} missing labels")
@@ -232,8 +221,8 @@ def _plan(datasets: Mapping[str, Any], *, balance: list[str], classes: list[str]
                         [rng.choice(p, size=n_min, replace=False) for p in per]))
                 settings.append(_Setting(
                     dataset=name, balance=b, classes=setting, labels=keep,
-                    X_train=_take(X, rows), y_train=y[rows],
-                    X_test=None if te_s is None else _take(X, te_s),
+                    X_train=take_rows(X, rows), y_train=y[rows],
+                    X_test=None if te_s is None else take_rows(X, te_s),
                     y_test=None if te_s is None else y[te_s], train_index=rows, test_index=te_s,
                     cv_seed=_seed_int(cv_ss), model_seeds=[_seed_int(m) for m in model_ss]))
     return settings, skipped
@@ -735,6 +724,32 @@ def benchmark(
 
 
 # --- the results ------------------------------------------------------------------------------
+def example_study() -> Study:
+    """A tiny study for examples and quick trials: naive Bayes, k-NN and a depth-2 tree
+    on a 150-case, 3-class ``make_classification`` set, 3-fold CV plus a test split,
+    eight measures, every balance and class setting, summary warnings silenced.
+
+    Examples
+    --------
+    >>> example_study().table["model"].unique().tolist()
+    ['NaiB', 'knn', 'tree']
+    """
+    from sklearn.datasets import make_classification
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
+                               random_state=0)
+    models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
+              "tree": DecisionTreeClassifier(max_depth=2)}
+    with warnings.catch_warnings():  # the study's summary warnings
+        warnings.simplefilter("ignore")
+        return benchmark(models, {"toy": (X, y)}, cv=3, measures=[
+            "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
+            "balanced_accuracy"])
+
+
 class Study:
     """The results of :func:`benchmark` and the paper's analyses of them.
 
@@ -925,21 +940,8 @@ class Study:
 
         Examples
         --------
-        >>> import warnings
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.naive_bayes import GaussianNB
-        >>> from sklearn.neighbors import KNeighborsClassifier
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from binmetrics.study import benchmark
-        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
-        ...                            random_state=0)
-        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
-        ...           "tree": DecisionTreeClassifier(max_depth=2)}
-        >>> with warnings.catch_warnings():  # the study's summary warnings
-        ...     warnings.simplefilter("ignore")
-        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
-        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
-        ...         "balanced_accuracy"])
+        >>> from binmetrics.study import example_study
+        >>> study = example_study()  # three models on a 3-class toy data set
         >>> mats = study.measures_matrix()  # one per balance x class setting
         >>> list(mats)  # doctest: +NORMALIZE_WHITESPACE
         [('imbalanced', 'multiclass'), ('balanced', 'multiclass'),
@@ -1010,21 +1012,8 @@ class Study:
 
         Examples
         --------
-        >>> import warnings
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.naive_bayes import GaussianNB
-        >>> from sklearn.neighbors import KNeighborsClassifier
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from binmetrics.study import benchmark
-        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
-        ...                            random_state=0)
-        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
-        ...           "tree": DecisionTreeClassifier(max_depth=2)}
-        >>> with warnings.catch_warnings():  # the study's summary warnings
-        ...     warnings.simplefilter("ignore")
-        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
-        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
-        ...         "balanced_accuracy"])
+        >>> from binmetrics.study import example_study
+        >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_measures(repeats=2)
         >>> res
         StudySRD(kind='measures', by=('balance', 'classes'), groups=4)
@@ -1104,21 +1093,8 @@ class Study:
 
         Examples
         --------
-        >>> import warnings
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.naive_bayes import GaussianNB
-        >>> from sklearn.neighbors import KNeighborsClassifier
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from binmetrics.study import benchmark
-        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
-        ...                            random_state=0)
-        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
-        ...           "tree": DecisionTreeClassifier(max_depth=2)}
-        >>> with warnings.catch_warnings():  # the study's summary warnings
-        ...     warnings.simplefilter("ignore")
-        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
-        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
-        ...         "balanced_accuracy"])
+        >>> from binmetrics.study import example_study
+        >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_models()
         >>> res.matrices["toy", "balanced", "2-class"].columns.tolist()  # "T": test
         ['NaiB', 'NaiB T', 'knn', 'knn T', 'tree', 'tree T']
@@ -1157,21 +1133,8 @@ class Study:
 
         Examples
         --------
-        >>> import warnings
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.naive_bayes import GaussianNB
-        >>> from sklearn.neighbors import KNeighborsClassifier
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from binmetrics.study import benchmark
-        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
-        ...                            random_state=0)
-        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
-        ...           "tree": DecisionTreeClassifier(max_depth=2)}
-        >>> with warnings.catch_warnings():  # the study's summary warnings
-        ...     warnings.simplefilter("ignore")
-        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
-        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
-        ...         "balanced_accuracy"])
+        >>> from binmetrics.study import example_study
+        >>> study = example_study()  # three models on a 3-class toy data set
         >>> a = study.anova(repeats=2)  # srd_measures(repeats=2), then eq. 1
         >>> a.factors, a.n
         (['balance', 'classes', 'measure'], 320)
@@ -1233,21 +1196,8 @@ class Study:
 
         Examples
         --------
-        >>> import warnings
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.naive_bayes import GaussianNB
-        >>> from sklearn.neighbors import KNeighborsClassifier
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from binmetrics.study import benchmark
-        >>> X, y = make_classification(150, n_features=5, n_informative=3, n_classes=3,
-        ...                            random_state=0)
-        >>> models = {"NaiB": GaussianNB(), "knn": KNeighborsClassifier(),
-        ...           "tree": DecisionTreeClassifier(max_depth=2)}
-        >>> with warnings.catch_warnings():  # the study's summary warnings
-        ...     warnings.simplefilter("ignore")
-        ...     study = benchmark(models, {"toy": (X, y)}, cv=3, measures=[
-        ...         "accuracy", "auc", "brier", "mcc", "f1", "kappa", "log_loss",
-        ...         "balanced_accuracy"])
+        >>> from binmetrics.study import example_study
+        >>> study = example_study()  # three models on a 3-class toy data set
         >>> cov = study.covat(balance="balanced", classes="2-class")
         >>> cov.matrix.shape  # SRD% of every measure with every other as the reference
         (8, 8)

@@ -241,6 +241,25 @@ def check_binary_inputs(
     return BinaryInputs(y=y, score=s, weight=w, pos_label=_python(pos), n_omitted=n_omitted)
 
 
+def n_rows(X: Any, name: str) -> int:
+    """The number of rows (cases) of a feature matrix: array, DataFrame, sparse, list."""
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        return int(shape[0])
+    try:
+        return len(X)
+    except TypeError:
+        raise TypeError(f"{name} must be array-like with one row per case; got "
+                        f"{type(X).__name__}") from None
+
+
+def take_rows(X: Any, idx: npt.NDArray[np.intp]) -> Any:
+    """The rows ``idx`` of a feature matrix of any kind scikit-learn accepts."""
+    from sklearn.utils import _safe_indexing
+
+    return _safe_indexing(X, idx)
+
+
 def check_threshold(threshold: Any) -> float:
     """A real threshold (inf allowed: +inf predicts nothing positive, -inf everything)."""
     try:
