@@ -335,7 +335,10 @@ def collections(ax: Any, text: str) -> list[PathCollection]:
 def test_loss_berrar_fig7(ev: bm.Evaluation) -> None:
     ax = plot.loss(ev)
     hinge, zero_one = ax.lines
-    assert hinge.get_color() == "tab:red" and zero_one.get_color() == "tab:blue"  # Fig. 7
+    # fixed colours outside the model cycle: a model's markers never share them
+    assert hinge.get_color() == zero_one.get_color() == "black"
+    assert hinge.get_linestyle() == "-" and zero_one.get_linestyle() == "--"
+    assert hinge.get_label() == "hinge loss max(0, 1 - y s)"
     hx, hy = xy(hinge)
     assert np.allclose(hy, np.maximum(0, 1 - hx))
     zx, zy = xy(zero_one)
@@ -378,6 +381,39 @@ def test_loss_means_are_the_measures(seed: int) -> None:
         plot.loss(e, center=np.inf)
     with pytest.raises(ValueError, match="max_points"):
         plot.loss(e, max_points=0)
+
+
+def test_loss_center_labels_and_colours(two: dict[str, bm.Evaluation]) -> None:
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 120)
+    s = np.round(rng.normal(y, 0.8), 2)
+    w = rng.uniform(0.5, 2.0, y.size)
+    e = bm.evaluate(y, s, sample_weight=w, threshold=0.4)
+    signed = np.where(y == 1, 1, -1)
+    for center, where in ((0.3, "s - 0.3"), ("threshold", "s - threshold")):
+        c = 0.4 if center == "threshold" else center
+        ax = plot.loss(e, center=center, max_points=None)
+        assert ax.lines[0].get_label() == f"hinge loss max(0, 1 - y ({where}))"
+        assert ax.get_xlabel() == f"margin y ({where})"
+        (h,) = collections(ax, "mean hinge")
+        (z,) = collections(ax, "mean 0-1")
+        hinge = np.maximum(0, 1 - signed * (s - c))
+        assert float(h.get_label().rsplit("= ", 1)[1]) == pytest.approx(
+            np.sum(w * hinge) / w.sum(), abs=5e-4)  # numpy, not the registry
+        wrong = (s >= c) != (y == 1)
+        assert float(z.get_label().rsplit("= ", 1)[1]) == pytest.approx(
+            np.sum(w * wrong) / w.sum(), abs=5e-4)
+        mh, m01 = plot.mean_losses(e, c)
+        assert mh == pytest.approx(np.sum(w * hinge) / w.sum(), rel=1e-12)
+        assert m01 == pytest.approx(np.sum(w * wrong) / w.sum(), rel=1e-12)
+        plt.close("all")
+    # several models: the loss lines keep colours no model has
+    ax = plot.loss(two)
+    lines = {to_rgba(ln.get_color()) for ln in ax.lines}
+    assert lines == {to_rgba("black")}
+    assert lines.isdisjoint(colours(ax, "A: ") | colours(ax, "B: "))
+    with pytest.raises(ValueError, match="center must be a number or 'threshold'"):
+        plot.loss(e, center="middle")  # type: ignore[arg-type]
 
 
 # --- reliability ----------------------------------------------------------------------------
@@ -525,6 +561,114 @@ def test_confusion_matrix_multiclass() -> None:
 def test_confusion_matrix_refuses_several_models(two: dict[str, bm.Evaluation]) -> None:
     with pytest.raises(ValueError, match="draws one model; got 2"):
         plot.confusion_matrix(two)
+
+
+# --- the numbers for other renderers ---------------------------------------------------------
+def test_step_vertices_match_matplotlib() -> None:
+    from matplotlib.cbook import STEP_LOOKUP_MAP
+
+    rng = np.random.default_rng(30)
+    for n in (1, 2, 7, 50):
+        x, y = np.sort(rng.random(n)), rng.random(n)
+        for where in ("pre", "post"):
+            ref = STEP_LOOKUP_MAP[f"steps-{where}"](x, y)
+            vx, vy = plot.step_vertices(x, y, where)  # type: ignore[arg-type]
+            np.testing.assert_array_equal(vx, ref[0])
+            np.testing.assert_array_equal(vy, ref[1])
+    with pytest.raises(ValueError, match="where must be"):
+        plot.step_vertices([0, 1], [0, 1], "mid")  # type: ignore[arg-type]
+
+
+def drawn(line: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices matplotlib joins for a Line2D, its drawstyle applied."""
+    from matplotlib.cbook import STEP_LOOKUP_MAP
+
+    x, y = xy(line)
+    style = line.get_drawstyle()
+    return (x, y) if style == "default" else tuple(STEP_LOOKUP_MAP[style](x, y))
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_chart_data_is_what_the_plots_draw(seed: int) -> None:
+    """chart_data's lines are the lines of the plot functions, steps expanded as
+    matplotlib draws them."""
+    y, s = random_case(seed, n=200)
+    e = bm.evaluate(y, s)
+    cases: list[tuple[str, Any, dict[str, Any], list[tuple[str, str]]]] = [
+        ("roc", plot.roc, {}, [("ROC", "ROC"), ("convex hull", "convex hull")]),
+        ("threshold", plot.threshold, {}, [("TPR", "TPR"), ("FPR", "FPR"), ("KS", "KS")]),
+        ("pr", plot.pr, {"interpolation": "step"}, [("AP", "AP")]),
+        ("prg", plot.prg, {}, [("PRG", "PRG")]),
+        ("gain", plot.gain, {"normalize": True}, [("gain", "gain")]),
+        ("lift", plot.lift, {}, [("lift", "lift")]),
+        ("reliability", plot.reliability, {}, [("bins", "bins")]),
+    ]
+    for kind, func, opts, pairs in cases:
+        cd = plot.chart_data(kind, e, **({k: v for k, v in opts.items() if k == "normalize"}))
+        ax = func(e, **opts)
+        assert cd.title and cd.xlabel == ax.get_xlabel(), kind
+        for data_label, line_label in pairs:
+            (ser,) = [x for x in cd.series if data_label in x.label
+                      and x.style != "points" and not x.shared]
+            (ln,) = [x for x in ax.lines if line_label in x.get_label()
+                     and not x.get_label().startswith("random")]
+            assert ser.label == ln.get_label(), kind
+            dx, dy = drawn(ln)
+            np.testing.assert_allclose(ser.x, dx, err_msg=kind)
+            np.testing.assert_allclose(ser.y, dy, err_msg=kind)
+        plt.close("all")
+    cd = plot.chart_data("loss", e, max_points=None)
+    ax = plot.loss(e, max_points=None)
+    for ser, coll in zip([x for x in cd.series if x.style == "points"], ax.collections,
+                         strict=True):
+        np.testing.assert_allclose(np.column_stack((ser.x, ser.y)), coll.get_offsets())
+        assert ser.label == coll.get_label()
+
+
+def test_chart_data_threshold_steps_on_berrar(ev: bm.Evaluation) -> None:
+    """Berrar Fig. 5b: TPR is 0.6 for every threshold in (0.5, 0.6] (scores >= t), and
+    the step data says so: no diagonal between the scores."""
+    (tpr,) = [s for s in plot.chart_data("threshold", ev).series if s.label == "TPR"]
+    for t in (0.55, 0.51, 0.59):
+        at = ev.at_threshold(t)["tpr"]
+        # the horizontal piece over t
+        k = [i for i in range(tpr.x.size - 1) if tpr.x[i + 1] <= t <= tpr.x[i]
+             and tpr.y[i] == tpr.y[i + 1]]
+        assert {float(tpr.y[i]) for i in k} == {at} == {0.6}
+
+
+def test_chart_data_leaves_out_with_notes() -> None:
+    good = bm.evaluate(Y, S)
+    margins = bm.evaluate(Y, S * 4 - 2)
+    one = bm.evaluate([1, 1, 1], [0.2, 0.5, 0.9])
+    cd = plot.chart_data("reliability", {"p": good, "m": margins})
+    assert {s.model for s in cd.series if not s.shared} == {"p"}
+    assert cd.notes == ("reliability chart: model 'm' is left out: its scores range over "
+                        "[-1.6, 1.8], not probabilities in [0, 1]",)
+    cd = plot.chart_data("roc", {"p": good, "one": one})
+    assert cd.notes == ("roc chart: model 'one' is left out: it has no negatives",)
+    empty = plot.chart_data("roc", one)
+    assert empty.series == () and empty.notes
+    assert list(plot.CHART_DATA) == list(plot.KINDS)
+    with pytest.raises(ValueError, match="no chart data for kind 'measure'"):
+        plot.chart_data("measure", good)
+    with pytest.raises(ValueError, match="no chart data for kind 'histogram'"):
+        plot.chart_data("histogram", good)
+
+
+def test_lift_from_zero_and_weighted_axis_labels() -> None:
+    rng = np.random.default_rng(33)
+    y = rng.integers(0, 2, 300)
+    s = rng.normal(y * 2.0, 0.5)  # a good model: lift far above 0 everywhere
+    ax = plot.lift(bm.evaluate(y, s))
+    assert ax.get_ylim()[0] == 0.0
+    assert ax.get_xlabel() == "cases selected (top-ranked)"
+    w = rng.uniform(0.5, 2, y.size)
+    weighted = bm.evaluate(y, s, sample_weight=w)
+    ax = plot.gain(weighted)
+    assert ax.get_xlabel() == "weight of the cases selected (top-ranked)"
+    assert ax.get_ylabel() == "weight of the positives found"
+    assert plot.lift(weighted, normalize=True).get_xlabel() == "fraction of the weight selected"
 
 
 # --- bad input ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 import binmetrics as bm
-from binmetrics import cli
+from binmetrics import cli, plot
 from binmetrics.cli_report import add_report_parser
 from binmetrics.report import _arc_keep, _fmt, report, thin_curve
 
@@ -55,6 +55,14 @@ def same(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == b
 
 
+def embedded_as(a: float, b: float, shown: int = 6) -> bool:
+    """An embedded slider value ``a`` is binmetrics' ``b`` to 10 significant digits (or
+    exactly), and shows as ``b`` does."""
+    if math.isnan(b) or math.isinf(b):
+        return same(a, b)
+    return (a == b or a == float(f"{b:.10g}")) and _fmt(a, shown) == _fmt(b, shown)
+
+
 def random_case(seed: int, n: int = 3000, *, ties: bool = False,
                 weighted: bool = False, threshold: float = 0.5) -> bm.Evaluation:
     rng = np.random.default_rng(seed)
@@ -88,7 +96,7 @@ def test_slider_values_are_the_evaluations(case: str) -> None:
         for k, v in at.confusion.as_dict().items():
             assert model["counts"][k][j] == v, (j, k)
         for mid in CONFUSION:
-            assert same(num(model["values"][mid][j]), at[mid]), (j, mid)
+            assert embedded_as(num(model["values"][mid][j]), at[mid]), (j, mid)
 
 
 def test_table_values_and_metadata() -> None:
@@ -139,9 +147,10 @@ def test_several_models_with_own_thresholds_and_paired_table() -> None:
             at = ev.at_threshold(grid[j])
             assert [md["counts"][k][j] for k in ("tp", "fp", "fn", "tn")] == \
                 [at.confusion.tp, at.confusion.fp, at.confusion.fn, at.confusion.tn]
-            assert same(num(md["values"]["mcc"][j]), at["mcc"])
+            assert embedded_as(num(md["values"]["mcc"][j]), at["mcc"])
         assert same(cell(page, i, "auc")[0], ev["auc"])
-        assert set(md["curves"]) >= {"roc", "hull", "pr", "prg", "gain", "lift", "tpr", "fpr"}
+        assert list(md["charts"]) == ["roc", "threshold", "pr", "prg", "gain", "lift", "loss"]
+        assert set(md["markers"]) == {"roc", "pr", "gain", "lift"}
     table = page[page.index("id='bm-paired'"):]
     for r in cmp.to_frame().itertuples():
         assert (f"<td>{r.model_a}</td><td>{r.model_b}</td><td>{r.measure}</td>"
@@ -174,7 +183,10 @@ def test_single_class_reports_undefined() -> None:
     with pytest.warns(bm.UndefinedMeasureWarning):
         page = report(bm.evaluate([0, 0, 0, 0], [0.1, 0.4, 0.35, 0.8]))
     data = embedded(page)
-    assert "roc" not in data["models"][0]["curves"]
+    assert list(data["models"][0]["charts"]) == ["gain", "loss", "reliability"]
+    import html as h
+
+    assert "roc chart: model 'model' is left out: it has no positives" in h.unescape(page)
     assert cell(page, 0, "auc")[1] == "undefined"
     assert "id='bm-notes'" in page and "no positives" in page
 
@@ -185,6 +197,156 @@ def test_to_html_writes_the_same_page(tmp_path: Path) -> None:
     page = ev.to_html(out, title="T")
     assert out.read_text(encoding="utf-8") == page
     assert "<title>T</title>" in page
+
+
+# --- the charts are plot's kinds ------------------------------------------------------------
+def test_charts_follow_plot_kinds() -> None:
+    """One list: the report draws the kinds of plot.KINDS that have chart data, in order,
+    from plot.chart_data (so a kind added there shows up here)."""
+    ev = bm.evaluate(Y_BERRAR, S_BERRAR, threshold=0.55)
+    data = embedded(report(ev))
+    wanted = [k for k in plot.KINDS if plot.CHART_DATA[k] is not None]
+    assert [c["id"] for c in data["charts"]] == wanted
+    assert "reliability" in wanted and "loss" in wanted
+    assert set(plot.KINDS) - set(wanted) == {"measure", "confusion_matrix"}  # shown otherwise
+    for c in data["charts"]:
+        cd = plot.chart_data(c["id"], {"model": ev}, **({"center": "threshold"}
+                                                       if c["id"] == "loss" else {}))
+        assert c["title"] == cd.title and c["xlabel"] == cd.xlabel
+        assert [s[3] for s in c["shared"]] == [s.label for s in cd.series if s.shared]
+        assert [s[3] for s in data["models"][0]["charts"][c["id"]]] == \
+            [s.label for s in cd.series if not s.shared]
+
+
+def test_reliability_chart_and_its_note() -> None:
+    from sklearn.calibration import calibration_curve
+
+    rng = np.random.default_rng(9)
+    y = (rng.random(400) < 0.3).astype(int)
+    p = np.clip(rng.normal(0.3 + 0.3 * y, 0.2), 0, 1)
+    margins = rng.normal(y - 0.5, 1.0)  # not probabilities
+    page = report({"prob": bm.evaluate(y, p), "margin": bm.evaluate(y, margins, threshold=0)})
+    data = embedded(page)
+    assert "reliability" in data["models"][0]["charts"]
+    assert "reliability" not in data["models"][1]["charts"]
+    import html as h
+
+    assert ("reliability chart: model 'margin' is left out: its scores range over"
+            in h.unescape(page))
+    observed, predicted = calibration_curve(y, p, n_bins=10)
+    qx, qy = line(data["models"][0], "reliability", "")
+    np.testing.assert_allclose(qx, predicted, atol=6e-7)  # axis [0, 1]: units are the data
+    np.testing.assert_allclose(qy, observed, atol=6e-7)
+    only = embedded(report(bm.evaluate(y, margins)))  # no model fits: no chart
+    assert "reliability" not in [c["id"] for c in only["charts"]]
+
+
+def test_loss_chart() -> None:
+    """Berrar Fig. 7: every case at its margin y (s - t) on the hinge and 0-1 losses; the
+    means in the labels are the registry's (error_rate at the model's threshold)."""
+    ev = bm.evaluate(Y_BERRAR, S_BERRAR, threshold=0.55)
+    data = embedded(report(ev))
+    c = spec(data, "loss")
+    (lo, hi), (ylo, yhi) = c["x"], c["y"]
+    md = data["models"][0]
+    hinge = next(s for s in md["charts"]["loss"] if "hinge" in s[3])
+    zero_one = next(s for s in md["charts"]["loss"] if "0-1" in s[3])
+    assert hinge[3] == f"cases, mean hinge = {np.mean(np.maximum(0, 1 - margins())):.3f}"
+    assert zero_one[3] == f"cases, mean 0-1 = {ev['error_rate']:.3f}" == "cases, mean 0-1 = 0.300"
+    x = np.array(hinge[0]) * (hi - lo) + lo
+    np.testing.assert_allclose(np.sort(x), np.sort(margins()), atol=1e-5)
+    np.testing.assert_allclose(np.array(hinge[1]) * (yhi - ylo) + ylo,
+                               np.maximum(0, 1 - x), atol=1e-5)
+    np.testing.assert_array_equal(np.array(zero_one[1]) * (yhi - ylo) + ylo, (x < 0) * 1.0)
+
+
+def margins() -> np.ndarray:
+    return np.where(np.array(Y_BERRAR) == 1, 1, -1) * (np.array(S_BERRAR) - 0.55)
+
+
+def test_confusion_matrix_rows_are_actual() -> None:
+    """As plot.confusion_matrix and scikit-learn: rows actual, columns predicted."""
+    from sklearn.metrics import confusion_matrix
+
+    ev = bm.evaluate(Y_BERRAR, S_BERRAR, threshold=0.55)
+    page = report(ev)
+    table = page[page.index("<table class='cm' id='bm-cm-0'>"):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r"<tr><th scope='row'>([^<]*)</th>(.*?)</tr>", table)
+    assert [r[0] for r in rows] == ["actual positive", "actual negative"]
+    shown = [[float(v) for v in re.findall(r"data-value='([^']*)'", r[1])] for r in rows]
+    sk = confusion_matrix(Y_BERRAR, np.array(S_BERRAR) >= 0.55, labels=[1, 0])
+    assert shown == sk.tolist() == [[3, 2], [1, 4]]  # Berrar Fig. 3b
+    assert table.index("predicted positive") < table.index("predicted negative")
+
+
+def test_paired_threshold_differs_from_a_models() -> None:
+    rng = np.random.default_rng(2)
+    y = rng.random(300) < 0.4
+    a, b = y + rng.normal(0, 1, 300), y + rng.normal(0, 1.5, 300)
+    cmp = bm.compare(y, {"A": a, "B": b}, threshold=0.5, n_resamples=100, random_state=0)
+    with pytest.warns(UserWarning, match=r"paired tests cut at threshold 0\.5.*'B' \(0\.2\)"):
+        page = report({"A": bm.evaluate(y, a, threshold=0.5),
+                       "B": bm.evaluate(y, b, threshold=0.2)}, paired=cmp)
+    assert "id='bm-paired-note'" in page
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        page = report({"A": bm.evaluate(y, a), "B": bm.evaluate(y, b)}, paired=cmp)
+    assert "bm-paired-note" not in page
+    assert not any("paired tests cut" in str(w.message) for w in rec)
+
+
+# --- size ----------------------------------------------------------------------------------
+def many_models(k: int, n: int) -> dict[str, bm.Evaluation]:
+    rng = np.random.default_rng(0)
+    out = {}
+    for i in range(k):
+        y = rng.integers(0, 2, n)
+        out[f"m{i}"] = bm.evaluate(y, rng.uniform(size=n) + 0.3 * y * i / k)
+    return out
+
+
+def test_size_bounded_with_many_models() -> None:
+    """12 models x 20k distinct scores: under 5 MB (issue 6), the slider capped at
+    MAX_SLIDER_VALUES / 12 positions, the embedded values binmetrics' to the digits shown."""
+    from binmetrics.report import MAX_SLIDER_VALUES
+
+    models = many_models(12, 20_000)
+    page = report(models)
+    assert len(page.encode("utf-8")) < 5_000_000
+    data = embedded(page)
+    grid = [num(t) for t in data["grid"]["threshold"]]
+    assert len(grid) <= MAX_SLIDER_VALUES // 12 == 500
+    assert "at most 6000 positions times models" in page
+    rng = np.random.default_rng(1)
+    for i, ev in enumerate(models.values()):
+        md = data["models"][i]
+        for j in rng.integers(0, len(grid), 4):
+            at = ev.at_threshold(grid[j])
+            for mid in CONFUSION:
+                assert embedded_as(num(md["values"][mid][j]), at[mid]), (i, j, mid)
+            for k, v in at.confusion.as_dict().items():
+                assert _fmt(num(md["counts"][k][j]), 10) == _fmt(v, 10)
+
+
+def test_rounding_keeps_the_display() -> None:
+    """Values within 1e-10 of a 6-digit rounding boundary stay exact, so the 6 digits
+    shown are those of the exact value."""
+    from binmetrics.report import _jsonable
+
+    vals = [0.12345649999999, 0.1234565000001, 2 / 3, 1e-12 / 3, 123456789.123456, 7.0]
+    got = _jsonable(vals, shown=6)
+    for v, g in zip(vals, got, strict=True):
+        assert _fmt(g) == _fmt(v) and (g == v or g == float(f"{v:.10g}"))
+    # 0.1234565000001 rounds to 0.1234565, which shows as 0.123456: kept exact (0.123457)
+    assert got[1] == vals[1] and _fmt(vals[1]) == "0.123457" and _fmt(0.1234565) == "0.123456"
+    assert got[0] == 0.1234565 and got[2] == 0.6666666667 and got[5] == 7
+    counts = _jsonable(np.array([0.0, 3.0, 10017.0]))
+    assert counts == [0, 3, 10017] and all(isinstance(c, int) for c in counts)  # short JSON
+    rng = np.random.default_rng(0)  # random values: the display never changes
+    vals = (rng.random(20_000) * 10.0 ** rng.integers(-8, 8, 20_000)).tolist()
+    assert [_fmt(g) for g in _jsonable(vals, shown=6)] == [_fmt(v) for v in vals]
+    assert _jsonable([math.nan, math.inf, -math.inf]) == [None, "Infinity", "-Infinity"]
 
 
 # --- self-contained ---------------------------------------------------------------------------
@@ -267,21 +429,101 @@ def test_thin_curve_rejects_bad_input() -> None:
         thin_curve([0, 1], [0, 1, 2])
 
 
+def line(md: dict[str, Any], chart: str, label: str) -> tuple[np.ndarray, np.ndarray]:
+    """The drawn line of a model whose label starts with ``label`` (None -> NaN)."""
+    (found,) = [s for s in md["charts"][chart] if s[3].startswith(label) and s[2] != "points"]
+    return (np.array([np.nan if v is None else v for v in found[0]]),
+            np.array([np.nan if v is None else v for v in found[1]]))
+
+
+def spec(data: dict[str, Any], chart: str) -> dict[str, Any]:
+    (found,) = [c for c in data["charts"] if c["id"] == chart]
+    return found
+
+
 def test_report_curves_within_the_footer_bound() -> None:
     ev = random_case(7, n=6000)
     page = report(ev, max_points=60)
-    md = embedded(page)["models"][0]
+    data = embedded(page)
+    md = data["models"][0]
     found = re.search(r"id='bm-eps'>\u03b5 = ([0-9.e+-]+)<", page)
     assert found is not None
     eps = float(found.group(1))
     assert 0 < eps < 0.05
     roc = ev.roc()
-    qx, qy = map(np.asarray, md["curves"]["roc"])
+    qx, qy = line(md, "roc", "ROC")
     assert qx.size <= 60
     assert brute_distance(roc.fpr, roc.tpr, qx, qy).max() <= eps * 1.01  # printed to 3 digits
+    # the exact step functions, vertical jumps included, are within eps of the drawn lines
     pr = ev.pr()
-    qx, qy = map(np.asarray, md["curves"]["pr"])
-    assert brute_distance(pr.recall, pr.precision, qx, qy).max() <= eps * 1.01
+    px, py = plot.step_vertices(np.r_[0, pr.recall], np.r_[pr.precision[0], pr.precision],
+                                "pre")
+    qx, qy = line(md, "pr", "AP")
+    assert brute_distance(px, py, qx, qy).max() <= eps * 1.01
+    tc = ev.threshold_curves()
+    lo, hi = spec(data, "threshold")["x"]
+    x = (plot._threshold_axis(tc.thresholds) - lo) / (hi - lo)
+    for name, rate in (("TPR", tc.tpr), ("FPR", tc.fpr)):
+        sx, sy = plot.step_vertices(x, rate, "post")
+        t = np.linspace(0, 1, 3)[:, None]  # along each segment of the steps
+        px = (sx[:-1] + t * np.diff(sx)).ravel()
+        py = (sy[:-1] + t * np.diff(sy)).ravel()
+        qx, qy = line(md, "threshold", name)
+        assert brute_distance(px, py, qx, qy).max() <= eps * 1.01, name
+
+
+def drawn_at(xs: np.ndarray, ys: np.ndarray, x: float) -> set[float]:
+    """The heights of the drawn polyline above x (several on a vertical segment)."""
+    out = set()
+    for x0, y0, x1, y1 in zip(xs[:-1], ys[:-1], xs[1:], ys[1:], strict=True):
+        if min(x0, x1) <= x <= max(x0, x1):
+            out.add(round(float(y0 if x0 == x1 else y0 + (y1 - y0) * (x - x0) / (x1 - x0)), 9))
+    return out
+
+
+def test_threshold_chart_is_a_step_function() -> None:
+    """Berrar Fig. 5b: at t = 0.55 the TPR is 0.6 (three of five positives score >= 0.55)
+    and the FPR 0.2; the drawn lines are the steps, not diagonals between the scores."""
+    ev = bm.evaluate(Y_BERRAR, S_BERRAR, threshold=0.55)
+    data = embedded(report(ev))
+    lo, hi = spec(data, "threshold")["x"]
+    md = data["models"][0]
+    for t in (0.55, 0.7, 0.35, 0.15, 0.9):
+        u = (t - lo) / (hi - lo)
+        at = ev.at_threshold(t)
+        assert drawn_at(*line(md, "threshold", "TPR"), u) == {round(at["tpr"], 9)}, t
+        assert drawn_at(*line(md, "threshold", "FPR"), u) == {round(at["fpr"], 9)}, t
+    # a random case with ties, thinned: the exact step value at random thresholds
+    ev = random_case(3, n=4000, ties=True)
+    page = report(ev, max_points=50)
+    data = embedded(page)
+    eps = float(re.search(r"id='bm-eps'>\u03b5 = ([0-9.e+-]+)<", page).group(1))
+    lo, hi = spec(data, "threshold")["x"]
+    qx, qy = line(data["models"][0], "threshold", "TPR")
+    ts = np.random.default_rng(0).uniform(lo, float(ev.table.scores[0]), 200)
+    tpr = np.array([ev.at_threshold(t)["tpr"] for t in ts])
+    assert brute_distance((ts - lo) / (hi - lo), tpr, qx, qy).max() <= eps * 1.01
+
+
+def test_pr_chart_is_the_ap_step_line() -> None:
+    """The PR chart draws the AP step (Berrar Def. 32; Davis & Goadrich): the area under
+    the drawn line is the average precision (scikit-learn), not the linear interpolation."""
+    from sklearn.metrics import average_precision_score
+
+    for y, s in ((Y_BERRAR, S_BERRAR), random_arrays(4, 500)):
+        ev = bm.evaluate(y, s)
+        md = embedded(report(ev))["models"][0]
+        qx, qy = line(md, "pr", "AP (step)")
+        assert np.trapezoid(qy, qx) == pytest.approx(average_precision_score(y, s), abs=2e-6)
+        x, yy = plot.step_vertices(*plot._pr_line(ev, "step"), "pre")
+        np.testing.assert_allclose(qx, x, atol=6e-7)
+        np.testing.assert_allclose(qy, yy, atol=6e-7)
+
+
+def random_arrays(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(int)
+    return y, np.round(rng.normal(y * 0.8, 1.0), 1)  # ties
 
 
 # --- writing and errors -------------------------------------------------------------------------
@@ -455,6 +697,46 @@ def test_cli_errors_write_nothing(run: Any, wide: tuple[Path, pd.DataFrame],
         assert err.startswith("binmetrics: error:") or "\nbinmetrics: error:" in err
         assert not out.exists() and stdout == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.csv", "wide.csv"]
+
+
+def test_cli_non_integer_weights_use_mcnemar_chi2(run: Any, wide: tuple[Path, pd.DataFrame],
+                                                   tmp_path: Path) -> None:
+    """Non-integer weights: McNemar's exact test does not apply; the report takes the
+    chi-square test by itself and says so (the CLI has no mcnemar= or method=)."""
+    _, df = wide
+    w = np.random.default_rng(3).uniform(0.5, 3.0, len(df)).round(2)
+    weighted = tmp_path / "weighted.csv"
+    df.assign(wf=w, wi=np.ceil(w)).to_csv(weighted, index=False)
+    out = tmp_path / "w.html"
+    code, _, err = run("report", weighted, "--label", "y", "--score", "p1,p2", "--weight", "wf",
+                       "-o", out)
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    cmp = bm.compare(df.y, {"p1": df.p1, "p2": df.p2}, sample_weight=w, mcnemar="chi2")
+    r = cmp.result("p1", "p2", "accuracy")
+    assert r.method == "mcnemar-chi2"
+    assert f"<td>{_fmt(r.pvalue, 4)}</td><td>mcnemar-chi2</td>" in page
+    assert "are not whole numbers, so McNemar&#x27;s exact test does not apply" in page
+    # whole-number weights keep the exact test, without the note
+    code, _, err = run("report", weighted, "--label", "y", "--score", "p1,p2", "--weight", "wi",
+                       "-o", out)
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert "<td>mcnemar-exact</td>" in page and "not whole numbers" not in page
+    # asking for the exact test: an error in the CLI's terms
+    code, _, err = run("report", weighted, "--label", "y", "--score", "p1,p2", "--weight", "wf",
+                       "--mcnemar", "exact", "-o", tmp_path / "x.html")
+    assert code == 2 and "--mcnemar chi2" in err and "mcnemar=" not in err
+    assert "method=" not in err and not (tmp_path / "x.html").exists()
+
+
+def test_kind_lists_are_not_hand_written() -> None:
+    from binmetrics import cli_report, evaluation
+
+    for text in (cli_report.REPORT_EPILOG, evaluation.Evaluation.plot.__doc__ or "",
+                 importlib.import_module("binmetrics.report").__doc__ or ""):
+        assert "plot.kinds()" in text
+        assert "gain, lift" not in text and "prg, gain" not in text  # no hand-written list
 
 
 def test_cli_example_ci_and_help(run: Any, tmp_path: Path) -> None:

@@ -83,6 +83,12 @@ def shown(page: Any, selector: str) -> tuple[float, str]:
     return float(el.get_attribute("data-value")), el.inner_text().strip()
 
 
+def as_embedded(a: float, b: float) -> bool:
+    """``a`` (from the page) is binmetrics' ``b``, exactly or to the 10 significant digits
+    the page embeds."""
+    return (math.isnan(a) and math.isnan(b)) or a == b or a == float(f"{b:.10g}")
+
+
 def check_position(page: Any, models: dict[str, bm.Evaluation]) -> float:
     """The matrices and confusion measures on screen are binmetrics' at the threshold shown."""
     t, text = shown(page, "#bm-threshold")
@@ -91,9 +97,9 @@ def check_position(page: Any, models: dict[str, bm.Evaluation]) -> float:
         at = ev.at_threshold(t)
         for k, v in at.confusion.as_dict().items():
             value, text = shown(page, f"#bm-cm-{i}-{k}")
-            assert value == v and text == _fmt(v, 10), (t, k)
+            assert as_embedded(value, v) and text == _fmt(v, 10), (t, k)
         f1, text = shown(page, f"#bm-v-{i}-f1")
-        assert (math.isnan(f1) and math.isnan(at["f1"])) or f1 == at["f1"], t
+        assert as_embedded(f1, at["f1"]), t
         assert text == _fmt(at["f1"])
         for mid in CONFUSION:  # every threshold measure, as Python formats it
             assert page.locator(f"#bm-v-{i}-{mid}").inner_text() == _fmt(at[mid]), (t, mid)
@@ -107,10 +113,13 @@ def test_slider_updates_matrix_and_f1(page: Any, tmp_path: Path) -> None:
         warnings.simplefilter("ignore", UserWarning)
         report(models, path, thresholds=400)
     open_report(page, path)
-    assert page.locator("svg[id^='bm-chart-']").count() == 7  # six charts + measure chart
+    charts = [k for k in bm.plot.KINDS if bm.plot.CHART_DATA[k] is not None]
+    assert page.locator("svg[id^='bm-chart-']").count() == len(charts) + 1 == 9  # + measure
+    for kind in charts:
+        assert page.locator(f"#bm-chart-{kind}").count() == 1, kind
     start = check_position(page, models)
     assert start == 0.3  # model A's own threshold
-    assert shown(page, "#bm-v-0-f1")[0] == models["A"]["f1"]
+    assert as_embedded(shown(page, "#bm-v-0-f1")[0], models["A"]["f1"])
     marker = page.locator("#bm-mk-roc-0")
     before = (marker.get_attribute("cx"), marker.get_attribute("cy"))
     n = int(page.locator("#bm-slider").get_attribute("max")) + 1
@@ -158,4 +167,46 @@ def test_nothing_positive_and_measure_chart(page: Any, tmp_path: Path) -> None:
     page.select_option("#bm-measure-select", "mcc")
     assert "Matthews" in page.locator("#bm-chart-measure .title").text_content()
     page.screenshot(path=str(tmp_path / "berrar.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_undefined_reason_survives_the_slider(page: Any, tmp_path: Path) -> None:
+    """At the model's own threshold an undefined value keeps binmetrics' reason as its
+    tooltip, also after the slider went elsewhere and came back."""
+    ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0], [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1],
+                     threshold=0.99)  # nothing predicted positive: PPV undefined
+    path = tmp_path / "undefined.html"
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        ev.to_html(path)
+    reason = next(w.message.reason for w in rec if isinstance(w.message, bm.UndefinedMeasureWarning)
+                  and "ppv" in w.message.measures)
+    open_report(page, path)
+    ppv = page.locator("#bm-v-0-ppv")
+    assert ppv.inner_text() == "undefined" and ppv.get_attribute("title") == reason
+    own = int(page.locator("#bm-slider").get_attribute("value"))
+    move_slider(page, 2)
+    assert ppv.inner_text() != "undefined" and not ppv.get_attribute("title")
+    move_slider(page, own)
+    assert ppv.inner_text() == "undefined" and ppv.get_attribute("title") == reason
+    assert page.errors == []
+
+
+def test_long_model_names_keep_the_layout(page: Any, tmp_path: Path) -> None:
+    """A 300-character model name wraps or is shortened (full name on hover): the page
+    stays about as wide as the window."""
+    rng = np.random.default_rng(5)
+    y = rng.random(400) < 0.3
+    long = "M" * 300 + "<img src=x onerror=alert(1)>"
+    models = {"short": bm.evaluate(y, rng.random(400)),
+              long: bm.evaluate(y, np.clip(y * 0.3 + rng.random(400) * 0.7, 0, 1))}
+    path = tmp_path / "long.html"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        report(models, path)
+    open_report(page, path)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width < 1600, width
+    assert page.locator("#bm-legend .key.m1").get_attribute("title") == long
+    page.screenshot(path=str(tmp_path / "long.png"), full_page=True)
     assert page.errors == []

@@ -11,6 +11,16 @@ from .exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
 from .measures import get_measure
 
 _ARROW = {1: "↑", -1: "↓", 0: ""}
+#: A measure's direction in words (the HTML report's column).
+DIRECTION_TEXT = {1: "\u2191 higher", -1: "\u2193 lower", 0: "\u2013 none"}
+
+
+def measure_title(m: Any) -> str:
+    """The hover text of a measure in every HTML table (Jupyter and the report): its
+    name, source, formula and parameters, from the registry."""
+    params = ", ".join(f"{k}={v!r}" for k, v in m.params.items())
+    return (f"{m.name} \u2014 {m.source}\n{m.formula}"
+            + (f"\nparameters: {params}" if params else ""))
 
 
 def _cell(v: Any) -> str:
@@ -31,7 +41,7 @@ def measures_table(values: dict[str, float], caption: str) -> str:
         if m.family != family:
             family = m.family
             rows.append(f'<tr><th colspan="3" style="text-align:left">{family}</th></tr>')
-        tip = html.escape(f"{m.name}: {m.formula} ({m.source})", quote=True)
+        tip = html.escape(measure_title(m), quote=True)
         rows.append(f'<tr title="{tip}"><td style="text-align:left">{m.id}</td>'
                     f"<td>{_cell(v)}</td><td>{_ARROW[m.direction]}</td></tr>")
     return (f'<table><caption style="text-align:left">{html.escape(caption)}</caption>'

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .cli import (
@@ -26,6 +27,7 @@ from .cli import (
 )
 from .data import EXAMPLES, example_path
 from .evaluation import Evaluation, evaluate
+from .measures import get_measure
 from .report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, _check_path, report
 
 __all__ = ["add_report_parser", "run_report"]
@@ -40,14 +42,16 @@ examples:
 
 FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or .parquet,
 .pq. The report is one HTML file that opens without network: every measure
-(source and formula on hover), the confusion matrix, ROC with hull, PR, PR-gain,
-gain, lift and TPR/FPR-against-threshold charts, and a threshold slider that moves
-the operating point and updates the confusion measures. It is written atomically;
-an unwritable -o fails before any work.
+(source and formula on hover), the confusion matrix, every chart of
+binmetrics.plot.kinds() that applies, and a threshold slider that moves the
+operating point and updates the confusion measures. It is written atomically; an
+unwritable -o fails before any work.
 
 Several --score columns (wide format) are models scored on the same rows: they are
 overlaid and compared by paired tests (--paired-measures; DeLong for the AUC,
-McNemar for the accuracy, the paired bootstrap otherwise). --model-col COL (long
+McNemar for the accuracy, the paired bootstrap otherwise). McNemar's exact test
+needs whole-number counts: with non-integer --weight values, --mcnemar auto (the
+default) takes the chi-square test and the report says so. --model-col COL (long
 format) makes one model of each value of COL, evaluated on its own rows, without
 paired tests; it needs at least two models.
 """
@@ -92,11 +96,16 @@ def add_report_parser(sub: Any) -> None:
     rp.add_argument("--paired-measures", default="auc,accuracy", metavar="ID,ID,...|none",
                     help="measures compared between models of the same rows "
                          "(default: %(default)s)")
+    rp.add_argument("--mcnemar", choices=("auto", "exact", "chi2", "chi2-uncorrected"),
+                    default="auto",
+                    help="McNemar's test of the accuracy: auto is exact, or chi2 when the "
+                         "weights are not whole numbers (default: %(default)s)")
     rp.add_argument("--max-points", type=int, default=DEFAULT_MAX_POINTS, metavar="N",
                     help="curves with more points are thinned for display "
                          "(default: %(default)s)")
     rp.add_argument("--thresholds", type=int, default=DEFAULT_THRESHOLDS, metavar="N",
-                    help="slider positions at most (default: %(default)s)")
+                    help="slider positions at most, and at most 6000 / the number of "
+                         "models (default: %(default)s)")
     rp.add_argument("-o", "--output", dest="html", metavar="PATH", type=Path,
                     default=Path("report.html"),
                     help="the HTML file to write (default: %(default)s)")
@@ -152,6 +161,39 @@ def _long(args: argparse.Namespace, path: Path, df: pd.DataFrame, cols: _Columns
     return models
 
 
+def _whole(weights: Any) -> bool:
+    w = np.asarray(weights, dtype=np.float64)
+    w = w[np.isfinite(w)]
+    return bool(np.all(w == np.round(w)))
+
+
+def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weights: Any,
+             pos_label: Any, measures: list[str], notes: list[str]) -> Any:
+    """The paired tests of the wide format; McNemar's variant chosen by --mcnemar (auto:
+    exact, or chi-square with non-integer weights, with a note for the report)."""
+    from .paired import compare
+
+    mcnemar = args.mcnemar
+    if mcnemar == "auto":
+        mcnemar = "exact" if weights is None or _whole(weights) else "chi2"
+        if mcnemar == "chi2" and any(get_measure(m).paired_tests[:1] == ("mcnemar",)
+                                     for m in measures):
+            notes.append(f"The weights in column {args.weight!r} are not whole numbers, so "
+                         "McNemar's exact test does not apply: the accuracy is compared by "
+                         "McNemar's chi-square test with continuity correction (--mcnemar "
+                         "chi2; --mcnemar chi2-uncorrected drops the correction).")
+    try:
+        return compare(labels, scores, threshold=args.threshold, measures=measures,
+                       sample_weight=weights, pos_label=pos_label, mcnemar=mcnemar,
+                       n_resamples=args.resamples, level=args.ci_level,
+                       nan_policy=args.nan_policy, random_state=args.seed)
+    except (ValueError, TypeError) as exc:  # the library's words in the CLI's terms
+        text = _one_line(exc).replace("Use mcnemar='chi2'", "Use --mcnemar chi2")
+        text = text.replace("or the paired bootstrap (method={'accuracy': 'bootstrap'})",
+                            "or leave accuracy out of --paired-measures")
+        raise CLIError(_cli_message(text)) from None
+
+
 def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     """Run ``binmetrics report``: write the HTML; returns a one-line summary."""
     out = _check_path(args.html)  # before any work: the folder exists and is writable
@@ -185,6 +227,7 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
     weights = None if args.weight is None else df[args.weight]
     paired = None
+    notes: list[str] = []
     if args.model_col is not None:
         cols1 = _Columns(args.label, scores[0], args.weight)
         models = _long(args, path, df, cols1, pos_label)
@@ -192,20 +235,15 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
         models = {s: _evaluate(_Columns(args.label, s, args.weight), labels, df[s], weights,
                                args, pos_label) for s in scores}
         if len(scores) > 1 and paired_measures:
-            from .paired import compare
-
-            paired = compare(labels, {s: df[s] for s in scores}, threshold=args.threshold,
-                             measures=paired_measures, sample_weight=weights,
-                             pos_label=pos_label, n_resamples=args.resamples,
-                             level=args.ci_level, nan_policy=args.nan_policy,
-                             random_state=args.seed)
+            paired = _compare(args, labels, {s: df[s] for s in scores}, weights, pos_label,
+                              paired_measures, notes)
     ci: Any = False
     if args.ci:
         ci = {"level": args.ci_level, "n_resamples": args.resamples,
               "random_state": args.seed, "progress": sys.stderr.isatty()}
     title = args.title or f"{path.name}: {', '.join(models)}"
     page = report(models, out, title=title, ci=ci, paired=paired,
-                  max_points=args.max_points, thresholds=args.thresholds)
+                  max_points=args.max_points, thresholds=args.thresholds, notes=notes)
     size = len(page.encode("utf-8"))
     return (f"wrote {out} ({size / 1e6:.2f} MB): {len(models)} model(s), "
             f"{sum(int(ev.n_rows or 0) for ev in models.values())} rows\n")

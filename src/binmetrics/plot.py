@@ -24,8 +24,13 @@ kind                   chart
 =====================  ==================================================================
 
 :data:`KINDS` maps these names to the functions (``ev.plot("roc")`` reads it), and
-:func:`kinds` lists those that apply to an evaluation. :func:`srd`, :func:`covat`
-and :func:`anova_means` draw the results of the comparison tools.
+:func:`kinds` lists those that apply to an evaluation. :data:`CHART_DATA` gives, for
+the same kinds, the numbers of each chart for other renderers
+(:func:`chart_data`: lines in data units, step functions expanded by
+:func:`step_vertices`); the HTML report (:mod:`binmetrics.report`) draws its charts
+from it, in :data:`KINDS` order, so the report and these plots show the same lines.
+:func:`srd`, :func:`covat` and :func:`anova_means` draw the results of the
+comparison tools.
 
 Needs matplotlib (``pip install 'binmetrics[plot]'``).
 
@@ -45,6 +50,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -61,12 +67,16 @@ from .validation import check_count, check_threshold
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .counts import CountTable
+    from .counts import Confusion, CountTable
     from .evaluation import Evaluation
 
 __all__ = [
+    "CHART_DATA",
     "KINDS",
+    "ChartData",
+    "Series",
     "anova_means",
+    "chart_data",
     "confusion_matrix",
     "covat",
     "draw",
@@ -74,6 +84,7 @@ __all__ = [
     "kinds",
     "lift",
     "loss",
+    "mean_losses",
     "measure",
     "pr",
     "prg",
@@ -81,6 +92,7 @@ __all__ = [
     "reliability_table",
     "roc",
     "srd",
+    "step_vertices",
     "threshold",
 ]
 
@@ -525,8 +537,9 @@ def gain(ev_or_models: Any, *, ax: Any = None, normalize: bool = False,
             ax.plot([c.n_selected[k] * sx], [c.positives[k] * sy], linestyle="none", marker="o",
                     markersize=8, markerfacecolor="white", markeredgecolor=_color(i),
                     label=_label(name, f"threshold {th:g}"))
-    ax.set_xlabel("fraction of cases selected" if normalize else "cases selected (top-ranked)")
-    ax.set_ylabel("fraction of positives found" if normalize else "positives found")
+    xlabel, ylabel = _case_axes(models, normalize)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_title("Gain chart")
     ax.legend(loc="lower right", fontsize="small")
     return ax
@@ -579,7 +592,8 @@ def lift(ev_or_models: Any, *, ax: Any = None, normalize: bool = False,
                         marker="o", markersize=8, markerfacecolor="white",
                         markeredgecolor=_color(i), label=_label(name, f"threshold {th:g}"))
     ax.axhline(1.0, color="red", linewidth=1.0, label="random (lift 1)")
-    ax.set_xlabel("fraction of cases selected" if normalize else "cases selected (top-ranked)")
+    ax.set_ylim(bottom=0.0)  # lift is a ratio: 0 is the reference, not the data's minimum
+    ax.set_xlabel(_case_axes(models, normalize)[0])
     ax.set_ylabel("lift")
     ax.set_title("Lift chart")
     ax.legend(loc="upper right", fontsize="small")
@@ -610,27 +624,72 @@ def _case_losses(t: CountTable, center: float) -> dict[str, FloatArray]:
             "weight": weight}
 
 
-def loss(ev_or_models: Any, *, ax: Any = None, center: float = 0.0,
+def _center(ev: Evaluation, center: float | Literal["threshold"]) -> float:
+    return ev.threshold if isinstance(center, str) else float(center)
+
+
+def _check_center(center: Any) -> float | Literal["threshold"]:
+    if isinstance(center, str):
+        if center != "threshold":
+            raise ValueError(f"plot.loss: center must be a number or 'threshold', got {center!r}")
+        return "threshold"
+    c0 = check_threshold(center)
+    if not np.isfinite(c0):
+        raise ValueError(f"plot.loss: center must be finite, got {center!r}")
+    return c0
+
+
+def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
+    """The (weighted) mean hinge loss and 0-1 loss of the margins y (s - center), from
+    the registry's measures: ``hinge_loss`` (Berrar Def. 35, eq. 44) of the scores
+    shifted by ``center``, and ``error_rate`` at threshold ``center``.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+    ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+    >>> [round(v, 4) for v in bm.plot.mean_losses(ev)]  # ev["hinge_loss"], 1 - prevalence
+    [0.87, 0.5]
+    >>> [round(v, 4) for v in bm.plot.mean_losses(ev, 0.5)]  # balanced: the shift cancels
+    [0.87, 0.2]
+    """
+    from .counts import CountTable
+
+    t = ev.table
+    if center == 0.0:
+        hinge = ev["hinge_loss"]
+    else:  # the same table with the scores shifted (sums only: no order is needed)
+        m = get_measure("hinge_loss")
+        shifted = CountTable(t.scores - center, t.pos, t.neg, weighted=t.weighted,
+                             _trusted=True, _totals=(t.P, t.N))
+        hinge = float(m.func(shifted, **m.resolve_params()))
+    return float(hinge), float(ev.at_threshold(center)["error_rate"])
+
+
+def loss(ev_or_models: Any, *, ax: Any = None, center: float | Literal["threshold"] = 0.0,
          max_points: int | None = 2000) -> Any:
-    """Hinge loss and 0-1 loss against the margin y s, with every case on them
+    """Hinge loss and 0-1 loss against the margin y (s - center), with every case on them
     (Berrar Fig. 7 and Fig. 8b; Def. 35).
 
-    The two loss functions of Berrar Fig. 7 (hinge red, 0-1 blue; the margin is
-    the score for y = +1) are drawn once; each case is a marker at its margin
-    y (s - center), y in {-1, +1}, on each curve: its hinge loss
-    max(0, 1 - y (s - center)) and its 0-1 loss (1 when ``score >= center``
-    predicts it wrongly). Cases of one class with the same score share a marker.
-    The legend gives the (weighted) means: with ``center=0`` the mean hinge loss is
-    the ``hinge_loss`` measure (scores read as signed distances, Berrar eq. 44), and
-    the mean 0-1 loss is the error rate at threshold ``center``.
+    The two loss functions of Berrar Fig. 7 are drawn once, in black (hinge solid,
+    0-1 dashed; the margin is the score for y = +1); each case is a marker in its
+    model's colour at its margin y (s - center), y in {-1, +1}, on each curve: its
+    hinge loss max(0, 1 - y (s - center)) (circles) and its 0-1 loss (squares: 1
+    when ``score >= center`` predicts it wrongly). Cases of one class with the same
+    score share a marker. The legend gives the (weighted) means from the registry
+    (:func:`mean_losses`): with ``center=0`` the mean hinge loss is the
+    ``hinge_loss`` measure (scores read as signed distances, Berrar eq. 44), and the
+    mean 0-1 loss is always the ``error_rate`` at threshold ``center``.
 
     Parameters
     ----------
     ev_or_models : Evaluation or mapping name -> Evaluation
     ax : matplotlib Axes, optional
-    center : float, default 0.0
+    center : float or "threshold", default 0.0
         Where the decision boundary is: scores are read as signed distances
-        s - center (e.g. 0.5 for probabilities).
+        s - center (e.g. 0.5 for probabilities); "threshold" takes each
+        evaluation's own threshold (the 0-1 loss is then its errors).
     max_points : int or None, default 2000
         At most this many markers per loss and model (evenly spaced in margin
         order; None for all). The means use every case.
@@ -650,35 +709,26 @@ def loss(ev_or_models: Any, *, ax: Any = None, center: float = 0.0,
     >>> ax = bm.plot.loss(ev, center=0.5)  # doctest: +SKIP
     """
     models = _models(ev_or_models, "plot.loss")
-    c0 = check_threshold(center)
-    if not np.isfinite(c0):
-        raise ValueError(f"plot.loss: center must be finite, got {center!r}")
+    c0 = _check_center(center)
     if max_points is not None:
         max_points = check_count(max_points, "max_points")
     ax = axes(ax, "plot.loss")
-    data = [_case_losses(ev.table, c0) for _, ev in models]
-    lo = min(-1.5, *(float(d["margin"][0]) - 0.25 for d in data))
-    hi = max(1.5, *(float(d["margin"][-1]) + 0.25 for d in data))
-    ax.plot([lo, 1.0, hi], [1.0 - lo, 0.0, 0.0], color="tab:red", linewidth=1.5,
-            label="hinge loss max(0, 1 - y s)")
-    ax.plot([lo, 0.0, 0.0, hi], [1.0, 1.0, 0.0, 0.0], color="tab:blue", linewidth=1.5,
-            label="0-1 loss")
-    single = len(models) == 1
-    for i, ((name, _), d) in enumerate(zip(models, data, strict=True)):
-        keep = _thin(d["margin"].size, max_points)
-        total = float(d["weight"].sum())
-        mean_h = float(d["weight"] @ d["hinge"]) / total
-        mean_01 = float(d["weight"] @ d["zero_one"]) / total
-        ax.scatter(d["margin"][keep], d["hinge"][keep], s=25, marker="o", zorder=3,
-                   color="tab:red" if single else _color(i), edgecolors="k", linewidths=0.5,
-                   label=_label(name, f"cases, mean hinge = {mean_h:.3f}"))
-        ax.scatter(d["margin"][keep], d["zero_one"][keep], s=25, marker="s", zorder=3,
-                   color="tab:blue" if single else _color(i), edgecolors="k", linewidths=0.5,
-                   label=_label(name, f"cases, mean 0-1 = {mean_01:.3f}"))
-    ax.set_xlim(lo, hi)
-    ax.set_xlabel("margin y (s - center)" if c0 else "margin y s")
-    ax.set_ylabel("loss")
-    ax.set_title("Hinge and 0-1 loss")
+    data = _loss_data(models, center=c0, max_points=max_points)
+    for ser in data.series:
+        if ser.shared:
+            ax.plot(ser.x, ser.y, color="black", linewidth=1.5,
+                    linestyle="--" if ser.style == "dashed" else "-", label=ser.label)
+    index = {name: i for i, (name, _) in enumerate(models)}
+    for ser in data.series:
+        if not ser.shared:
+            i = index[ser.model]
+            ax.scatter(ser.x, ser.y, s=25, marker="o" if "hinge" in ser.label else "s",
+                       zorder=3, color=_color(i), edgecolors="k", linewidths=0.5,
+                       label=_label(ser.model, ser.label))
+    ax.set_xlim(*data.xlim)
+    ax.set_xlabel(data.xlabel)
+    ax.set_ylabel(data.ylabel)
+    ax.set_title(data.title)
     ax.legend(loc="upper right", fontsize="small")
     return ax
 
@@ -1042,6 +1092,346 @@ def anova_means(res: Any, x: str, hue: str | None = None, *, ax: Any = None,
     return res.plot(x, hue, ax=ax, **kwargs)
 
 
+# --- the numbers of each chart, for other renderers ----------------------------------------
+SeriesStyle = Literal["solid", "dashed", "dotted", "points", "segment"]
+#: ``operating(ev, confusion, values)``: the operating point of ``ev`` at some thresholds,
+#: from their confusion matrices and the registry's confusion measures there
+Operating = Callable[["Evaluation", "Confusion", Mapping[str, FloatArray]],
+                     tuple[FloatArray, FloatArray]]
+
+
+def step_vertices(x: Any, y: Any, where: Literal["pre", "post"]) -> tuple[FloatArray,
+                                                                        FloatArray]:
+    """The vertices of the step function through (x, y), as matplotlib draws it with
+    ``drawstyle="steps-post"`` (``y[i]`` holds from ``x[i]`` to ``x[i+1]``) or
+    ``"steps-pre"`` (``y[i]`` holds from ``x[i-1]`` to ``x[i]``): joining them by
+    straight lines draws the steps, so a polyline renderer (and the thinning of the
+    HTML report) sees the step function itself.
+
+    Examples
+    --------
+    >>> x, y = step_vertices([0, 1, 2], [5, 6, 7], "post")
+    >>> x.tolist(), y.tolist()
+    ([0.0, 1.0, 1.0, 2.0, 2.0], [5.0, 5.0, 6.0, 6.0, 7.0])
+    >>> step_vertices([0, 1, 2], [5, 6, 7], "pre")[1].tolist()
+    [5.0, 6.0, 6.0, 7.0, 7.0]
+    """
+    xs = np.asarray(x, dtype=np.float64).ravel()
+    ys = np.asarray(y, dtype=np.float64).ravel()
+    if xs.shape != ys.shape:
+        raise ValueError(f"x and y must have equal length; got {xs.size} and {ys.size}")
+    if where not in ("pre", "post"):
+        raise ValueError(f"where must be 'pre' or 'post', got {where!r}")
+    n = xs.size
+    if n < 2:
+        return xs.copy(), ys.copy()
+    vx, vy = np.empty(2 * n - 1), np.empty(2 * n - 1)
+    vx[0::2], vy[0::2] = xs, ys
+    if where == "post":
+        vx[1::2], vy[1::2] = xs[1:], ys[:-1]
+    else:
+        vx[1::2], vy[1::2] = xs[:-1], ys[1:]
+    return vx, vy
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line (or set of points) of a chart, in data units.
+
+    Attributes
+    ----------
+    x, y : ndarray
+        The vertices to join by straight lines (step functions come as their
+        vertices, :func:`step_vertices`); NaN breaks the line.
+    label : str
+        What it is, with its area or mean where it has one ("ROC, AUC = 0.800").
+    model : str or None
+        The model's name (None for a single evaluation, and for shared lines).
+    style : {"solid", "dashed", "dotted", "points", "segment"}
+        "points": markers only; "segment": a mark such as the KS gap.
+    shared : bool
+        A baseline drawn once for every model (random line, loss functions).
+    """
+
+    x: FloatArray
+    y: FloatArray
+    label: str
+    model: str | None = None
+    style: SeriesStyle = "solid"
+    shared: bool = False
+
+
+@dataclass(frozen=True)
+class ChartData:
+    """The numbers a chart of :data:`KINDS` draws, for renderers other than matplotlib
+    (the HTML report reads them, so its charts and these plots cannot disagree).
+
+    Attributes
+    ----------
+    kind, title, xlabel, ylabel : str
+    series : tuple of Series
+    xlim, ylim : (low, high)
+        Fixed axis limits; a None end is the data's.
+    operating : callable or None
+        ``operating(ev, confusion, values)``: the operating point of ``ev`` at
+        thresholds whose confusion matrices and registry confusion measure values
+        are given (None: the chart has none).
+    threshold_axis : bool
+        The x axis is the threshold (the current threshold is a vertical line).
+    notes : tuple of str
+        Models left out, and why.
+    """
+
+    kind: str
+    title: str
+    xlabel: str
+    ylabel: str
+    series: tuple[Series, ...]
+    xlim: tuple[float | None, float | None] = (None, None)
+    ylim: tuple[float | None, float | None] = (None, None)
+    operating: Operating | None = None
+    threshold_axis: bool = False
+    notes: tuple[str, ...] = ()
+
+
+def _series(x: Any, y: Any, label: str, model: str | None = None, style: SeriesStyle = "solid",
+            shared: bool = False) -> Series:
+    return Series(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64), label,
+                  model, style, shared)
+
+
+def _roc_data(models: Models) -> ChartData:
+    out = []
+    for name, ev in models:
+        c = ev.roc()
+        h = c.hull()
+        out.append(_series(c.fpr, c.tpr, f"ROC, AUC = {_fmt(c.area())}", name))
+        out.append(_series(h.fpr, h.tpr, f"convex hull, AUCH = {_fmt(h.area())}", name,
+                           "dashed"))
+    out.append(_series([0.0, 1.0], [0.0, 1.0], "random", shared=True))
+    return ChartData("roc", "ROC curve and convex hull", "false positive rate (1 - specificity)",
+                     "true positive rate (sensitivity)", tuple(out), (0.0, 1.0), (0.0, 1.0),
+                     operating=lambda ev, c, v: (v["fpr"], v["tpr"]))
+
+
+def _threshold_data(models: Models) -> ChartData:
+    out = []
+    for name, ev in models:
+        c = ev.threshold_curves()
+        x = _threshold_axis(c.thresholds)  # as threshold(): steps-post
+        out.append(_series(*step_vertices(x, c.tpr, "post"), "TPR", name))
+        out.append(_series(*step_vertices(x, c.fpr, "post"), "FPR", name, "dashed"))
+        t_ks, ks = c.ks()
+        if np.isfinite(t_ks):
+            k = ev.table.cut_index(t_ks)
+            out.append(_series([t_ks, t_ks], [c.fpr[k], c.tpr[k]],
+                               f"KS = {ks:.3f} at {t_ks:g}", name, "segment"))
+    return ChartData("threshold", "TPR and FPR against the threshold (KS gap)",
+                     "threshold (score >= threshold is positive)",
+                     "TPR (solid), FPR (dashed)", tuple(out), ylim=(0.0, 1.0),
+                     threshold_axis=True)
+
+
+def _pr_data(models: Models) -> ChartData:
+    out: list[Series] = []
+    prevalences: list[float] = []
+    for name, ev in models:
+        x, y = step_vertices(*_pr_line(ev, "step"), "pre")  # as pr(): steps-pre
+        out.append(_series(x, y, f"{_PR_NAMES['step']} = {_fmt(ev.pr().area('step'))}", name))
+        prev = float(ev.table.prevalence)
+        if not any(np.isclose(prev, p) for p in prevalences):
+            prevalences.append(prev)
+            out.append(_series([0.0, 1.0], [prev, prev], f"random (prevalence {prev:.3g})",
+                               style="dotted", shared=True))
+    return ChartData("pr", "Precision-recall (AP step)", "recall (sensitivity)", "precision",
+                     tuple(out), (0.0, 1.0), (0.0, 1.0),
+                     operating=lambda ev, c, v: (v["tpr"], v["ppv"]))
+
+
+def _prg_data(models: Models) -> ChartData:
+    out = []
+    for name, ev in models:
+        c = ev.prg()
+        rg, pg = c.recall_gain, c.precision_gain
+        with np.errstate(invalid="ignore"):
+            start = int(np.argmax(rg >= 0))
+        x, y = rg[start:], pg[start:]
+        out.append(_series(x, y, f"PRG, AUPRG = {_fmt(c.area())}", name))
+    out.append(_series([0.0, 1.0], [0.0, 0.0], "random (precision gain 0)", shared=True))
+    return ChartData("prg", "Precision-recall-gain", "recall gain", "precision gain",
+                     tuple(out), (0.0, 1.0), (0.0, 1.0))
+
+
+def _case_axes(models: Models, normalize: bool) -> tuple[str, str]:
+    weighted = any(ev.table.weighted for _, ev in models)
+    if normalize:
+        return (("fraction of the weight selected" if weighted else
+                 "fraction of cases selected"),
+                "fraction of the positive weight found" if weighted else
+                "fraction of positives found")
+    return (("weight of the cases selected" if weighted else "cases selected") + " (top-ranked)",
+            "weight of the positives found" if weighted else "positives found")
+
+
+def _gain_data(models: Models, *, normalize: bool = False) -> ChartData:
+    out: list[Series] = []
+    seen: list[tuple[float, float]] = []
+    for name, ev in models:
+        t, c = ev.table, ev.gain()
+        sx, sy = (1.0 / t.total, 1.0 / t.P if t.P > 0 else 1.0) if normalize else (1.0, 1.0)
+        average = f", average gain = {_fmt(c.average())}" if t.P > 0 and t.N > 0 else ""
+        out.append(_series(c.n_selected * sx, c.positives * sy, f"gain{average}", name))
+        end = (1.0, 1.0) if normalize else (float(t.total), float(t.P))
+        if not any(np.allclose(end, e) for e in seen):
+            seen.append(end)
+            out.append(_series([0.0, end[0]], [0.0, end[1]], "random" if normalize else
+                               f"random (n = {end[0]:g}, P = {end[1]:g})", style="dashed",
+                               shared=True))
+
+    def operating(ev: Evaluation, c: Confusion, v: Mapping[str, FloatArray]
+                  ) -> tuple[FloatArray, FloatArray]:
+        t = ev.table
+        sx, sy = (1.0 / t.total, 1.0 / t.P if t.P > 0 else 1.0) if normalize else (1.0, 1.0)
+        return (np.asarray(c.tp + c.fp) * sx, np.asarray(c.tp) * sy)
+
+    xlabel, ylabel = _case_axes(models, normalize)
+    return ChartData("gain", "Gain chart", xlabel, ylabel, tuple(out), (0.0, None), (0.0, None),
+                     operating=operating)
+
+
+def _lift_data(models: Models, *, normalize: bool = False) -> ChartData:
+    out: list[Series] = []
+    right = 0.0
+    for name, ev in models:
+        t, c = ev.table, ev.lift()
+        sx = 1.0 / t.total if normalize else 1.0
+        out.append(_series(c.n_selected * sx, c.lift,
+                           f"lift, average lift = {_fmt(c.average())}", name))
+        right = max(right, float(t.total) * sx)
+    out.append(_series([0.0, right], [1.0, 1.0], "random (lift 1)", style="dashed", shared=True))
+
+    def operating(ev: Evaluation, c: Confusion, v: Mapping[str, FloatArray]
+                  ) -> tuple[FloatArray, FloatArray]:
+        sx = 1.0 / ev.table.total if normalize else 1.0
+        return np.asarray(c.tp + c.fp) * sx, v["lift"]  # lift = PPV / prevalence
+
+    return ChartData("lift", "Lift chart", _case_axes(models, normalize)[0], "lift",
+                     tuple(out), (0.0, None), (0.0, None), operating=operating)
+
+
+def _loss_data(models: Models, *, center: float | Literal["threshold"] = 0.0,
+               max_points: int | None = 2000) -> ChartData:
+    data = [_case_losses(ev.table, _center(ev, center)) for _, ev in models]
+    lo = min(-1.5, *(float(d["margin"][0]) - 0.25 for d in data))
+    hi = max(1.5, *(float(d["margin"][-1]) + 0.25 for d in data))
+    where = ("s - threshold" if isinstance(center, str) else
+             f"s - {center:g}" if center else "s")
+    out = [_series([lo, 1.0, hi], [1.0 - lo, 0.0, 0.0], f"hinge loss max(0, 1 - y ({where}))"
+                   if center else "hinge loss max(0, 1 - y s)", shared=True),
+           _series([lo, 0.0, 0.0, hi], [1.0, 1.0, 0.0, 0.0], "0-1 loss", style="dashed",
+                   shared=True)]
+    for (name, ev), d in zip(models, data, strict=True):
+        keep = _thin(d["margin"].size, max_points)
+        mean_h, mean_01 = mean_losses(ev, _center(ev, center))
+        out.append(_series(d["margin"][keep], d["hinge"][keep],
+                           f"cases, mean hinge = {mean_h:.3f}", name, "points"))
+        out.append(_series(d["margin"][keep], d["zero_one"][keep],
+                           f"cases, mean 0-1 = {mean_01:.3f}", name, "points"))
+    return ChartData("loss", "Hinge and 0-1 loss",
+                     f"margin y ({where})" if center else "margin y s", "loss", tuple(out),
+                     (lo, hi), (0.0, None))
+
+
+def _reliability_data(models: Models, *, n_bins: int = 10,
+                      strategy: Literal["uniform", "quantile"] = "uniform") -> ChartData:
+    out = []
+    for name, ev in models:
+        tab = reliability_table(ev, n_bins=n_bins, strategy=strategy)
+        label = f"{len(tab)} bins ({strategy})"
+        out.append(_series(tab.mean_predicted, tab.observed, label, name))
+        out.append(_series(tab.mean_predicted, tab.observed, label, name, "points"))
+    out.append(_series([0.0, 1.0], [0.0, 1.0], "perfectly calibrated", style="dashed",
+                       shared=True))
+    return ChartData("reliability", "Reliability diagram", "mean predicted probability",
+                     "fraction of positives", tuple(out), (0.0, 1.0), (0.0, 1.0))
+
+
+def _left_out(kind: str, name: str | None, ev: Evaluation) -> str:
+    who = f"model {name!r}" if name else "the evaluation"
+    t = ev.table
+    if kind in _PROBABILITIES and not t.probabilities_ok:
+        why = (f"its scores range over [{t.scores[-1]:g}, {t.scores[0]:g}], not probabilities "
+               "in [0, 1]")
+    else:
+        why = f"it has no {'positives' if t.P == 0 else 'negatives'}"
+    return f"{kind} chart: {who} is left out: {why}"
+
+
+#: The numbers of each kind of :data:`KINDS` for other renderers: kind -> function
+#: ``(models, **options) -> ChartData`` (:func:`chart_data` calls it). None for the kinds
+#: the HTML report shows from its slider's values: "measure" (its measure chart) and
+#: "confusion_matrix" (its table).
+CHART_DATA: Mapping[str, Callable[..., ChartData] | None] = MappingProxyType({
+    "roc": _roc_data,
+    "threshold": _threshold_data,
+    "pr": _pr_data,
+    "prg": _prg_data,
+    "gain": _gain_data,
+    "lift": _lift_data,
+    "loss": _loss_data,
+    "reliability": _reliability_data,
+    "measure": None,
+    "confusion_matrix": None,
+})
+
+
+def chart_data(kind: str, ev_or_models: Any, **options: Any) -> ChartData:
+    """The numbers the chart ``kind`` draws, in data units, for another renderer.
+
+    The same curves as the plot functions (step functions expanded by
+    :func:`step_vertices`; only the AP step line of the precision-recall chart);
+    models the kind cannot draw (one class only; scores that are not
+    probabilities for "reliability") are left out with a note instead of an error.
+
+    Parameters
+    ----------
+    kind : str
+        A kind of :data:`KINDS` whose :data:`CHART_DATA` entry is not None.
+    ev_or_models : Evaluation or mapping name -> Evaluation
+    **options
+        ``normalize`` (gain, lift), ``center`` and ``max_points`` (loss),
+        ``n_bins`` and ``strategy`` (reliability).
+
+    Returns
+    -------
+    ChartData
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+    ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+    >>> tpr = bm.plot.chart_data("threshold", ev).series[0]
+    >>> tpr.label, tpr.x[1:5].tolist(), tpr.y[:5].tolist()  # steps: 0 above .95, then .2
+    ('TPR', [0.95, 0.95, 0.8, 0.8], [0.0, 0.0, 0.2, 0.2, 0.4])
+    """
+    key = kind.strip().lower().replace("-", "_").replace(" ", "_") if isinstance(kind, str) \
+        else None
+    func = CHART_DATA.get(key) if key is not None else None
+    if func is None:
+        has = [k for k, f in CHART_DATA.items() if f is not None]
+        raise ValueError(f"chart_data: no chart data for kind {kind!r}; the kinds with data: "
+                         f"{', '.join(has)}")
+    assert key is not None
+    models = _models(ev_or_models, f"chart_data({key!r})")
+    fit = [(name, ev) for name, ev in models if key in kinds(ev)]
+    notes = tuple(_left_out(key, name, ev) for name, ev in models if key not in kinds(ev))
+    if not fit:
+        return ChartData(key, key, "", "", (), notes=notes)
+    data: ChartData = func(fit, **options)
+    return replace(data, notes=notes)
+
+
 # --- the registry ---------------------------------------------------------------------------
 #: The plot kinds of an evaluation: name -> function(ev_or_models, *, ax=None, ...).
 #: ``Evaluation.plot``, the HTML report and the CLI read this; nothing else lists them.
@@ -1057,6 +1447,9 @@ KINDS: Mapping[str, Callable[..., Any]] = MappingProxyType({
     "measure": measure,
     "confusion_matrix": confusion_matrix,
 })
+
+if list(CHART_DATA) != list(KINDS):  # pragma: no cover - a guard on the two tables
+    raise RuntimeError("plot.CHART_DATA must list the kinds of plot.KINDS, in its order")
 
 #: kinds that need both classes, and those that need probabilities
 _BOTH_CLASSES = frozenset({"roc", "threshold", "pr", "prg", "lift"})

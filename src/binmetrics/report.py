@@ -1,20 +1,21 @@
 """The self-contained interactive HTML report: :func:`report` and ``Evaluation.to_html``.
 
 One HTML file with the measures table (family, direction, interval where computed,
-source and formula on hover), the charts (ROC with its convex hull and the random
-line, precision-recall, precision-recall-gain, gain and lift with their random
-baselines, TPR and FPR against the threshold with the KS gap, any confusion measure
-against the threshold; Berrar Figs. 4-5), the confusion matrix, the paired tests of
-several models, and a threshold slider. Opening it needs no network: the CSS, the
-script and the data are inline, and the charts are SVG drawn by that script.
+source and formula on hover), the confusion matrix, every chart of
+:data:`binmetrics.plot.KINDS` (see ``binmetrics.plot.kinds()``: the report draws, in
+that order, each kind with data in :data:`binmetrics.plot.CHART_DATA`, from
+:func:`binmetrics.plot.chart_data`, and a chart of any confusion measure against the
+threshold), the paired tests of several models, and a threshold slider. Opening it
+needs no network: the CSS, the script and the data are inline, and the charts are
+SVG drawn by that script.
 
 One measure, one definition: the browser computes no measure. For every slider
 position (a threshold) the confusion matrix and the value of every confusion
 measure of the registry are computed here, by the registry's own vectorised
-functions on the count table's cumulative counts, and embedded; the script only
-looks them up. Every number in the tables is computed on the full data; only the
-curves are thinned for display, with the error bound of :func:`thin_curve` shown
-in the report's footer.
+functions on the count table's cumulative counts, and embedded (to
+:data:`SIG_DIGITS` significant digits); the script only looks them up. Every number
+in the tables is computed on the full data; only the curves are thinned for
+display, with the error bound of :func:`thin_curve` shown in the report's footer.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ import math
 import os
 import tempfile
 import warnings
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from ._html import DIRECTION_TEXT, measure_title
 from .counts import Confusion, chunks
 from .exceptions import UndefinedMeasureWarning, undefined_policy
 from .measures.registry import Family, Measure, iter_measures
@@ -44,7 +46,8 @@ if TYPE_CHECKING:
     from .evaluation import Evaluation
     from .paired import Comparison
 
-__all__ = ["DEFAULT_MAX_POINTS", "DEFAULT_THRESHOLDS", "Thinned", "report", "thin_curve"]
+__all__ = ["DEFAULT_MAX_POINTS", "DEFAULT_THRESHOLDS", "MAX_SLIDER_VALUES", "SIG_DIGITS",
+           "Thinned", "report", "thin_curve"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -52,11 +55,15 @@ FloatArray = npt.NDArray[np.float64]
 DEFAULT_MAX_POINTS = 1000
 #: Slider positions (thresholds) at most.
 DEFAULT_THRESHOLDS = 1000
+#: Slider positions times models at most: the page embeds every confusion measure of
+#: every model at every position, so this bounds its size (12 models: 500 positions).
+MAX_SLIDER_VALUES = 6000
+#: Significant digits of the embedded values (the page shows at most 10).
+SIG_DIGITS = 10
 #: Decimals of the drawn coordinates, in units of the axis range.
 DECIMALS = 6
 #: The first pass of :func:`thin_curve` keeps at most this many times ``max_points``.
 _FIRST_PASS = 8
-_DIRECTION = {1: "\u2191 higher", -1: "\u2193 lower", 0: "\u2013 none"}
 _FAMILY_TITLE: dict[Family, str] = {
     "confusion": "Confusion measures (at the slider's threshold)",
     "probabilistic": "Probabilistic measures", "ranking": "Ranking measures"}
@@ -133,14 +140,26 @@ def _dp_keep(x: FloatArray, y: FloatArray, budget: int, tol: float) -> npt.NDArr
     n = x.size
     keep = [0, n - 1]
     heap: list[tuple[float, int, int, int]] = []
+    xl, yl = x.tolist(), y.tolist()  # Python floats: cheap scalar access
+    tol2 = tol * tol
 
     def push(i: int, j: int) -> None:
         if j - i < 2:
             return
-        d = _segment_distance(x[i + 1:j], y[i + 1:j], x[i], y[i], x[j], y[j])
-        k = int(d.argmax())
-        if d[k] > tol:
-            heapq.heappush(heap, (-float(d[k]), i, j, i + 1 + k))
+        ax, ay = xl[i], yl[i]
+        dx, dy = xl[j] - ax, yl[j] - ay
+        den = dx * dx + dy * dy
+        rx, ry = x[i + 1:j] - ax, y[i + 1:j] - ay
+        if den > 0.0:  # squared distance to the segment (t clipped to [0, 1])
+            t = (rx * dx + ry * dy) / den
+            np.maximum(t, 0.0, out=t)
+            np.minimum(t, 1.0, out=t)
+            rx -= t * dx
+            ry -= t * dy
+        d2 = rx * rx + ry * ry
+        k = int(d2.argmax())
+        if d2[k] > tol2:
+            heapq.heappush(heap, (-float(d2[k]), i, j, i + 1 + k))
 
     push(0, n - 1)
     while heap and len(keep) < budget:
@@ -254,11 +273,29 @@ def thin_curve(x: Any, y: Any, *, max_points: int = DEFAULT_MAX_POINTS,
 
 
 # --- the data behind the report ------------------------------------------------------------
-def _jsonable(values: Any) -> list[Any]:
-    """Floats for JSON: NaN -> null, +-inf -> "Infinity"/"-Infinity" (the script reads them)."""
-    a = np.asarray(values, dtype=np.float64)
-    out: list[Any] = a.tolist()
-    if not np.isfinite(a).all():
+def _jsonable(values: Any, shown: int | None = None, digits: int | None = SIG_DIGITS
+              ) -> list[Any]:
+    """Floats for JSON, rounded to ``digits`` significant digits (None: exact): NaN ->
+    null, +-inf -> "Infinity"/"-Infinity" (the script reads them), whole numbers as
+    ints when all are. With ``shown``, a value whose rounding would change its display
+    at ``shown`` digits (one within 10**-digits of a rounding boundary) is kept exact,
+    so the page shows what ``_fmt(v, shown)`` shows."""
+    a = np.asarray(values, dtype=np.float64).ravel()
+    finite = np.isfinite(a)
+    if finite.all() and np.all(a == np.round(a)) and np.all(np.abs(a) < 2.0 ** 53):
+        return a.astype(np.int64).tolist()  # exact counts: short JSON
+    vals: list[Any] = a.tolist()
+    out: list[Any]
+    if digits is not None:
+        spec = f".{digits}g"
+        out = [float(format(v, spec)) for v in vals]  # "nan", "inf" parse back
+        if shown is not None:
+            show = f".{shown}g"
+            out = [q if q == v or format(q, show) == format(v, show) else v
+                   for q, v in zip(out, vals, strict=True)]
+    else:
+        out = vals
+    if not finite.all():
         out = [v if math.isfinite(v) else (None if math.isnan(v) else
                                            ("Infinity" if v > 0 else "-Infinity"))
                for v in out]
@@ -276,6 +313,14 @@ def _coords(values: Any) -> list[Any]:
 
 def _norm(v: Any, lo: float, hi: float) -> FloatArray:
     return (np.asarray(v, dtype=np.float64) - lo) / (hi - lo)
+
+
+def _positions(thresholds: int, evs: list[Evaluation]) -> int:
+    """Slider positions: ``thresholds``, at most MAX_SLIDER_VALUES / models (the page
+    embeds every confusion measure of every model at every position), and never fewer
+    than the positions every report has (+inf, the lowest score, each own threshold)."""
+    needed = 2 + len({ev.threshold for ev in evs})
+    return max(min(thresholds, needed), min(thresholds, MAX_SLIDER_VALUES // len(evs)))
 
 
 def _grid(evs: list[Evaluation], budget: int) -> FloatArray:
@@ -309,42 +354,15 @@ def _grid(evs: list[Evaluation], budget: int) -> FloatArray:
     return grid
 
 
-@dataclass
-class _Axes:
-    """The data ranges of the charts whose axes depend on the data."""
+def _threshold_range(evs: list[Evaluation]) -> tuple[float, float]:
+    """The x range of the charts against the threshold: from the lowest score to the
+    point where ``plot.threshold`` draws the cut "nothing positive" (right of the
+    highest score), as the threshold chart's data span."""
+    from .plot import _threshold_axis
 
-    counts: bool  # gain/lift in cases and positives (one data set) or in fractions
-    total: float
-    positives: float
-    lift_max: float
-    t_lo: float
-    t_hi: float
-
-
-def _axes(evs: list[Evaluation]) -> _Axes:
-    same = len({(ev.table.total, ev.table.P) for ev in evs}) == 1
-    lifts = []
-    for ev in evs:
-        t = ev.table
-        if t.P > 0:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                lift = (t.tp[1:] / t.cum[1:]) / t.prevalence
-            lifts.append(float(np.nanmax(lift)))
     lo = min(float(ev.table.scores[-1]) for ev in evs)
-    hi = max(float(ev.table.scores[0]) for ev in evs)
-    if hi == lo:
-        lo, hi = lo - 0.5, hi + 0.5
-    return _Axes(counts=same, total=float(evs[0].table.total), positives=float(evs[0].table.P),
-                 lift_max=max([*lifts, 1.0]), t_lo=lo, t_hi=hi)
-
-
-def _cases_xy(ax: _Axes, ev: Evaluation, cases: Any, positives: Any) -> tuple[FloatArray,
-                                                                              FloatArray]:
-    """Cases selected and positives found, in units of the gain chart's axes."""
-    t = ev.table
-    if ax.counts:
-        return _norm(cases, 0.0, ax.total), _norm(positives, 0.0, ax.positives or 1.0)
-    return _norm(cases, 0.0, t.total), _norm(positives, 0.0, t.P or 1.0)
+    hi = max(float(_threshold_axis(ev.table.thresholds())[0]) for ev in evs)
+    return lo, hi
 
 
 def _confusion_values(ev: Evaluation, grid: FloatArray, measures: list[Measure]
@@ -363,6 +381,16 @@ def _confusion_values(ev: Evaluation, grid: FloatArray, measures: list[Measure]
     return c, values
 
 
+@dataclass(frozen=True)
+class _LineThinning:
+    """The footer's row of one drawn line: exact and drawn points, error and bound."""
+
+    points: int
+    drawn: int
+    error: float
+    bound: float
+
+
 @dataclass
 class _ModelData:
     name: str
@@ -373,61 +401,13 @@ class _ModelData:
     confusion: Confusion
     grid_values: dict[str, FloatArray]
     payload: dict[str, Any]
-    thinning: dict[str, Thinned]
+    thinning: dict[str, _LineThinning] = field(default_factory=dict)
 
 
-def _curves(ev: Evaluation, ax: _Axes, max_points: int
-            ) -> tuple[dict[str, Any], dict[str, Thinned], dict[str, Any]]:
-    """The thinned curves of one model (in axis units), their errors, and extras."""
-    t = ev.table
-    raw: dict[str, tuple[Any, Any]] = {}
-    extra: dict[str, Any] = {}
-    if t.P > 0 and t.N > 0:
-        roc = ev.roc()
-        raw["roc"] = (roc.fpr, roc.tpr)
-        hull = roc.hull()
-        raw["hull"] = (hull.fpr, hull.tpr)
-        pr = ev.pr()
-        raw["pr"] = (pr.recall, pr.precision)
-        prg = ev.prg()
-        shown = prg.recall_gain >= 0
-        raw["prg"] = (prg.recall_gain[shown], prg.precision_gain[shown])
-        tc = ev.threshold_curves()
-        tx = _norm(tc.thresholds[1:], ax.t_lo, ax.t_hi)
-        raw["tpr"] = (tx, tc.tpr[1:])
-        raw["fpr"] = (tx, tc.fpr[1:])
-        k_thr, ks = tc.ks()
-        if math.isfinite(ks) and math.isfinite(k_thr):
-            k = int(np.flatnonzero(tc.thresholds == k_thr)[0])
-            extra["ks"] = {"x": _coords([_norm(k_thr, ax.t_lo, ax.t_hi)])[0],
-                           "y0": float(np.round(tc.fpr[k], DECIMALS)),
-                           "y1": float(np.round(tc.tpr[k], DECIMALS)), "value": ks,
-                           "threshold": k_thr}
-        lift = ev.lift()
-        lx, _ = _cases_xy(ax, ev, lift.n_selected, lift.n_selected)
-        raw["lift"] = (lx, np.asarray(lift.lift) / ax.lift_max)
-        extra["prevalence"] = t.prevalence
-        extra["lift1"] = 1.0 / ax.lift_max
-    gain = ev.gain()
-    raw["gain"] = _cases_xy(ax, ev, gain.n_selected, gain.positives)
-    bx, by = _cases_xy(ax, ev, [0.0, t.total], [0.0, t.P])
-    extra["random_gain"] = [_coords(bx), _coords(by)]
-    curves: dict[str, Any] = {}
-    thinning: dict[str, Thinned] = {}
-    for key, (x, y) in raw.items():
-        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-        ok = np.isfinite(x) & np.isfinite(y)
-        if not ok.any():
-            continue
-        th = thin_curve(x[ok], y[ok], max_points=max_points)
-        thinning[key] = th
-        curves[key] = [th.x.tolist(), th.y.tolist()]
-    return curves, thinning, extra
-
-
-def _model_data(name: str, ev: Evaluation, grid: FloatArray, ax: _Axes,
-                conf_measures: list[Measure], ci: bool | Mapping[str, Any],
-                max_points: int, caught: list[warnings.WarningMessage]) -> _ModelData:
+def _model_data(name: str, ev: Evaluation, grid: FloatArray, conf_measures: list[Measure],
+                ci: bool | Mapping[str, Any]) -> _ModelData:
+    """Every measure at the model's threshold, its intervals, and the confusion matrix
+    and confusion measures at the slider positions (warnings go to the caller)."""
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         values = ev.to_dict()
@@ -437,59 +417,129 @@ def _model_data(name: str, ev: Evaluation, grid: FloatArray, ax: _Axes,
             frame = ev.ci_table(**kwargs)
             intervals = {r.id: (float(r.low), float(r.high), str(r.method))
                          for r in frame.itertuples()}
-        curves, thinning, extra = _curves(ev, ax, max_points)
     reasons: dict[str, str] = {}
     for w in rec:
         if isinstance(w.message, UndefinedMeasureWarning):
             for mid in w.message.measures:
                 reasons.setdefault(mid, w.message.reason)
-    caught.extend(rec)
+    for w in rec:  # to the caller's record
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     c, gv = _confusion_values(ev, grid, conf_measures)
-    gx, gy = _cases_xy(ax, ev, c.tp + c.fp, c.tp)
-    markers = {  # the operating point on each chart, at each slider position
-        "roc": [_coords(gv["fpr"]), _coords(gv["tpr"])],
-        "pr": [_coords(gv["tpr"]), _coords(gv["ppv"])],
-        "gain": [_coords(gx), _coords(gy)],
-        "lift": [_coords(gx), _coords(gv["lift"] / ax.lift_max)],
-    }
+    own = int(np.searchsorted(grid, ev.threshold))
     payload = {
         "name": name,
-        "own": int(np.searchsorted(grid, ev.threshold)),
-        "counts": {k: _jsonable(v) for k, v in c.as_dict().items()},
-        "values": {k: _jsonable(v) for k, v in gv.items()},
-        "markers": markers,
-        "curves": curves,
-        "extra": extra,
+        "own": own,
+        "counts": {k: _jsonable(v) for k, v in c.as_dict().items()},  # shown with 10 digits
+        "values": {k: _jsonable(v, shown=6) for k, v in gv.items()},
+        "reasons": {k: reasons[k] for k in gv if k in reasons and math.isnan(gv[k][own])},
+        "markers": {},
+        "charts": {},
     }
-    return _ModelData(name, ev, values, reasons, intervals, c, gv, payload, thinning)
+    return _ModelData(name, ev, values, reasons, intervals, c, gv, payload)
 
 
-def _chart_specs(ax: _Axes) -> list[dict[str, Any]]:
-    cases = "cases selected" if ax.counts else "fraction of cases selected"
-    found = "positives found" if ax.counts else "fraction of positives found"
-    xr = [0.0, ax.total] if ax.counts else [0.0, 1.0]
-    yr = [0.0, ax.positives] if ax.counts else [0.0, 1.0]
-    unit = [0.0, 1.0]
-    return [
-        {"id": "roc", "title": "ROC curve and convex hull", "x": unit, "y": unit,
-         "xlabel": "false positive rate", "ylabel": "true positive rate",
-         "lines": [["roc", ""], ["hull", "4 3"]], "marker": "roc", "ref": "diagonal"},
-        {"id": "pr", "title": "Precision-recall", "x": unit, "y": unit,
-         "xlabel": "recall (TPR)", "ylabel": "precision (PPV)", "lines": [["pr", ""]],
-         "marker": "pr", "ref": "prevalence"},
-        {"id": "prg", "title": "Precision-recall-gain", "x": unit, "y": unit,
-         "xlabel": "recall gain", "ylabel": "precision gain", "lines": [["prg", ""]],
-         "marker": None, "ref": None},
-        {"id": "gain", "title": "Gain chart", "x": xr, "y": yr, "xlabel": cases,
-         "ylabel": found, "lines": [["gain", ""]], "marker": "gain", "ref": "random_gain"},
-        {"id": "lift", "title": "Lift chart", "x": xr, "y": [0.0, ax.lift_max],
-         "xlabel": cases, "ylabel": "lift", "lines": [["lift", ""]], "marker": "lift",
-         "ref": "lift1"},
-        {"id": "rates", "title": "TPR and FPR against the threshold (KS gap)",
-         "x": [ax.t_lo, ax.t_hi], "y": unit, "xlabel": "threshold",
-         "ylabel": "TPR (solid), FPR (dashed)", "lines": [["tpr", ""], ["fpr", "4 3"]],
-         "marker": "rates", "ref": "ks"},
-    ]
+def _limits(lim: tuple[float | None, float | None], series: list[Any], axis: str
+            ) -> list[float]:
+    """An axis range: the chart's fixed ends, the data's extent for the others."""
+    lo, hi = lim
+    if lo is None or hi is None:
+        vals = [getattr(s, axis) for s in series]
+        finite = np.concatenate([v[np.isfinite(v)] for v in vals]) if vals else np.empty(0)
+        if finite.size:
+            lo = float(finite.min()) if lo is None else lo
+            hi = float(finite.max()) if hi is None else hi
+    lo = 0.0 if lo is None else lo
+    hi = lo + 1.0 if hi is None else hi
+    if hi <= lo:
+        lo, hi = lo - 0.5, lo + 0.5
+    return [lo, hi]
+
+
+def _thin_line(x: FloatArray, y: FloatArray, max_points: int
+               ) -> tuple[list[Any], list[Any], _LineThinning]:
+    """A line in axis units thinned piece by piece (NaN/inf break it, as in matplotlib),
+    the pieces joined by nulls (the script lifts the pen there)."""
+    ok = np.isfinite(x) & np.isfinite(y)
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], ok.astype(np.int8), [0]))))
+    n_ok = max(int(ok.sum()), 1)
+    xs: list[Any] = []
+    ys: list[Any] = []
+    error = bound = 0.0
+    for a, b in zip(edges[0::2], edges[1::2], strict=True):
+        th = thin_curve(x[a:b], y[a:b], max_points=max(10, max_points * int(b - a) // n_ok))
+        if xs:
+            xs.append(None)
+            ys.append(None)
+        xs.extend(th.x.tolist())
+        ys.extend(th.y.tolist())
+        error, bound = max(error, th.error), max(bound, th.bound)
+    drawn = sum(v is not None for v in xs)
+    return xs, ys, _LineThinning(int(ok.sum()), drawn, error, bound)
+
+
+def _series_payload(s: Any, xr: list[float], yr: list[float], max_points: int
+                    ) -> tuple[list[Any], _LineThinning | None]:
+    """``[xs, ys, style, label, class]`` of one series in axis units, and its thinning."""
+    x, y = _norm(s.x, *xr), _norm(s.y, *yr)
+    cls = "ref random" if s.shared and s.label.startswith("random") else \
+        "ref" if s.shared else "line"
+    if s.style in ("points", "segment") or s.shared:
+        return [_coords(x), _coords(y), s.style, s.label, cls], None
+    xs, ys, th = _thin_line(x, y, max_points)
+    return [xs, ys, s.style, s.label, cls], th
+
+
+@dataclass
+class _Chart:
+    spec: dict[str, Any]
+    data: Any  # plot.ChartData
+
+
+def _charts(data: list[_ModelData], grid: FloatArray, t_range: tuple[float, float],
+            max_points: int, notes: list[str]) -> list[_Chart]:
+    """The charts of ``plot.KINDS`` that have chart data (``plot.CHART_DATA``), in that
+    order, from :func:`binmetrics.plot.chart_data`: their specs and each model's series
+    and operating points (in the models' payloads), thinned; notes on models left out."""
+    from . import plot
+
+    same = len({(md.ev.table.total, md.ev.table.P) for md in data}) == 1
+    options: dict[str, dict[str, Any]] = {
+        "gain": {"normalize": not same}, "lift": {"normalize": not same},
+        "loss": {"center": "threshold", "max_points": max_points},
+    }
+    index: dict[str | None, int] = {md.name: i for i, md in enumerate(data)}
+    models = {md.name: md.ev for md in data}
+    out = []
+    for kind in plot.KINDS:
+        if plot.CHART_DATA[kind] is None:  # shown from the slider's values: the measure
+            continue  # chart and the confusion matrix
+        cd = plot.chart_data(kind, models, **options.get(kind, {}))
+        notes.extend(cd.notes)
+        if not cd.series:
+            continue
+        series = list(cd.series)
+        xr = [*t_range] if cd.threshold_axis else _limits(cd.xlim, series, "x")
+        yr = _limits(cd.ylim, series, "y")
+        shared = []
+        for s in series:
+            payload, th = _series_payload(s, xr, yr, max_points)
+            if s.shared:
+                shared.append(payload)
+                continue
+            md = data[index[s.model]]
+            md.payload["charts"].setdefault(kind, []).append(payload)
+            if th is not None:
+                md.thinning[f"{kind}: {s.label}"] = th
+        if cd.operating is not None:
+            for name in {s.model for s in series if not s.shared}:
+                md = data[index[name]]
+                px, py = cd.operating(md.ev, md.confusion, md.grid_values)
+                md.payload["markers"][kind] = [_coords(_norm(px, *xr)), _coords(_norm(py, *yr))]
+        out.append(_Chart({"id": kind, "title": cd.title, "x": xr, "y": yr,
+                           "xlabel": cd.xlabel, "ylabel": cd.ylabel,
+                           "marker": cd.operating is not None, "vline": cd.threshold_axis,
+                           "shared": shared}, cd))
+    return out
 
 
 # --- HTML ----------------------------------------------------------------------------------
@@ -515,19 +565,18 @@ def _e(s: Any) -> str:
     return html.escape(str(s), quote=True)
 
 
+def _short(name: str, width: int = 40) -> str:
+    """A model name for a button: at most ``width`` characters (the full one in titles)."""
+    return name if len(name) <= width else name[:width - 1] + "\u2026"
+
+
 def _asset(name: str) -> str:
     return resources.files("binmetrics").joinpath("report_assets", name).read_text("utf-8")
 
 
-def _measure_title(m: Measure) -> str:
-    params = ", ".join(f"{k}={v!r}" for k, v in m.params.items())
-    return (f"{m.name} \u2014 {m.source}\n{m.formula}" + (f"\nparameters: {params}"
-                                                          if params else ""))
-
-
 def _measures_table(models: list[_ModelData], j0: int) -> str:
-    head = "".join(f"<th scope='col' class='model m{i % 8}'>{_e(md.name)}</th>"
-                   for i, md in enumerate(models))
+    head = "".join(f"<th scope='col' class='model m{i % 8}' title='{_e(md.name)}'>"
+                   f"{_e(_short(md.name))}</th>" for i, md in enumerate(models))
     rows = []
     for family, title in _FAMILY_TITLE.items():
         rows.append(f"<tr class='family'><th colspan='{3 + len(models)}' scope='rowgroup'>"
@@ -551,9 +600,9 @@ def _measures_table(models: list[_ModelData], j0: int) -> str:
                 cells.append(f"<td class='v'><span id='bm-v-{i}-{_e(m.id)}' "
                              f"data-value='{_num_attr(v)}'{title}>{_e(_fmt(v))}</span>{ci}</td>")
             rows.append(
-                f"<tr data-family='{family}'><th scope='row' title='{_e(_measure_title(m))}'>"
+                f"<tr data-family='{family}'><th scope='row' title='{_e(measure_title(m))}'>"
                 f"{_e(m.name)} <code>{_e(m.id)}</code></th><td>{family}</td>"
-                f"<td>{_DIRECTION.get(m.direction, str(m.direction))}</td>{''.join(cells)}</tr>")
+                f"<td>{DIRECTION_TEXT[m.direction]}</td>{''.join(cells)}</tr>")
     return (f"<table id='bm-measures' class='measures'><thead><tr><th scope='col'>measure</th>"
             f"<th scope='col'>family</th><th scope='col'>direction</th>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")
@@ -568,17 +617,29 @@ def _confusion_tables(models: list[_ModelData], j0: int) -> str:
             return (f"<td id='bm-cm-{i}-{k}' data-value='{_num_attr(c[k])}'>"
                     f"{_e(_fmt(c[k], 10))}</td>")
 
-        out.append(
-            f"<table class='cm' id='bm-cm-{i}'><caption class='m{i % 8}'>{_e(md.name)}</caption>"
-            "<tr><td></td><th scope='col'>actual positive</th>"
-            "<th scope='col'>actual negative</th></tr>"
-            f"<tr><th scope='row'>predicted positive</th>{cell('tp')}{cell('fp')}</tr>"
-            f"<tr><th scope='row'>predicted negative</th>{cell('fn')}{cell('tn')}</tr>"
+        out.append(  # rows = actual, columns = predicted, as plot.confusion_matrix
+            f"<table class='cm' id='bm-cm-{i}'><caption class='m{i % 8}' title='{_e(md.name)}'>"
+            f"{_e(_short(md.name))}</caption>"
+            "<tr><td></td><th scope='col'>predicted positive</th>"
+            "<th scope='col'>predicted negative</th></tr>"
+            f"<tr><th scope='row'>actual positive</th>{cell('tp')}{cell('fn')}</tr>"
+            f"<tr><th scope='row'>actual negative</th>{cell('fp')}{cell('tn')}</tr>"
             "</table>")
     return "".join(out)
 
 
-def _paired_table(paired: Comparison) -> str:
+def _paired_mismatch(paired: Comparison, models: list[_ModelData]) -> str:
+    """A note when the paired tests cut at another threshold than a model they compare."""
+    other = [f"{md.name!r} ({_fmt(md.ev.threshold, 10)})" for md in models
+             if md.name in paired.names and md.ev.threshold != paired.threshold]
+    if not other:
+        return ""
+    return (f"the paired tests cut at threshold {_fmt(paired.threshold, 10)}, but the rest of "
+            f"the report cuts {', '.join(other)} at its own threshold: the confusion measures "
+            "of the paired table are not those of the measures table")
+
+
+def _paired_table(paired: Comparison, mismatch: str = "") -> str:
     frame = paired.to_frame()
     body = []
     for r in frame.itertuples():
@@ -587,8 +648,9 @@ def _paired_table(paired: Comparison) -> str:
             f"<td>{_e(_fmt(r.value_a))}</td><td>{_e(_fmt(r.value_b))}</td>"
             f"<td>{_e(_fmt(r.difference))}</td><td>[{_e(_fmt(r.low))}, {_e(_fmt(r.high))}]</td>"
             f"<td>{_e(_fmt(r.pvalue, 4))}</td><td>{_e(r.method)}</td></tr>")
-    return (f"<table id='bm-paired' class='paired'><caption>Paired tests on the same cases: "
-            f"threshold {_e(_fmt(paired.threshold))}, {_e(_fmt(paired.level * 100))}% "
+    warn = f"<p class='warn' id='bm-paired-note'>Note: {_e(mismatch)}.</p>" if mismatch else ""
+    return (f"{warn}<table id='bm-paired' class='paired'><caption>Paired tests on the same "
+            f"cases: threshold {_e(_fmt(paired.threshold))}, {_e(_fmt(paired.level * 100))}% "
             f"intervals of A \u2212 B, {_e(paired.alternative)}</caption><thead><tr>"
             "<th>model A</th><th>model B</th><th>measure</th><th>A</th><th>B</th>"
             "<th>A \u2212 B</th><th>interval</th><th>p-value</th><th>method</th></tr></thead>"
@@ -612,35 +674,47 @@ def _summary(models: list[_ModelData]) -> str:
     return f"<ul class='summary'>{''.join(rows)}</ul>"
 
 
-def _footer(models: list[_ModelData], max_points: int, version: str) -> str:
+def _footer(models: list[_ModelData], max_points: int, version: str, exact_slider: bool,
+            positions: int) -> str:
     worst = max(((th.error, md.name, key) for md in models for key, th in md.thinning.items()),
                 default=(0.0, "", ""))
     rows = "".join(
-        f"<tr><td>{_e(md.name)}</td><td>{_e(key)}</td><td>{th.index[-1] + 1}</td>"
-        f"<td>{th.x.size}</td><td>{th.error:.2e}</td><td>{th.bound:.2e}</td></tr>"
+        f"<tr><td>{_e(md.name)}</td><td>{_e(key)}</td><td>{th.points}</td>"
+        f"<td>{th.drawn}</td><td>{th.error:.2e}</td><td>{th.bound:.2e}</td></tr>"
         for md in models for key, th in md.thinning.items())
+    sampled = ("Every distinct score is a slider position, so the measure chart's steps are "
+               "exact." if exact_slider else
+               "The slider holds a sample of the distinct scores, so the measure chart shows "
+               "the measure at those positions only (steps between them), not every step.")
     return (
-        "<footer><p>Every number in the tables is computed on the full data. Curves of more "
-        f"than {max_points} points are thinned for display (an arc-length pass, then a greedy "
-        "Douglas-Peucker; <code>binmetrics.report.thin_curve</code>): every point of an exact "
-        "curve lies within \u03b5 of the drawn line, in both coordinates, \u03b5 being a "
-        "fraction of the chart's axis range; guaranteed \u03b5 \u2264 L/(max_points \u2212 2) "
-        "+ 7.1e-7 (L the curve's length in those units, 7.1e-7 the rounding of the drawn "
-        f"coordinates). Largest here: <b id='bm-eps'>\u03b5 = {worst[0]:.2e}</b>"
+        "<footer><p>Every number in the tables is computed on the full data. Step functions "
+        "(the rates against the threshold, the AP step line of the precision-recall chart) "
+        "are drawn through their vertices, so the drawn line is the step function itself. "
+        f"Curves of more than {max_points} points are thinned for display (an arc-length "
+        "pass, then a greedy Douglas-Peucker; <code>binmetrics.report.thin_curve</code>): "
+        "every point of an exact curve lies within \u03b5 of the drawn line, in both "
+        "coordinates, \u03b5 being a fraction of the chart's axis range; guaranteed \u03b5 "
+        "\u2264 L/(max_points \u2212 2) + 7.1e-7 (L the curve's length in those units, 7.1e-7 "
+        "the rounding of the drawn coordinates). Largest here: "
+        f"<b id='bm-eps'>\u03b5 = {worst[0]:.2e}</b>"
         + (f" ({_e(worst[2])}, {_e(worst[1])})" if worst[1] else "") + ".</p>"
         "<details><summary>\u03b5 of each curve</summary><table class='eps'><thead><tr>"
         "<th>model</th><th>curve</th><th>points</th><th>drawn</th><th>\u03b5 measured</th>"
         f"<th>\u03b5 guaranteed</th></tr></thead><tbody>{rows}</tbody></table></details>"
-        "<p>The slider moves through thresholds chosen among the scores (evenly over the "
-        "cases, with every model's own threshold); the confusion matrix and the confusion "
-        "measures at each of them were computed by binmetrics, not in the browser. "
-        "Intervals of confusion measures hold at the model's own threshold only. Hover a "
-        f"measure for its source and formula. binmetrics {_e(version)}; no network is "
-        "needed to open this file.</p></footer>")
+        f"<p>The slider moves through {positions} thresholds chosen among the scores (evenly "
+        "over the cases, with every model's own threshold; at most "
+        f"{MAX_SLIDER_VALUES} positions times models in all, which bounds the file's size); "
+        "the confusion matrix and the confusion measures at each of them were computed by "
+        f"binmetrics, not in the browser, and embedded to {SIG_DIGITS} significant digits "
+        f"(the page shows at most {SIG_DIGITS}). {sampled} Intervals of confusion measures "
+        "hold at the model's own threshold only. Hover a measure for its source and formula, "
+        f"a line for what it is. binmetrics {_e(version)}; no network is needed to open this "
+        "file.</p></footer>")
 
 
-def _notes(caught: list[warnings.WarningMessage]) -> str:
-    seen = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught))
+def _notes(caught: list[warnings.WarningMessage], extra: list[str]) -> str:
+    seen = list(dict.fromkeys([*extra,
+                               *(" ".join(str(w.message).split()) for w in caught)]))
     if not seen:
         return ""
     items = "".join(f"<li>{_e(s)}</li>" for s in seen)
@@ -659,7 +733,10 @@ def _finite_json(obj: Any) -> Any:
 
 
 def _script_json(obj: Any) -> str:
-    text = json.dumps(_finite_json(obj), separators=(",", ":"), allow_nan=False)
+    try:  # the embedded arrays hold no NaN or inf already: skip the walk
+        text = json.dumps(obj, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite_json(obj), separators=(",", ":"), allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -729,19 +806,21 @@ def report(
     paired: Comparison | None = None,
     max_points: int = DEFAULT_MAX_POINTS,
     thresholds: int = DEFAULT_THRESHOLDS,
+    notes: Sequence[str] = (),
 ) -> str:
     """A self-contained interactive HTML report of one or several evaluations.
 
     The file holds every measure of the registry (family, direction, source and
-    formula on hover, an interval where asked), the confusion matrix, the ROC curve
-    with its convex hull and the random diagonal, the precision-recall and PR-gain
-    curves, the gain and lift charts with their random baselines (Berrar Figs. 4,
-    5), TPR and FPR against the threshold with the KS gap (Fig. 5b), any confusion
-    measure against the threshold, and a threshold slider: moving it moves the
-    operating point on the charts and updates the confusion matrix and every
-    confusion measure. Nothing is computed in the browser: the values at each
-    slider position come from the registry's functions (DESIGN.md, "one measure,
-    one definition"). It needs no network to open.
+    formula on hover, an interval where asked), the confusion matrix (rows actual,
+    columns predicted, as :func:`binmetrics.plot.confusion_matrix`), the charts of
+    ``binmetrics.plot.kinds()`` from :func:`binmetrics.plot.chart_data` (Berrar
+    Figs. 4, 5, 7 and the reliability diagram; a kind that does not apply to a model,
+    e.g. the reliability diagram of scores outside [0, 1], leaves it out with a
+    note), a chart of any confusion measure against the threshold, and a threshold
+    slider: moving it moves the operating point on the charts and updates the
+    confusion matrix and every confusion measure. Nothing is computed in the
+    browser: the values at each slider position come from the registry's functions
+    (DESIGN.md, "one measure, one definition"). It needs no network to open.
 
     Parameters
     ----------
@@ -759,7 +838,8 @@ def report(
     paired : Comparison, optional
         A :func:`binmetrics.compare` result of these models on the same cases; its
         table (difference, interval, p-value, method) is shown. Its model names must
-        be among the report's.
+        be among the report's. When it cuts at another threshold than a model's own,
+        a UserWarning and a note in the report say so.
     max_points : int, default 1000
         Curves with more points are thinned for display (:func:`thin_curve`; the
         largest error is shown in the footer). Tables always use exact values.
@@ -767,6 +847,10 @@ def report(
         Slider positions at most: cut points of the tables, spread evenly over the
         cases, always including each model's own threshold, +inf (nothing positive)
         and the lowest score (everything positive). All cut points when fewer.
+        Capped at ``MAX_SLIDER_VALUES // len(models)`` (6000 positions times models
+        in all: 500 for 12 models), which keeps the file's size bounded.
+    notes : sequence of str, optional
+        Shown in the report's Notes (e.g. how the paired tests were chosen).
 
     Returns
     -------
@@ -792,6 +876,8 @@ def report(
     thresholds = _check_count(thresholds, "thresholds", 3)
     if not (ci is True or ci is False or isinstance(ci, Mapping)):
         raise TypeError(f"ci must be True, False or a mapping of ci_table options; got {ci!r}")
+    if isinstance(notes, str) or not all(isinstance(n, str) for n in notes):
+        raise TypeError(f"notes must be a sequence of strings; got {notes!r}")
     names = [n for n, _ in entries]
     if paired is not None:
         from .paired import Comparison
@@ -806,30 +892,43 @@ def report(
                              f"{', '.join(map(repr, names))}")
     out_path = _check_path(path) if path is not None else None
     evs = [ev for _, ev in entries]
-    grid = _grid(evs, thresholds)
-    ax = _axes(evs)
+    positions = _positions(thresholds, evs)
+    grid = _grid(evs, positions)
+    t_range = _threshold_range(evs)
     conf = list(iter_measures("confusion"))
-    caught: list[warnings.WarningMessage] = []
-    data = [_model_data(n, ev, grid, ax, conf, ci, max_points, caught) for n, ev in entries]
-    j0 = data[0].payload["own"]
+    chart_notes: list[str] = list(notes)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        data = [_model_data(n, ev, grid, conf, ci) for n, ev in entries]
+        charts = _charts(data, grid, t_range, max_points, chart_notes)
+    mismatch = _paired_mismatch(paired, data) if paired is not None else ""
+    if mismatch:
+        chart_notes.append(mismatch[0].upper() + mismatch[1:])
     for w in {str(w.message): w for w in caught}.values():  # each message once
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if mismatch:
+        warnings.warn(mismatch, UserWarning, stacklevel=2)
+    j0 = data[0].payload["own"]
     from . import __version__
 
     title = title or "binmetrics report: " + ", ".join(names)
+    gx = _norm(grid, *t_range)
+    gx[np.isposinf(grid)] = 1.0  # +inf (nothing positive): where plot.threshold draws it
     payload = {
-        "grid": {"threshold": _jsonable(grid), "start": j0,
-                 "x": _coords(_norm(grid, ax.t_lo, ax.t_hi))},
+        "grid": {"threshold": _jsonable(grid, digits=None), "start": j0, "x": _coords(gx)},
         "confusion": [m.id for m in conf],
         "names": {m.id: m.name for m in conf},
-        "charts": _chart_specs(ax),
+        "charts": [c.spec for c in charts],
+        "measureChart": {"x": list(t_range)},
         "models": [md.payload for md in data],
     }
+    exact_slider = all(md.ev.table.n_distinct < grid.size
+                       and np.isin(md.ev.table.scores, grid).all() for md in data)
     script = _asset("report.js")
     if "</script" in script.lower():  # pragma: no cover - a guard on the asset
         raise RuntimeError("report.js must not contain '</script'")
     paired_html = ("<section id='bm-paired-tests'><h2>Paired tests</h2>"
-                   f"{_paired_table(paired)}</section>" if paired is not None else "")
+                   f"{_paired_table(paired, mismatch)}</section>" if paired is not None else "")
     own = ", ".join(f"{md.name}: {_fmt(md.ev.threshold, 10)}" for md in data)
     page = f"""<!DOCTYPE html>
 <html lang="en">
@@ -851,7 +950,7 @@ def report(
 <output id="bm-threshold" for="bm-slider" data-value="{_num_attr(grid[j0])}">\
 {_e(_fmt(float(grid[j0]), 10))}</output>
 <button type="button" id="bm-reset" title="own thresholds: {_e(own)}">back to \
-{_e(data[0].name)}'s threshold</button>
+{_e(_short(data[0].name))}'s threshold</button>
 <span id="bm-position">position {j0 + 1} of {grid.size}</span>
 </section>
 <section id="bm-confusion"><h2>Confusion matrix</h2><div class="cms">\
@@ -861,9 +960,9 @@ def report(
 </section>
 <section id="bm-measures-box"><h2>Measures</h2>{_measures_table(data, j0)}</section>
 {paired_html}
-{_notes(caught)}
+{_notes(caught, chart_notes)}
 </main>
-{_footer(data, max_points, __version__)}
+{_footer(data, max_points, __version__, exact_slider, grid.size)}
 <script type="application/json" id="bm-data">{_script_json(payload)}</script>
 <script>
 {script}

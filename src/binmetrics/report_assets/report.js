@@ -25,6 +25,8 @@
     }
     return strip(v.toFixed(digits - 1 - x));
   }
+  /* a model name shortened for legends and captions (the full name is in the title) */
+  function short(s) { return s.length <= 40 ? s : s.slice(0, 39) + "\u2026"; }
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
   }
@@ -32,13 +34,32 @@
   /* --- drawing: u, v are in units of the axis range ([0, 1] is the plotted box) --- */
   function X(u) { return (ML + u * PW).toFixed(2); }
   function Y(v) { return (MT + (1 - v) * PH).toFixed(2); }
-  function polyline(xs, ys, cls, dash) {
-    var p = [];
+  function ok(x, y) { return x !== null && y !== null; }
+  var DASH = { solid: "", dashed: "5 3", dotted: "2 3" };
+  /* a polyline through the points; a null lifts the pen (NaN breaks the line, as in
+     matplotlib) */
+  function path(xs, ys, cls, dash, label) {
+    var d = "", pen = false;
     for (var i = 0; i < xs.length; i++) {
-      if (xs[i] !== null && ys[i] !== null) p.push(X(xs[i]) + "," + Y(ys[i]));
+      if (!ok(xs[i], ys[i])) { pen = false; continue; }
+      d += (pen ? "L" : "M") + X(xs[i]) + "," + Y(ys[i]);
+      pen = true;
     }
-    return '<polyline class="' + cls + '" points="' + p.join(" ") + '"' +
-      (dash ? ' stroke-dasharray="' + dash + '"' : "") + "/>";
+    return '<path class="' + cls + '" d="' + d + '"' + (dash ? ' stroke-dasharray="' + dash + '"' : "") +
+      ">" + (label ? "<title>" + esc(label) + "</title>" : "") + "</path>";
+  }
+  /* the step function of values ys[j] at ascending xs[j], each holding on (xs[j-1], xs[j]]
+     (score >= threshold is positive): the vertices plot.measure draws */
+  function stepPath(xs, ys, cls) {
+    var d = "", pen = false;
+    for (var j = 0; j < xs.length; j++) {
+      if (!ok(xs[j], ys[j])) { pen = false; continue; }
+      if (j > 0 && xs[j - 1] !== null) d += (pen ? "L" : "M") + X(xs[j - 1]) + "," + Y(ys[j]) + "L";
+      else d += "M";
+      d += X(xs[j]) + "," + Y(ys[j]);
+      pen = true;
+    }
+    return '<path class="' + cls + '" d="' + d + '"/>';
   }
   function frame(id, title, xr, yr, xlabel, ylabel) {
     var s = '<defs><clipPath id="bm-clip-' + id + '"><rect x="' + ML + '" y="' + (MT - 4) +
@@ -66,46 +87,60 @@
     for (var k = Math.ceil(r[0] / step - 1e-9); k * step <= r[1] + step * 1e-9; k++) out.push(k * step + 0);
     return out;
   }
-  function hline(v, cls) { return polyline([0, 1], [v, v], cls, "2 3"); }
 
-  function reference(spec, M, i) {
-    var e = M.extra, c = "ref m" + (i % 8);
-    if (spec.ref === "diagonal") return i === 0 ? polyline([0, 1], [0, 1], "ref random", "5 4") : "";
-    if (spec.ref === "prevalence" && e.prevalence !== undefined) return hline(e.prevalence, c);
-    if (spec.ref === "random_gain") return polyline(e.random_gain[0], e.random_gain[1], c, "5 4");
-    if (spec.ref === "lift1" && e.lift1 !== undefined) return i === 0 ? hline(e.lift1, "ref random") : "";
-    if (spec.ref === "ks" && e.ks) {
-      return '<line class="ks m' + (i % 8) + '" x1="' + X(e.ks.x) + '" x2="' + X(e.ks.x) + '" y1="' +
-        Y(e.ks.y0) + '" y2="' + Y(e.ks.y1) + '"><title>KS = ' + fmt(e.ks.value) + " at threshold " +
-        fmt(e.ks.threshold, 10) + '</title></line><text class="tl m' + (i % 8) + '" x="' +
-        (+X(e.ks.x) + 4) + '" y="' + ((+Y(e.ks.y0) + +Y(e.ks.y1)) / 2) + '">KS ' + fmt(e.ks.value, 3) + "</text>";
+  /* one series: [xs, ys, style, label, class] in axis units (binmetrics.plot.Series) */
+  function series(S, color) {
+    var xs = S[0], ys = S[1], style = S[2], label = S[3], cls = S[4] + (color ? " " + color : "");
+    if (style === "points") {
+      var c = "";
+      for (var i = 0; i < xs.length; i++) {
+        if (ok(xs[i], ys[i])) c += '<circle cx="' + X(xs[i]) + '" cy="' + Y(ys[i]) + '" r="2.4"/>';
+      }
+      return '<g class="dots ' + (color || "") + '"><title>' + esc(label) + "</title>" + c + "</g>";
     }
-    return "";
+    if (style === "segment") {
+      var x = X(xs[0]), y0 = Y(ys[0]), y1 = Y(ys[1]);
+      return '<line class="ks ' + (color || "") + '" x1="' + x + '" x2="' + x + '" y1="' + y0 + '" y2="' + y1 +
+        '"><title>' + esc(label) + '</title></line><text class="tl ' + (color || "") + '" x="' + (+x + 4) +
+        '" y="' + ((+y0 + +y1) / 2) + '">' + esc(label.split(" at ")[0]) + "</text>";
+    }
+    return path(xs, ys, cls, DASH[style], label);
+  }
+
+  function caption(spec) {
+    var parts = [];
+    spec.shared.forEach(function (S) { parts.push('<span class="ref-key">' + esc(S[3]) + "</span>"); });
+    D.models.forEach(function (M, i) {
+      var mine = M.charts[spec.id];
+      if (!mine) return;
+      var labels = [];
+      mine.forEach(function (S) { if (labels.indexOf(S[3]) < 0) labels.push(S[3]); });
+      parts.push('<span class="key m' + (i % 8) + '" title="' + esc(M.name) + '">' + esc(short(M.name)) +
+        "</span>: " + esc(labels.join("; ")));
+    });
+    return "<figcaption>" + parts.join("<br>") + "</figcaption>";
   }
 
   function chart(spec) {
     var body = "", marks = "";
+    spec.shared.forEach(function (S) { body += series(S, ""); });
     D.models.forEach(function (M, i) {
-      body += reference(spec, M, i);
-      spec.lines.forEach(function (l) {
-        var c = M.curves[l[0]];
-        if (c) body += polyline(c[0], c[1], "line m" + (i % 8), l[1]);
-      });
-      if (spec.marker && spec.marker !== "rates") {
+      (M.charts[spec.id] || []).forEach(function (S) { body += series(S, "m" + (i % 8)); });
+      if (spec.marker && M.markers[spec.id]) {
         marks += '<circle id="bm-mk-' + spec.id + "-" + i + '" class="marker m' + (i % 8) + '" r="4.5"/>';
       }
     });
-    if (spec.marker === "rates") {
-      marks += '<line id="bm-mk-rates" class="now" y1="' + Y(0) + '" y2="' + Y(1) + '"/>';
+    if (spec.vline) {
+      marks += '<line id="bm-mk-' + spec.id + '" class="now" y1="' + Y(0) + '" y2="' + Y(1) + '"/>';
     }
     return '<figure class="chart"><svg id="bm-chart-' + spec.id + '" viewBox="0 0 ' + W + " " + H +
       '" role="img" aria-label="' + esc(spec.title) + '">' +
       frame(spec.id, spec.title, spec.x, spec.y, spec.xlabel, spec.ylabel) +
-      '<g clip-path="url(#bm-clip-' + spec.id + ')">' + body + "</g>" + marks + "</svg></figure>";
+      '<g clip-path="url(#bm-clip-' + spec.id + ')">' + body + "</g>" + marks + "</svg>" +
+      caption(spec) + "</figure>";
   }
 
   /* --- any confusion measure against the threshold (its values at the slider positions) --- */
-  var rates = D.charts.filter(function (c) { return c.id === "rates"; })[0];
   var measureBox = null, select = null, mRange = [0, 1];
   function measureChart() {
     var id = select.value, lo = Infinity, hi = -Infinity;
@@ -124,12 +159,12 @@
         v = num(v);
         return v === null || !isFinite(v) ? null : (v - lo) / (hi - lo);
       });
-      body += polyline(D.grid.x, ys, "line m" + (i % 8), "");
+      body += stepPath(D.grid.x, ys, "line m" + (i % 8));
       marks += '<circle id="bm-mk-measure-' + i + '" class="marker m' + (i % 8) + '" r="4.5"/>';
     });
     measureBox.innerHTML = '<svg id="bm-chart-measure" viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="' +
       esc(D.names[id]) + ' against the threshold">' +
-      frame("measure", D.names[id] + " against the threshold", rates.x, mRange, "threshold", id) +
+      frame("measure", D.names[id] + " against the threshold", D.measureChart.x, mRange, "threshold", id) +
       '<g clip-path="url(#bm-clip-measure)">' + body + "</g>" + marks +
       '<line id="bm-mk-mline" class="now" y1="' + Y(0) + '" y2="' + Y(1) + '"/></svg>';
     update(Number(slider.value));
@@ -164,11 +199,12 @@
         var el = $("bm-v-" + i + "-" + id), v = M.values[id][j];
         el.textContent = fmt(v);
         el.dataset.value = attr(v);
-        el.title = v === null ? "undefined at this threshold" : "";
+        /* the reason binmetrics gave at the model's own threshold; elsewhere a general one */
+        el.title = v !== null ? "" : (j === M.own && M.reasons[id]) ? M.reasons[id] : "undefined at this threshold";
         var ci = el.parentNode.querySelector(".ci");
         if (ci) ci.hidden = j !== M.own;
       });
-      ["roc", "pr", "gain", "lift"].forEach(function (c) {
+      Object.keys(M.markers).forEach(function (c) {
         place($("bm-mk-" + c + "-" + i), M.markers[c][0][j], M.markers[c][1][j]);
       });
       if (select) {
@@ -177,14 +213,14 @@
               v === null || !isFinite(v) ? null : (v - mRange[0]) / (mRange[1] - mRange[0]));
       }
     });
-    vline($("bm-mk-rates"), D.grid.x[j]);
+    D.charts.forEach(function (c) { if (c.vline) vline($("bm-mk-" + c.id), D.grid.x[j]); });
     vline($("bm-mk-mline"), D.grid.x[j]);
   }
 
   var grid = $("bm-chart-grid");
   grid.innerHTML = D.charts.map(chart).join("");
   $("bm-legend").innerHTML = D.models.map(function (M, i) {
-    return '<span class="key m' + (i % 8) + '"><i></i>' + esc(M.name) + "</span>";
+    return '<span class="key m' + (i % 8) + '" title="' + esc(M.name) + '"><i></i>' + esc(short(M.name)) + "</span>";
   }).join("");
   var fig = document.createElement("figure");
   fig.className = "chart";
