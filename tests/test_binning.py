@@ -95,7 +95,7 @@ def test_bad_bin_arguments(decimals: object, bins: object, exc: type, msg: str) 
 @pytest.mark.parametrize("kw", [{"decimals": 1}, {"bins": 5}, {"bins": [0, 0.2, 0.7, 1]}])
 def test_probabilistic_measures_are_exact(weighted: bool, kw: dict[str, object]) -> None:
     y, s, w = data(3, weighted=weighted)
-    binned = bm.Evaluation(binned_table(y, s, sample_weight=w, **kw))
+    binned = bm.Evaluation(binned_table(y, s, sample_weight=w, threshold=0.5, **kw))
     exact = bm.evaluate(y, s, sample_weight=w)
     assert binned.table.n_distinct < exact.table.n_distinct
     got, want = quiet(binned, PROBABILISTIC), quiet(exact, PROBABILISTIC)
@@ -150,7 +150,7 @@ def test_bounds_contain_the_exact_value(seed: int) -> None:
     weighted = seed % 2 == 1
     y, s, w = data(seed, n=300 + 50 * seed, weighted=weighted, decimals=3 if seed % 3 else None)
     kw = {"decimals": 1} if seed % 4 < 2 else {"bins": 4 + seed}
-    binned = bm.Evaluation(binned_table(y, s, sample_weight=w, **kw))
+    binned = bm.Evaluation(binned_table(y, s, sample_weight=w, threshold=0.5, **kw))
     exact = bm.evaluate(y, s, sample_weight=w)
     truth = quiet(exact, RANKING)
     with warnings.catch_warnings():
@@ -221,7 +221,8 @@ def test_confusion_measures_exact_only_on_the_grid() -> None:
     ev = bm.Evaluation(t, threshold=0.5)
     exact = bm.evaluate(y, s, threshold=0.5)
     assert ev.binning_error("f1") == 0.0 and ev["f1"] == exact["f1"]
-    off = ev.at_threshold(0.55)
+    with pytest.warns(UserWarning, match="threshold 0.55 cuts the bin .* represented by 0.5"):
+        off = ev.at_threshold(0.55)
     assert off.binning_error("f1") is None
     assert off.error_bounds(measures=["f1"]).bound.tolist() == ["none"]
     assert ev.at_threshold(5.0).binning_error("tpr") == 0.0  # above every score
@@ -248,3 +249,101 @@ def test_binned_tables_refuse_what_would_approximate() -> None:
         ev.calibrated(0.5, method="undersample")
     low, high = ev.ci("auc", method="bootstrap", n_resamples=50, random_state=0)
     assert low < ev["auc"] < high  # the ranking measures of the binned table resample
+
+
+# --- the evaluation's threshold as an extra edge (review 7, defect 1) ----------------------
+CONFUSION = [m.id for m in bm.iter_measures("confusion")]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_threshold_is_an_extra_edge(seed: int) -> None:
+    weighted = seed % 2 == 1
+    y, s, w = data(30 + seed, n=500, weighted=weighted)
+    rng = np.random.default_rng(seed)
+    kw = [{"decimals": 1}, {"bins": 7}, {"bins": [0, 0.25, 0.5, 0.8, 1]}][seed % 3]
+    for t in (0.55, 0.123, float(rng.uniform(0.2, 0.8)), float(s.min()), 0.5):
+        table = binned_table(y, s, sample_weight=w, threshold=t, **kw)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # the threshold is exact: no warning
+            ev = bm.Evaluation(table, threshold=t, undefined="ignore")
+        exact = bm.evaluate(y, s, sample_weight=w, threshold=t, undefined="ignore")
+        got, want = ev.confusion.as_dict(), exact.confusion.as_dict()
+        for k in got:  # the raw scores' counts, not those at the next edge
+            assert got[k] == pytest.approx(want[k], rel=1e-12), (kw, t, k)
+        frame = ev.error_bounds(CONFUSION)
+        assert set(frame.bound) <= {"exact"}, (kw, t)
+        # the bin that t cuts is split there: every score keeps a representative <= it
+        rep = table.binning.spec.assign(s)
+        assert (rep <= s).all() and ((rep >= t) == (s >= t)).all()
+        # a finer threshold inside an occupied bin of this table: a warning, no bound
+        occupied = [(lo, hi) for lo, hi in zip(table.scores[1:], table.scores[:-1], strict=True)
+                    if hi - lo > 1e-9]
+        lo, hi = occupied[len(occupied) // 2]
+        inside = lo + (hi - lo) / 3
+        if not (((s >= lo) & (s < inside)).any()):
+            continue
+        with pytest.warns(UserWarning, match="cuts the bin of the binned scores"):
+            off = ev.at_threshold(inside)
+        assert off.binning_error("tpr") is None
+        assert set(off.error_bounds(["tpr", "f1"]).bound) == {"none"}
+
+
+def test_threshold_edge_in_the_spec_and_its_sql() -> None:
+    spec = BinSpec.resolve(1, None, 0.0, 1.0, threshold=0.55)
+    assert spec is not None and spec.threshold == 0.55
+    assert "threshold 0.55 as an edge" in spec.describe()
+    s = np.array([0.5, 0.549999, 0.55, 0.56, 0.6, 0.95])
+    assert spec.assign(s).tolist() == [0.5, 0.5, 0.55, 0.55, 0.6, 0.9]
+    # on the grid, above every score, or at/below the lowest bin: no extra edge needed
+    for t, low, high in ((0.5, 0.0, 1.0), (1.5, 0.0, 1.0), (0.05, 0.1, 1.0)):
+        got = BinSpec.resolve(1, None, low, high, threshold=t)
+        assert got is not None and got.threshold is None, t
+    # the SQL both engines run gives assign's values (DuckDB here)
+    duckdb = pytest.importorskip("duckdb")
+    for sp in (spec, BinSpec.resolve(None, 7, 0.0, 1.0, threshold=0.3)):
+        assert sp is not None
+        params: dict[str, float] = {}
+
+        def lit(name: str, value: float, params: dict[str, float] = params) -> str:
+            params[name] = value
+            return f"${name}"
+
+        grid = sp.grid_sql(lit)
+        assert grid is not None
+        sql = sp.threshold_sql(grid, lit)
+        xs = np.random.default_rng(0).random(200)
+        got = [duckdb.execute(f"SELECT {sql} FROM (SELECT CAST($x AS DOUBLE) AS x)",
+                              {**params, "x": float(x)}).fetchone()[0] for x in xs]
+        assert got == sp.assign(xs).tolist()
+
+
+# --- a NaN is "exact" only where the raw value is provably NaN (review 7, defect 2) --------
+def test_nan_values_are_exact_only_when_provable() -> None:
+    y, s = [1, 0, 1, 0], [0.91, 0.95, 0.3, 0.2]
+    table = binned_table(y, s, decimals=1)  # no threshold: 0.93 cuts the occupied bin 0.9
+    with pytest.warns(UserWarning, match="cuts the bin"):
+        ev = bm.Evaluation(table, threshold=0.93, undefined="ignore")
+    raw = bm.evaluate(y, s, threshold=0.93)
+    assert math.isnan(ev["ppv"]) and raw["ppv"] == 0.0  # no binned positive, one raw
+    frame = ev.error_bounds(["ppv", "tpr", "auc", "brier"]).set_index("id")
+    assert frame.loc["ppv", "bound"] == "none" and frame.loc["tpr", "bound"] == "none"
+    assert frame.loc["brier", "bound"] == "exact"
+    # at a threshold on the grid, a NaN confusion measure is the raw one's NaN
+    ev = bm.Evaluation(table, threshold=0.99, undefined="ignore")
+    assert math.isnan(bm.evaluate(y, s, threshold=0.99, undefined="ignore")["ppv"])
+    assert ev.error_bounds(["ppv"]).bound.tolist() == ["exact"]
+    # a probabilistic measure whose sum the engine did not take: NaN, no bound
+    cal = bm.Evaluation(table, undefined="ignore").calibrated(0.3)
+    assert math.isnan(cal["information_score"])
+    assert cal.error_bounds(["information_score", "brier"]).bound.tolist() == ["none", "exact"]
+    assert value_bounds(bm.Evaluation(table, undefined="ignore"), "log_loss", eps=1e-5) is None
+    # scores outside [0, 1]: the Brier score is NaN on the raw scores too
+    out = bm.Evaluation(binned_table(y, [1.5, 0.2, 0.4, -0.3], decimals=1), undefined="ignore")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert out.error_bounds(["brier", "hinge_loss"]).bound.tolist() == ["exact", "exact"]
+    # one class: the ranking measures are NaN, which binning cannot vouch for
+    one = bm.Evaluation(binned_table([1, 1, 1], [0.1, 0.5, 0.9], decimals=1), undefined="ignore")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert one.error_bounds(["auc"]).bound.tolist() == ["none"]

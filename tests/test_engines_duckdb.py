@@ -118,7 +118,8 @@ def test_binned_agrees_with_numpy_binning(tmp_path: Path) -> None:
     exact = bm.evaluate(df.y, df.p, sample_weight=df.w)
     for kw in ({"decimals": 2}, {"bins": 9}, {"bins": [0, 0.25, 0.5, 0.6, 1.0]}):
         ev = evaluate_file(path, label="y", score="p", weight="w", **kw)
-        ref = bm.Evaluation(binned_table(df.y, df.p, sample_weight=df.w, **kw))
+        # the evaluation's threshold (0.5) is an extra edge (inside one of the 9 bins)
+        ref = bm.Evaluation(binned_table(df.y, df.p, sample_weight=df.w, threshold=0.5, **kw))
         assert ev.table.equals(ref.table, rtol=1e-12), kw
         assert_same(ev, ref)
         for m in bm.iter_measures("probabilistic"):  # exact, from the raw sums
@@ -306,3 +307,103 @@ def test_cli_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "evaluate", "--example", "berrar", "--decimals", "1",
                        "--bins", "4")
     assert code == 2 and "not both" in err
+
+
+# --- review 7 -------------------------------------------------------------------------------
+@pytest.mark.parametrize("kw", [{"decimals": 1}, {"bins": 7}, {"bins": [0, 0.3, 0.6, 1.0]}])
+def test_binned_confusion_exact_at_an_off_grid_threshold(tmp_path: Path,
+                                                         kw: dict[str, Any]) -> None:
+    df = frame(21, ties=False)
+    path = write(df, tmp_path, "parquet")
+    for weighted in (False, True):
+        w = df.w if weighted else None
+        for t in (0.55, 0.4321, 0.05):
+            ev = evaluate_file(path, label="y", score="p", weight="w" if weighted else None,
+                               threshold=t, undefined="ignore", **kw)
+            exact = bm.evaluate(df.y, df.p, sample_weight=w, threshold=t, undefined="ignore")
+            got, want = ev.confusion.as_dict(), exact.confusion.as_dict()
+            for k in got:  # the raw counts at t, not those at the bin edge above it
+                assert got[k] == pytest.approx(want[k], rel=1e-12), (kw, t, k)
+            assert ev.binning_error("mcc") == 0.0
+            ref = binned_table(df.y, df.p, sample_weight=w, threshold=t, **kw)
+            assert ev.table.equals(ref, rtol=1e-12), (kw, t)
+    # another threshold inside an occupied bin: a warning, no bound
+    ev = evaluate_file(path, label="y", score="p", threshold=0.55, **kw)
+    inside = float(ev.table.scores[2] + (ev.table.scores[1] - ev.table.scores[2]) / 2)
+    with pytest.warns(UserWarning, match="cuts the bin"):
+        off = ev.at_threshold(inside)
+    assert off.binning_error("tpr") is None
+
+
+def test_cli_binned_threshold_off_the_grid(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    df = frame(22)
+    path = str(tmp_path / "one.csv")
+    df.to_csv(path, index=False)
+    code, out, err = run(capsys, "evaluate", path, "--label", "y", "--score", "p",
+                         "--decimals", "1", "--threshold", "0.55", "--format", "json")
+    assert code == 0, err
+    obj = json.loads(out)
+    exact = bm.evaluate(df.y, df.p, threshold=0.55).confusion
+    assert obj["confusion"] == {"tp": exact.tp, "fp": exact.fp, "fn": exact.fn, "tn": exact.tn}
+    assert obj["binning"]["max_error"]["tpr"] == 0.0
+    assert "threshold 0.55 as an edge" in obj["binning"]["describe"]
+
+
+@pytest.mark.parametrize(("labels", "pos_label"), [
+    (("yes", "no"), "yes"), (("T", "F"), "T"), (("True", "False"), None),
+    (("true", "false"), True), (("1", "0"), None), (("1.0", "0"), None), (("-1", "1"), None),
+    (("y", "n"), None),
+])
+def test_csv_labels_read_as_pandas_reads_them(tmp_path: Path, labels: tuple[str, str],
+                                             pos_label: Any) -> None:
+    df = frame(23, n=400)
+    path = tmp_path / "labels.csv"
+    text = pd.DataFrame({"y": np.where(df.y == 1, labels[0], labels[1]), "p": df.p})
+    text.to_csv(path, index=False)
+    read = pd.read_csv(path)  # what the numpy engine (and the command line) evaluates
+    try:
+        want: Any = bm.evaluate(read.y, read.p, pos_label=pos_label)
+    except ValueError as exc:
+        want = str(exc)
+    try:
+        got: Any = evaluate_file(str(path), label="y", score="p", pos_label=pos_label)
+    except ValueError as exc:
+        got = str(exc)
+    if isinstance(want, str):
+        assert isinstance(got, str) and "pass pos_label" in got and "pass pos_label" in want
+        return
+    assert not isinstance(got, str), got
+    assert got.pos_label == want.pos_label
+    assert got.table.equals(want.table)
+    assert_same(got, want)
+
+
+def test_csv_missing_label_spellings(tmp_path: Path) -> None:
+    path = tmp_path / "na.csv"
+    path.write_text("y,p\nyes,0.1\nNA,0.2\nno,0.3\n")
+    with pytest.raises(ValueError, match=r"label column 'y' has 1 missing value .*na.csv"):
+        evaluate_file(str(path), label="y", score="p", pos_label="yes")
+    with pytest.raises(ValueError, match="missing label"):
+        bm.evaluate(pd.read_csv(path).y, pd.read_csv(path).p, pos_label="yes")
+
+
+def test_user_connection_keeps_its_tables(tmp_path: Path) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    df = frame(24, n=300)
+    path = write(df, tmp_path, "parquet")
+    con = duckdb.connect()
+    con.execute("CREATE TABLE bm_stats AS SELECT 42 AS answer")  # the user's own table
+    before = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views()").fetchall()}
+    for kw in ({}, {"by": "site"}, {"bins": [0, 0.5, 1.0]}, {"decimals": 2, "by": "site"}):
+        res = evaluate_file(path, label="y", score="p", weight="w", connection=con,
+                            undefined="ignore", **kw)
+        assert res is not None
+    assert con.execute("SELECT answer FROM bm_stats").fetchall() == [(42,)]
+    after = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    assert after == before
+    assert {r[0] for r in con.execute("SELECT view_name FROM duckdb_views()").fetchall()} \
+        == views
+    con.execute("SELECT 1").fetchall()  # still open: the user's to close
+    con.close()

@@ -97,7 +97,8 @@ def test_groups_and_binning(spark: Any, data: pd.DataFrame) -> None:
         for col in ("n", "positives", "auc", "brier", "ks"):
             assert got.loc[site, col] == pytest.approx(ref.loc[site, col], rel=1e-12)
     ev = evaluate_spark(sdf, label="y", score="p", weight="w", bins=6)
-    binned = bm.Evaluation(binned_table(data.y, data.p, sample_weight=data.w, bins=6))
+    binned = bm.Evaluation(binned_table(data.y, data.p, sample_weight=data.w, bins=6,
+                                        threshold=0.5))
     assert ev.table.equals(binned.table, rtol=1e-12)
     assert_same(ev, binned)
     assert ev.binning_error("auc") == pytest.approx(binned.binning_error("auc"), rel=1e-12)
@@ -133,3 +134,51 @@ def test_cli_spark(spark: Any, data: pd.DataFrame, tmp_path: Path,
     for k in ("auc", "brier", "mcc"):
         assert obj["measures"][k] == pytest.approx(exact[k], rel=1e-12)
     assert spark.sparkContext._jsc is not None  # the running session was not stopped
+
+
+# --- review 7 -------------------------------------------------------------------------------
+def test_binned_confusion_exact_off_the_grid(spark: Any, data: pd.DataFrame) -> None:
+    rng = np.random.default_rng(5)
+    frame = data.assign(p=np.clip(data.p + rng.normal(0, 0.003, len(data)), 0.0005, 0.9995))
+    sdf = spark.createDataFrame(frame)
+    for kw in ({"decimals": 1}, {"bins": 7}, {"bins": [0, 0.3, 0.6, 1.0]}):
+        ev = evaluate_spark(sdf, label="y", score="p", weight="w", threshold=0.4321,
+                            undefined="ignore", **kw)
+        exact = bm.evaluate(frame.y, frame.p, sample_weight=frame.w, threshold=0.4321)
+        for k, v in exact.confusion.as_dict().items():
+            assert ev.confusion.as_dict()[k] == pytest.approx(v, rel=1e-12), (kw, k)
+        ref = binned_table(frame.y, frame.p, sample_weight=frame.w, threshold=0.4321, **kw)
+        assert ev.table.equals(ref, rtol=1e-12), kw
+        assert ev.binning_error("mcc") == 0.0
+
+
+def test_huge_weights_are_summed_exactly(spark: Any) -> None:
+    from fractions import Fraction
+
+    rng = np.random.default_rng(8)
+    n = 20000
+    y = (np.arange(n) % 2).astype(np.int64)
+    s = np.round(rng.random(n), 1)
+    w = rng.integers(1, 4, n).astype(np.float64)
+    w[::997] = 1e16  # plain sums lose the unit weights added after one of these
+    df = pd.DataFrame({"y": y, "p": s, "w": w})
+    sdf = spark.createDataFrame(df).repartition(3)
+    ev = evaluate_spark(sdf, label="y", score="p", weight="w", undefined="ignore")
+    for i, score in enumerate(ev.table.scores):
+        at = s == score
+        for cls, got in ((1, ev.table.pos[i]), (0, ev.table.neg[i])):
+            want = float(sum(Fraction(float(v)) for v in w[at & (y == cls)]))
+            assert got == want, (score, cls)  # correctly rounded, as the exact sum
+    exact = bm.evaluate(y, s, sample_weight=w, undefined="ignore")
+    # the total adds the rounded per-score sums: within an ulp of the exact total
+    assert ev.table.P == pytest.approx(float(sum(Fraction(float(v)) for v in w[y == 1])),
+                                       rel=2.3e-16, abs=0)
+    assert_same(ev, exact)
+    # binned: the prevalence of the statistics (exact sums) is the table's, so the
+    # information score summed on the cluster is there
+    cont = df.assign(p=np.clip(s + rng.normal(0, 0.01, n), 0.001, 0.999))
+    ev = evaluate_spark(spark.createDataFrame(cont), label="y", score="p", weight="w",
+                        decimals=2, undefined="ignore")
+    raw = bm.evaluate(cont.y, cont.p, sample_weight=cont.w)
+    for m in bm.iter_measures("probabilistic"):
+        assert ev[m.id] == pytest.approx(raw[m.id], rel=1e-12), m.id

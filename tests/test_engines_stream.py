@@ -172,3 +172,82 @@ def test_binned_tables_are_not_accumulated() -> None:
     t = binned_table([0, 1, 1], [0.1, 0.5, 0.9], decimals=1)
     with pytest.raises(ValueError, match="do not merge"):
         t + t
+
+
+# --- review 7: labels over all batches, zero-weight batches -------------------------------
+def _outcome(f: object) -> str:
+    try:
+        ev = f()  # type: ignore[operator]
+    except ValueError:
+        return "error"
+    return f"ok pos={ev.pos_label!r} P={ev.table.P}"
+
+
+@pytest.mark.parametrize(("parts", "pos_label"), [
+    (([0, 0], [-1, -1]), None),  # {0} and {-1}: each a standard encoding, not together
+    (([-1, -1], [1, 1]), None),
+    (([False, False], [1, 1]), None),
+    (([0, 1], [1, 0]), None),
+    ((["a", "a"], ["c"]), "b"),  # pos_label absent from the two classes
+    ((["a", "a"], ["b"]), "b"),
+    (([2, 2], [2, 5]), None),
+    (([2, 2], [2, 5]), 5),
+])
+def test_labels_checked_as_evaluate_checks_them(parts: tuple[list[object], ...],
+                                               pos_label: object) -> None:
+    scores = [np.linspace(0.1, 0.9, len(p)) for p in parts]
+
+    def streamed() -> bm.Evaluation:
+        acc = Accumulator(pos_label=pos_label)
+        for p, s in zip(parts, scores, strict=True):
+            acc.update(p, s)
+        return acc.evaluate()
+
+    def merged() -> bm.Evaluation:
+        accs = [Accumulator(pos_label=pos_label).update(p, s)
+                for p, s in zip(parts, scores, strict=True)]
+        return functools.reduce(lambda a, b: a + b, accs).evaluate()
+
+    def at_once() -> bm.Evaluation:
+        return bm.evaluate(np.concatenate([np.asarray(p) for p in parts]),
+                           np.concatenate(scores), pos_label=pos_label)
+
+    want = _outcome(at_once)
+    assert _outcome(streamed) == want
+    assert _outcome(merged) == want
+
+
+def test_label_union_error_names_the_batch() -> None:
+    acc = Accumulator().update([0, 0], [0.1, 0.2])
+    with pytest.raises(ValueError, match=r"batch 1: y_true has labels \[-1, 0\].*batches so far"):
+        acc.update([-1, -1], [0.3, 0.4])
+    assert acc.n_batches == 1 and acc.table.n_distinct == 2  # the bad batch changed nothing
+    with pytest.raises(ValueError, match=r"y_true has labels \[-1, 0\].*the accumulators"):
+        Accumulator().update([0], [0.1]) + Accumulator().update([-1], [0.2])
+
+
+def test_zero_weight_batches() -> None:
+    y, s, w = data(12, n=400, weighted=True)
+    w[100:150] = 0.0  # one batch carries no weight
+    acc = Accumulator()
+    for idx in np.array_split(np.arange(400), 8):
+        acc.update(y[idx], s[idx], w[idx])
+    assert acc.n_batches == 8 and acc.n_rows == 400
+    ev = acc.evaluate()
+    assert_same_measures(ev, bm.evaluate(y, s, sample_weight=w))
+    assert ev.table.equals(bm.CountTable.from_arrays(y, s, sample_weight=w), rtol=1e-13)
+    # every batch weightless: the total is checked where evaluate() checks it
+    zero = Accumulator().update([0, 1], [0.1, 0.2], [0.0, 0.0]).update([1], [0.3], [0.0])
+    with pytest.raises(ValueError, match="sample_weight sums to 0"):
+        zero.evaluate()
+    with pytest.raises(ValueError, match="sample_weight sums to 0"):
+        bm.evaluate([0, 1, 1], [0.1, 0.2, 0.3], sample_weight=[0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="batch 0: sample_weight has 1 negative"):
+        Accumulator().update([0, 1], [0.1, 0.2], [0.0, -1.0])
+
+
+def test_evaluate_threshold_is_keyword_only() -> None:
+    acc = Accumulator().update([0, 1, 1], [0.1, 0.6, 0.4])
+    assert acc.evaluate(threshold=0.5).confusion.tp == 1
+    with pytest.raises(TypeError):
+        acc.evaluate(0.5)  # type: ignore[misc]

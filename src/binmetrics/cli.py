@@ -579,9 +579,13 @@ def _spark_job(args: argparse.Namespace, file: str, cols: _Columns,
         if running is None:
             spark.stop()
         raise CLIError(f"cannot read {file}: {_one_line(exc)[:500]}") from None
-    job = SparkJob(df, label=cols.label, score=cols.score, weight=cols.weight, by=by or None,
-                   where=args.where)
-    job.source = repr(file)
+    try:  # a missing column... is an error: stop the session started here
+        job = SparkJob(df, label=cols.label, score=cols.score, weight=cols.weight,
+                       by=by or None, where=args.where, source=repr(file))
+    except BaseException:
+        if running is None:
+            spark.stop()
+        raise
     return job, (spark if running is None else None)
 
 

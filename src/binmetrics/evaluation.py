@@ -98,6 +98,8 @@ class Evaluation:
         self.undefined: UndefinedPolicy = undefined
         self._confusion = table.confusion(self.threshold)
         self._cache: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+        if table.binning is not None:  # binned scores: warn if the threshold cuts a bin
+            table.binning.warn_inexact(self.threshold, table, stacklevel=2)
 
     # --- values ----------------------------------------------------------------------
     @property
@@ -321,6 +323,8 @@ class Evaluation:
         if bounds is None:
             return None
         value = self.value(measure, **params)
+        if bounds[0] == bounds[1] == value:  # also infinite (the DOR of an empty cell)
+            return 0.0
         return float(max(value - bounds[0], bounds[1] - value))
 
     def error_bounds(self, measures: Iterable[str | Measure] | None = None, *,
@@ -574,7 +578,12 @@ class Evaluation:
 
     # --- other thresholds --------------------------------------------------------------
     def at_threshold(self, threshold: float) -> Evaluation:
-        """The same data cut at another threshold (no new sort)."""
+        """The same data cut at another threshold (no new sort).
+
+        For binned scores (engines' ``decimals=`` / ``bins=``) the confusion matrix
+        is exact on the bin grid and at the threshold the engine binned with; a
+        threshold inside an occupied bin warns that it is not the raw scores' (and
+        :meth:`error_bounds` gives those measures no bound)."""
         return Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
                           n_omitted=self.n_omitted, undefined=self.undefined,
                           n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
@@ -660,9 +669,9 @@ class Evaluation:
         """Draw one of the plots of :mod:`binmetrics.plot` for this evaluation.
 
         ``ev.plot(kind, ...)`` is ``binmetrics.plot.<kind>(ev, ...)``; the kinds are
-        ``binmetrics.plot.kinds()``: roc, threshold, pr, prg, gain, lift, loss,
-        reliability, measure, confusion_matrix (Berrar Figs. 4, 5, 6, 7). Needs
-        matplotlib (``pip install 'binmetrics[plot]'``).
+        listed by ``binmetrics.plot.kinds()`` (and ``binmetrics.plot.kinds(ev)`` those
+        that apply to this evaluation; Berrar Figs. 4, 5, 6, 7). Needs matplotlib
+        (``pip install 'binmetrics[plot]'``).
 
         Parameters
         ----------

@@ -40,7 +40,7 @@ from .binning import Binning, BinSpec, RawSums, check_bin_args
 
 #: statistics columns after the group keys and the label, in this order
 STAT_COLUMNS = ("n", "n_null", "n_nan", "n_inf", "s_min", "s_max", "ndv", "w_all", "w_fin",
-                "n_wbad", "n_wneg", "w_min")
+                "n_wbad", "n_wneg", "w_min", "w_max")
 #: chunk columns of the counts query (plus RawSums.names() when binned)
 CHUNK_COLUMNS = ("gid", "s", "pos", "neg")
 #: exact scores go through a sort (not a hash group-by) when at least this fraction
@@ -87,13 +87,17 @@ class Group:
     n_omitted: int = 0
     w_pos: float = 0.0
     w_neg: float = 0.0
+    w_max: float = 1.0  # the largest weight of a row (1 when unweighted)
     s_min: float = math.inf
     s_max: float = -math.inf
 
     @property
     def prior(self) -> float:
+        """The prevalence, at which the information score is summed; NaN outside
+        [eps, 1 - eps] (the score is then summed at no prior)."""
         total = self.w_pos + self.w_neg
-        return self.w_pos / total if total > 0 else math.nan
+        pi = self.w_pos / total if total > 0 else math.nan
+        return pi if _EPS <= pi <= 1.0 - _EPS else math.nan
 
 
 @dataclass
@@ -116,6 +120,39 @@ class Stats:
 
 def _is_missing(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def _hashable(v: Any) -> Any:
+    """A dict key for a label value: 1 and 1.0 alike (both the positive label of {0, 1})."""
+    if isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)):
+        return ("", float(v))
+    return (type(v).__name__, v)
+
+
+def pandas_labels(raw: Sequence[str]) -> dict[str, Any]:
+    """Text labels typed as :func:`pandas.read_csv` types a column holding them: int,
+    float, bool (True/False/true/...), else str; pandas' missing-value spellings
+    ("NA", "nan", "NULL"...) give None.
+
+    Examples
+    --------
+    >>> pandas_labels(["1", "0"]), pandas_labels(["yes", "no"])
+    ({'1': 1, '0': 0}, {'yes': 'yes', 'no': 'no'})
+    >>> pandas_labels(["True", "False"]), pandas_labels(["1", "NA"])
+    ({'True': True, 'False': False}, {'1': 1.0, 'NA': None})
+    """
+    import csv
+    import io
+
+    if not raw:
+        return {}
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["label"])
+    writer.writerows([v] for v in raw)
+    col = pd.read_csv(io.StringIO(buf.getvalue()), dtype=None, keep_default_na=True)["label"]
+    values = [None if _is_missing(v) else v for v in col.tolist()]
+    return dict(zip(raw, values, strict=True))
 
 
 class AggregateJob:
@@ -144,16 +181,28 @@ class AggregateJob:
             raise ValueError(f"column {clash[0]!r} cannot be a group column and the "
                              "label/score/weight column too")
         self._stats_cache: Stats | None = None
+        self._raw_labels: dict[Any, list[Any]] = {}  # label value -> the engine's values
+        self._missing_raw: list[Any] = []  # the engine's values that are missing labels
 
     # --- engine hooks ----------------------------------------------------------------
     def _stats(self) -> list[tuple[Any, ...]]:
         """Rows (keys..., label, *STAT_COLUMNS), ordered by keys (NULLs last), label."""
         raise NotImplementedError
 
-    def _counts(self, pos_label: Any, spec: BinSpec | None, priors: list[float],
+    def _counts(self, pos_values: list[Any], spec: BinSpec | None, groups: list[Group],
                 sort: bool) -> Iterator[dict[str, np.ndarray]]:
-        """Chunks of CHUNK_COLUMNS (+ RawSums names when ``spec``), sorted by gid, -s."""
+        """Chunks of CHUNK_COLUMNS (+ RawSums names when ``spec``), sorted by gid, -s.
+
+        ``pos_values``: the label values, as the engine reads them, of the positive
+        class; ``groups``: the groups in gid order (``prior``: for the information
+        score; ``w_max``, ``n_fin``, ``s_min``, ``s_max``: bounds of the terms summed).
+        """
         raise NotImplementedError
+
+    def _convert_labels(self, raw: list[Any]) -> dict[Any, Any] | None:
+        """The label values as :func:`binmetrics.evaluate` sees them, from those the engine
+        reads (None: the same). CSV labels read as text are typed as pandas would."""
+        return None
 
     def _locate(self, what: str) -> str:
         """Where the first rows with a problem are (" (first at ...)"), or ""."""
@@ -174,7 +223,19 @@ class AggregateJob:
         if nan_policy not in ("raise", "omit"):
             raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
         if self._stats_cache is None:
-            st = Stats(self._stats(), n_keys=len(self.by), weighted=self.weight is not None)
+            rows = self._stats()
+            k = len(self.by)
+            mapping = self._convert_labels(sorted({r[k] for r in rows if r[k] is not None},
+                                                  key=_label_key))
+            self._raw_labels = {}
+            if mapping is not None:
+                for raw, value in mapping.items():
+                    if value is None:
+                        self._missing_raw.append(raw)
+                    else:
+                        self._raw_labels.setdefault(_hashable(value), []).append(raw)
+                rows = [(*r[:k], mapping.get(r[k]), *r[k + 1:]) for r in rows]
+            st = Stats(rows, n_keys=k, weighted=self.weight is not None)
             self._check_rows_and_weights(st)
             self._stats_cache = st
         st = self._stats_cache
@@ -254,6 +315,7 @@ class AggregateJob:
         """One Group per key, in the order of the statistics (sorted keys)."""
         k = st.n_keys
         out: dict[tuple[Any, ...], Group] = {}
+        w_max: dict[tuple[Any, ...], float] = {}
         c = {name: k + 1 + i for i, name in enumerate(STAT_COLUMNS)}
         for r in st.rows:
             key = tuple(math.nan if _is_missing(v) and v is not None else v for v in r[:k])
@@ -263,6 +325,8 @@ class AggregateJob:
             g.n_fin += n_fin
             g.n_omitted += int(r[c["n"]]) - n_fin
             w = float(r[c["w_fin"]] or 0.0) if st.weighted else float(n_fin)
+            if st.weighted:
+                w_max[key] = max(w_max.get(key, 0.0), float(r[c["w_max"]] or 0.0))
             if is_pos:
                 g.n_pos += n_fin
                 g.w_pos += w
@@ -271,6 +335,8 @@ class AggregateJob:
             if n_fin:
                 g.s_min = min(g.s_min, float(r[c["s_min"]]))
                 g.s_max = max(g.s_max, float(r[c["s_max"]]))
+        for key, w in w_max.items():
+            out[key].w_max = w
         return list(out.values())
 
     def evaluate(
@@ -301,20 +367,20 @@ class AggregateJob:
         finite = [g for g in groups if g.n_fin]
         low = min(g.s_min for g in finite)
         high = max(g.s_max for g in finite)
-        spec = BinSpec.resolve(decimals, bins, low, high)
-        priors = [g.prior if _EPS <= g.prior <= 1.0 - _EPS else math.nan for g in groups]
+        spec = BinSpec.resolve(decimals, bins, low, high, threshold=threshold)
         n_fin = sum(g.n_fin for g in groups)
         ndv = sum(int(v or 0) for v in st.column("ndv"))
         sort = spec is None and ndv >= SORT_FRACTION * n_fin
         asm = Assembler([g.n_fin for g in groups], weighted=st.weighted,
                         binned=spec is not None)
-        for chunk in self._counts(pos, spec, priors, sort):
+        pos_values = self._raw_labels.get(_hashable(pos), [pos])
+        for chunk in self._counts(pos_values, spec, groups, sort):
             asm.add(chunk)
         tables = asm.tables()
-        for i, (g, t, prior) in enumerate(zip(groups, tables, priors, strict=True)):
+        for i, (g, t) in enumerate(zip(groups, tables, strict=True)):
             if t is not None and spec is not None:
                 t.binning = Binning(spec=spec, score_range=(g.s_min, g.s_max),
-                                    raw=RawSums.from_columns(asm.sums_of(i)), prior=prior)
+                                    raw=RawSums.from_columns(asm.sums_of(i)), prior=g.prior)
         if not self.by:
             g, t = groups[0], tables[0]
             assert t is not None

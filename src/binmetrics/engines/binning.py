@@ -4,10 +4,15 @@ At billions of rows with continuous scores the count table has as many rows as
 there are distinct scores. Binning the scores caps its size (DESIGN.md, "Where
 users outgrow one machine"); the price is known exactly:
 
-* **Confusion measures** are exact at any threshold on the bin grid: each bin is
-  represented by its *lower* edge (``decimals=d``: floor(score * 10^d) / 10^d), so
-  ``score >= t`` and ``bin(score) >= t`` select the same rows whenever ``t`` is an
-  edge. Off the grid they carry no bound (``value_bounds`` gives None).
+* **Confusion measures** are exact at the evaluation's threshold and at any other
+  threshold on the bin grid: each bin is represented by its *lower* edge
+  (``decimals=d``: floor(score * 10^d) / 10^d), so ``score >= t`` and
+  ``bin(score) >= t`` select the same rows whenever ``t`` is an edge, and the
+  engines (and :func:`binned_table` given ``threshold=``) make the evaluation's
+  threshold one more edge: a score s >= t whose bin starts below t is represented
+  by t itself. At another threshold inside an occupied bin the confusion matrix is
+  not the raw one: :class:`~binmetrics.Evaluation` warns, and ``value_bounds``
+  gives None.
 * **Probabilistic measures** are exact: the engine sums every loss over the raw
   scores (squared and absolute error, log loss with its clip at 1e-15, focal loss at
   gamma = 2, hinge loss, the information score at the data's prevalence), split by
@@ -69,7 +74,7 @@ from ..counts import CountTable, FloatArray
 from ..exceptions import undefined_policy
 from ..measures import Measure, get_measure
 from ..measures.probabilistic import _EPS, SumsUnavailable
-from ..validation import NanPolicy, check_binary_inputs
+from ..validation import NanPolicy, check_binary_inputs, check_threshold
 
 if TYPE_CHECKING:
     from ..evaluation import Evaluation
@@ -123,51 +128,92 @@ class BinSpec:
     ``s >= k / 10^d`` exactly when the bin is at least k (the float product can
     round across an integer). ``edges`` (given, or ``bins=B`` equal-width edges
     lo + k (hi - lo)/B on the data's range): bin k = [e_k, e_k+1), the last one
-    closed, as numpy.histogram.
+    closed, as numpy.histogram. ``threshold``: one more edge, the evaluation's
+    threshold, so that the confusion matrix there is that of the raw scores: a
+    score s >= threshold whose bin starts below it is represented by the threshold
+    (SQL: ``CASE WHEN x >= t AND rep < t THEN t ELSE rep END``).
+
+    Examples
+    --------
+    >>> spec = BinSpec(decimals=1, threshold=0.55)
+    >>> spec.assign([0.51, 0.55, 0.58, 0.61]).tolist()
+    [0.5, 0.55, 0.55, 0.6]
+    >>> spec.describe()
+    'decimals=1, threshold 0.55 as an edge'
     """
 
     decimals: int | None = None
     edges: FloatArray | None = None
     #: the edges are lo + k * step (bins=B): the engines find bins by arithmetic
     step: float | None = None
+    #: an extra edge (the evaluation's threshold), None when it is an edge already
+    threshold: float | None = None
 
     @classmethod
-    def resolve(cls, decimals: Any, bins: Any, low: float, high: float) -> BinSpec | None:
-        """The spec for data whose finite scores range over [low, high] (None: no binning)."""
+    def resolve(cls, decimals: Any, bins: Any, low: float, high: float,
+                threshold: float | None = None) -> BinSpec | None:
+        """The spec for data whose finite scores range over [low, high] (None: no binning),
+        with ``threshold`` as an extra edge where it cuts a bin that may hold scores."""
         check_bin_args(decimals, bins)
         if decimals is not None:
             if max(abs(low), abs(high)) * 10.0 ** decimals >= 2.0 ** 53:
                 raise ValueError(f"decimals={decimals} is too fine for scores as large as "
                                  f"{max(abs(low), abs(high)):g}: the bin numbers leave the "
                                  "exact integers of float64")
-            return cls(decimals=int(decimals))
-        if bins is None:
+            spec = cls(decimals=int(decimals))
+        elif bins is None:
             return None
-        if isinstance(bins, (int, np.integer)):
+        elif isinstance(bins, (int, np.integer)):
             b = int(bins)
             step = (high - low) / b
             if step == 0.0 or not np.isfinite(step):  # one distinct score: one bin
-                return cls(edges=np.array([low, low + 1.0 if low == high else high]),
+                spec = cls(edges=np.array([low, low + 1.0 if low == high else high]),
                            step=None)
-            e = np.arange(b, dtype=np.float64) * step + low
-            return cls(edges=np.append(e, high), step=step)
-        e = _check_edges(bins)
-        if low < e[0] or high > e[-1]:
-            raise ValueError(f"the scores range from {low:g} to {high:g}, outside the bin "
-                             f"edges [{e[0]:g}, {e[-1]:g}]")
-        return cls(edges=e)
+            else:
+                e = np.arange(b, dtype=np.float64) * step + low
+                spec = cls(edges=np.append(e, high), step=step)
+        else:
+            e = _check_edges(bins)
+            if low < e[0] or high > e[-1]:
+                raise ValueError(f"the scores range from {low:g} to {high:g}, outside the bin "
+                                 f"edges [{e[0]:g}, {e[-1]:g}]")
+            spec = cls(edges=e)
+        return spec._with_threshold(threshold, low, high)
+
+    def _with_threshold(self, threshold: float | None, low: float, high: float) -> BinSpec:
+        """This spec with ``threshold`` as an extra edge, where that changes anything: a
+        threshold above every score, at or below the lowest bin's edge, or on an edge
+        cuts the binned scores as it cuts the raw ones already."""
+        if threshold is None or self.threshold is not None:
+            return self
+        t = float(threshold)
+        if not (math.isfinite(t) and t <= high and self._covers(t)):
+            return self
+        lowest = float(self.assign(np.array([low]))[0])
+        if t <= lowest or float(self.assign(np.array([t]))[0]) == t:
+            return self
+        return BinSpec(decimals=self.decimals, edges=self.edges, step=self.step, threshold=t)
 
     def describe(self) -> str:
+        extra = "" if self.threshold is None else f", threshold {self.threshold:.6g} as an edge"
         if self.decimals is not None:
-            return f"decimals={self.decimals}"
+            return f"decimals={self.decimals}{extra}"
         assert self.edges is not None
         kind = "equal-width " if self.step is not None else ""
         return (f"{self.edges.size - 1} {kind}bin{'s' if self.edges.size > 2 else ''} "
-                f"on [{self.edges[0]:.6g}, {self.edges[-1]:.6g}]")
+                f"on [{self.edges[0]:.6g}, {self.edges[-1]:.6g}]{extra}")
 
-    def assign(self, s: FloatArray) -> FloatArray:
+    def assign(self, s: Any) -> FloatArray:
         """The representative (lower edge) of each score's bin."""
         s = np.asarray(s, dtype=np.float64)
+        rep = self._grid(s)
+        t = self.threshold
+        if t is not None:
+            rep = np.where((s >= t) & (rep < t), t, rep)
+        return rep
+
+    def _grid(self, s: FloatArray) -> FloatArray:
+        """The representative on the grid of ``decimals`` / ``edges`` alone."""
         if self.decimals is not None:
             scale = 10.0 ** self.decimals
             k = np.floor(s * scale)
@@ -188,6 +234,35 @@ class BinSpec:
             raise ValueError(f"{int(outside.sum())} scores lie outside the bin edges "
                              f"[{e[0]:g}, {e[-1]:g}]")
         return e[np.minimum(idx, e.size - 2)]
+
+    def grid_sql(self, lit: Any) -> str | None:
+        """SQL (DuckDB and Spark) of the representative of score ``x`` on the grid, with
+        ``assign``'s arithmetic; ``lit(name, value)`` spells a parameter. None for given
+        edges, which each engine looks up its own way."""
+        if self.decimals is not None:
+            scale = lit("scale", 10.0 ** self.decimals)
+            k0 = f"CAST(floor(x * {scale}) AS DOUBLE)"
+            k1 = f"({k0} - CASE WHEN {k0} / {scale} > x THEN 1.0 ELSE 0.0 END)"
+            k2 = f"({k1} + CASE WHEN ({k1} + 1.0) / {scale} <= x THEN 1.0 ELSE 0.0 END)"
+            return f"({k2} / {scale})"
+        e = self.edges
+        assert e is not None
+        if self.step is None:
+            return None
+        lo, step = lit("lo", float(e[0])), lit("step", float(self.step))
+        last = lit("last", float(e.size - 2))
+        k0 = f"least(greatest(CAST(floor((x - {lo}) / {step}) AS DOUBLE), 0.0), {last})"
+        k1 = f"({k0} - CASE WHEN {k0} * {step} + {lo} > x THEN 1.0 ELSE 0.0 END)"
+        k2 = (f"({k1} + CASE WHEN {k1} + 1.0 <= {last} AND ({k1} + 1.0) * {step} + {lo} <= x "
+              "THEN 1.0 ELSE 0.0 END)")
+        return f"({k2} * {step} + {lo})"
+
+    def threshold_sql(self, rep: str, lit: Any) -> str:
+        """SQL of the representative with the threshold edge, from that on the grid."""
+        if self.threshold is None:
+            return rep
+        t = lit("bin_t", self.threshold)
+        return f"(CASE WHEN x >= {t} AND {rep} < {t} THEN {t} ELSE {rep} END)"
 
     def _covers(self, t: float) -> bool:
         if self.edges is None:
@@ -251,7 +326,7 @@ def _information(sp: FloatArray, wp: FloatArray, sn: FloatArray, wn: FloatArray,
     if not _EPS <= pi <= 1.0 - _EPS:
         return math.nan
     lpi, l1pi = math.log(pi), math.log1p(-pi)
-    tiny = 1e-300  # the clip never touches the terms used: see the module text
+    tiny = _TINY  # the clip never touches the terms used: see the module text
     up = sp >= pi
     ip = np.where(up, np.log(np.maximum(sp, tiny)) - lpi,
                   l1pi - np.log(np.maximum(1.0 - sp, tiny)))
@@ -259,6 +334,61 @@ def _information(sp: FloatArray, wp: FloatArray, sn: FloatArray, wn: FloatArray,
     i_n = np.where(down, lpi - np.log(np.maximum(sn, tiny)),
                    np.log(np.maximum(1.0 - sn, tiny)) - l1pi)
     return float(wp @ ip + wn @ i_n)
+
+
+#: the information score's logarithms are clipped here only to keep them finite: the
+#: terms it takes never reach the clip (see :func:`_information`)
+_TINY = 1e-300
+
+
+def sql_double(v: float) -> str:
+    """A DOUBLE literal that DuckDB and Spark SQL both read as exactly ``v`` (a plain
+    ``0.1`` is a DECIMAL in both, which need not convert to the nearest double)."""
+    return f"CAST('{float(v)!r}' AS DOUBLE)"
+
+
+def raw_sum_sql() -> dict[str, tuple[str | None, str]]:
+    """Each :class:`RawSums` field as (rows summed, term), SQL that DuckDB and Spark both
+    read, so that the engines sum the same formulas as :meth:`RawSums.of_rows`.
+
+    The rows are ``"pos"`` (the positives), ``"NOT pos"`` or None (all); the term is an
+    expression of the score ``x`` and, for ``info``, of the group's prior ``pi``, ``lpi``
+    = ln pi and ``l1pi`` = ln(1 - pi). Each engine sums ``w * (term)`` over those rows.
+
+    Examples
+    --------
+    >>> raw_sum_sql()["pos_miss"]
+    ('pos', '(1.0 - x)')
+    """
+    eps, tiny = sql_double(_EPS), sql_double(_TINY)
+    one = "1.0"
+    miss = f"({one} - x)"
+    lx, l1x = f"ln(greatest(x, {eps}))", f"ln(greatest({one} - x, {eps}))"
+    lxt, l1xt = f"ln(greatest(x, {tiny}))", f"ln(greatest({one} - x, {tiny}))"
+    info = (f"CASE WHEN pos THEN (CASE WHEN x >= pi THEN {lxt} - lpi ELSE l1pi - {l1xt} END) "
+            f"ELSE (CASE WHEN x > pi THEN lpi - {lxt} ELSE {l1xt} - l1pi END) END")
+    return {
+        "pos_miss": ("pos", miss),
+        "neg_p": ("NOT pos", "x"),
+        "pos_miss2": ("pos", f"({miss} * {miss})"),
+        "neg_p2": ("NOT pos", "(x * x)"),
+        "pos_log": ("pos", lx),
+        "neg_log": ("NOT pos", l1x),
+        "pos_focal": ("pos", f"({miss} * {miss} * {lx})"),
+        "neg_focal": ("NOT pos", f"(x * x * {l1x})"),
+        "pos_hinge": ("pos", f"greatest(0.0, {miss})"),
+        "neg_hinge": ("NOT pos", f"greatest(0.0, {one} + x)"),
+        "info": (None, f"({info})"),
+    }
+
+
+def term_bound(low: float, high: float) -> float:
+    """An upper bound on |term| of :func:`raw_sum_sql` for scores in [low, high] (any
+    prior in [eps, 1 - eps]); inf when it overflows."""
+    a = max(abs(low), abs(high))
+    log_max = -math.log(_EPS) + 1.0  # |ln max(p, eps)| for p <= 1; ln a <= a beyond
+    info_max = -math.log(_TINY) + 2.0 * (log_max + 1.0)
+    return (1.0 + a) * (1.0 + a) * (log_max + a) + info_max + a  # inf on overflow
 
 
 @dataclass(frozen=True, eq=False)
@@ -295,6 +425,31 @@ class Binning:
         k = np.searchsorted(-table.scores, -rep)
         return not (k < table.n_distinct and table.scores[k] == rep)
 
+    def warn_inexact(self, threshold: float, table: CountTable, stacklevel: int = 2) -> None:
+        """Warn when the confusion matrix at ``threshold`` is not that of the raw scores
+        (the threshold cuts an occupied bin: its cases all count as below it).
+
+        Examples
+        --------
+        >>> import warnings
+        >>> t = binned_table([1, 0, 1, 0], [.93, .91, .56, .1], decimals=1)
+        >>> with warnings.catch_warnings(record=True) as w:
+        ...     warnings.simplefilter("always")
+        ...     t.binning.warn_inexact(0.55, t)
+        >>> print(w[0].message)  # doctest: +ELLIPSIS
+        threshold 0.55 cuts the bin of the binned scores (decimals=1) represented by 0.5, ...
+        """
+        if self.exact_at(threshold, table):
+            return
+        rep = float(self.spec.assign(np.array([float(threshold)]))[0])
+        warnings.warn(f"threshold {threshold:g} cuts the bin of the binned scores "
+                      f"({self.describe()}) represented by {rep:g}, which holds cases: the "
+                      "confusion matrix counts them all as below the threshold, so it is not "
+                      "that of the raw scores (error_bounds gives no bound); evaluate again "
+                      f"with threshold={threshold:g}, which the engines and "
+                      "binned_table(threshold=) make a bin edge", UserWarning,
+                      stacklevel=stacklevel + 1)
+
     def sums(self, key: Any, table: CountTable) -> tuple[float, ...]:
         """The sums that ``measures.probabilistic`` asks for under ``key``, from the raw
         scores; negatives scaled by c for a table calibrated by reweighting."""
@@ -312,7 +467,8 @@ class Binning:
             if key[1] != _EPS:
                 raise SumsUnavailable(f"binned scores: the log losses were summed over the raw "
                                       f"scores with eps={_EPS:g} only, not eps={key[1]!r}")
-            info = r.info if table.calibration is None else math.nan
+            same = math.isclose(table.prevalence, self.prior, rel_tol=1e-12, abs_tol=0.0)
+            info = r.info if table.calibration is None and same else math.nan
             return (-r.pos_log, -c * r.neg_log, -r.pos_focal, -c * r.neg_focal, info)
         if kind == "focal":
             raise SumsUnavailable(f"binned scores: the focal loss was summed over the raw "
@@ -339,6 +495,7 @@ def binned_table(
     bins: Any = None,
     pos_label: Any = None,
     nan_policy: NanPolicy = "raise",
+    threshold: float | None = None,
 ) -> CountTable:
     """The count table of binned scores, from in-memory arrays (what the file and Spark
     engines build with a group-by).
@@ -353,12 +510,17 @@ def binned_table(
     bins : int or array of edges, optional
         ``B``: B equal-width bins on [min, max] of the scores; an array: the bin
         edges (the last bin is closed; scores outside are an error).
+    threshold : float, optional
+        The threshold the table will be evaluated at, made one more bin edge (as the
+        engines do with theirs) so that the confusion matrix there is exact.
 
     Returns
     -------
     CountTable
         Its ``binning`` (:class:`Binning`) holds the probabilistic sums of the raw
-        scores; ``Evaluation(table).error_bounds()`` bounds the ranking measures.
+        scores; ``Evaluation(table).error_bounds()`` bounds the ranking measures. An
+        Evaluation at a threshold inside an occupied bin warns that its confusion
+        matrix is not the raw one.
 
     Examples
     --------
@@ -375,14 +537,19 @@ def binned_table(
     >>> lo, hi = value_bounds(ev, "auc")
     >>> bool(lo <= bm.evaluate(y, s)["auc"] <= hi)
     True
+    >>> t = binned_table(y, s, decimals=1, threshold=0.45)  # 0.47 is represented by 0.45
+    >>> t.scores.tolist(), bm.Evaluation(t, threshold=0.45).confusion.tp
+    ([0.9, 0.45, 0.4, 0.0], 2)
     """
     check_bin_args(decimals, bins)
+    if threshold is not None:
+        threshold = check_threshold(threshold)
     if decimals is None and bins is None:
         raise ValueError("binned_table needs decimals= or bins=")
     inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
     low, high = float(inp.score.min()), float(inp.score.max())
-    spec = BinSpec.resolve(decimals, bins, low, high)
+    spec = BinSpec.resolve(decimals, bins, low, high, threshold=threshold)
     assert spec is not None
     table = CountTable._build(inp.y, spec.assign(inp.score), inp.weight)
     prior = table.prevalence
@@ -436,27 +603,38 @@ def value_bounds(ev: Evaluation, measure: str | Measure,
     ``(value, value)`` when binning cannot have changed it (exact scores, the
     probabilistic measures, confusion measures at a threshold the bins cut exactly),
     None where no exact bound is derived (taKS, trapezoidal AUCPR, AUPRG; confusion
-    measures at a threshold inside an occupied bin). See the module text for the
+    measures at a threshold inside an occupied bin). A NaN value is ``(nan, nan)``
+    only where the raw value is provably NaN too: exact scores, a confusion measure at
+    a threshold cut exactly, a probabilistic measure whose sum the engine took (NaN
+    because of the data, e.g. one class); else None. See the module text for the
     derivations; every bound is reached by some data set with this binned table.
 
     Examples
     --------
     >>> import binmetrics as bm
-    >>> ev = bm.Evaluation(binned_table([1, 0, 1, 0], [.93, .91, .5, .1], decimals=1))
+    >>> ev = bm.Evaluation(binned_table([1, 0, 1, 0], [.93, .91, .5, .1], decimals=1),
+    ...                    undefined="ignore")
     >>> value_bounds(ev, "auc"), value_bounds(ev, "taks")
     ((0.5, 0.75), None)
+    >>> value_bounds(ev, "log_loss", eps=1e-5) is None  # NaN: summed at eps=1e-15 only
+    True
     """
     m = get_measure(measure)
-    p = m.resolve_params(**params)
-    value = ev.value(m, **params)
+    return _bounds(ev, m, m.resolve_params(**params), ev.value(m, **params))
+
+
+def _bounds(ev: Evaluation, m: Measure, p: dict[str, Any],
+            value: float) -> tuple[float, float] | None:
     t = ev.table
     b = t.binning
-    if b is None or m.family == "probabilistic" or math.isnan(value):
+    if b is None:
         return (value, value)
+    if m.family == "probabilistic":
+        return (value, value) if not math.isnan(value) or _sum_taken(t, m, p) else None
     if m.family == "confusion":
         return (value, value) if b.exact_at(ev.threshold, t) else None
-    if m.id not in _BY_REFINEMENTS and m.id not in _FROM_BINNED \
-            and m.id != "average_precision":
+    if math.isnan(value) or (m.id not in _BY_REFINEMENTS and m.id not in _FROM_BINNED
+                             and m.id != "average_precision"):
         return None
 
     def on(table: CountTable) -> float:
@@ -475,9 +653,39 @@ def value_bounds(ev: Evaluation, measure: str | Measure,
     return (min(best, worst, value), max(best, worst, value))
 
 
+def _sum_taken(t: CountTable, m: Measure, p: dict[str, Any]) -> bool:
+    """Whether the engine summed what a probabilistic measure reads over the raw scores
+    (then a NaN is the raw scores' own: one class, scores outside [0, 1])."""
+    with warnings.catch_warnings(), undefined_policy("ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            m.func(t, **p)
+        except SumsUnavailable:
+            return False
+        except (ValueError, ArithmeticError):  # e.g. the raw scores are not probabilities
+            return True
+    return True
+
+
 def error_bounds(ev: Evaluation, measures: Iterable[Measure]) -> Any:
     """A DataFrame of every measure with its bounds: id, value, low, high, max_error,
-    bound ("exact": binning cannot have changed it; "bounded"; "none": no bound)."""
+    bound ("exact": binning cannot have changed it; "bounded"; "none": no bound).
+
+    A NaN value is "exact" only where the raw value is provably NaN too (see
+    :func:`value_bounds`).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> t = binned_table([1, 0, 1, 0], [.93, .91, .56, .1], decimals=1)
+    >>> ev = bm.Evaluation(t, threshold=0.5)
+    >>> error_bounds(ev, [get_measure(i) for i in ("tpr", "auc", "brier")])[
+    ...     ["id", "max_error", "bound"]]
+          id  max_error    bound
+    0    tpr      0.000    exact
+    1    auc      0.125  bounded
+    2  brier      0.000    exact
+    """
     import pandas as pd
 
     rows = []
@@ -485,13 +693,16 @@ def error_bounds(ev: Evaluation, measures: Iterable[Measure]) -> Any:
     values = ev._values(chosen)
     for m in chosen:
         v = values[m.id]
-        bounds = value_bounds(ev, m) if not math.isnan(v) else (v, v)
+        bounds = _bounds(ev, m, m.resolve_params(), v)
         if bounds is None:
             low = high = err = math.nan
             kind = "none"
         else:
             low, high = bounds
-            err = max(v - low, high - v) if not math.isnan(v) else math.nan
+            if low == high == v:  # also an infinite value (the DOR of an empty cell)
+                err = 0.0
+            else:
+                err = max(v - low, high - v) if not math.isnan(v) else math.nan
             kind = "exact" if err == 0.0 or math.isnan(v) else "bounded"
         rows.append({"id": m.id, "value": v, "low": low, "high": high, "max_error": err,
                      "bound": kind})

@@ -22,6 +22,7 @@ import glob
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,15 @@ from ..by import ByResult
 from ..evaluation import Evaluation
 from ..exceptions import UndefinedPolicy
 from ..validation import NanPolicy
-from ._common import STAT_COLUMNS, AggregateJob, check_names, missing_engine
-from .binning import BinSpec, RawSums
+from ._common import (
+    STAT_COLUMNS,
+    AggregateJob,
+    Group,
+    check_names,
+    missing_engine,
+    pandas_labels,
+)
+from .binning import BinSpec, RawSums, raw_sum_sql
 
 __all__ = ["FileJob", "evaluate_file"]
 
@@ -151,6 +159,14 @@ class FileJob(AggregateJob):
         self._opts = dict(read_options or {})
         self._tmp: str | None = None
         self._own = connection is None
+        # temporary tables and views, named apart from the user's (connection=) and
+        # from other jobs on that connection; dropped by close()
+        tag = uuid.uuid4().hex[:12]
+        self._names = {k: f"bm_{k}_{tag}" for k in ("stats", "groups", "priors", "edges")}
+        self._made: list[tuple[str, str]] = []  # (kind, name) to drop: table or view
+        #: CSV labels are read as text and typed as pandas types them (DuckDB would read
+        #: yes/no or T/F as BOOLEAN, where evaluate() sees the strings)
+        self._text_labels = self.format == "csv"
         if connection is None:
             config: dict[str, Any] = {"preserve_insertion_order": False}
             if memory_limit is not None:
@@ -180,6 +196,8 @@ class FileJob(AggregateJob):
     def _reader(self, extra: str = "") -> str:
         fn = "read_parquet" if self.format == "parquet" else "read_csv"
         opts = "".join(f", {k} = {_literal(v)}" for k, v in self._opts.items())
+        if getattr(self, "_text_labels", False):
+            opts += f", types = {{{_literal(self.label)}: 'VARCHAR'}}"
         return f"{fn}($files{opts}{extra})"
 
     def _src(self, finite_only: bool = False) -> str:
@@ -270,51 +288,79 @@ class FileJob(AggregateJob):
              else "0 AS n_wbad"),
             "count(*) FILTER (WHERE w < 0) AS n_wneg" if w else "0 AS n_wneg",
             "min(w) AS w_min" if w else "NULL AS w_min",
+            "max(w) AS w_max" if w else "NULL AS w_max",
         ]
         assert len(aggs) == len(STAT_COLUMNS)
         group = ", ".join([*keys, "y"])
         order = ", ".join(f"{c} NULLS LAST" for c in [*keys, "y"])
-        self._exec(f"CREATE OR REPLACE TEMP TABLE bm_stats AS SELECT {group}, "
-                   f"{', '.join(aggs)} FROM ({self._src()}) GROUP BY {group}")
-        return [tuple(r) for r in self._fetchall(f"SELECT * FROM bm_stats ORDER BY {order}")]
+        stats = self._temp_table("stats", f"SELECT {group}, {', '.join(aggs)} "
+                                          f"FROM ({self._src()}) GROUP BY {group}")
+        return [tuple(r) for r in self._fetchall(f"SELECT * FROM {stats} ORDER BY {order}")]
 
-    def _groups_table(self, priors: list[float]) -> None:
-        """bm_groups(gid, k..., pi): one row per group key, gid in the statistics' order."""
+    def _temp_table(self, kind: str, select: str) -> str:
+        """CREATE a temporary table of this job (dropped by close()); its name."""
+        name = self._names[kind]
+        self._exec(f"CREATE OR REPLACE TEMP TABLE {name} AS {select}")
+        if ("table", name) not in self._made:
+            self._made.append(("table", name))
+        return name
+
+    def _register(self, kind: str, table: Any) -> str:
+        """Register an Arrow table as a view of this job (unregistered by close())."""
+        name = self._names[kind]
+        self.con.register(name, table)
+        if ("view", name) not in self._made:
+            self._made.append(("view", name))
+        return name
+
+    def _convert_labels(self, raw: list[Any]) -> dict[Any, Any] | None:
+        return pandas_labels([str(v) for v in raw]) if self._text_labels else None
+
+    def _groups_table(self, groups: list[Group]) -> None:
+        """The groups (gid, k...): one row per group key, gid in the statistics' order;
+        the priors (gid, pi, lpi, l1pi) of the information score."""
         keys = self._keys()
         if keys:
             order = ", ".join(f"{k} NULLS LAST" for k in keys)
-            sql = (f"CREATE OR REPLACE TEMP TABLE bm_groups AS SELECT "
-                   f"CAST(row_number() OVER (ORDER BY {order}) - 1 AS INTEGER) AS gid, "
-                   f"{', '.join(keys)} FROM (SELECT DISTINCT {', '.join(keys)} FROM bm_stats)")
+            sql = (f"SELECT CAST(row_number() OVER (ORDER BY {order}) - 1 AS INTEGER) AS gid, "
+                   f"{', '.join(keys)} FROM (SELECT DISTINCT {', '.join(keys)} "
+                   f"FROM {self._names['stats']})")
         else:
-            sql = "CREATE OR REPLACE TEMP TABLE bm_groups AS SELECT CAST(0 AS INTEGER) AS gid"
-        self._exec(sql)
+            sql = "SELECT CAST(0 AS INTEGER) AS gid"
+        self._temp_table("groups", sql)
         import pyarrow as pa
 
-        pi = np.array([p if np.isfinite(p) else 0.5 for p in priors])
-        self.con.register("bm_priors", pa.table({
-            "gid": pa.array(np.arange(len(priors), dtype=np.int32)),
+        pi = np.array([g.prior if np.isfinite(g.prior) else 0.5 for g in groups])
+        self._register("priors", pa.table({
+            "gid": pa.array(np.arange(len(groups), dtype=np.int32)),
             "pi": pa.array(pi), "lpi": pa.array(np.log(pi)), "l1pi": pa.array(np.log1p(-pi)),
         }))
 
     def _join(self) -> str:
         keys = self._keys()
         cond = " AND ".join(f"s.{k} IS NOT DISTINCT FROM g.{k}" for k in keys) or "true"
-        return f"JOIN bm_groups g ON {cond} JOIN bm_priors r ON r.gid = g.gid"
+        return (f"JOIN {self._names['groups']} g ON {cond} "
+                f"JOIN {self._names['priors']} r ON r.gid = g.gid")
 
-    def _counts(self, pos_label: Any, spec: BinSpec | None, priors: list[float],
+    def _counts(self, pos_values: list[Any], spec: BinSpec | None, groups: list[Group],
                 sort: bool) -> Iterator[dict[str, np.ndarray]]:
         w = "w" if self.weight is not None else "1.0"
-        params: dict[str, Any] = {"pos": pos_label}
+        params: dict[str, Any] = {}
+        if len(pos_values) == 1:
+            params["pos"] = pos_values[0]
+            is_pos = "(s.y = $pos)"
+        else:  # several spellings of the positive label in a CSV ("1", "1.0")
+            is_pos = f"(s.y IN ({', '.join(_literal(str(v)) for v in pos_values)}))"
         names = list(RawSums.names()) if spec is not None else []
         grouped = bool(self.by)
         if grouped or spec is not None:  # the group id, and the prior of the info score
-            self._groups_table(priors)
-            base = (f"SELECT g.gid AS gid, s.x AS x, (s.y = $pos) AS pos, {w} AS w, "
+            self._groups_table(groups)
+            base = (f"SELECT g.gid AS gid, s.x AS x, {is_pos} AS pos, {w} AS w, "
                     f"r.pi AS pi, r.lpi AS lpi, r.l1pi AS l1pi "
                     f"FROM ({self._src(finite_only=True)}) s {self._join()}")
         else:
-            base = f"SELECT x, (y = $pos) AS pos, {w} AS w FROM ({self._src(finite_only=True)})"
+            base = (f"SELECT s.x AS x, {is_pos} AS pos, {w} AS w "
+                    f"FROM ({self._src(finite_only=True)}) s")
         gid = "gid, " if grouped else ""
         if spec is None and sort:  # one row per case, sorted: only what the table needs
             weight = ", w" if self.weight is not None else ""
@@ -359,28 +405,25 @@ class FileJob(AggregateJob):
                 reader.close()
 
     def _bin_expr(self, spec: BinSpec | None, params: dict[str, Any]) -> tuple[str, str]:
-        """SQL of a score's bin representative (the same arithmetic as BinSpec.assign)."""
+        """SQL of a score's bin representative (the same arithmetic as BinSpec.assign,
+        from BinSpec's SQL shared with Spark) and the join it needs."""
         if spec is None:
             return "x", ""
-        if spec.decimals is not None:
-            params["scale"] = 10.0 ** spec.decimals
-            k0 = "floor(x * $scale)"
-            k1 = f"({k0} - CASE WHEN {k0} / $scale > x THEN 1 ELSE 0 END)"
-            k2 = f"({k1} + CASE WHEN ({k1} + 1) / $scale <= x THEN 1 ELSE 0 END)"
-            return f"{k2} / $scale", ""
-        e = spec.edges
-        assert e is not None
-        if spec.step is not None:
-            params.update(lo=float(e[0]), step=float(spec.step), last=float(e.size - 2))
-            k0 = "least(greatest(floor((x - $lo) / $step), 0), $last)"
-            k1 = f"({k0} - CASE WHEN {k0} * $step + $lo > x THEN 1 ELSE 0 END)"
-            k2 = (f"({k1} + CASE WHEN {k1} + 1 <= $last AND ({k1} + 1) * $step + $lo <= x "
-                  "THEN 1 ELSE 0 END)")
-            return f"{k2} * $step + $lo", ""
-        import pyarrow as pa
 
-        self.con.register("bm_edges", pa.table({"lo": pa.array(e[:-1])}))
-        return "e.lo", "ASOF JOIN bm_edges e ON b.x >= e.lo"
+        def lit(name: str, value: float) -> str:
+            params[name] = float(value)
+            return f"${name}"
+
+        grid = spec.grid_sql(lit)
+        extra = ""
+        if grid is None:  # given edges: the lower edge below each score, by an ASOF join
+            import pyarrow as pa
+
+            e = spec.edges
+            assert e is not None
+            edges = self._register("edges", pa.table({"lo": pa.array(e[:-1])}))
+            grid, extra = "e.lo", f"ASOF JOIN {edges} e ON b.x >= e.lo"
+        return spec.threshold_sql(grid, lit), extra
 
     def _locate(self, what: str) -> str:
         """The first files (Parquet: and rows) holding a problem, for the message."""
@@ -389,7 +432,7 @@ class FileJob(AggregateJob):
                          f"OR {q(self.score)} IS NULL",
             "label_missing": f"{q(self.label)} IS NULL" + (
                 f" OR isnan({q(self.label)})" if self._types[self.label] in ("FLOAT", "DOUBLE")
-                else ""),
+                else "") + self._missing_text(),
             "weight_bad": f"{q(self.weight or '')} IS NULL OR NOT isfinite(CAST("
                           f"{q(self.weight or '')} AS DOUBLE))",
             "weight_neg": f"CAST({q(self.weight or '')} AS DOUBLE) < 0",
@@ -411,9 +454,28 @@ class FileJob(AggregateJob):
             return f" (first at {shown})"
         return f" (first in {', '.join(sorted({Path(f).name for (f,) in found}))})"
 
+    def _missing_text(self) -> str:
+        """SQL matching the CSV label spellings that pandas reads as missing ("NA")."""
+        missing = self._missing_raw
+        if not missing:
+            return ""
+        return f" OR {q(self.label)} IN ({', '.join(_literal(str(v)) for v in missing)})"
+
     def close(self) -> None:
-        if getattr(self, "_own", False) and getattr(self, "con", None) is not None:
-            self.con.close()
+        """Drop this job's temporary tables and views; close the connection it opened."""
+        con = getattr(self, "con", None)
+        if con is not None and not getattr(self, "_own", True):
+            for kind, name in reversed(getattr(self, "_made", [])):
+                try:
+                    if kind == "table":
+                        con.execute(f"DROP TABLE IF EXISTS {name}")
+                    else:
+                        con.unregister(name)
+                except Exception:  # best effort: the user's connection
+                    pass
+            self._made = []
+        if getattr(self, "_own", False) and con is not None:
+            con.close()
             self.con = None
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
@@ -421,28 +483,14 @@ class FileJob(AggregateJob):
 
 
 def _raw_sum_sql() -> dict[str, str]:
-    """SQL of each RawSums field over the rows of a bin (x: score, w: weight, pos;
-    pi, lpi = ln pi, l1pi = ln(1 - pi): the group's prior); Kahan sums (fsum)."""
-    eps = "1e-15"
-    tiny = "1e-300"
-    lx, l1x = f"ln(greatest(x, {eps}))", f"ln(greatest(1 - x, {eps}))"
-    info = (f"CASE WHEN pos THEN (CASE WHEN x >= pi THEN ln(greatest(x, {tiny})) - lpi "
-            f"ELSE l1pi - ln(greatest(1 - x, {tiny})) END) "
-            f"ELSE (CASE WHEN x > pi THEN lpi - ln(greatest(x, {tiny})) "
-            f"ELSE ln(greatest(1 - x, {tiny})) - l1pi END) END")
-    return {
-        "pos_miss": "fsum(w * (1 - x)) FILTER (WHERE pos)",
-        "neg_p": "fsum(w * x) FILTER (WHERE NOT pos)",
-        "pos_miss2": "fsum(w * ((1 - x) * (1 - x))) FILTER (WHERE pos)",
-        "neg_p2": "fsum(w * (x * x)) FILTER (WHERE NOT pos)",
-        "pos_log": f"fsum(w * {lx}) FILTER (WHERE pos)",
-        "neg_log": f"fsum(w * {l1x}) FILTER (WHERE NOT pos)",
-        "pos_focal": f"fsum(w * ((1 - x) * (1 - x) * {lx})) FILTER (WHERE pos)",
-        "neg_focal": f"fsum(w * (x * x * {l1x})) FILTER (WHERE NOT pos)",
-        "pos_hinge": "fsum(w * greatest(0, 1 - x)) FILTER (WHERE pos)",
-        "neg_hinge": "fsum(w * greatest(0, 1 + x)) FILTER (WHERE NOT pos)",
-        "info": f"fsum(w * ({info}))",
-    }
+    """DuckDB aggregates of each RawSums field over the rows of a bin: the terms of
+    :func:`binmetrics.engines.binning.raw_sum_sql` (shared with Spark), weighted by
+    ``w``, in Kahan sums (fsum)."""
+    out = {}
+    for name, (rows, term) in raw_sum_sql().items():
+        where = f" FILTER (WHERE {rows})" if rows else ""
+        out[name] = f"fsum(w * {term}){where}"
+    return out
 
 
 def evaluate_file(
@@ -482,7 +530,10 @@ def evaluate_file(
         Parquet (.parquet, .pq) or all CSV (.csv, .tsv, .txt, optionally .gz);
         remote URLs as DuckDB reads them.
     label, score : str
-        Columns of the labels and of the (numeric) scores.
+        Columns of the labels and of the (numeric) scores. CSV labels are read as
+        text and typed as :func:`pandas.read_csv` types them (so ``yes``/``no`` or
+        ``T``/``F`` stay strings, ``0``/``1`` are integers, ``NA`` is missing), as the
+        in-memory path reads the file; in ``where`` a CSV's label column is text.
     weight : str, optional
         Column of non-negative case weights.
     by : str or list of str, optional
@@ -498,8 +549,10 @@ def evaluate_file(
         As in :func:`binmetrics.evaluate` (``pi0`` with ``by``: as in evaluate_by).
     decimals, bins :
         Bin the scores (see :func:`binmetrics.engines.binned_table`): the table has
-        at most one row per bin, the probabilistic measures stay exact and
-        :meth:`Evaluation.error_bounds` bounds the ranking measures.
+        at most one row per bin (plus one where ``threshold`` cuts a bin: it is made
+        an edge, so the confusion measures at it are exact), the probabilistic
+        measures stay exact and :meth:`Evaluation.error_bounds` bounds the ranking
+        measures.
     format : {"parquet", "csv"}, optional
         Default: from the extension.
     read_options : mapping, optional
@@ -514,7 +567,8 @@ def evaluate_file(
     connection : duckdb connection, optional
         Use this connection (e.g. with credentials for remote files) instead of a
         new one; ``memory_limit``, ``temp_directory`` and ``threads`` are then
-        its own.
+        its own. The temporary tables and views made on it have unique names
+        (``bm_stats_<random>``...) and are dropped afterwards; it stays open.
 
     Returns
     -------

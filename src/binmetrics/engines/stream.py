@@ -38,6 +38,36 @@ __all__ = ["Accumulator"]
 _State = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]
 
 
+def _union(parts: list[np.ndarray]) -> np.ndarray:
+    """The distinct values of several label arrays, with numpy's type promotion (as
+    one array of all the batches' labels would have)."""
+    parts = [p for p in parts if p.size]
+    if not parts:
+        return np.zeros(0)
+    both = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    return _distinct(both)
+
+
+def _distinct(a: np.ndarray) -> np.ndarray:
+    """The distinct values of ``a``, in its dtype."""
+    return np.asarray(pd.unique(pd.Series(a, dtype=object)), dtype=a.dtype)
+
+
+def _weights(sample_weight: Any, n: int) -> tuple[Any, bool]:
+    """The weights to check, and whether they are all zero (a batch may carry no
+    weight; the total is checked at evaluate): then ones are checked in their place."""
+    if sample_weight is None:
+        return None, False
+    w = as_float(as_1d(sample_weight, "sample_weight"), "sample_weight")
+    if w.size == n and n > 0 and not np.any(w != 0.0):  # NaN != 0: not all zero
+        return np.ones(n), True
+    return sample_weight, False
+
+
+def _python(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
 def _empty() -> _State:
     e = np.zeros(0)
     return (e, e, e, e, e)
@@ -98,7 +128,9 @@ class Accumulator:
     ----------
     pos_label : optional
         The positive class, needed unless the labels are {0, 1}, {-1, 1} or
-        booleans. A batch may hold one class only.
+        booleans. A batch may hold one class only; the labels of all the batches
+        together must pass the checks of :func:`binmetrics.evaluate` (two classes, a
+        standard encoding or ``pos_label``), checked as each batch arrives.
     nan_policy : {"raise", "omit"}, default "raise"
         NaN/inf scores: an error, or the rows are dropped and counted in
         :attr:`n_omitted` (a batch of such rows only adds nothing).
@@ -135,7 +167,7 @@ class Accumulator:
         self.n_omitted = 0
         self.n_batches = 0
         self._weighted = False
-        self._labels: set[Any] = set()  # distinct labels seen (at most two)
+        self._seen: np.ndarray = np.zeros(0)  # distinct labels seen (at most two)
         self._found_pos: Any = None  # the positive label found without pos_label
         self._state: _State = _empty()
         self._pending: list[_State] = []
@@ -144,7 +176,22 @@ class Accumulator:
 
     # --- adding data ----------------------------------------------------------------
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> Accumulator:
-        """Add one batch (validated as :func:`binmetrics.evaluate` does); returns self."""
+        """Add one batch (validated as :func:`binmetrics.evaluate` does); returns self.
+
+        A bad batch is an error naming it ("batch 3: ...") and changes nothing. A
+        batch may hold one class only, or carry zero weight only: the labels and the
+        total weight are checked over all the batches (the total at :meth:`evaluate`).
+
+        Examples
+        --------
+        >>> acc = Accumulator().update([1, 0], [0.9, 0.2]).update([0], [0.4])
+        >>> acc.n_rows, acc.n_batches, acc.table.scores.tolist()
+        (3, 2, [0.9, 0.4, 0.2])
+        >>> Accumulator().update([0, 0], [0.9, 0.2]).update([-1], [0.3])  # as evaluate
+        Traceback (most recent call last):
+        ...
+        ValueError: batch 1: y_true has labels [-1, 0], which are not {0, 1}, {-1, 1} ...
+        """
         k = self.n_batches
         try:
             y = as_1d(y_true, "y_true")
@@ -156,25 +203,31 @@ class Accumulator:
                 raise ValueError(f"y_true and y_score have different lengths: {y.size} and "
                                  f"{s_raw.size}")
             finite = np.isfinite(as_float(s_raw, "y_score"))
+            w_check, zero_weights = _weights(sample_weight, y.size)
             if self.nan_policy == "omit" and not finite.any():
                 if sample_weight is not None:  # still checked: a bad batch is an error
-                    check_binary_inputs(np.ones(y.size, bool), np.zeros(y.size), sample_weight)
+                    check_binary_inputs(np.ones(y.size, bool), np.zeros(y.size), w_check)
                 self.n_omitted += int(y.size)
                 self.n_batches += 1
                 return self
-            y_bool, labels, found = self._labels_of(y)
-            inp = check_binary_inputs(y_bool, s_raw, sample_weight, nan_policy=self.nan_policy)
+            y_bool, seen, found = self._labels_of(y)
+            inp = check_binary_inputs(y_bool, s_raw, w_check, nan_policy=self.nan_policy)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"batch {k}: {exc}") from None
-        table = CountTable._build(inp.y, inp.score, inp.weight)
-        p, n = table.pos.astype(np.float64), table.neg.astype(np.float64)
+        if zero_weights:  # its scores, with no weight (a CountTable must have some)
+            scores = np.unique(inp.score)[::-1].copy()
+            p = n = np.zeros(scores.size)
+        else:
+            table = CountTable._build(inp.y, inp.score, inp.weight)
+            scores = table.scores
+            p, n = table.pos.astype(np.float64), table.neg.astype(np.float64)
         zeros = np.zeros_like(p)
-        self._pending.append((table.scores, p, zeros, n, zeros))
-        self._pending_size += table.n_distinct
-        self._labels = labels
+        self._pending.append((scores, p, zeros, n, zeros))
+        self._pending_size += scores.size
+        self._seen = seen
         if found is not None:
             self._found_pos = found
-        self._weighted |= inp.weight is not None
+        self._weighted |= sample_weight is not None
         self.n_rows += int(inp.y.size)
         self.n_positive_rows += int(np.count_nonzero(inp.y))
         self.n_omitted += inp.n_omitted
@@ -184,24 +237,35 @@ class Accumulator:
             self._collapse()
         return self
 
-    def _labels_of(self, y: np.ndarray) -> tuple[npt.NDArray[np.bool_], set[Any], Any]:
+    def _labels_of(self, y: np.ndarray) -> tuple[npt.NDArray[np.bool_], np.ndarray, Any]:
         """The batch's labels as booleans, the labels seen with it, the positive found."""
         missing = pd.isna(y) if y.dtype.kind in "fOUS" else np.zeros(y.size, dtype=bool)
         if missing.any():
             raise ValueError(f"y_true has {int(missing.sum())} missing labels (NaN/None) at "
                              f"rows {np.flatnonzero(missing)[:5].tolist()}")
-        values = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(y)]
-        seen = self._labels | set(values)
-        if len(seen) > 2:
-            shown = sorted(seen, key=_label_key)
-            raise ValueError(f"y_true must hold exactly two classes; the batches so far hold "
+        seen = _union([self._seen, _distinct(y)])
+        pos = self._check_seen(seen, "the batches so far")
+        if pos is None:  # one class so far, with pos_label: compared as evaluate compares
+            return np.asarray(y == self.pos_label, dtype=bool), seen, None
+        y_bool = np.asarray(y == pos, dtype=bool) if y.dtype != np.bool_ or isinstance(
+            pos, (bool, np.bool_)) else (y if pos else ~y)
+        return y_bool, seen, (pos if self.pos_label is None else None)
+
+    def _check_seen(self, seen: np.ndarray, where: str) -> Any:
+        """Run evaluate's label checks on the union of the labels; the positive label,
+        or None while one class only has been seen with ``pos_label`` given (whether it
+        is that class cannot be told yet)."""
+        if seen.size > 2:
+            shown = sorted((_python(v) for v in seen), key=_label_key)
+            raise ValueError(f"y_true must hold exactly two classes; {where} hold "
                              f"{len(shown)} distinct values: {shown[:10]}")
-        if self.pos_label is None:
-            y_bool, pos = check_labels(y)  # a standard encoding, or an error
-            return y_bool, seen, pos.item() if isinstance(pos, np.generic) else pos
-        if self.pos_label in values and len(values) == 2:
-            return check_labels(y, self.pos_label)[0], seen, None
-        return np.asarray(y == self.pos_label, dtype=bool), seen, None
+        if seen.size == 0 or (self.pos_label is not None and seen.size < 2):
+            return None
+        try:
+            pos = check_labels(seen, self.pos_label)[1]
+        except ValueError as exc:
+            raise ValueError(f"{exc} (the labels of {where})") from None
+        return _python(pos)
 
     def _collapse(self) -> None:
         if self._pending:
@@ -211,7 +275,18 @@ class Accumulator:
 
     def merge(self, *others: Accumulator) -> Accumulator:
         """A new accumulator holding the batches of ``self`` and ``others`` (any order
-        gives the same table)."""
+        gives the same table); ``a + b`` is ``a.merge(b)``.
+
+        Examples
+        --------
+        >>> a = Accumulator().update([1, 0], [0.9, 0.2], [2.0, 1.0])
+        >>> b = Accumulator().update([1, 1], [0.9, 0.5], [0.5, 1.0])
+        >>> m = a.merge(b)
+        >>> m.table.scores.tolist(), m.table.pos.tolist(), m.n_rows
+        ([0.9, 0.5, 0.2], [2.5, 1.0, 0.0], 4)
+        >>> (b + a).table.equals(m.table)
+        True
+        """
         everyone = (self, *others)
         for o in others:
             if not isinstance(o, Accumulator):
@@ -220,18 +295,14 @@ class Accumulator:
                 raise ValueError("accumulators merge only with the same pos_label and "
                                  f"nan_policy; got {self.pos_label!r}/{self.nan_policy!r} and "
                                  f"{o.pos_label!r}/{o.nan_policy!r}")
-        labels: set[Any] = set().union(*(a._labels for a in everyone))
-        if len(labels) > 2:
-            shown = sorted(labels, key=_label_key)
-            raise ValueError(f"y_true must hold exactly two classes; the accumulators hold "
-                             f"{len(shown)} distinct values: {shown[:10]}")
+        labels = _union([a._seen for a in everyone])
+        found = self._check_seen(labels, "the accumulators")
         out = Accumulator(pos_label=self.pos_label, nan_policy=self.nan_policy)
         for a in everyone:
             a._collapse()
         out._state = _merge_all([a._state for a in everyone])
-        out._labels = labels
-        out._found_pos = next((a._found_pos for a in everyone if a._found_pos is not None),
-                              None)
+        out._seen = labels
+        out._found_pos = found if self.pos_label is None else None
         out._weighted = any(a._weighted for a in everyone)
         for attr in ("n_rows", "n_positive_rows", "n_omitted", "n_batches"):
             setattr(out, attr, sum(getattr(a, attr) for a in everyone))
@@ -251,6 +322,8 @@ class Accumulator:
             s, ph, _, nh, _ = self._state
             if s.size == 0:
                 raise ValueError("the accumulator is empty: update() it with data first")
+            if self._weighted and not (ph.sum() + nh.sum()) > 0:  # as evaluate() says
+                raise ValueError("sample_weight sums to 0: no row carries any weight")
             if self._weighted:
                 self._table = CountTable(s, ph, nh, weighted=True, _trusted=True)
             else:
@@ -266,13 +339,28 @@ class Accumulator:
             return 1 if self._found_pos is None else self._found_pos
         return self.pos_label
 
-    def evaluate(self, threshold: float = 0.5, *, undefined: UndefinedPolicy = "warn",
+    def evaluate(self, *, threshold: float = 0.5, undefined: UndefinedPolicy = "warn",
                  pi0: float | None = None) -> Evaluation:
         """The :class:`~binmetrics.Evaluation` of every batch so far (see
-        :func:`binmetrics.evaluate` for the parameters)."""
-        if self.pos_label is not None and self._labels:
-            values = sorted(self._labels, key=_label_key)
-            check_labels(np.array(values), self.pos_label)  # pos_label must occur (or fit)
+        :func:`binmetrics.evaluate` for the parameters).
+
+        Raises ValueError as :func:`binmetrics.evaluate` does on the same rows: no
+        rows, ``pos_label`` not among the labels, weights summing to 0.
+
+        Examples
+        --------
+        >>> acc = Accumulator(pos_label="sick")
+        >>> _ = acc.update(["well", "sick"], [0.2, 0.7]).update(["sick"], [0.4])
+        >>> ev = acc.evaluate(threshold=0.5)
+        >>> ev.confusion, ev["auc"], ev.pos_label
+        (Confusion(tp=1, fp=0, fn=1, tn=1), 1.0, 'sick')
+        >>> Accumulator().update([0, 1], [0.1, 0.2], [0.0, 0.0]).evaluate()
+        Traceback (most recent call last):
+        ...
+        ValueError: sample_weight sums to 0: no row carries any weight
+        """
+        if self.pos_label is not None and self._seen.size:
+            check_labels(self._seen, self.pos_label)  # pos_label must occur (or fit)
         ev = Evaluation(self.table, threshold=threshold, pos_label=self.found_pos_label,
                         n_omitted=self.n_omitted, undefined=undefined, n_rows=self.n_rows,
                         n_positive_rows=self.n_positive_rows)
