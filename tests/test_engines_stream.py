@@ -251,3 +251,90 @@ def test_evaluate_threshold_is_keyword_only() -> None:
     assert acc.evaluate(threshold=0.5).confusion.tp == 1
     with pytest.raises(TypeError):
         acc.evaluate(0.5)  # type: ignore[misc]
+
+
+# --- lean state: integer counts unweighted, merge by binary search -----------------------
+def test_merge_of_runs_against_a_reference() -> None:
+    from binmetrics.engines.stream import _merge, _State
+
+    rng = np.random.default_rng(13)
+    for trial in range(30):
+        runs = []
+        for _ in range(2):  # few distinct values: many scores in both runs, ends included
+            s = np.unique(rng.integers(0, 12 if trial % 2 else 400, rng.integers(0, 40)))
+            s = s[::-1].astype(np.float64) / 7
+            runs.append((s, rng.integers(0, 200, s.size), rng.integers(1, 200, s.size)))
+        (sa, pa, na), (sb, pb, nb) = runs
+        allp, alln = np.concatenate([pa, pb]), np.concatenate([na, nb])
+        want_s, inv = np.unique(np.concatenate([sa, sb]), return_inverse=True)
+        want_p = np.bincount(inv, weights=allp, minlength=want_s.size)[::-1]
+        want_n = np.bincount(inv, weights=alln, minlength=want_s.size)[::-1]
+
+        def state(s: np.ndarray, p: np.ndarray, n: np.ndarray) -> _State:
+            return _State(s, p.astype(np.uint8), n.astype(np.uint8),
+                          bound=int((p + n).max()) if s.size else 0)
+
+        for a, b in [(runs[0], runs[1]), (runs[1], runs[0])]:
+            got = _merge(state(*a), state(*b))
+            assert np.array_equal(got.scores, want_s[::-1])
+            assert np.array_equal(got.pos, want_p) and np.array_equal(got.neg, want_n)
+            assert got.pos_lo is None and np.iinfo(got.pos.dtype).max >= want_p.max(initial=0)
+
+
+def test_unweighted_state_keeps_small_integers() -> None:
+    rng = np.random.default_rng(14)
+    y = rng.random(20_000) < 0.05
+    s = rng.random(y.size)  # continuous: every count 0 or 1
+    acc = Accumulator()
+    for idx in np.array_split(np.arange(y.size), 300):  # more batches than uint8 holds
+        acc.update(y[idx], s[idx])
+    acc._collapse()
+    st = acc._state
+    assert st.pos.dtype == np.uint8 and st.neg.dtype == np.uint8 and st.pos_lo is None
+    assert acc.table.equals(bm.CountTable.from_arrays(y, s))
+    # heavy ties: counts beyond 255 and 65535 widen the type, exactly as one call gives
+    for n_rows in (3_000, 140_000):
+        y = rng.random(n_rows) < 0.5
+        s = rng.integers(0, 2, n_rows) / 2
+        acc = Accumulator()
+        for idx in np.array_split(np.arange(n_rows), 40):
+            acc.update(y[idx], s[idx])
+        exact = bm.CountTable.from_arrays(y, s)
+        assert acc.table.equals(exact) and acc.table.pos.dtype == exact.pos.dtype
+        assert acc.table.pos.dtype == (np.uint16 if n_rows < 65_536 else np.uint32)
+
+
+def test_mixed_weighted_and_unweighted_merge_in_any_order() -> None:
+    y, s, w = data(15, n=4000, weighted=True)
+    s = s + np.random.default_rng(16).integers(0, 3, s.size) * 1e-3
+    parts = batches(y.size, 8, seed=17)
+    workers = []
+    for i, idx in enumerate(parts):  # workers 0, 3, 6 weighted; the rest are not
+        a = Accumulator()
+        for j, part in enumerate(np.array_split(idx, 3)):
+            # worker 4: an unweighted accumulator switching to weighted midway
+            weighted = i % 3 == 0 or (i == 4 and j == 2)
+            a.update(y[part], s[part], w[part] if weighted else None)
+        workers.append(a)
+    assert workers[4]._weighted and workers[4].table.weighted
+    w_all = np.ones(y.size)
+    for i in (0, 3, 6):
+        w_all[parts[i]] = w[parts[i]]
+    last = np.array_split(parts[4], 3)[2]
+    w_all[last] = w[last]
+    reference = functools.reduce(lambda a, b: a + b, workers).table
+    assert reference.weighted
+    assert reference.equals(bm.CountTable.from_arrays(y, s, sample_weight=w_all), rtol=1e-13)
+    rng = np.random.default_rng(18)
+    for _ in range(6):
+        order = rng.permutation(len(workers))
+        chained = functools.reduce(lambda a, b: a + b, [workers[i] for i in order])
+        assert chained.table.equals(reference)  # bit for bit
+        pairs = [workers[order[i]].merge(workers[order[i + 1]]) for i in range(0, 8, 2)]
+        assert ((pairs[0] + pairs[1]) + (pairs[2] + pairs[3])).table.equals(reference)
+    # unweighted workers alone: integer counts, as one call gives them
+    plain = [workers[i] for i in (1, 2, 5, 7)]
+    rows = np.concatenate([parts[i] for i in (1, 2, 5, 7)])
+    total = functools.reduce(lambda a, b: a + b, plain)
+    assert not total.table.weighted
+    assert total.table.equals(bm.CountTable.from_arrays(y[rows], s[rows]))

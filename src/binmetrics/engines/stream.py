@@ -9,18 +9,19 @@ Weighted counts are summed in double-double arithmetic (an error-free sum plus
 its rounding error): merging accumulators in any order or grouping gives the same
 table, the correctly rounded sum of the batches' counts (unless that sum lies
 within about k 1e-32, relative, of a rounding boundary, k being the number of
-tables merged). Unweighted counts are exact integers.
+tables merged). Unweighted counts are exact integers of the smallest unsigned type
+that holds them (one byte each for continuous scores), widened as merges need.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..counts import CountTable, FloatArray, count_dtype
+from ..counts import CountTable, FloatArray, chunks, count_dtype
 from ..evaluation import Evaluation
 from ..exceptions import UndefinedPolicy
 from ..validation import (
@@ -34,9 +35,56 @@ from ..validation import (
 
 __all__ = ["Accumulator"]
 
-# (scores descending, pos_hi, pos_lo, neg_hi, neg_lo)
-_State = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]
 
+class _State(NamedTuple):
+    """Distinct scores (descending) and their counts.
+
+    Unweighted: ``pos``/``neg`` are exact unsigned integers of the smallest type that
+    holds ``bound`` (an upper bound on ``pos + neg``), ``pos_lo``/``neg_lo`` are None.
+    Weighted: ``pos``/``neg`` and ``pos_lo``/``neg_lo`` are the (hi, lo) float64 pairs of
+    double-double sums, ``bound`` is unused (0).
+    """
+
+    scores: FloatArray
+    pos: np.ndarray
+    neg: np.ndarray
+    pos_lo: FloatArray | None = None
+    neg_lo: FloatArray | None = None
+    bound: int = 0
+
+    @property
+    def weighted(self) -> bool:
+        return self.pos_lo is not None
+
+
+_UINTS = (np.uint8, np.uint16, np.uint32, np.uint64)
+
+
+def _uint_for(bound: int) -> np.dtype:
+    """The smallest unsigned integer type that holds ``bound``."""
+    for dt in _UINTS:
+        if bound <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    raise OverflowError(f"counts up to {bound} do not fit in 64 bits")
+
+
+def _max_total(st: _State) -> int:
+    """max(pos + neg) of an unweighted state, in blocks (no full-size temporary; the
+    sum cannot overflow: the dtype holds ``bound``)."""
+    out = 0
+    for sl in chunks(st.scores.size, 1 << 20):
+        out = max(out, int(np.add(st.pos[sl], st.neg[sl]).max()))
+    return out
+
+
+def _to_weighted(st: _State) -> _State:
+    """An unweighted state as double-double pairs (exact: the counts are integers
+    below 2**53, so hi is the count and lo is 0)."""
+    if st.weighted:
+        return st
+    zeros = np.zeros(st.scores.size)
+    return _State(st.scores, st.pos.astype(np.float64), st.neg.astype(np.float64), zeros,
+                  zeros)
 
 def _union(parts: list[np.ndarray]) -> np.ndarray:
     """The distinct values of several label arrays, with numpy's type promotion (as
@@ -69,8 +117,8 @@ def _python(v: Any) -> Any:
 
 
 def _empty() -> _State:
-    e = np.zeros(0)
-    return (e, e, e, e, e)
+    e = np.zeros(0, dtype=np.uint8)
+    return _State(np.zeros(0), e, e)
 
 
 def _dd_add(ah: FloatArray, al: FloatArray, bh: FloatArray,
@@ -86,27 +134,78 @@ def _dd_add(ah: FloatArray, al: FloatArray, bh: FloatArray,
 
 
 def _merge(a: _State, b: _State) -> _State:
-    """The state of the union of two states (each with distinct descending scores)."""
-    if a[0].size == 0:
+    """The state of the union of two states of the same kind (each with distinct
+    descending scores): a linear merge of the two runs, placed by binary search.
+
+    Where ``b``'s scores go is found with ``np.searchsorted`` on the reversed
+    (ascending) scores of ``a``; the output arrays are allocated once and filled by
+    index assignment; a score in both adds ``b``'s counts to ``a``'s (exactly for
+    integer counts, in double-double for weighted ones).
+    """
+    if a.scores.size == 0:
         return b
-    if b[0].size == 0:
+    if b.scores.size == 0:
         return a
-    cols = [np.concatenate((x, y)) for x, y in zip(a, b, strict=True)]
-    order = np.argsort(-cols[0], kind="stable")  # two sorted runs: a linear merge
-    s, ph, pl, nh, nl = (c[order] for c in cols)
-    i = np.flatnonzero(s[1:] == s[:-1])  # each score at most twice: pairs (i, i + 1)
-    if i.size:
-        j = i + 1
-        ph[i], pl[i] = _dd_add(ph[i], pl[i], ph[j], pl[j])
-        nh[i], nl[i] = _dd_add(nh[i], nl[i], nh[j], nl[j])
-        keep = np.ones(s.size, dtype=bool)
-        keep[j] = False
-        s, ph, pl, nh, nl = s[keep], ph[keep], pl[keep], nh[keep], nl[keep]
-    return (s, ph, pl, nh, nl)
+    m, k = a.scores.size, b.scores.size
+    # gt[j]: how many of a's scores exceed b's j-th score (non-decreasing in j)
+    gt = np.searchsorted(a.scores[::-1], b.scores[::-1], side="right")[::-1]
+    np.subtract(m, gt, out=gt)
+    dup = gt < m
+    dup[dup] = a.scores[gt[dup]] == b.scores[dup]  # the same score in both
+    d = int(np.count_nonzero(dup))
+    # output position of b's j-th score: gt[j] + j - (scores of b in a before j)
+    pos = gt
+    pos += np.arange(k)
+    new: Any
+    if d:
+        before = np.cumsum(dup, dtype=np.intp)
+        before -= dup
+        pos -= before
+        del before
+        new, pos_dup = ~dup, pos[dup]
+        pos_new = pos[new]
+    else:
+        new, pos_dup, pos_new = slice(None), pos[:0], pos
+    del gt
+    size = m + k - d
+    from_a = np.ones(size, dtype=bool)
+    from_a[pos_new] = False
+
+    def place(x: np.ndarray, y: np.ndarray, dtype: Any) -> np.ndarray:
+        out = np.empty(size, dtype=dtype)
+        out[from_a] = x
+        out[pos_new] = y[new]
+        return out
+
+    scores = place(a.scores, b.scores, np.float64)
+    if not a.weighted:
+        bound = a.bound + b.bound
+        dt = _uint_for(bound)
+        if dt.itemsize > max(a.pos.itemsize, b.pos.itemsize):  # tighten before widening
+            bound = _max_total(a) + _max_total(b)
+            dt = _uint_for(bound)
+        p, n = place(a.pos, b.pos, dt), place(a.neg, b.neg, dt)
+        if d:
+            p[pos_dup] += b.pos[dup]
+            n[pos_dup] += b.neg[dup]
+        return _State(scores, p, n, bound=bound)
+    assert a.pos_lo is not None and a.neg_lo is not None
+    assert b.pos_lo is not None and b.neg_lo is not None
+    ph, pl = place(a.pos, b.pos, np.float64), place(a.pos_lo, b.pos_lo, np.float64)
+    nh, nl = place(a.neg, b.neg, np.float64), place(a.neg_lo, b.neg_lo, np.float64)
+    if d:
+        ph[pos_dup], pl[pos_dup] = _dd_add(ph[pos_dup], pl[pos_dup], b.pos[dup],
+                                           b.pos_lo[dup])
+        nh[pos_dup], nl[pos_dup] = _dd_add(nh[pos_dup], nl[pos_dup], b.neg[dup],
+                                           b.neg_lo[dup])
+    return _State(scores, ph, nh, pl, nl)
 
 
 def _merge_all(states: list[_State]) -> _State:
-    """Balanced pairwise merging (cost n log k rather than n k)."""
+    """Balanced pairwise merging (cost n log k rather than n k). If any state is
+    weighted, the unweighted ones are converted (once) first."""
+    if any(st.weighted for st in states):
+        states = [_to_weighted(st) for st in states]
     while len(states) > 1:
         states = [_merge(states[i], states[i + 1]) if i + 1 < len(states) else states[i]
                   for i in range(0, len(states), 2)]
@@ -216,14 +315,18 @@ class Accumulator:
             raise type(exc)(f"batch {k}: {exc}") from None
         if zero_weights:  # its scores, with no weight (a CountTable must have some)
             scores = np.unique(inp.score)[::-1].copy()
-            p = n = np.zeros(scores.size)
+            zeros = np.zeros(scores.size)
+            state = _State(scores, zeros, zeros, zeros, zeros)
         else:
             table = CountTable._build(inp.y, inp.score, inp.weight)
-            scores = table.scores
-            p, n = table.pos.astype(np.float64), table.neg.astype(np.float64)
-        zeros = np.zeros_like(p)
-        self._pending.append((scores, p, zeros, n, zeros))
-        self._pending_size += scores.size
+            if table.weighted:
+                zeros = np.zeros(table.n_distinct)
+                state = _State(table.scores, table.pos, table.neg, zeros, zeros)
+            else:  # exact integers of the smallest type (counts.count_dtype)
+                state = _State(table.scores, table.pos, table.neg,
+                               bound=_max_total(_State(table.scores, table.pos, table.neg)))
+        self._pending.append(state)
+        self._pending_size += state.scores.size
         self._seen = seen
         if found is not None:
             self._found_pos = found
@@ -233,7 +336,7 @@ class Accumulator:
         self.n_omitted += inp.n_omitted
         self.n_batches += 1
         self._table = None
-        if self._pending_size > max(self._state[0].size, 1 << 16):
+        if self._pending_size > max(self._state.scores.size, 1 << 16):
             self._collapse()
         return self
 
@@ -319,17 +422,18 @@ class Accumulator:
         """The count table of every batch so far."""
         if self._table is None:
             self._collapse()
-            s, ph, _, nh, _ = self._state
+            st = self._state
+            s, p, n = st.scores, st.pos, st.neg
             if s.size == 0:
                 raise ValueError("the accumulator is empty: update() it with data first")
-            if self._weighted and not (ph.sum() + nh.sum()) > 0:  # as evaluate() says
-                raise ValueError("sample_weight sums to 0: no row carries any weight")
-            if self._weighted:
-                self._table = CountTable(s, ph, nh, weighted=True, _trusted=True)
-            else:
-                dt = count_dtype(float((ph + nh).max()))
-                self._table = CountTable(s, ph.astype(dt), nh.astype(dt), weighted=False,
-                                         _trusted=True)
+            if st.weighted:
+                if not (p.sum() + n.sum()) > 0:  # as evaluate() says
+                    raise ValueError("sample_weight sums to 0: no row carries any weight")
+                self._table = CountTable(s, p, n, weighted=True, _trusted=True)
+            else:  # the type CountTable.from_arrays gives (the state's may be wider)
+                dt = count_dtype(_max_total(st))
+                self._table = CountTable(s, p.astype(dt, copy=False), n.astype(dt, copy=False),
+                                         weighted=False, _trusted=True)
         return self._table
 
     @property
@@ -368,5 +472,5 @@ class Accumulator:
 
     def __repr__(self) -> str:
         return (f"Accumulator(batches={self.n_batches}, rows={self.n_rows}, "
-                f"distinct_scores={self._state[0].size + self._pending_size}"
+                f"distinct_scores={self._state.scores.size + self._pending_size}"
                 f"{' or fewer' if self._pending else ''}, weighted={self._weighted})")
