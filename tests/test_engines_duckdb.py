@@ -407,3 +407,30 @@ def test_user_connection_keeps_its_tables(tmp_path: Path) -> None:
         == views
     con.execute("SELECT 1").fetchall()  # still open: the user's to close
     con.close()
+
+
+def test_distinct_scores_unweighted_by_groups(tmp_path: Path) -> None:
+    # mostly distinct scores, unweighted: DuckDB streams the cases unsorted and
+    # numpy sorts them (the Collector); a few repeated scores within and across the
+    # files, a group where positives are the majority, a group of one class
+    rng = np.random.default_rng(11)
+    n = 3000
+    s = rng.random(n)
+    s[rng.choice(n, 200)] = s[rng.choice(n, 200)]
+    site = rng.choice(["a", "b", "c"], n)
+    y = np.where(site == "b", rng.random(n) < 0.8, rng.random(n) < 0.1).astype(np.int64)
+    y[site == "c"] = 0
+    y[np.flatnonzero(site == "c")[0]] = 1
+    df = pd.DataFrame({"y": y, "p": s, "site": site})
+    path = write(df, tmp_path, "parquet", parts=4)
+    with FileJob(path, label="y", score="p", by="site") as job:
+        st = job.stats()
+        assert sum(st.column("ndv")) >= 0.5 * n  # the Collector's path
+    res = evaluate_file(path, label="y", score="p", by="site", threshold=0.4, threads=2)
+    for key in ("a", "b", "c"):
+        part = df[df.site == key]
+        want = bm.evaluate(part.y, part.p, threshold=0.4)
+        got = res.evaluations[key]
+        assert got.table.equals(want.table) and got.table.pos.dtype == want.table.pos.dtype
+        assert_same(got, want)
+        assert (got.n_rows, got.n_positive_rows) == (len(part), int(part.y.sum()))

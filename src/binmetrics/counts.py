@@ -277,24 +277,53 @@ class CountTable:
         # groups, sort the minority class alone, and place its counts by binary search.
         keys = np.negative(s)
         keys.sort()
-        uniq, m = _runs(keys)
         n_pos = int(np.count_nonzero(y))
         minority_is_pos = n_pos <= y.size - n_pos
         mk = np.negative(s[y] if minority_is_pos else s[~y])
         mk.sort()
-        mk_u, mk_c = _runs(mk)
-        dt = count_dtype(1 if m is None else int(m.max()))
+        return cls._from_sorted_keys(keys, mk, minority_is_pos=minority_is_pos,
+                                     totals=(n_pos, y.size - n_pos))
+
+    @classmethod
+    def _from_sorted_keys(
+        cls,
+        keys: FloatArray,
+        minority: FloatArray,
+        *,
+        minority_is_pos: bool,
+        totals: tuple[int, int],
+        extra: tuple[FloatArray, npt.NDArray[np.integer[Any]]] | None = None,
+        extra_minority: tuple[FloatArray, npt.NDArray[np.integer[Any]]] | None = None,
+    ) -> CountTable:
+        """An unweighted table from negated scores sorted ascending: ``keys`` holds one
+        entry per case (its storage becomes the table's scores), ``minority`` one per
+        case of the minority class.
+
+        A row standing for several cases (an engine's count-table row) is one entry
+        in ``keys`` (and in ``minority`` if it holds any minority case) plus its
+        further cases in ``extra`` (and ``extra_minority``): (negated scores, counts),
+        each score among ``keys``; ``totals`` are (P, N).
+        """
+        uniq, m = _runs(keys)
+        mk_u, mk_c = _runs(minority)
+        total: npt.NDArray[Any] | None = m
+        if extra is not None and extra[0].size:
+            total = np.ones(uniq.size, np.int64) if m is None else m.astype(np.int64)
+            np.add.at(total, np.searchsorted(uniq, extra[0]), extra[1])
+        dt = count_dtype(1 if total is None else int(total.max()))
         cnt_min = np.zeros(uniq.size, dtype=dt)
         cnt_min[_positions(uniq, mk_u)] = 1 if mk_c is None else mk_c
-        cnt_maj = (1 - cnt_min) if m is None else (m.astype(dt) - cnt_min)
+        if extra_minority is not None and extra_minority[0].size:
+            np.add.at(cnt_min, np.searchsorted(uniq, extra_minority[0]),
+                      extra_minority[1].astype(dt))
+        cnt_maj = (1 - cnt_min) if total is None else (total.astype(dt) - cnt_min)
         if uniq is keys:
             np.negative(keys, out=keys)
             scores = keys
         else:
             scores = np.negative(uniq)
         pos, neg = (cnt_min, cnt_maj) if minority_is_pos else (cnt_maj, cnt_min)
-        return cls(scores, pos, neg, weighted=False, _trusted=True,
-                   _totals=(n_pos, y.size - n_pos))
+        return cls(scores, pos, neg, weighted=False, _trusted=True, _totals=totals)
 
     # --- the table ---------------------------------------------------------------
     @property

@@ -163,6 +163,9 @@ class AggregateJob:
     """
 
     source: str = "the data"
+    #: unweighted exact counts always go to the :class:`Collector` unsorted (an engine
+    #: without a distinct-count estimate); otherwise only when most scores are distinct
+    collect_unsorted: bool = False
 
     def __init__(self, *, label: str, score: str, weight: str | None, by: Any,
                  where: str | None) -> None:
@@ -190,12 +193,15 @@ class AggregateJob:
         raise NotImplementedError
 
     def _counts(self, pos_values: list[Any], spec: BinSpec | None, groups: list[Group],
-                sort: bool) -> Iterator[dict[str, np.ndarray]]:
+                sort: bool, ordered: bool = True) -> Iterator[dict[str, np.ndarray]]:
         """Chunks of CHUNK_COLUMNS (+ RawSums names when ``spec``), sorted by gid, -s.
 
         ``pos_values``: the label values, as the engine reads them, of the positive
         class; ``groups``: the groups in gid order (``prior``: for the information
         score; ``w_max``, ``n_fin``, ``s_min``, ``s_max``: bounds of the terms summed).
+        ``sort``: most scores are distinct (``ndv`` of the statistics), so one row per
+        case is cheaper than a group-by. ``ordered=False`` (unweighted exact counts
+        only): the chunks may come in any order, for the :class:`Collector`.
         """
         raise NotImplementedError
 
@@ -371,12 +377,18 @@ class AggregateJob:
         n_fin = sum(g.n_fin for g in groups)
         ndv = sum(int(v or 0) for v in st.column("ndv"))
         sort = spec is None and ndv >= SORT_FRACTION * n_fin
-        asm = Assembler([g.n_fin for g in groups], weighted=st.weighted,
-                        binned=spec is not None)
         pos_values = self._raw_labels.get(_hashable(pos), [pos])
-        for chunk in self._counts(pos_values, spec, groups, sort):
-            asm.add(chunk)
-        tables = asm.tables()
+        if spec is None and not st.weighted and (sort or self.collect_unsorted):
+            collector = Collector(groups)
+            for chunk in self._counts(pos_values, spec, groups, sort, ordered=False):
+                collector.add(chunk)
+            tables = collector.tables()
+        else:
+            asm = Assembler([g.n_fin for g in groups], weighted=st.weighted,
+                            binned=spec is not None)
+            for chunk in self._counts(pos_values, spec, groups, sort):
+                asm.add(chunk)
+            tables = asm.tables()
         for i, (g, t) in enumerate(zip(groups, tables, strict=True)):
             if t is not None and spec is not None:
                 t.binning = Binning(spec=spec, score_range=(g.s_min, g.s_max),
@@ -487,3 +499,118 @@ def _widen(a: np.ndarray, filled: int, dtype: np.dtype) -> np.ndarray:
     out = np.empty(a.size, dtype)
     out[:filled] = a[:filled]
     return out
+
+
+class Collector:
+    """Unweighted count tables from chunks in any order, sorted here.
+
+    When most scores are distinct, sorting the rows on the engine and streaming them
+    back in order costs more than streaming them as they are read and sorting here:
+    NumPy sorts the scores alone (no permutation carried along) and the minority
+    class's scores apart, and places the minority counts by binary search, as
+    :meth:`CountTable.from_arrays` does in memory. A chunk's rows may each be one
+    case (``pos`` + ``neg`` = 1, DuckDB) or a count-table row (Spark's group-by): a
+    row enters the sorted keys once, and its further cases are added by position.
+
+    Each group's key array is allocated once at its case count (pages past what is
+    filled are never touched) and filled in place; the table's scores reuse it, so
+    the peak is about one table plus the minority class's scores.
+    """
+
+    def __init__(self, groups: Sequence[Group]) -> None:
+        self.groups = list(groups)
+        self.minority_is_pos = [2 * g.n_pos <= g.n_fin for g in self.groups]
+        self.keys: list[np.ndarray | None] = [None] * len(self.groups)
+        self.minority: list[np.ndarray | None] = [None] * len(self.groups)
+        self.filled = [0] * len(self.groups)
+        self.min_filled = [0] * len(self.groups)
+        # rows standing for several cases: (negated scores, further cases) per group
+        self.extra: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in self.groups]
+        self.extra_min: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in self.groups]
+
+    def add(self, chunk: dict[str, np.ndarray]) -> None:
+        """Add a chunk: ``gid``, ``s`` and either ``pos``, ``neg`` (counts of each row)
+        or ``is_pos`` (each row one case: whether it is positive)."""
+        gid = chunk["gid"]
+        if gid.size == 0:
+            return
+        cols = [c for c in ("s", "is_pos", "pos", "neg") if c in chunk]
+        if len(self.groups) == 1:
+            self._add(0, *(chunk[c] for c in cols))
+            return
+        order = np.argsort(gid, kind="stable")
+        g_sorted = gid[order]
+        cuts = np.flatnonzero(g_sorted[1:] != g_sorted[:-1]) + 1
+        for a, b in zip(np.r_[0, cuts], np.r_[cuts, gid.size], strict=True):
+            rows = order[a:b]
+            self._add(int(g_sorted[a]), *(chunk[c][rows] for c in cols))
+
+    def _start(self, g: int) -> tuple[np.ndarray, np.ndarray]:
+        """The group's key arrays, allocated at its first rows."""
+        keys, mino = self.keys[g], self.minority[g]
+        if keys is None or mino is None:
+            group = self.groups[g]
+            n_min = group.n_pos if self.minority_is_pos[g] else group.n_fin - group.n_pos
+            keys = self.keys[g] = np.empty(group.n_fin)
+            mino = self.minority[g] = np.empty(n_min)
+        return keys, mino
+
+    def _put(self, g: int, keys: np.ndarray, mino: np.ndarray, s: np.ndarray,
+             minority: np.ndarray) -> None:
+        """Append the negated scores ``s`` to the keys, those selected by ``minority``
+        to the minority keys."""
+        at, j, k = self.filled[g], self.min_filled[g], s.size
+        m = int(np.count_nonzero(minority))
+        if at + k > keys.size or j + m > mino.size:  # cannot happen with correct statistics
+            raise RuntimeError(f"group {g}: more rows than the statistics' cases")
+        np.negative(s, out=keys[at:at + k])
+        np.negative(s[minority], out=mino[j:j + m])
+        self.filled[g], self.min_filled[g] = at + k, j + m
+
+    def _add(self, g: int, s: np.ndarray, *counts: np.ndarray) -> None:
+        if s.size == 0:
+            return
+        keys, mino = self._start(g)
+        if len(counts) == 1:  # one case per row
+            is_pos = counts[0]
+            self._put(g, keys, mino, s, is_pos if self.minority_is_pos[g] else ~is_pos)
+            return
+        pos, neg = counts
+        total = np.add(pos, neg, dtype=np.int64)
+        keep = total > 0
+        if not keep.all():
+            s, pos, neg, total = s[keep], pos[keep], neg[keep], total[keep]
+        if s.size == 0:
+            return
+        heavy = total > 1
+        if heavy.any():
+            self.extra[g].append((-s[heavy], total[heavy] - 1))
+        mc = np.asarray(pos if self.minority_is_pos[g] else neg, dtype=np.int64)
+        self._put(g, keys, mino, s, mc > 0)
+        more = mc > 1
+        if more.any():
+            self.extra_min[g].append((-s[more], mc[more] - 1))
+
+    def tables(self) -> list[CountTable | None]:
+        out: list[CountTable | None] = []
+        for g, group in enumerate(self.groups):
+            keys, mino = self.keys[g], self.minority[g]
+            if keys is None or mino is None:
+                out.append(None)
+                continue
+            self.keys[g] = self.minority[g] = None
+            keys = keys[:self.filled[g]]
+            mino = mino[:self.min_filled[g]]
+            keys.sort()
+            mino.sort()
+            out.append(CountTable._from_sorted_keys(
+                keys, mino, minority_is_pos=self.minority_is_pos[g],
+                totals=(group.n_pos, group.n_fin - group.n_pos),
+                extra=_joined(self.extra[g]), extra_minority=_joined(self.extra_min[g])))
+        return out
+
+
+def _joined(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray] | None:
+    if not parts:
+        return None
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

@@ -274,19 +274,21 @@ class FileJob(AggregateJob):
     def _stats(self) -> list[tuple[Any, ...]]:
         keys = self._keys()
         w = self.weight is not None
+        # count_if and CASE rather than FILTER clauses: half the time on 1e8 rows
+        fin = "CASE WHEN isfinite(x) THEN {} END"
         aggs = [
             "count(*) AS n",
-            "count(*) FILTER (WHERE x IS NULL) AS n_null",
-            "count(*) FILTER (WHERE isnan(x)) AS n_nan",
-            "count(*) FILTER (WHERE isinf(x)) AS n_inf",
-            "min(x) FILTER (WHERE isfinite(x)) AS s_min",
-            "max(x) FILTER (WHERE isfinite(x)) AS s_max",
-            "approx_count_distinct(x) FILTER (WHERE isfinite(x)) AS ndv",
+            "count_if(x IS NULL) AS n_null",
+            "count_if(isnan(x)) AS n_nan",
+            "count_if(isinf(x)) AS n_inf",
+            f"min({fin.format('x')}) AS s_min",
+            f"max({fin.format('x')}) AS s_max",
+            # an estimate, only to choose sort or hash: NaN and inf may add one each
+            "approx_count_distinct(x) AS ndv",
             "fsum(w) AS w_all" if w else "NULL AS w_all",
-            "fsum(w) FILTER (WHERE isfinite(x)) AS w_fin" if w else "NULL AS w_fin",
-            ("count(*) FILTER (WHERE w IS NULL OR NOT isfinite(w)) AS n_wbad" if w
-             else "0 AS n_wbad"),
-            "count(*) FILTER (WHERE w < 0) AS n_wneg" if w else "0 AS n_wneg",
+            f"fsum({fin.format('w')}) AS w_fin" if w else "NULL AS w_fin",
+            "count_if(w IS NULL OR NOT isfinite(w)) AS n_wbad" if w else "0 AS n_wbad",
+            "count_if(w < 0) AS n_wneg" if w else "0 AS n_wneg",
             "min(w) AS w_min" if w else "NULL AS w_min",
             "max(w) AS w_max" if w else "NULL AS w_max",
         ]
@@ -343,7 +345,7 @@ class FileJob(AggregateJob):
                 f"JOIN {self._names['priors']} r ON r.gid = g.gid")
 
     def _counts(self, pos_values: list[Any], spec: BinSpec | None, groups: list[Group],
-                sort: bool) -> Iterator[dict[str, np.ndarray]]:
+                sort: bool, ordered: bool = True) -> Iterator[dict[str, np.ndarray]]:
         w = "w" if self.weight is not None else "1.0"
         params: dict[str, Any] = {}
         if len(pos_values) == 1:
@@ -362,10 +364,11 @@ class FileJob(AggregateJob):
             base = (f"SELECT s.x AS x, {is_pos} AS pos, {w} AS w "
                     f"FROM ({self._src(finite_only=True)}) s")
         gid = "gid, " if grouped else ""
-        if spec is None and sort:  # one row per case, sorted: only what the table needs
+        if spec is None and sort:  # one row per case: only what the table needs
             weight = ", w" if self.weight is not None else ""
-            sql = (f"SELECT {gid}x AS s, CAST(pos AS UTINYINT) AS p{weight} FROM ({base}) "
-                   f"ORDER BY {gid}s DESC")
+            sql = f"SELECT {gid}x AS s, CAST(pos AS UTINYINT) AS p{weight} FROM ({base})"
+            if ordered:  # else as read: the Collector sorts faster than DuckDB
+                sql += f" ORDER BY {gid}s DESC"
         else:
             bin_expr, extra = self._bin_expr(spec, params)
             if self.weight is None:
@@ -387,7 +390,9 @@ class FileJob(AggregateJob):
                         for n in batch.schema.names}
                 if spec is None and sort:
                     p = cols["p"]
-                    if self.weight is None:
+                    if not ordered:  # cases: the Collector needs only their class
+                        chunk = {"is_pos": p.view(np.bool_)}
+                    elif self.weight is None:
                         chunk = {"pos": p, "neg": 1 - p}
                     else:
                         chunk = {"pos": np.where(p == 1, cols["w"], 0.0),
