@@ -182,3 +182,34 @@ def test_huge_weights_are_summed_exactly(spark: Any) -> None:
     raw = bm.evaluate(cont.y, cont.p, sample_weight=cont.w)
     for m in bm.iter_measures("probabilistic"):
         assert ev[m.id] == pytest.approx(raw[m.id], rel=1e-12), m.id
+
+
+def test_unweighted_counts_streamed_to_the_driver(spark: Any, monkeypatch: pytest.MonkeyPatch,
+                                                 ) -> None:
+    # unweighted exact counts come back batch by batch, unsorted (the Collector sorts
+    # them): distinct scores with some repeats, several partitions, a group where
+    # positives are the majority; and the same through toArrow() where pyspark's
+    # internals are missing
+    from binmetrics.engines import spark as engine
+
+    rng = np.random.default_rng(5)
+    n = 2000
+    s = rng.random(n)
+    s[rng.choice(n, 300)] = s[rng.choice(n, 300)]
+    site = rng.choice(["a", "b"], n)
+    y = np.where(site == "b", rng.random(n) < 0.8, rng.random(n) < 0.1).astype(np.int64)
+    df = pd.DataFrame({"y": y, "p": s, "site": site})
+    sdf = spark.createDataFrame(df).repartition(4)
+    streamed = list(engine._arrow_batches(sdf.select("p")))
+    assert len(streamed) >= 2
+    assert sorted(np.concatenate([b.column("p").to_numpy() for b in streamed])) == sorted(s)
+    for fallback in (False, True):
+        if fallback:
+            monkeypatch.setattr(engine, "_arrow_batches", engine._collected_batches)
+        res = evaluate_spark(sdf, label="y", score="p", by="site", threshold=0.3)
+        for key in ("a", "b"):
+            part = df[df.site == key]
+            want = bm.evaluate(part.y, part.p, threshold=0.3)
+            got = res.evaluations[key]
+            assert got.table.equals(want.table) and got.table.pos.dtype == want.table.pos.dtype
+            assert_same(got, want)

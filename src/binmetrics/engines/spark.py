@@ -77,6 +77,9 @@ class SparkJob(AggregateJob):
     messages (default "the Spark DataFrame", the command line gives the file)."""
 
     source = "the Spark DataFrame"
+    # no distinct-count estimate (it would cost a pass): the count table of unweighted
+    # exact scores is always streamed to the Collector, whatever its size
+    collect_unsorted = True
 
     def __init__(self, df: Any, *, label: str, score: str, weight: str | None = None,
                  by: str | Sequence[str] | None = None, where: str | None = None,
@@ -211,7 +214,7 @@ class SparkJob(AggregateJob):
         return keys
 
     def _counts(self, pos_values: list[Any], spec: BinSpec | None, groups: list[Group],
-                sort: bool) -> Iterator[dict[str, np.ndarray]]:
+                sort: bool, ordered: bool = True) -> Iterator[dict[str, np.ndarray]]:
         F, _ = _pyspark()
         x = F.col("x")
         finite = x.isNotNull() & ~F.isnan(x) & (F.abs(x) != float("inf"))
@@ -225,8 +228,10 @@ class SparkJob(AggregateJob):
         pos, w = F.col("pos"), F.col("w")
         aggs: list[Any] = []
         if self.weight is None:
-            aggs = [F.sum(F.when(pos, 1).otherwise(0)).cast("long").alias("c_pos"),
-                    F.sum(F.when(pos, 0).otherwise(1)).cast("long").alias("c_neg")]
+            # int (4 bytes, not 8) when every count fits: less to send to the driver
+            count = "int" if max(g.n_fin for g in groups) < 2**31 else "long"
+            aggs = [F.sum(F.when(pos, 1).otherwise(0)).cast(count).alias("c_pos"),
+                    F.sum(F.when(pos, 0).otherwise(1)).cast(count).alias("c_neg")]
         else:
             aggs += _exact_sum(F.when(pos, w), "c_pos", "sc")
             aggs += _exact_sum(F.when(~pos, w), "c_neg", "sc")
@@ -235,6 +240,16 @@ class SparkJob(AggregateJob):
                 value = w * F.expr(term)
                 aggs += _exact_sum(F.when(F.expr(rows), value) if rows else value, name, "ss")
         agg = src.groupBy("gid", "s").agg(*aggs)
+        if not ordered:  # unweighted exact: the Collector sorts, batch by batch
+            try:
+                for batch in _arrow_batches(agg):
+                    yield {"gid": batch.column("gid").to_numpy(zero_copy_only=False),
+                           "s": batch.column("s").to_numpy(zero_copy_only=False),
+                           "pos": batch.column("c_pos").to_numpy(zero_copy_only=False),
+                           "neg": batch.column("c_neg").to_numpy(zero_copy_only=False)}
+            except self._errors as exc:
+                raise self._wrap(exc) from None
+            return
         try:
             if hasattr(agg, "toArrow"):
                 table = agg.toArrow()
@@ -277,6 +292,62 @@ class SparkJob(AggregateJob):
             src = src.withColumn("bm_grid",
                                  F.element_at(lows, F.col("bm_bucket").cast("int") + 1))
         return src.withColumn("s", F.expr(spec.threshold_sql("bm_grid", lit)))
+
+
+def _arrow_batches(df: Any) -> Iterator[Any]:
+    """The Arrow record batches of ``df``, in the order they reach the driver.
+
+    ``DataFrame.toArrow()`` holds every batch before returning one table (and
+    pyspark's collect serializer holds them all to put them in partition order):
+    for a count table of 1e8 rows that is gigabytes on the driver. The batches are
+    read here from the same socket as they arrive, so the driver holds one at a
+    time. This uses pyspark's internals (those of ``toArrow``); where they are not
+    there (Spark Connect, another version) it falls back to ``toArrow()``.
+    """
+    try:
+        from pyspark.errors.exceptions.captured import unwrap_spark_exception
+        from pyspark.serializers import UTF8Deserializer, read_int
+        from pyspark.sql.pandas.serializers import ArrowStreamSerializer
+        from pyspark.traceback_utils import SCCallSiteSync
+        from pyspark.util import _load_from_socket
+
+        jdf, sc = df._jdf, df._sc
+    except (ImportError, AttributeError):
+        yield from _collected_batches(df)
+        return
+
+    class Unordered(ArrowStreamSerializer):
+        """The batches as sent, then the trailer (their order, or the JVM's error)."""
+
+        def load_stream(self, stream: Any) -> Iterator[Any]:
+            yield from super().load_stream(stream)
+            num = read_int(stream)
+            if num == -1:
+                raise RuntimeError(f"Spark failed while sending the counts: "
+                                   f"{UTF8Deserializer().loads(stream)}")
+            for _ in range(num):
+                read_int(stream)
+
+    with SCCallSiteSync(sc):
+        port, secret, server = jdf.collectAsArrowToPython()
+    finished = False
+    try:
+        with _load_from_socket((port, secret), Unordered()) as stream:
+            yield from stream
+        finished = True
+    finally:
+        if finished:  # raise the JVM's error, if any; after a failure here, do not wait
+            with unwrap_spark_exception():
+                server.getResult()
+
+
+def _collected_batches(df: Any) -> Iterator[Any]:
+    if hasattr(df, "toArrow"):
+        yield from df.toArrow().to_batches()
+    else:  # pragma: no cover - pyspark < 4
+        import pyarrow as pa
+
+        yield from pa.Table.from_pandas(df.toPandas(), preserve_index=False).to_batches()
 
 
 def _sigmas(bound: float, n: int) -> tuple[float, float]:
