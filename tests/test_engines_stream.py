@@ -338,3 +338,38 @@ def test_mixed_weighted_and_unweighted_merge_in_any_order() -> None:
     total = functools.reduce(lambda a, b: a + b, plain)
     assert not total.table.weighted
     assert total.table.equals(bm.CountTable.from_arrays(y[rows], s[rows]))
+
+
+def test_sort_merge_equals_pairwise_merging(monkeypatch: pytest.MonkeyPatch) -> None:
+    # many unweighted states merge by one sort above SORT_MERGE_SIZE; the result is
+    # the pairwise merges' bit for bit (ties across states, counts past a byte)
+    from binmetrics.engines import stream
+
+    rng = np.random.default_rng(21)
+    for trial in range(20):
+        states = []
+        for _ in range(int(rng.integers(3, 7))):
+            s = np.unique(rng.integers(0, 15 if trial % 2 else 5000, rng.integers(1, 300)))
+            s = s[::-1].astype(np.float64) / 13
+            p = rng.integers(0, 3 if trial % 3 else 200, s.size)
+            n = rng.integers(0, 3 if trial % 3 else 200, s.size)
+            n[p + n == 0] = 1
+            dt = stream._uint_for(int((p + n).max()))
+            states.append(stream._State(s, p.astype(dt), n.astype(dt),
+                                        bound=int((p + n).max())))
+        monkeypatch.setattr(stream, "SORT_MERGE_SIZE", 1 << 62)
+        want = stream._merge_all(states)
+        monkeypatch.setattr(stream, "SORT_MERGE_SIZE", 0)
+        got = stream._merge_all(states)
+        assert np.array_equal(got.scores, want.scores)
+        assert np.array_equal(got.pos, want.pos) and np.array_equal(got.neg, want.neg)
+        assert np.iinfo(got.pos.dtype).max >= got.bound >= int((got.pos + got.neg).max())
+
+
+def test_accumulator_with_sort_merges(monkeypatch: pytest.MonkeyPatch) -> None:
+    from binmetrics.engines import stream
+
+    monkeypatch.setattr(stream, "SORT_MERGE_SIZE", 0)
+    test_batches_equal_one_call(False)
+    test_merge_order_gives_identical_tables(False)
+    test_unweighted_state_keeps_small_integers()

@@ -536,14 +536,14 @@ class Collector:
             return
         cols = [c for c in ("s", "is_pos", "pos", "neg") if c in chunk]
         if len(self.groups) == 1:
-            self._add(0, *(chunk[c] for c in cols))
+            self.add_group(0, *(chunk[c] for c in cols))
             return
         order = np.argsort(gid, kind="stable")
         g_sorted = gid[order]
         cuts = np.flatnonzero(g_sorted[1:] != g_sorted[:-1]) + 1
         for a, b in zip(np.r_[0, cuts], np.r_[cuts, gid.size], strict=True):
             rows = order[a:b]
-            self._add(int(g_sorted[a]), *(chunk[c][rows] for c in cols))
+            self.add_group(int(g_sorted[a]), *(chunk[c][rows] for c in cols))
 
     def _start(self, g: int) -> tuple[np.ndarray, np.ndarray]:
         """The group's key arrays, allocated at its first rows."""
@@ -567,7 +567,8 @@ class Collector:
         np.negative(s[minority], out=mino[j:j + m])
         self.filled[g], self.min_filled[g] = at + k, j + m
 
-    def _add(self, g: int, s: np.ndarray, *counts: np.ndarray) -> None:
+    def add_group(self, g: int, s: np.ndarray, *counts: np.ndarray) -> None:
+        """Add rows of group ``g``: scores ``s`` and either ``is_pos`` or ``pos, neg``."""
         if s.size == 0:
             return
         keys, mino = self._start(g)
