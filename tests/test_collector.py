@@ -29,7 +29,8 @@ def groups_of(df: pd.DataFrame) -> list[Group]:
     return out
 
 
-def chunked(df: pd.DataFrame, rng: np.random.Generator, count_rows: bool) -> list[dict]:
+def chunked(df: pd.DataFrame, rng: np.random.Generator, count_rows: bool,
+            dtype: type = np.int64) -> list[dict]:
     """The rows shuffled into chunks of random sizes; with ``count_rows`` first
     grouped into (gid, s) rows with their positive and negative counts, some rows
     split in two (a score may come in several rows) and some empty rows added."""
@@ -50,7 +51,7 @@ def chunked(df: pd.DataFrame, rng: np.random.Generator, count_rows: bool) -> lis
         r = rows.iloc[part]
         chunk = {"gid": r.gid.to_numpy(), "s": r.s.to_numpy()}
         if count_rows:
-            chunk.update(pos=r.pos.to_numpy(), neg=r.neg.to_numpy())
+            chunk.update(pos=r.pos.to_numpy().astype(dtype), neg=r.neg.to_numpy().astype(dtype))
         else:
             chunk["is_pos"] = r.y.to_numpy()
         out.append(chunk)
@@ -62,11 +63,12 @@ def chunked(df: pd.DataFrame, rng: np.random.Generator, count_rows: bool) -> lis
 @pytest.mark.parametrize("prevalence", [0.05, 0.5, 0.9])
 def test_tables_equal_from_arrays(count_rows: bool, decimals: int | None,
                                   prevalence: float) -> None:
-    df = cases(7, 3000, prevalence, decimals)
+    # decimals=1 with 12000 rows: about 400 cases a score, counts past one byte
+    df = cases(7, 12000 if decimals == 1 else 3000, prevalence, decimals)
     rng = np.random.default_rng(3)
-    for _ in range(3):  # chunk orders
+    for dtype in (np.int64, np.int32, np.uint16):  # Spark's long or int, a state's uint
         col = Collector(groups_of(df))
-        for chunk in chunked(df, rng, count_rows):
+        for chunk in chunked(df, rng, count_rows, dtype):
             col.add(chunk)
         for g, table in enumerate(col.tables()):
             part = df[df.gid == g]
@@ -92,3 +94,29 @@ def test_more_rows_than_the_statistics_say_is_an_error() -> None:
     with pytest.raises(RuntimeError, match="more rows than the statistics"):
         col.add({"gid": np.zeros(3, np.int32), "s": np.array([.1, .2, .3]),
                  "is_pos": np.array([True, False, False])})
+
+
+def test_many_groups_scattered_from_each_chunk() -> None:
+    rng = np.random.default_rng(8)
+    n, k = 5000, 60
+    df = pd.DataFrame({"gid": rng.integers(0, k, n).astype(np.int32), "y": rng.random(n) < 0.4,
+                       "s": np.round(rng.random(n), 3)})
+    groups = [Group(key=(g,), n_fin=int((df.gid == g).sum()), n_pos=int(df.y[df.gid == g].sum()))
+              for g in range(k)]
+    for count_rows in (False, True):
+        col = Collector(groups)
+        for chunk in chunked(df, rng, count_rows):
+            col.add(chunk)
+        for g, table in enumerate(col.tables()):
+            part = df[df.gid == g]
+            assert table is not None and table.equals(bm.CountTable.from_arrays(part.y, part.s))
+
+
+def test_fewer_cases_than_the_statistics_is_an_error() -> None:
+    # the data changed between the statistics and the counting pass
+    col = Collector([Group(key=("x",), n_fin=4, n_pos=1)])
+    col.add({"s": np.array([.1, .2, .3]), "is_pos": np.array([True, False, False])})
+    with pytest.raises(RuntimeError, match=r"group \('x',\): the counting pass found 3 cases "
+                                           r"\(1 of the minority class\) where the statistics "
+                                           r"counted 4 \(1\)"):
+        col.tables()

@@ -200,13 +200,21 @@ def test_unweighted_counts_streamed_to_the_driver(spark: Any, monkeypatch: pytes
     y = np.where(site == "b", rng.random(n) < 0.8, rng.random(n) < 0.1).astype(np.int64)
     df = pd.DataFrame({"y": y, "p": s, "site": site})
     sdf = spark.createDataFrame(df).repartition(4)
-    streamed = list(engine._arrow_batches(sdf.select("p")))
-    assert len(streamed) >= 2
-    assert sorted(np.concatenate([b.column("p").to_numpy() for b in streamed])) == sorted(s)
-    for fallback in (False, True):
-        if fallback:
-            monkeypatch.setattr(engine, "_arrow_batches", engine._collected_batches)
+
+    def collect_at_once(self: Any) -> None:
+        raise AssertionError("toArrow() called: the batches were not streamed")
+
+    with monkeypatch.context() as m:
+        m.setattr(type(sdf), "toArrow", collect_at_once)
+        streamed = list(engine._arrow_batches(sdf.select("p")))
+        assert len(streamed) >= 2
+        assert sorted(np.concatenate([b.column("p").to_numpy() for b in streamed])) == sorted(s)
         res = evaluate_spark(sdf, label="y", score="p", by="site", threshold=0.3)
+    for fallback in (False, True):
+        if fallback:  # pyspark's internals missing: toArrow()
+            monkeypatch.delattr("pyspark.util._load_from_socket")
+            assert len(list(engine._arrow_batches(sdf.select("p")))) >= 1
+            res = evaluate_spark(sdf, label="y", score="p", by="site", threshold=0.3)
         for key in ("a", "b"):
             part = df[df.site == key]
             want = bm.evaluate(part.y, part.p, threshold=0.3)

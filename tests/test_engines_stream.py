@@ -373,3 +373,15 @@ def test_accumulator_with_sort_merges(monkeypatch: pytest.MonkeyPatch) -> None:
     test_batches_equal_one_call(False)
     test_merge_order_gives_identical_tables(False)
     test_unweighted_state_keeps_small_integers()
+
+
+def test_sort_merge_leaves_counts_past_32_bits_to_pairwise_merging() -> None:
+    from binmetrics.engines import stream
+
+    big = np.array([2**31, 2**31 - 1], dtype=np.uint32)
+    states = [stream._State(np.array([0.9 - i / 10, 0.5]), big, big[::-1].copy(),
+                            bound=2**32 - 1) for i in range(3)]
+    assert stream._sort_merge(states) is None  # 3 * 2**32 cases
+    merged = stream._merge_all(states)
+    assert merged.scores.tolist() == [0.9, 0.8, 0.7, 0.5]
+    assert merged.pos.dtype == np.uint64 and int(merged.pos[-1]) == 3 * (2**31 - 1)

@@ -21,6 +21,7 @@ The result is an :class:`~binmetrics.Evaluation`, or with ``by`` the
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 import warnings
 from collections.abc import Iterator, Sequence
@@ -201,7 +202,8 @@ class AggregateJob:
         score; ``w_max``, ``n_fin``, ``s_min``, ``s_max``: bounds of the terms summed).
         ``sort``: most scores are distinct (``ndv`` of the statistics), so one row per
         case is cheaper than a group-by. ``ordered=False`` (unweighted exact counts
-        only): the chunks may come in any order, for the :class:`Collector`.
+        only): chunks for the :class:`Collector`, in any order, of ``gid``, ``s`` and
+        ``pos``, ``neg`` or, one case per row, ``is_pos``.
         """
         raise NotImplementedError
 
@@ -509,109 +511,154 @@ class Collector:
     NumPy sorts the scores alone (no permutation carried along) and the minority
     class's scores apart, and places the minority counts by binary search, as
     :meth:`CountTable.from_arrays` does in memory. A chunk's rows may each be one
-    case (``pos`` + ``neg`` = 1, DuckDB) or a count-table row (Spark's group-by): a
-    row enters the sorted keys once, and its further cases are added by position.
+    case (``is_pos``: DuckDB's rows) or a count-table row (``pos``, ``neg``: Spark's
+    group-by, or an accumulator's tables; a score may come in several rows): a row
+    enters the sorted keys once, and its further cases are added by position.
 
-    Each group's key array is allocated once at its case count (pages past what is
-    filled are never touched) and filled in place; the table's scores reuse it, so
-    the peak is about one table plus the minority class's scores.
+    The keys of all groups share one buffer, each group a region of its capacity
+    (default: its case count from the statistics; pages past what is filled are
+    never touched), filled by one scatter per chunk whatever the number of groups.
+    With one group the table's scores reuse the buffer, so the peak is about the
+    table plus the minority class's scores; with several, each group's scores are
+    copied out and the buffer is freed. At the end the cases received must add up
+    to the statistics' (a mismatch means the data changed between the passes).
+
+    Parameters
+    ----------
+    groups : the groups, in gid order (``n_fin``, ``n_pos``: their cases).
+    capacity : optional (keys, minority keys) per group: at least the rows that will
+        come (all rows; those holding a minority case); default the cases.
     """
 
-    def __init__(self, groups: Sequence[Group]) -> None:
+    def __init__(self, groups: Sequence[Group],
+                 capacity: Sequence[tuple[int, int]] | None = None) -> None:
         self.groups = list(groups)
-        self.minority_is_pos = [2 * g.n_pos <= g.n_fin for g in self.groups]
-        self.keys: list[np.ndarray | None] = [None] * len(self.groups)
-        self.minority: list[np.ndarray | None] = [None] * len(self.groups)
-        self.filled = [0] * len(self.groups)
-        self.min_filled = [0] * len(self.groups)
-        # rows standing for several cases: (negated scores, further cases) per group
-        self.extra: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in self.groups]
-        self.extra_min: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in self.groups]
+        n = len(self.groups)
+        self.minority_is_pos = np.array([2 * g.n_pos <= g.n_fin for g in self.groups])
+        self.n_min = np.array([g.n_pos if mp else g.n_fin - g.n_pos
+                               for g, mp in zip(self.groups, self.minority_is_pos, strict=True)],
+                              dtype=np.int64)
+        self.n_cases = np.array([g.n_fin for g in self.groups], dtype=np.int64)
+        if capacity is None:
+            capacity = list(zip(self.n_cases.tolist(), self.n_min.tolist(), strict=True))
+        cap = np.array(capacity, dtype=np.int64).reshape(n, 2)
+        self.cap = (cap[:, 0], cap[:, 1])
+        self.off = tuple(np.concatenate(([0], np.cumsum(c)[:-1])) for c in self.cap)
+        self.buf: tuple[np.ndarray, np.ndarray] | None = (np.empty(int(cap[:, 0].sum())),
+                                                          np.empty(int(cap[:, 1].sum())))
+        self.filled = (np.zeros(n, np.int64), np.zeros(n, np.int64))
+        # rows standing for several cases: (gid, negated score, further cases)
+        self.extra: tuple[list[tuple[np.ndarray, ...]], list[tuple[np.ndarray, ...]]] = ([], [])
 
     def add(self, chunk: dict[str, np.ndarray]) -> None:
-        """Add a chunk: ``gid``, ``s`` and either ``pos``, ``neg`` (counts of each row)
-        or ``is_pos`` (each row one case: whether it is positive)."""
-        gid = chunk["gid"]
-        if gid.size == 0:
-            return
-        cols = [c for c in ("s", "is_pos", "pos", "neg") if c in chunk]
-        if len(self.groups) == 1:
-            self.add_group(0, *(chunk[c] for c in cols))
-            return
-        order = np.argsort(gid, kind="stable")
-        g_sorted = gid[order]
-        cuts = np.flatnonzero(g_sorted[1:] != g_sorted[:-1]) + 1
-        for a, b in zip(np.r_[0, cuts], np.r_[cuts, gid.size], strict=True):
-            rows = order[a:b]
-            self.add_group(int(g_sorted[a]), *(chunk[c][rows] for c in cols))
-
-    def _start(self, g: int) -> tuple[np.ndarray, np.ndarray]:
-        """The group's key arrays, allocated at its first rows."""
-        keys, mino = self.keys[g], self.minority[g]
-        if keys is None or mino is None:
-            group = self.groups[g]
-            n_min = group.n_pos if self.minority_is_pos[g] else group.n_fin - group.n_pos
-            keys = self.keys[g] = np.empty(group.n_fin)
-            mino = self.minority[g] = np.empty(n_min)
-        return keys, mino
-
-    def _put(self, g: int, keys: np.ndarray, mino: np.ndarray, s: np.ndarray,
-             minority: np.ndarray) -> None:
-        """Append the negated scores ``s`` to the keys, those selected by ``minority``
-        to the minority keys."""
-        at, j, k = self.filled[g], self.min_filled[g], s.size
-        m = int(np.count_nonzero(minority))
-        if at + k > keys.size or j + m > mino.size:  # cannot happen with correct statistics
-            raise RuntimeError(f"group {g}: more rows than the statistics' cases")
-        np.negative(s, out=keys[at:at + k])
-        np.negative(s[minority], out=mino[j:j + m])
-        self.filled[g], self.min_filled[g] = at + k, j + m
-
-    def add_group(self, g: int, s: np.ndarray, *counts: np.ndarray) -> None:
-        """Add rows of group ``g``: scores ``s`` and either ``is_pos`` or ``pos, neg``."""
+        """Add a chunk: ``s``, ``gid`` (optional with one group) and either ``is_pos``
+        (each row one case) or ``pos``, ``neg`` (the cases of each row)."""
+        s = chunk["s"]
         if s.size == 0:
             return
-        keys, mino = self._start(g)
-        if len(counts) == 1:  # one case per row
-            is_pos = counts[0]
-            self._put(g, keys, mino, s, is_pos if self.minority_is_pos[g] else ~is_pos)
+        if len(self.groups) == 1:  # one group: a 0-d id (no per-row ids needed)
+            gid, mp = np.array(0), self.minority_is_pos[0]
+        else:
+            gid = chunk["gid"]
+            mp = self.minority_is_pos[gid]
+        if "is_pos" in chunk:
+            self._scatter(0, gid, s)
+            self._scatter(1, *_rows(chunk["is_pos"] == mp, gid, s))
             return
-        pos, neg = counts
-        total = np.add(pos, neg, dtype=np.int64)
+        pos = np.asarray(chunk["pos"], dtype=np.int64)
+        neg = np.asarray(chunk["neg"], dtype=np.int64)
+        total = pos + neg
         keep = total > 0
         if not keep.all():
-            s, pos, neg, total = s[keep], pos[keep], neg[keep], total[keep]
-        if s.size == 0:
+            gid, mp, s, pos, neg, total = _rows(keep, gid, mp, s, pos, neg, total)
+        mc = np.where(mp, pos, neg) if len(self.groups) > 1 else (pos if mp else neg)
+        self._scatter(0, gid, s)
+        self._scatter(1, *_rows(mc > 0, gid, s))
+        for i, counts in ((0, total), (1, mc)):
+            more = counts > 1
+            if more.any():
+                g, ss, c = _rows(more, gid, s, counts)
+                self.extra[i].append((np.broadcast_to(g, c.shape).copy(), -ss, c - 1))
+
+    def _scatter(self, i: int, gid: np.ndarray, s: np.ndarray) -> None:
+        """Append the negated scores ``s`` of groups ``gid`` to buffer ``i`` (0: every
+        row's, 1: the minority rows')."""
+        assert self.buf is not None
+        buf, off, cap, filled = self.buf[i], self.off[i], self.cap[i], self.filled[i]
+        k = s.size
+        if k == 0:
             return
-        heavy = total > 1
-        if heavy.any():
-            self.extra[g].append((-s[heavy], total[heavy] - 1))
-        mc = np.asarray(pos if self.minority_is_pos[g] else neg, dtype=np.int64)
-        self._put(g, keys, mino, s, mc > 0)
-        more = mc > 1
-        if more.any():
-            self.extra_min[g].append((-s[more], mc[more] - 1))
+        if len(self.groups) == 1:
+            at = int(filled[0])
+            if at + k > cap[0]:
+                raise RuntimeError("more rows than the statistics' cases")
+            np.negative(s, out=buf[at:at + k])
+            filled[0] += k
+            return
+        cnt = np.bincount(gid, minlength=len(self.groups))
+        if np.any(filled + cnt > cap):
+            g = int(np.flatnonzero(filled + cnt > cap)[0])
+            raise RuntimeError(f"group {self.groups[g].key}: more rows than the "
+                               "statistics' cases")
+        order = np.argsort(gid, kind="stable")
+        g_sorted = gid[order]
+        first = np.cumsum(cnt) - cnt  # where each group starts in the sorted chunk
+        dest = np.arange(k, dtype=np.int64)
+        dest += (off + filled - first)[g_sorted]
+        buf[dest] = np.negative(s[order])
+        filled += cnt
 
     def tables(self) -> list[CountTable | None]:
+        """One table per group (None for a group without cases); frees the buffers."""
+        assert self.buf is not None, "tables() was called already"
+        extra = [_by_group(parts, len(self.groups)) for parts in self.extra]
+        self.extra = ([], [])
         out: list[CountTable | None] = []
+        single = len(self.groups) == 1
         for g, group in enumerate(self.groups):
-            keys, mino = self.keys[g], self.minority[g]
-            if keys is None or mino is None:
+            views = []
+            for i in (0, 1):
+                a = int(self.off[i][g])
+                views.append(self.buf[i][a:a + int(self.filled[i][g])])
+            keys, mino = views
+            cases = keys.size + int(extra[0][g][1].sum())
+            min_cases = mino.size + int(extra[1][g][1].sum())
+            if (cases, min_cases) != (int(self.n_cases[g]), int(self.n_min[g])):
+                raise RuntimeError(
+                    f"group {group.key}: the counting pass found {cases} cases "
+                    f"({min_cases} of the minority class) where the statistics counted "
+                    f"{int(self.n_cases[g])} ({int(self.n_min[g])}): did the data change "
+                    "between the two passes?")
+            if cases == 0:
                 out.append(None)
                 continue
-            self.keys[g] = self.minority[g] = None
-            keys = keys[:self.filled[g]]
-            mino = mino[:self.min_filled[g]]
+            if not single:  # a group's table must not keep the shared buffer alive
+                keys = keys.copy()
             keys.sort()
             mino.sort()
             out.append(CountTable._from_sorted_keys(
-                keys, mino, minority_is_pos=self.minority_is_pos[g],
+                keys, mino, minority_is_pos=bool(self.minority_is_pos[g]),
                 totals=(group.n_pos, group.n_fin - group.n_pos),
-                extra=_joined(self.extra[g]), extra_minority=_joined(self.extra_min[g])))
+                extra=extra[0][g], extra_minority=extra[1][g]))
+        self.buf = None
         return out
 
 
-def _joined(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray] | None:
+def _rows(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The rows selected by ``mask`` of each array (a 0-d array, one group's flag or
+    id, is kept whole)."""
+    return tuple(a[mask] if a.ndim else a for a in arrays)
+
+
+def _by_group(parts: list[tuple[np.ndarray, ...]], n_groups: int
+              ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(negated scores, counts) per group, from (gid, negated scores, counts) parts."""
     if not parts:
-        return None
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+        empty = (np.zeros(0), np.zeros(0, np.int64))
+        return [empty] * n_groups
+    gid = np.concatenate([p[0] for p in parts])
+    keys = np.concatenate([p[1] for p in parts])
+    counts = np.concatenate([p[2] for p in parts])
+    order = np.argsort(gid, kind="stable")
+    bounds = np.searchsorted(gid[order], np.arange(n_groups + 1))
+    return [(keys[order[a:b]], counts[order[a:b]]) for a, b in itertools.pairwise(bounds)]

@@ -249,15 +249,14 @@ class SparkJob(AggregateJob):
                            "neg": batch.column("c_neg").to_numpy(zero_copy_only=False)}
             except self._errors as exc:
                 raise self._wrap(exc) from None
+            except ValueError as exc:
+                raise ValueError(f"{exc} (on {self.source})") from None
             return
         try:
-            if hasattr(agg, "toArrow"):
-                table = agg.toArrow()
-                cols = {c: table.column(c).to_numpy(zero_copy_only=False)
-                        for c in table.column_names}
-            else:  # pragma: no cover - pyspark < 4
-                frame = agg.toPandas()
-                cols = {c: frame[c].to_numpy() for c in frame.columns}
+            import pyarrow as pa
+
+            table = pa.Table.from_batches(list(_collected_batches(agg)))
+            cols = {c: table.column(c).to_numpy() for c in table.column_names}
         except self._errors as exc:
             raise self._wrap(exc) from None
         order = np.lexsort((-cols["s"], cols["gid"]))
@@ -299,10 +298,11 @@ def _arrow_batches(df: Any) -> Iterator[Any]:
 
     ``DataFrame.toArrow()`` holds every batch before returning one table (and
     pyspark's collect serializer holds them all to put them in partition order):
-    for a count table of 1e8 rows that is gigabytes on the driver. The batches are
-    read here from the same socket as they arrive, so the driver holds one at a
-    time. This uses pyspark's internals (those of ``toArrow``); where they are not
-    there (Spark Connect, another version) it falls back to ``toArrow()``.
+    for a count table of 1e8 rows that is gigabytes in the driver's Python process.
+    The batches are read here from the same socket as they arrive, so Python holds
+    one at a time (the JVM driver still gathers each partition's batches before
+    sending them). This uses pyspark's internals (those of ``toArrow``); where they
+    are not there (Spark Connect, pyspark < 4) it falls back to ``toArrow()``.
     """
     try:
         from pyspark.errors.exceptions.captured import unwrap_spark_exception
@@ -315,33 +315,38 @@ def _arrow_batches(df: Any) -> Iterator[Any]:
     except (ImportError, AttributeError):
         yield from _collected_batches(df)
         return
+    failure: list[str] = []
 
     class Unordered(ArrowStreamSerializer):
-        """The batches as sent, then the trailer (their order, or the JVM's error)."""
+        """The batches as sent, then the trailer: their order, or the JVM's error."""
 
         def load_stream(self, stream: Any) -> Iterator[Any]:
             yield from super().load_stream(stream)
             num = read_int(stream)
             if num == -1:
-                raise RuntimeError(f"Spark failed while sending the counts: "
-                                   f"{UTF8Deserializer().loads(stream)}")
+                failure.append(UTF8Deserializer().loads(stream))
+                return
             for _ in range(num):
                 read_int(stream)
 
     with SCCallSiteSync(sc):
         port, secret, server = jdf.collectAsArrowToPython()
-    finished = False
-    try:
-        with _load_from_socket((port, secret), Unordered()) as stream:
+    opened: Any = _load_from_socket((port, secret), Unordered())
+    if hasattr(opened, "__enter__"):  # pyspark >= 4.1: a context manager
+        with opened as stream:
             yield from stream
-        finished = True
-    finally:
-        if finished:  # raise the JVM's error, if any; after a failure here, do not wait
-            with unwrap_spark_exception():
-                server.getResult()
+    else:  # pyspark 4.0: the generator itself
+        yield from opened
+    # all read (an error of the consumer's leaves above: closing the socket ends the
+    # JVM's sending thread): the JVM's own exception, else its message
+    with unwrap_spark_exception():
+        server.getResult()
+    if failure:
+        raise ValueError(f"Spark failed while sending the counts: {failure[0]}")
 
 
 def _collected_batches(df: Any) -> Iterator[Any]:
+    """The Arrow record batches of ``df``, collected at once."""
     if hasattr(df, "toArrow"):
         yield from df.toArrow().to_batches()
     else:  # pragma: no cover - pyspark < 4

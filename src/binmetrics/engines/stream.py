@@ -212,9 +212,12 @@ def _sort_merge(states: list[_State]) -> _State | None:
     n = n_pos + sum(int(st.neg.sum(dtype=np.uint64)) for st in states)
     if n >= 2**32:
         return None
-    col = Collector([Group(key=(), n_fin=n, n_pos=n_pos)])
+    minority_rows = sum(int(np.count_nonzero(st.pos if 2 * n_pos <= n else st.neg))
+                        for st in states)
+    col = Collector([Group(key=(), n_fin=n, n_pos=n_pos)],
+                    capacity=[(sum(st.scores.size for st in states), minority_rows)])
     for st in states:
-        col.add_group(0, st.scores, st.pos, st.neg)
+        col.add({"s": st.scores, "pos": st.pos, "neg": st.neg})
     table = col.tables()[0]
     if table is None:
         return _empty()
