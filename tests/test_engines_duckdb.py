@@ -443,3 +443,31 @@ def test_distinct_scores_unweighted_by_groups(tmp_path: Path,
         assert got.table.equals(want.table) and got.table.pos.dtype == want.table.pos.dtype
         assert_same(got, want)
         assert (got.n_rows, got.n_positive_rows) == (len(part), int(part.y.sum()))
+
+
+def test_distinct_share_estimated_on_a_sample(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from binmetrics.engines import files
+
+    monkeypatch.setattr(files, "SAMPLE_ROWS", 2000)
+    rng = np.random.default_rng(12)
+    n = 40_000
+    s = rng.random(n)
+    y = (rng.random(n) < 0.2).astype(np.int64)
+    split = np.where(np.arange(n) < 100, "rare", "common")
+    pd.DataFrame({"y": y, "p": s, "r": np.round(s, 2), "split": split}).to_parquet(
+        tmp_path / "d.parquet", row_group_size=4096)
+    path = tmp_path / "d.parquet"
+    with FileJob(path, label="y", score="p") as job:
+        st = job.stats()
+        assert job._distinct_fraction(st, n) > 0.8  # continuous: sort (Collector)
+    with FileJob(path, label="y", score="r") as job:
+        assert job._distinct_fraction(job.stats(), n) < 0.05  # 101 values: group-by
+    # where= keeps 100 rows: a sample holds too few of them, all rows are counted
+    with FileJob(path, label="y", score="p", where="split = 'rare'") as job:
+        assert job._distinct_fraction(job.stats(), 100) == pytest.approx(1.0, abs=0.05)
+    for score, where in (("p", None), ("r", None), ("p", "split = 'rare'")):
+        keep = split == "rare" if where else np.ones(n, bool)
+        ev = evaluate_file(path, label="y", score=score, where=where)
+        col = s if score == "p" else np.round(s, 2)
+        assert ev.table.equals(bm.evaluate(y[keep], col[keep]).table)

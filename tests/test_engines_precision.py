@@ -115,7 +115,7 @@ def test_exponent_parts_add_exactly() -> None:
         a = sum(k // (unit * unit) for k in m)
         b = sum((k // unit) % unit for k in m)
         c = sum(k % unit for k in m)
-        stats = [len(sel), 0, 0, 0, 0.1, 0.9, 0, None, None, 0, 0, float(sel.min()),
+        stats = [len(sel), 0, 0, 0, 0.1, 0.9, None, None, 0, 0, float(sel.min()),
                  float(sel.max())]
         rows.append((1, float(e), *stats, a, b, c, a, b, c))
     assert len(stats) == len(STAT_COLUMNS)

@@ -3,11 +3,12 @@
 Every engine answers two queries and this module does the rest:
 
 1. **Statistics** per (group key, label value): row counts, non-finite scores
-   (NULL, NaN, inf), the range of the finite scores, an estimate of their distinct
-   count, and for weights their sums and the rows with bad weights. From these
-   alone the input is validated (what is wrong, how many rows, in which file) and
-   the positive label is resolved, before the expensive pass.
-2. **Counts** per (group, score or bin), sorted by group and descending score:
+   (NULL, NaN, inf), the range of the finite scores, and for weights their sums
+   and the rows with bad weights. From these alone the input is validated (what
+   is wrong, how many rows, in which file) and the positive label is resolved,
+   before the expensive pass.
+2. **Counts** per (group, score or bin), sorted by group and descending score
+   (or, unweighted exact counts, in any order for the :class:`Collector`):
    positive and negative weight (row counts when unweighted) and, for binned
    scores, the sums over the raw scores of the probabilistic losses
    (:class:`~binmetrics.engines.binning.RawSums`). They arrive in chunks (Arrow
@@ -40,7 +41,7 @@ from ..validation import NanPolicy, _label_key, _n, check_labels, check_threshol
 from .binning import Binning, BinSpec, RawSums, check_bin_args
 
 #: statistics columns after the group keys and the label, in this order
-STAT_COLUMNS = ("n", "n_null", "n_nan", "n_inf", "s_min", "s_max", "ndv", "w_all", "w_fin",
+STAT_COLUMNS = ("n", "n_null", "n_nan", "n_inf", "s_min", "s_max", "w_all", "w_fin",
                 "n_wbad", "n_wneg", "w_min", "w_max")
 #: chunk columns of the counts query (plus RawSums.names() when binned)
 CHUNK_COLUMNS = ("gid", "s", "pos", "neg")
@@ -200,12 +201,18 @@ class AggregateJob:
         ``pos_values``: the label values, as the engine reads them, of the positive
         class; ``groups``: the groups in gid order (``prior``: for the information
         score; ``w_max``, ``n_fin``, ``s_min``, ``s_max``: bounds of the terms summed).
-        ``sort``: most scores are distinct (``ndv`` of the statistics), so one row per
+        ``sort``: most scores are distinct (:meth:`_distinct_fraction`), so one row per
         case is cheaper than a group-by. ``ordered=False`` (unweighted exact counts
         only): chunks for the :class:`Collector`, in any order, of ``gid``, ``s`` and
         ``pos``, ``neg`` or, one case per row, ``is_pos``.
         """
         raise NotImplementedError
+
+    def _distinct_fraction(self, st: Stats, n_fin: int) -> float:
+        """An estimate of the share of the ``n_fin`` finite-score rows that have a score
+        of their own, which chooses between one row per case (``sort``) and a group-by
+        in exact mode; 0 (group-by) for an engine that does not estimate it."""
+        return 0.0
 
     def _convert_labels(self, raw: list[Any]) -> dict[Any, Any] | None:
         """The label values as :func:`binmetrics.evaluate` sees them, from those the engine
@@ -377,8 +384,7 @@ class AggregateJob:
         high = max(g.s_max for g in finite)
         spec = BinSpec.resolve(decimals, bins, low, high, threshold=threshold)
         n_fin = sum(g.n_fin for g in groups)
-        ndv = sum(int(v or 0) for v in st.column("ndv"))
-        sort = spec is None and ndv >= SORT_FRACTION * n_fin
+        sort = spec is None and self._distinct_fraction(st, n_fin) >= SORT_FRACTION
         pos_values = self._raw_labels.get(_hashable(pos), [pos])
         if spec is None and not st.weighted and (sort or self.collect_unsorted):
             collector = Collector(groups)

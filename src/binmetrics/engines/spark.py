@@ -146,7 +146,6 @@ class SparkJob(AggregateJob):
             count_if(F.abs(x) == float("inf")).alias("n_inf"),
             F.min(F.when(finite, x)).alias("s_min"),
             F.max(F.when(finite, x)).alias("s_max"),
-            F.lit(0).alias("ndv"),
         ]
         keys = [*self._keys(), "y"]
         src = self._src
