@@ -11,10 +11,10 @@ the group-by; only the count table comes back, in Arrow batches
    are mostly distinct (DuckDB's estimate of the distinct count, on a sample of
    about a million rows, is at least half of them) hashing every row into its own
    group is the most expensive way to get a table of one row per case, so the
-   cases are streamed instead: unweighted,
-   as they are read, to the :class:`~binmetrics.engines._common.Collector`, which
-   sorts the scores in NumPy (1e8 rows: about 7 s and 1.4 GB); weighted, sorted by
-   DuckDB (which spills to disk past ``memory_limit``).
+   cases are streamed instead: unweighted, as they are read, to the
+   :class:`~binmetrics.engines._common.Collector`, which sorts the scores in NumPy
+   (1e8 rows: 7-9 s and 1.4 GB, benchmarks/README.md); weighted, sorted by DuckDB
+   (which spills to disk past ``memory_limit``).
 
 DuckDB runs under a memory limit (default 1 GB) and spills to a temporary
 directory (default: a fresh one under the system's temp directory, removed
