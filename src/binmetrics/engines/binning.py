@@ -560,15 +560,6 @@ def binned_table(
 
 
 # --- error bounds ------------------------------------------------------------------------
-#: ranking measures bounded by [min, max] of the "best" and "worst" refinements
-_BY_REFINEMENTS = frozenset({
-    "auc", "gini", "auac", "mean_rank_positives", "average_gain", "average_lift", "rie",
-    "bedroc", "enrichment_factor", "roc_enrichment",
-})
-#: ranking measures whose binned value is a bound (the binned cuts are raw cuts)
-_FROM_BINNED = {"ks": ("best", "worst"), "youden_j_max": ("best",), "auch": ("best",)}
-
-
 def _refinement(t: CountTable, positives_first: bool) -> CountTable:
     """Each bin split in two tied groups: its positives above its negatives ("best")
     or below them ("worst"). Ranking measures read only the order, so the scores are
@@ -633,8 +624,8 @@ def _bounds(ev: Evaluation, m: Measure, p: dict[str, Any],
         return (value, value) if not math.isnan(value) or _sum_taken(t, m, p) else None
     if m.family == "confusion":
         return (value, value) if b.exact_at(ev.threshold, t) else None
-    if math.isnan(value) or (m.id not in _BY_REFINEMENTS and m.id not in _FROM_BINNED
-                             and m.id != "average_precision"):
+    kind = m.binning_bound  # declared in the registry
+    if math.isnan(value) or kind is None:
         return None
 
     def on(table: CountTable) -> float:
@@ -643,13 +634,12 @@ def _bounds(ev: Evaluation, m: Measure, p: dict[str, Any],
     with warnings.catch_warnings(), undefined_policy("ignore"):
         warnings.simplefilter("ignore")
         best = on(_refinement(t, True))
-        if m.id == "average_precision":
+        if kind == "average_precision":
             return (min(_ap_lower(t), value), max(best, value))
-        if m.id in _FROM_BINNED:
-            others = [best] + ([on(_refinement(t, False))] if "worst" in _FROM_BINNED[m.id]
-                               else [])
-            return (value, max([value, *others]))
+        # both refinements are orders the raw scores may have had: within the bounds
         worst = on(_refinement(t, False))
+    if kind == "above_binned":
+        return (value, max(best, worst, value))
     return (min(best, worst, value), max(best, worst, value))
 
 

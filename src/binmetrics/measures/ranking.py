@@ -53,7 +53,8 @@ def _ranks_sum(t: CountTable) -> float:
 
 
 # --- ROC --------------------------------------------------------------------------
-@register("auc", name="Area under the ROC curve", family="ranking", direction=1, range=_UNIT,
+@register("auc", binning_bound="refinements",
+          name="Area under the ROC curve", family="ranking", direction=1, range=_UNIT,
           aliases=("roc_auc", "auroc", "c_statistic"),
           interval_methods=("delong",), paired_tests=("delong",),
           source="Berrar Def. 27 (eqs. 31-32); multi-level paper Table 6",
@@ -88,7 +89,8 @@ def _extreme(t: CountTable) -> bool:
     return t.weighted and not (1e-150 < prod < 1e150)
 
 
-@register("gini", name="Gini index", family="ranking", direction=1, range=(-1.0, 1.0),
+@register("gini", binning_bound="refinements",
+          name="Gini index", family="ranking", direction=1, range=(-1.0, 1.0),
           aliases=("gini_coefficient", "somers_d"), source="Berrar Def. 28 (eq. 33)",
           formula="2 AUC - 1")
 def gini(t: CountTable) -> float:
@@ -168,7 +170,8 @@ def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
     return t.memo("roc_hull", compute)
 
 
-@register("auch", name="Area under the ROC convex hull", family="ranking", direction=1,
+@register("auch", binning_bound="above_binned",
+          name="Area under the ROC convex hull", family="ranking", direction=1,
           range=_UNIT, aliases=("roc_convex_hull_area",), source="Berrar Def. 29 (eq. 34)",
           formula="trapezoid area under the ROC convex hull")
 def auch(t: CountTable) -> float:
@@ -210,7 +213,8 @@ def _gap_stats(t: CountTable) -> tuple[float, float, float]:
     return t.memo("gap", compute)
 
 
-@register("ks", name="Kolmogorov-Smirnov statistic", family="ranking", direction=1,
+@register("ks", binning_bound="above_binned",
+          name="Kolmogorov-Smirnov statistic", family="ranking", direction=1,
           range=_UNIT, aliases=("kolmogorov_smirnov",),
           source="Berrar Def. 30 (eq. 35; the paper's 0.2 is an erratum, KS = 0.6)",
           formula="max over thresholds |TPR - FPR|")
@@ -236,7 +240,8 @@ def taks(t: CountTable) -> float:
     return _gap_stats(t)[2]
 
 
-@register("youden_j_max", name="Maximum Youden index", family="ranking", direction=1,
+@register("youden_j_max", binning_bound="above_binned",
+          name="Maximum Youden index", family="ranking", direction=1,
           range=_UNIT, aliases=("max_informedness", "j_max"),
           source="Berrar Def. 8 (J_max)", formula="max over thresholds TPR + TNR - 1")
 def youden_j_max(t: CountTable) -> float:
@@ -247,7 +252,8 @@ def youden_j_max(t: CountTable) -> float:
 
 
 # --- precision-recall ---------------------------------------------------------------
-@register("average_precision", name="Average precision", family="ranking", direction=1,
+@register("average_precision", binning_bound="average_precision",
+          name="Average precision", family="ranking", direction=1,
           range=_UNIT, aliases=("ap", "aucpr"),
           source="Berrar Def. 32 (eq. 38); multi-level paper Table 6",
           formula="sum_k (R_k - R_(k-1)) P_k over distinct thresholds")
@@ -323,7 +329,8 @@ def aucpr_minmax(t: CountTable) -> float:
 
 
 # --- gain and lift --------------------------------------------------------------------
-@register("average_gain", name="Average gain", family="ranking", direction=1,
+@register("average_gain", binning_bound="refinements",
+          name="Average gain", family="ranking", direction=1,
           range=(-np.inf, np.inf), source="Berrar Def. 25 (eqs. 28-29)",
           formula="(1/n) sum_j [g(j) - j P/n]")
 def average_gain(t: CountTable) -> float:
@@ -418,7 +425,8 @@ def _harmonic_gap(c0: FloatArray, c1: FloatArray) -> FloatArray:
     return out
 
 
-@register("average_lift", name="Average lift", family="ranking", direction=1,
+@register("average_lift", binning_bound="refinements",
+          name="Average lift", family="ranking", direction=1,
           range=(0.0, np.inf), source="Berrar Def. 26 (eq. 30)",
           formula="(1/n) sum_j lift(j), lift(j) = (g(j)/j) / (P/n)")
 def average_lift(t: CountTable) -> float:
@@ -491,7 +499,8 @@ def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
     return t.memo(("rie", a), compute)
 
 
-@register("rie", name="Robust initial enhancement", family="ranking", direction=1,
+@register("rie", binning_bound="refinements",
+          name="Robust initial enhancement", family="ranking", direction=1,
           range=(0.0, np.inf), aliases=("robust_initial_enhancement",),
           source="multi-level paper Table 5; Sheridan 2001; METHODS.md section 2",
           formula="sum_i exp(-a r_i/N) / [(n/N)(1 - e^-a)/(e^(a/N) - 1)]")
@@ -517,7 +526,8 @@ def rie(t: CountTable, *, alpha: float = 20.0) -> float:
     return _rie_parts(t, a)[0]
 
 
-@register("bedroc", name="Boltzmann-enhanced discrimination of ROC", family="ranking",
+@register("bedroc", binning_bound="refinements",
+          name="Boltzmann-enhanced discrimination of ROC", family="ranking",
           direction=1, range=_UNIT,
           source="multi-level paper Table 6; Truchon & Bayly 2007; METHODS.md section 2",
           formula="(RIE - RIEmin) / (RIEmax - RIEmin)")
@@ -559,7 +569,8 @@ def _positives_in_top(t: CountTable, x: float) -> float:
     return t.P  # x rounds above the total: everything
 
 
-@register("enrichment_factor", name="Enrichment factor", family="ranking", direction=1,
+@register("enrichment_factor", binning_bound="refinements",
+          name="Enrichment factor", family="ranking", direction=1,
           range=(0.0, np.inf), aliases=("ef",),
           source="multi-level paper Table 5; METHODS.md section 2 (interpolate mode)",
           formula="(a(f)/(f N)) / (n/N), a(f) = positives in the top f N")
@@ -581,7 +592,8 @@ def enrichment_factor(t: CountTable, *, fraction: float = 0.01) -> float:
     return (_positives_in_top(t, x) / x) / t.prevalence
 
 
-@register("roc_enrichment", name="ROC enrichment", family="ranking", direction=1,
+@register("roc_enrichment", binning_bound="refinements",
+          name="ROC enrichment", family="ranking", direction=1,
           range=(0.0, np.inf), aliases=("roce", "roc_ef"),
           source="multi-level paper Table 5; Jain & Nicholls 2008; METHODS.md section 2",
           formula="TPR(x) / x at FPR = x")
@@ -624,7 +636,8 @@ def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> floa
     return (t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x
 
 
-@register("auac", name="Area under the accumulation curve", family="ranking", direction=1,
+@register("auac", binning_bound="refinements",
+          name="Area under the accumulation curve", family="ranking", direction=1,
           range=_UNIT, source="multi-level paper Table 6; METHODS.md section 2",
           formula="1 - sum_i (r_i - 1/2) / (n N)")
 def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
@@ -648,7 +661,8 @@ def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
     return 1.0 - (_ranks_sum(t) - shift) / t.P / t.total
 
 
-@register("mean_rank_positives", name="Average rank of the positives", family="ranking",
+@register("mean_rank_positives", binning_bound="refinements",
+          name="Average rank of the positives", family="ranking",
           direction=-1, range=(0.0, np.inf), aliases=("average_rank", "mean_rank"),
           source="multi-level paper Table 6; METHODS.md section 2",
           formula="(1/P) sum_i r_i (average ranks, rank 1 = highest score)")

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 Family = Literal["confusion", "probabilistic", "ranking"]
+BinningBound = Literal["refinements", "above_binned", "average_precision"]
 FAMILIES: tuple[Family, ...] = ("confusion", "probabilistic", "ranking")
 
 
@@ -44,6 +45,12 @@ class Measure:
         (``("delong",)`` for the AUC); the bootstrap applies to every measure.
     paired_tests : tests of two models on the same cases beyond the paired bootstrap
         (``("delong",)`` for the AUC, ``("mcnemar",)`` for the accuracy).
+    binning_bound : how a ranking measure on binned scores bounds its value on the raw
+        scores (:func:`binmetrics.engines.value_bounds`): ``"refinements"`` (between
+        its values with every bin's positives above, and below, its negatives),
+        ``"above_binned"`` (the binned value is the low end, the refinements' the
+        high end: the binned cuts are raw cuts), ``"average_precision"`` (its own
+        lower bound); None: no bound is derived.
     """
 
     id: str
@@ -60,6 +67,7 @@ class Measure:
     proportion: Callable[[Any], tuple[Any, Any]] | None = None
     interval_methods: tuple[str, ...] = ()
     paired_tests: tuple[str, ...] = ()
+    binning_bound: BinningBound | None = None
 
     @property
     def summary(self) -> str:
@@ -102,6 +110,7 @@ def register(
     proportion: Callable[[Any], tuple[Any, Any]] | None = None,
     interval_methods: tuple[str, ...] = (),
     paired_tests: tuple[str, ...] = (),
+    binning_bound: BinningBound | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a measure. Its parameters and defaults are read from the function signature."""
 
@@ -117,7 +126,7 @@ def register(
             direction=direction, range=range, source=source, formula=formula,
             params=MappingProxyType(params), needs_probabilities=needs_probabilities,
             proportion=proportion, interval_methods=tuple(interval_methods),
-            paired_tests=tuple(paired_tests),
+            paired_tests=tuple(paired_tests), binning_bound=binning_bound,
         )
         for n in (id, *aliases):
             k = _key(n)
