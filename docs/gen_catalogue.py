@@ -8,6 +8,7 @@ the pages, and the catalogue section of the navigation (``docs/hooks.py`` calls
 
 Each page shows the registry's metadata (name, id, aliases, family, direction, range,
 parameters with defaults, formula, source), the intervals and paired tests that apply,
+what binning the scores does to it,
 the function's docstring, and the value on Berrar's ten cases evaluated at threshold
 0.55: Berrar's paper predicts positive when ``p > t`` and its Figure 3 confusion
 matrix (TP = 3, FP = 1) is the cut between the scores 0.6 and 0.5; with binmetrics'
@@ -120,6 +121,25 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+BINNED_TEXT = {
+    "refinements": "bounded: between its values with each bin's positives above, and "
+                   "below, its negatives",
+    "above_binned": "bounded: the binned value is the low end, the higher of its values "
+                    "with each bin's positives above, or below, its negatives the high end",
+    "average_precision": "bounded (its own lower bound, distinct scores with each bin's "
+                         "negatives first)",
+}
+
+
+def _binned(m: bm.Measure) -> str:
+    """What binning does to the measure (the registry's ``binning_bound``)."""
+    if m.family == "probabilistic":
+        return "exact: the engines sum the loss over the raw scores"
+    if m.family == "confusion":
+        return "exact at a threshold on the bin grid"
+    return BINNED_TEXT[m.binning_bound] if m.binning_bound else "no bound derived"
+
+
 def _range(measure: bm.Measure) -> str:
     def end(x: float) -> str:
         return {math.inf: "∞", -math.inf: "−∞"}.get(x, f"{x:g}")
@@ -160,6 +180,7 @@ def measure_page(measure: bm.Measure, ex: Example, ev: bm.Evaluation, y: list[in
         f"| **source** | {_cell(m.source)} |",
         f"| **intervals** (`ev.ci(..., method=)`) | {intervals} |",
         f"| **paired tests** (`bm.compare`) | {paired} |",
+        f"| **binned scores** (`decimals=`, `bins=`) | {_binned(m)} |",
         f"| **function** | `{m.func.__module__}.{m.func.__name__}` |",
         "",
         "## Formula",
