@@ -28,7 +28,7 @@ import numpy as np
 from _common import best_time, make_data
 
 from binmetrics import evaluate
-from binmetrics.intervals import auc_ci
+from binmetrics.inference.intervals import auc_ci
 
 
 def naive_delong(y: np.ndarray, s: np.ndarray, block: int = 64,

@@ -50,7 +50,7 @@ def timed(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 
 def binmetrics_bootstrap(y: np.ndarray, s: np.ndarray, B: int) -> tuple[float, float]:
     from binmetrics import CountTable
-    from binmetrics.resampling import bootstrap
+    from binmetrics.inference.resampling import bootstrap
 
     table = CountTable.from_arrays(y, s)
     res = bootstrap(table, "auc", n_resamples=B, random_state=0)
@@ -74,7 +74,7 @@ def naive_bootstrap(y: np.ndarray, s: np.ndarray, B: int) -> tuple[float, float]
 
 def binmetrics_permutation(y: np.ndarray, s: np.ndarray, B: int) -> float:
     from binmetrics import CountTable
-    from binmetrics.resampling import permutation_test
+    from binmetrics.inference.resampling import permutation_test
 
     table = CountTable.from_arrays(y, s)
     return permutation_test(table, "auc", n_permutations=B, random_state=0).pvalue

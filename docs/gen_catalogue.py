@@ -33,9 +33,9 @@ import pandas as pd
 import binmetrics as bm
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
-from binmetrics.intervals import ci_methods
+from binmetrics.inference.intervals import ci_methods
+from binmetrics.inference.paired import compare_methods
 from binmetrics.measures.registry import Family
-from binmetrics.paired import compare_methods
 
 #: Berrar's Figure 3 cut (see the module docstring and the Conventions page).
 THRESHOLD = 0.55

@@ -13,8 +13,8 @@ from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
 
 import binmetrics as bm
 from binmetrics.engines import BinSpec, binned_table, value_bounds
-from binmetrics.engines.binning import check_bin_args
 from binmetrics.exceptions import UndefinedMeasureError, UndefinedMeasureWarning
+from binmetrics.table.binning import check_bin_args
 
 RANKING = [m.id for m in bm.iter_measures("ranking")]
 PROBABILISTIC = [m.id for m in bm.iter_measures("probabilistic")]

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics import counts
+from binmetrics.table import counts
 
 
 def _all_values(y, s, w, **kw):

@@ -119,7 +119,7 @@ def test_prgc_nan_is_reported():
 
 
 def test_calibrated_intervals_resample_the_real_cases():
-    from binmetrics import resampling
+    from binmetrics.inference import resampling
 
     ev = bm.evaluate(Y, S, threshold=0.7)
     cal = ev.calibrated(0.5)

@@ -21,7 +21,7 @@ from scipy.stats import rankdata
 
 import binmetrics as bm
 from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
-from binmetrics.intervals import (
+from binmetrics.inference.intervals import (
     auc_ci,
     auc_variance,
     delong_contrast,

@@ -11,8 +11,8 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 import binmetrics as bm
-from binmetrics import intervals, resampling
 from binmetrics.cli import main
+from binmetrics.inference import intervals, resampling
 
 Y = np.array([1, 1, 0, 1, 1, 0, 0, 1, 0, 0])
 S = np.array([.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])

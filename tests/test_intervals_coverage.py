@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from binmetrics.intervals import auc_ci, delong_test, proportion_ci
+from binmetrics.inference.intervals import auc_ci, delong_test, proportion_ci
 
 P_TRUE, N_TRIALS = 0.3, 50
 

@@ -18,7 +18,7 @@ from scipy import stats
 
 import binmetrics as bm
 from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
-from binmetrics.intervals import (
+from binmetrics.inference.intervals import (
     PROPORTION_METHODS,
     Interval,
     ci_methods,

@@ -19,7 +19,11 @@ from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
 import binmetrics as bm
-from binmetrics.multiclass import NATIVE_MEASURES, MulticlassEvaluation, evaluate_multiclass
+from binmetrics.evaluation.multiclass import (
+    NATIVE_MEASURES,
+    MulticlassEvaluation,
+    evaluate_multiclass,
+)
 
 
 def random_case(seed: int, n: int = 300, k: int = 4, *, zero_free: bool = False,

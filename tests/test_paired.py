@@ -20,8 +20,8 @@ from statsmodels.stats.proportion import proportions_ztest
 
 import binmetrics as bm
 from binmetrics.exceptions import UndefinedMeasureError, UndefinedMeasureWarning
-from binmetrics.intervals import delong_test
-from binmetrics.paired import compare_methods, paired_bootstrap_indices
+from binmetrics.inference.intervals import DeLongTest, delong_test
+from binmetrics.inference.paired import compare_methods, paired_bootstrap_indices
 
 Y = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
 S1 = [.9, .8, .7, .55, .4, .7, .5, .3, .2, .1, .4]
@@ -120,7 +120,7 @@ def test_compare_delong_equals_delong_test() -> None:
     cmp = bm.compare(Y, {"s1": S1, "s2": S2}, measures="auc")
     r = cmp.result("s1", "s2", "auc")
     t = delong_test(Y, S1, S2)
-    assert r.method == "delong" and isinstance(r.detail, bm.intervals.DeLongTest)
+    assert r.method == "delong" and isinstance(r.detail, DeLongTest)
     np.testing.assert_array_equal(r.detail.covariance, t.covariance)
     assert (r.statistic, r.pvalue, tuple(r.ci)) == (t.statistic, t.pvalue, tuple(t.ci))
     assert r.statistic == pytest.approx(0.512567829626, abs=1e-10)  # spec/METHODS.md section 3

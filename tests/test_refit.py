@@ -17,8 +17,9 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 import binmetrics as bm
-from binmetrics import progress, refit
+from binmetrics import progress
 from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.inference import refit
 
 
 def blobs(n: int, seed: int, shift: float = 3.0, noise_only: bool = False,

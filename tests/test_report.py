@@ -19,9 +19,10 @@ import pandas as pd
 import pytest
 
 import binmetrics as bm
-from binmetrics import cli, plot
-from binmetrics.cli_report import add_report_parser
-from binmetrics.report import _arc_keep, _fmt, report, thin_curve
+from binmetrics.cli import app as cli
+from binmetrics.cli.report import add_report_parser
+from binmetrics.display import plot
+from binmetrics.display.report import _arc_keep, _fmt, report, thin_curve
 
 Y_BERRAR = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
 S_BERRAR = [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]
@@ -309,7 +310,7 @@ def many_models(k: int, n: int) -> dict[str, bm.Evaluation]:
 def test_size_bounded_with_many_models() -> None:
     """12 models x 20k distinct scores: under 5 MB (issue 6), the slider capped at
     MAX_SLIDER_VALUES / 12 positions, the embedded values binmetrics' to the digits shown."""
-    from binmetrics.report import MAX_SLIDER_VALUES
+    from binmetrics.display.report import MAX_SLIDER_VALUES
 
     models = many_models(12, 20_000)
     page = report(models)
@@ -332,7 +333,7 @@ def test_size_bounded_with_many_models() -> None:
 def test_rounding_keeps_the_display() -> None:
     """Values within 1e-10 of a 6-digit rounding boundary stay exact, so the 6 digits
     shown are those of the exact value."""
-    from binmetrics.report import _jsonable
+    from binmetrics.display.report import _jsonable
 
     vals = [0.12345649999999, 0.1234565000001, 2 / 3, 1e-12 / 3, 123456789.123456, 7.0]
     got = _jsonable(vals, shown=6)
@@ -529,7 +530,7 @@ def random_arrays(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 # --- writing and errors -------------------------------------------------------------------------
 def test_bad_paths_fail_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ev = bm.evaluate(Y_BERRAR, S_BERRAR)
-    rep = importlib.import_module("binmetrics.report")  # the module, even once bm.report is
+    rep = importlib.import_module("binmetrics.display.report")  # the module, even once bm.report is
     # the function
 
     def boom(*a: Any, **k: Any) -> None:
@@ -594,7 +595,7 @@ def test_bad_arguments() -> None:
 # --- the command line ------------------------------------------------------------------------
 @pytest.fixture
 def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
-    """binmetrics.cli.main with the report command (registered here if cli.py lacks it)."""
+    """binmetrics.cli.app.main with the report command (registered here if cli.py lacks it)."""
     original = cli.build_parser
 
     def build() -> argparse.ArgumentParser:
@@ -731,10 +732,11 @@ def test_cli_non_integer_weights_use_mcnemar_chi2(run: Any, wide: tuple[Path, pd
 
 
 def test_kind_lists_are_not_hand_written() -> None:
-    from binmetrics import cli_report, evaluation
+    from binmetrics.cli import report as cli_report
+    from binmetrics.evaluation import binary as evaluation
 
     for text in (cli_report.REPORT_EPILOG, evaluation.Evaluation.plot.__doc__ or "",
-                 importlib.import_module("binmetrics.report").__doc__ or ""):
+                 importlib.import_module("binmetrics.display.report").__doc__ or ""):
         assert "plot.kinds()" in text
         assert "gain, lift" not in text and "prg, gain" not in text  # no hand-written list
 

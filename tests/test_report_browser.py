@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics.report import _fmt, report
+from binmetrics.display.report import _fmt, report
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -19,8 +19,8 @@ from sklearn.metrics import roc_auc_score
 
 import binmetrics as bm
 from binmetrics import CountTable
-from binmetrics import resampling as rs
-from binmetrics.resampling import (
+from binmetrics.inference import resampling as rs
+from binmetrics.inference.resampling import (
     bootstrap,
     bootstrap_tables,
     permutation_pvalue,

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
+from binmetrics.evaluation.undersample import UndersampledEvaluation, undersample
 from binmetrics.exceptions import UndefinedMeasureWarning
-from binmetrics.undersample import UndersampledEvaluation, undersample
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "siblini_invariance.py"
 

@@ -7,11 +7,17 @@ source papers define them, from one mergeable count table.
 (1.0, 1.0)
 """
 
-from . import plot
-from .anova import AnovaResult, anova
-from .by import ByResult, evaluate_by
-from .counts import Confusion, CountTable
-from .curves import (
+from binmetrics.comparison.anova import AnovaResult, anova
+from binmetrics.comparison.srd import (
+    COVATResult,
+    SRDCrossValidation,
+    SRDRandomization,
+    SRDResult,
+    covat,
+    srd,
+)
+from binmetrics.comparison.study import Study, StudySRD, benchmark
+from binmetrics.curves import (
     AccumulationCurve,
     GainCurve,
     LiftCurve,
@@ -21,18 +27,21 @@ from .curves import (
     ROCHull,
     ThresholdCurves,
 )
-from .engines import Accumulator, evaluate_file, evaluate_spark
-from .evaluation import BestThreshold, Evaluation, evaluate, score
-from .exceptions import (
+from binmetrics.display import plot
+from binmetrics.display.report import report
+from binmetrics.engines import Accumulator, evaluate_file, evaluate_spark
+from binmetrics.evaluation.binary import BestThreshold, Evaluation, evaluate, score
+from binmetrics.evaluation.by import ByResult, evaluate_by
+from binmetrics.evaluation.multiclass import MulticlassEvaluation, evaluate_multiclass
+from binmetrics.evaluation.undersample import UndersampledEvaluation
+from binmetrics.exceptions import (
     MeasureCaveatWarning,
     UndefinedMeasureError,
     UndefinedMeasureWarning,
     undefined_policy,
 )
-from .intervals import Interval, auc_ci, delong_test, proportion_ci
-from .measures import REGISTRY, Measure, get_measure, iter_measures, measures, triplet_loss
-from .multiclass import MulticlassEvaluation, evaluate_multiclass
-from .paired import (
+from binmetrics.inference.intervals import Interval, auc_ci, delong_test, proportion_ci
+from binmetrics.inference.paired import (
     Comparison,
     McNemarTest,
     PairedResult,
@@ -42,26 +51,23 @@ from .paired import (
     proportion_test,
     two_proportion_test,
 )
-from .refit import (
+from binmetrics.inference.refit import (
     OOBBootstrapResult,
     RefitPermutationResult,
     oob_bootstrap,
     refit_permutation_test,
 )
-from .report import report
-from .resampling import bootstrap
-from .srd import (
-    COVATResult,
-    SRDCrossValidation,
-    SRDRandomization,
-    SRDResult,
-    covat,
-    srd,
+from binmetrics.inference.resampling import bootstrap
+from binmetrics.measures import (
+    REGISTRY,
+    Measure,
+    get_measure,
+    iter_measures,
+    measures,
+    triplet_loss,
 )
-from .study import Study, StudySRD, benchmark
-from .undersample import UndersampledEvaluation
-
-__version__ = "0.1.0"
+from binmetrics.table.counts import Confusion, CountTable
+from binmetrics.version import __version__
 
 __all__ = [
     "REGISTRY",

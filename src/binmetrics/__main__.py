@@ -1,5 +1,5 @@
 """``python -m binmetrics``: the same as the ``binmetrics`` command."""
 
-from .cli import main
+from binmetrics.cli.app import main
 
 raise SystemExit(main())

@@ -12,10 +12,10 @@ with :func:`binmetrics.evaluate` on the same data.
   (:mod:`binmetrics.engines.binning`, :func:`binned_table`).
 """
 
-from .binning import Binning, BinSpec, binned_table, error_bounds, value_bounds
-from .files import evaluate_file
-from .spark import evaluate_spark
-from .stream import Accumulator
+from binmetrics.engines.files import evaluate_file
+from binmetrics.engines.spark import evaluate_spark
+from binmetrics.engines.stream import Accumulator
+from binmetrics.table.binning import Binning, BinSpec, binned_table, error_bounds, value_bounds
 
 __all__ = [
     "Accumulator",

@@ -32,13 +32,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..by import ByResult, by_tables
-from ..counts import CountTable, FloatArray, count_dtype
-from ..evaluation import Evaluation
-from ..exceptions import UndefinedPolicy
-from ..measures.probabilistic import _EPS
-from ..validation import NanPolicy, _label_key, _n, check_labels, check_threshold
-from .binning import Binning, BinSpec, RawSums, check_bin_args
+from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.by import ByResult, by_tables
+from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.measures.probabilistic import _EPS
+from binmetrics.table.binning import Binning, BinSpec, RawSums, check_bin_args
+from binmetrics.table.counts import CountTable, FloatArray, count_dtype
+from binmetrics.validation import NanPolicy, _label_key, _n, check_labels, check_threshold
 
 #: statistics columns after the group keys and the label, in this order
 STAT_COLUMNS = ("n", "n_null", "n_nan", "n_inf", "s_min", "s_max", "w_all", "w_fin",

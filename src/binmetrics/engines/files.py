@@ -34,11 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..by import ByResult
-from ..evaluation import Evaluation
-from ..exceptions import UndefinedPolicy
-from ..validation import NanPolicy
-from ._common import (
+from binmetrics.engines._common import (
     STAT_COLUMNS,
     AggregateJob,
     Group,
@@ -47,7 +43,11 @@ from ._common import (
     missing_engine,
     pandas_labels,
 )
-from .binning import BinSpec, RawSums, raw_sum_sql
+from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.by import ByResult
+from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.table.binning import BinSpec, RawSums, raw_sum_sql
+from binmetrics.validation import NanPolicy
 
 __all__ = ["FileJob", "evaluate_file"]
 

@@ -33,12 +33,18 @@ from typing import Any
 
 import numpy as np
 
-from ..by import ByResult
-from ..evaluation import Evaluation
-from ..exceptions import UndefinedPolicy
-from ..validation import NanPolicy
-from ._common import STAT_COLUMNS, AggregateJob, Group, check_names, missing_engine
-from .binning import BinSpec, RawSums, raw_sum_sql, sql_double, term_bound
+from binmetrics.engines._common import (
+    STAT_COLUMNS,
+    AggregateJob,
+    Group,
+    check_names,
+    missing_engine,
+)
+from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.by import ByResult
+from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.table.binning import BinSpec, RawSums, raw_sum_sql, sql_double, term_bound
+from binmetrics.validation import NanPolicy
 
 __all__ = ["SparkJob", "evaluate_spark"]
 

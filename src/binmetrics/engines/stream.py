@@ -21,10 +21,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..counts import CountTable, FloatArray, chunks, count_dtype
-from ..evaluation import Evaluation
-from ..exceptions import UndefinedPolicy
-from ..validation import (
+from binmetrics.evaluation.binary import Evaluation
+from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.table.counts import CountTable, FloatArray, chunks, count_dtype
+from binmetrics.validation import (
     NanPolicy,
     _label_key,
     as_1d,
@@ -206,7 +206,7 @@ def _sort_merge(states: list[_State]) -> _State | None:
     :class:`~binmetrics.engines._common.Collector`: the scores sorted alone, the
     minority class's apart, counts placed by binary search); None when the counts
     would not fit 32 bits (then pairwise merging keeps exact integers)."""
-    from ._common import Collector, Group
+    from binmetrics.engines._common import Collector, Group
 
     n_pos = sum(int(st.pos.sum(dtype=np.uint64)) for st in states)
     n = n_pos + sum(int(st.neg.sum(dtype=np.uint64)) for st in states)

@@ -3,9 +3,9 @@
 Importing this package registers every measure; see :func:`measures` for the table.
 """
 
-from . import confusion, probabilistic, ranking  # noqa: F401  (registers the measures)
-from .probabilistic import triplet_loss
-from .registry import (
+from binmetrics.measures import confusion, probabilistic, ranking  # noqa: F401  (registers the measures)
+from binmetrics.measures.probabilistic import triplet_loss
+from binmetrics.measures.registry import (
     FAMILIES,
     REGISTRY,
     Measure,

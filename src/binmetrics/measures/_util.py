@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import report_undefined
+from binmetrics.exceptions import report_undefined
 
 
 def as_result(x: Any) -> Any:

@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from ..counts import Confusion
-from ..exceptions import undefined_policy
-from ..validation import check_in_range
-from ._util import flag_nan, ratio
-from .registry import register
+from binmetrics.exceptions import undefined_policy
+from binmetrics.measures._util import flag_nan, ratio
+from binmetrics.measures.registry import register
+from binmetrics.table.counts import Confusion
+from binmetrics.validation import check_in_range
 
 _NO_POS = "y_true has no positives (TP + FN = 0)"
 _NO_NEG = "y_true has no negatives (FP + TN = 0)"

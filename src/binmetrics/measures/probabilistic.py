@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from ..counts import CountTable, FloatArray, chunks
-from ..exceptions import report_undefined
-from ..validation import check_in_range
-from ._util import log_base
-from .registry import register
+from binmetrics.exceptions import report_undefined
+from binmetrics.measures._util import log_base
+from binmetrics.measures.registry import register
+from binmetrics.table.counts import CountTable, FloatArray, chunks
+from binmetrics.validation import check_in_range
 
 _LOSS = (0.0, float("inf"))
 

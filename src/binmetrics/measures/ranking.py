@@ -24,11 +24,11 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import digamma
 
-from ..counts import CountTable, FloatArray, chunks
-from ..exceptions import report_caveat, report_undefined
-from ..validation import check_in_range
-from ._util import trapezoid
-from .registry import register
+from binmetrics.exceptions import report_caveat, report_undefined
+from binmetrics.measures._util import trapezoid
+from binmetrics.measures.registry import register
+from binmetrics.table.counts import CountTable, FloatArray, chunks
+from binmetrics.validation import check_in_range
 
 _NAN = float("nan")
 _UNIT = (0.0, 1.0)

@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .by import ByResult, check_pi0, evaluate_by
-from .data import EXAMPLES, example_path
-from .evaluation import Evaluation, evaluate
-from .measures.registry import FAMILIES, Measure, get_measure, iter_measures, measures
+from binmetrics.data import EXAMPLES, example_path
+from binmetrics.evaluation.binary import Evaluation, evaluate
+from binmetrics.evaluation.by import ByResult, check_pi0, evaluate_by
+from binmetrics.measures.registry import FAMILIES, Measure, get_measure, iter_measures, measures
+from binmetrics.version import __version__
 
 __all__ = ["main"]
 
@@ -193,11 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format_and_output(ms)
     ms.set_defaults(handler=_run_measures, subparser=ms)
 
-    from .cli_compare import add_compare_parser  # it builds on this module's helpers
+    from binmetrics.cli.compare import add_compare_parser  # it builds on this module's helpers
 
     add_compare_parser(sub)
 
-    from .cli_report import add_report_parser  # it builds on this module's helpers
+    from binmetrics.cli.report import add_report_parser  # it builds on this module's helpers
 
     add_report_parser(sub)
     return parser
@@ -523,7 +523,7 @@ def _run_engine(args: argparse.Namespace, cols: _Columns, engine: str, by: list[
     spark = None
     try:
         if engine == "duckdb":
-            from .engines.files import FileJob
+            from binmetrics.engines.files import FileJob
 
             job: Any = FileJob(file, label=cols.label, score=cols.score, weight=cols.weight,
                                by=by or None, where=args.where)
@@ -556,8 +556,8 @@ def _spark_job(args: argparse.Namespace, file: str, cols: _Columns,
                by: list[str]) -> tuple[Any, Any]:
     """A SparkJob on FILE read by Spark, and the session to stop afterwards (None when
     one was running already)."""
-    from .engines.files import _format_of
-    from .engines.spark import SparkJob, _spark_errors
+    from binmetrics.engines.files import _format_of
+    from binmetrics.engines.spark import SparkJob, _spark_errors
 
     try:
         from pyspark.sql import SparkSession
@@ -698,7 +698,7 @@ def _by_csv(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
 
 def _ci_plan(chosen: list[Measure], args: argparse.Namespace) -> dict[str, str]:
     """The interval method of each measure: --ci-method where it applies, else auto."""
-    from .intervals import ci_methods, method_name
+    from binmetrics.inference.intervals import ci_methods, method_name
 
     method = method_name(args.ci_method)
     known = {x for m in iter_measures() for x in ci_methods(m)}

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from .counts import CountTable, FloatArray
-from .exceptions import undefined_policy
-from .measures import get_measure
-from .measures import ranking as rk
-from .measures._util import trapezoid
+from binmetrics.exceptions import undefined_policy
+from binmetrics.measures import get_measure
+from binmetrics.measures import ranking as rk
+from binmetrics.measures._util import trapezoid
+from binmetrics.table.counts import CountTable, FloatArray
 
 __all__ = [
     "AccumulationCurve",

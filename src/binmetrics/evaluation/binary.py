@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
-from .counts import Confusion, CountTable
-from .curves import (
+from binmetrics.curves import (
     AccumulationCurve,
     GainCurve,
     LiftCurve,
@@ -19,21 +18,22 @@ from .curves import (
     ROCCurve,
     ThresholdCurves,
 )
-from .exceptions import (
+from binmetrics.exceptions import (
     UndefinedMeasureWarning,
     UndefinedPolicy,
     report_undefined,
     undefined_message,
     undefined_policy,
 )
-from .measures import Measure, get_measure
-from .measures.probabilistic import SumsUnavailable
-from .measures.registry import Family, select_measures
-from .progress import as_callback
-from .validation import NanPolicy, check_alternative, check_binary_inputs, check_threshold
+from binmetrics.measures import Measure, get_measure
+from binmetrics.measures.probabilistic import SumsUnavailable
+from binmetrics.measures.registry import Family, select_measures
+from binmetrics.progress import as_callback
+from binmetrics.table.counts import Confusion, CountTable
+from binmetrics.validation import NanPolicy, check_alternative, check_binary_inputs, check_threshold
 
 if TYPE_CHECKING:
-    from .undersample import UndersampledEvaluation
+    from binmetrics.evaluation.undersample import UndersampledEvaluation
 
 __all__ = ["BestThreshold", "Evaluation", "evaluate", "score"]
 
@@ -269,7 +269,7 @@ class Evaluation:
         near but not equal to the closed form 0.7772; on large data they agree.)
         """
         if method == "undersample":
-            from .undersample import UndersampledEvaluation
+            from binmetrics.evaluation.undersample import UndersampledEvaluation
 
             if self.table.binning is not None:
                 raise ValueError("method='undersample' resamples the cases, which binned "
@@ -317,7 +317,7 @@ class Evaluation:
         >>> ev["auc"], ev.binning_error("auc")  # one tied pair of 4: +-(1*1)/(2*2*2)
         (0.625, 0.125)
         """
-        from .engines.binning import value_bounds
+        from binmetrics.table.binning import value_bounds
 
         bounds = value_bounds(self, measure, **params)
         if bounds is None:
@@ -345,7 +345,7 @@ class Evaluation:
         1  brier  0.27325  0.27325    exact
         2   taks      NaN      NaN     none
         """
-        from .engines.binning import error_bounds
+        from binmetrics.table.binning import error_bounds
 
         return error_bounds(self, select_measures(family, measures))
 
@@ -401,7 +401,7 @@ class Evaluation:
         >>> ci.method, bool(ci.low < ev["mcc"] < ci.high)
         ('bootstrap-percentile', True)
         """
-        from .intervals import ci_methods, measure_ci, method_name
+        from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
 
         m = get_measure(measure)
         methods = self._ci_methods(m, ci_methods)
@@ -453,7 +453,7 @@ class Evaluation:
     def _bootstrap(self, measures: list[Measure], params: dict[str, dict[str, Any]],
                    n_resamples: int, stratified: bool, random_state: Any,
                    progress: Any = None) -> Any:
-        from .resampling import bootstrap
+        from binmetrics.inference.resampling import bootstrap
 
         self._check_resampled(measures)
         table: CountTable | None = self.table
@@ -500,7 +500,7 @@ class Evaluation:
         """
         import pandas as pd
 
-        from .intervals import ci_methods, measure_ci, method_name
+        from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
 
         chosen = select_measures(None, measures)
         values = self._values(chosen)
@@ -561,7 +561,7 @@ class Evaluation:
         >>> bool(0.0 < res.pvalue < 0.1)
         True
         """
-        from .resampling import permutation_test
+        from binmetrics.inference.resampling import permutation_test
 
         m = get_measure(measure)
         self._check_resampled([m])
@@ -614,7 +614,7 @@ class Evaluation:
         values = curves.measure(m.id, **params)
         if np.all(np.isnan(values)):
             with undefined_policy(self.undefined):
-                from .exceptions import report_undefined
+                from binmetrics.exceptions import report_undefined
 
                 report_undefined(m.id, "it is undefined at every threshold")
             return BestThreshold(m.id, float("nan"), float("nan"), self.confusion)
@@ -661,7 +661,7 @@ class Evaluation:
     # --- display -----------------------------------------------------------------------
     def _repr_html_(self) -> str:
         """Jupyter: every measure as a table (hover a row for its formula and source)."""
-        from ._html import measures_table, quiet_values
+        from binmetrics.evaluation.notebook import measures_table, quiet_values
 
         return measures_table(quiet_values(self), repr(self))
 
@@ -699,7 +699,7 @@ class Evaluation:
         ...
         ValueError: unknown plot kind 'histogram'; the kinds: roc, threshold, pr, ...
         """
-        from .plot import draw
+        from binmetrics.display.plot import draw
 
         return draw(kind, self, ax=ax, **kwargs)
 
@@ -719,7 +719,7 @@ class Evaluation:
         >>> ev.to_html(title="Berrar").count("<title>Berrar</title>")
         1
         """
-        from .report import report
+        from binmetrics.display.report import report
 
         return report(self, path, **kwargs)
 
@@ -813,7 +813,7 @@ def evaluate(
     >>> type(mev).__name__, mev["accuracy"]
     ('MulticlassEvaluation', 0.75)
     """
-    from .multiclass import evaluate_multiclass, is_score_matrix
+    from binmetrics.evaluation.multiclass import evaluate_multiclass, is_score_matrix
 
     if is_score_matrix(y_score) and np.shape(y_score)[1] == 2:
         # a binary classifier's predict_proba: columns in sorted label order, so the

@@ -41,10 +41,10 @@ import numpy as np
 import numpy.typing as npt
 from scipy import special, stats
 
-from .counts import Confusion, CountTable
-from .exceptions import UndefinedPolicy, report_caveat, report_undefined, undefined_policy
-from .measures import Measure, get_measure
-from .validation import (
+from binmetrics.exceptions import UndefinedPolicy, report_caveat, report_undefined, undefined_policy
+from binmetrics.measures import Measure, get_measure
+from binmetrics.table.counts import Confusion, CountTable
+from binmetrics.validation import (
     Alternative,
     NanPolicy,
     as_1d,
@@ -55,7 +55,7 @@ from .validation import (
 )
 
 if TYPE_CHECKING:
-    from .evaluation import Evaluation
+    from binmetrics.evaluation.binary import Evaluation
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -406,7 +406,7 @@ def measure_ci(
     if name in _RESAMPLING_METHODS:
         raise ValueError(
             f"measure_ci computes the closed-form intervals; {name} intervals of {m.id} "
-            "come from binmetrics.resampling"
+            "come from binmetrics.inference.resampling"
         )
     c = check_level(level)
     obj: Any = evaluation_or_confusion

@@ -36,8 +36,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .counts import Confusion, CountTable
-from .exceptions import (
+from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
     UndefinedPolicy,
@@ -45,10 +44,11 @@ from .exceptions import (
     undefined_message,
     undefined_policy,
 )
-from .measures import Measure, get_measure
-from .measures._util import log_base
-from .measures.registry import Family, select_measures
-from .validation import (
+from binmetrics.measures import Measure, get_measure
+from binmetrics.measures._util import log_base
+from binmetrics.measures.registry import Family, select_measures
+from binmetrics.table.counts import Confusion, CountTable
+from binmetrics.validation import (
     NanPolicy,
     _label_key,
     _n,
@@ -715,7 +715,7 @@ class MulticlassEvaluation:
 
         Examples
         --------
-        >>> from binmetrics.multiclass import evaluate_multiclass
+        >>> from binmetrics.evaluation.multiclass import evaluate_multiclass
         >>> y = [0, 1, 2, 0, 1]  # METHODS.md 5.1: priors (.5, .3, .2)
         >>> proba = [[.7, .2, .1], [.6, .3, .1], [.1, .2, .7], [.2, .5, .3], [.1, .9, 0]]
         >>> mev = evaluate_multiclass(y, proba)
@@ -754,7 +754,7 @@ class MulticlassEvaluation:
 
         Examples
         --------
-        >>> from binmetrics.multiclass import evaluate_multiclass
+        >>> from binmetrics.evaluation.multiclass import evaluate_multiclass
         >>> mev = evaluate_multiclass([0, 1, 2, 2], [[.8, .1, .1], [.3, .6, .1],
         ...                               [.2, .2, .6], [.5, .1, .4]])
         >>> mev.per_class("recall").tolist()
@@ -808,7 +808,7 @@ class MulticlassEvaluation:
 
         Examples
         --------
-        >>> from binmetrics.multiclass import evaluate_multiclass
+        >>> from binmetrics.evaluation.multiclass import evaluate_multiclass
         >>> mev = evaluate_multiclass([0, 1, 2, 2], [[.8, .1, .1], [.3, .6, .1],
         ...                               [.2, .2, .6], [.5, .1, .4]])
         >>> mev.to_frame(measures=["accuracy", "auc"], average="macro")[["id", "average"]]
@@ -835,7 +835,7 @@ class MulticlassEvaluation:
 
     def _repr_html_(self) -> str:
         """Jupyter: every measure as a table (native or averaged, as ``to_dict``)."""
-        from ._html import measures_table, quiet_values
+        from binmetrics.evaluation.notebook import measures_table, quiet_values
 
         return measures_table(quiet_values(self), repr(self))
 
@@ -893,7 +893,7 @@ def evaluate_multiclass(
 
     Examples
     --------
-    >>> from binmetrics.multiclass import evaluate_multiclass
+    >>> from binmetrics.evaluation.multiclass import evaluate_multiclass
     >>> mev = evaluate_multiclass(["x", "y", "z", "x"],
     ...                              [[.6, .3, .1], [.2, .7, .1], [.3, .3, .4], [.3, .4, .3]])
     >>> mev.classes, mev.support.tolist()

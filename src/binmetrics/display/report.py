@@ -37,14 +37,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ._html import DIRECTION_TEXT, measure_title
-from .counts import Confusion, chunks
-from .exceptions import UndefinedMeasureWarning, undefined_policy
-from .measures.registry import Family, Measure, iter_measures
+from binmetrics.evaluation.notebook import DIRECTION_TEXT, measure_title
+from binmetrics.exceptions import UndefinedMeasureWarning, undefined_policy
+from binmetrics.measures.registry import Family, Measure, iter_measures
+from binmetrics.table.counts import Confusion, chunks
 
 if TYPE_CHECKING:
-    from .evaluation import Evaluation
-    from .paired import Comparison
+    from binmetrics.evaluation.binary import Evaluation
+    from binmetrics.inference.paired import Comparison
 
 __all__ = ["DEFAULT_MAX_POINTS", "DEFAULT_THRESHOLDS", "MAX_SLIDER_VALUES", "SIG_DIGITS",
            "Thinned", "report", "thin_curve"]
@@ -358,7 +358,7 @@ def _threshold_range(evs: list[Evaluation]) -> tuple[float, float]:
     """The x range of the charts against the threshold: from the lowest score to the
     point where ``plot.threshold`` draws the cut "nothing positive" (right of the
     highest score), as the threshold chart's data span."""
-    from .plot import _threshold_axis
+    from binmetrics.display.plot import _threshold_axis
 
     lo = min(float(ev.table.scores[-1]) for ev in evs)
     hi = max(float(_threshold_axis(ev.table.thresholds())[0]) for ev in evs)
@@ -500,7 +500,7 @@ def _charts(data: list[_ModelData], grid: FloatArray, t_range: tuple[float, floa
     """The charts of ``plot.KINDS`` that have chart data (``plot.CHART_DATA``), in that
     order, from :func:`binmetrics.plot.chart_data`: their specs and each model's series
     and operating points (in the models' payloads), thinned; notes on models left out."""
-    from . import plot
+    from binmetrics.display import plot
 
     same = len({(md.ev.table.total, md.ev.table.P) for md in data}) == 1
     options: dict[str, dict[str, Any]] = {
@@ -571,7 +571,7 @@ def _short(name: str, width: int = 40) -> str:
 
 
 def _asset(name: str) -> str:
-    return resources.files("binmetrics").joinpath("report_assets", name).read_text("utf-8")
+    return resources.files("binmetrics.display").joinpath("report_assets", name).read_text("utf-8")
 
 
 def _measures_table(models: list[_ModelData], j0: int) -> str:
@@ -743,7 +743,7 @@ def _script_json(obj: Any) -> str:
 # --- writing -------------------------------------------------------------------------------
 def _check_path(path: str | os.PathLike[str]) -> Path:
     """The output path, checked before any work: its folder exists and takes a file."""
-    from .cli import CLIError, check_output
+    from binmetrics.cli.app import CLIError, check_output
 
     p = Path(path)
     try:
@@ -761,7 +761,7 @@ def _check_path(path: str | os.PathLike[str]) -> Path:
 
 
 def _write(path: Path, text: str) -> None:
-    from .cli import CLIError, write_atomic
+    from binmetrics.cli.app import CLIError, write_atomic
 
     try:
         write_atomic(path, text)  # temporary file in the same folder, then os.replace
@@ -771,7 +771,7 @@ def _write(path: Path, text: str) -> None:
 
 # --- the report ------------------------------------------------------------------------------
 def _check_models(models: Any) -> list[tuple[str, Evaluation]]:
-    from .evaluation import Evaluation
+    from binmetrics.evaluation.binary import Evaluation
 
     if isinstance(models, Evaluation):
         return [("model", models)]
@@ -862,7 +862,7 @@ def report(
     Berrar's ten cases (all ten cut points fit on the slider):
 
     >>> import binmetrics as bm
-    >>> from binmetrics.report import report
+    >>> from binmetrics.display.report import report
     >>> y = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
     >>> s = [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]
     >>> page = report(bm.evaluate(y, s, threshold=0.55), title="Berrar's example")
@@ -880,7 +880,7 @@ def report(
         raise TypeError(f"notes must be a sequence of strings; got {notes!r}")
     names = [n for n, _ in entries]
     if paired is not None:
-        from .paired import Comparison
+        from binmetrics.inference.paired import Comparison
 
         if not isinstance(paired, Comparison):
             raise TypeError("paired must be the result of binmetrics.compare(...); got "
@@ -909,7 +909,7 @@ def report(
     if mismatch:
         warnings.warn(mismatch, UserWarning, stacklevel=2)
     j0 = data[0].payload["own"]
-    from . import __version__
+    from binmetrics.version import __version__
 
     title = title or "binmetrics report: " + ", ".join(names)
     gx = _norm(grid, *t_range)

@@ -7,8 +7,8 @@ import math
 import warnings
 from typing import Any
 
-from .exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
-from .measures import get_measure
+from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
+from binmetrics.measures import get_measure
 
 _ARROW = {1: "↑", -1: "↓", 0: ""}
 #: A measure's direction in words (the HTML report's column).

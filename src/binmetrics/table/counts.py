@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .validation import NanPolicy, check_binary_inputs, check_threshold
+from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold
 
 FloatArray = npt.NDArray[np.float64]
 ArrayOrFloat = Any  # a float for one threshold, an array for a curve
@@ -525,7 +525,7 @@ class CountTable:
         >>> round(cal.prevalence, 12), [round(x, 12) for x in cal.calibration]
         (0.5, [0.5, 0.333333333333, 0.5])
         """
-        from .validation import check_in_range
+        from binmetrics.validation import check_in_range
 
         p0 = check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
         if self.calibration is not None:

@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .exceptions import report_undefined
-from .validation import NanPolicy, _n, _rows, check_in_range, check_level
+from binmetrics.exceptions import report_undefined
+from binmetrics.validation import NanPolicy, _n, _rows, check_in_range, check_level
 
 __all__ = ["AnovaResult", "anova"]
 
@@ -475,7 +475,7 @@ def anova(
     --------
     >>> import numpy as np
     >>> import pandas as pd
-    >>> from binmetrics.anova import anova
+    >>> from binmetrics.comparison.anova import anova
     >>> rng = np.random.default_rng(1)
     >>> df = pd.DataFrame([(b, c, m, fold) for b in ("balanced", "imbalanced")
     ...                    for c in ("2-class", "multiclass") for m in ("ACC", "MCC", "DOR")

@@ -70,14 +70,14 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import digamma
 
-from ..counts import CountTable, FloatArray
-from ..exceptions import undefined_policy
-from ..measures import Measure, get_measure
-from ..measures.probabilistic import _EPS, SumsUnavailable
-from ..validation import NanPolicy, check_binary_inputs, check_threshold
+from binmetrics.exceptions import undefined_policy
+from binmetrics.measures import Measure, get_measure
+from binmetrics.measures.probabilistic import _EPS, SumsUnavailable
+from binmetrics.table.counts import CountTable, FloatArray
+from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold
 
 if TYPE_CHECKING:
-    from ..evaluation import Evaluation
+    from binmetrics.evaluation.binary import Evaluation
 
 __all__ = ["BinSpec", "Binning", "RawSums", "binned_table", "error_bounds", "value_bounds"]
 

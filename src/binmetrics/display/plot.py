@@ -57,18 +57,18 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ._plotting import axes
-from .curves import ThresholdCurves
-from .exceptions import undefined_policy
-from .measures import get_measure
-from .measures import ranking as rk
-from .validation import check_count, check_threshold
+from binmetrics.backends import axes
+from binmetrics.curves import ThresholdCurves
+from binmetrics.exceptions import undefined_policy
+from binmetrics.measures import get_measure
+from binmetrics.measures import ranking as rk
+from binmetrics.validation import check_count, check_threshold
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .counts import Confusion, CountTable
-    from .evaluation import Evaluation
+    from binmetrics.evaluation.binary import Evaluation
+    from binmetrics.table.counts import Confusion, CountTable
 
 __all__ = [
     "CHART_DATA",
@@ -111,7 +111,7 @@ _MAX_MARKERS = 200
 # --- input --------------------------------------------------------------------------------
 def _models(ev_or_models: Any, feature: str) -> Models:
     """``[(name or None, Evaluation)]`` from an Evaluation or a mapping of them."""
-    from .evaluation import Evaluation
+    from binmetrics.evaluation.binary import Evaluation
 
     if isinstance(ev_or_models, Evaluation):
         return [(None, ev_or_models)]
@@ -130,7 +130,7 @@ def _models(ev_or_models: Any, feature: str) -> Models:
 
 
 def _multiclass_hint(obj: Any) -> str:
-    from .multiclass import MulticlassEvaluation
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
 
     if isinstance(obj, MulticlassEvaluation):
         return (" (for one class of a multiclass model, plot its one-vs-rest evaluation "
@@ -654,7 +654,7 @@ def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
     >>> [round(v, 4) for v in bm.plot.mean_losses(ev, 0.5)]  # balanced: the shift cancels
     [0.87, 0.2]
     """
-    from .counts import CountTable
+    from binmetrics.table.counts import CountTable
 
     t = ev.table
     if center == 0.0:
@@ -1001,7 +1001,7 @@ def confusion_matrix(ev_or_models: Any, *, ax: Any = None, threshold: float | No
     Confusion(tp=3, fp=1, fn=2, tn=4)
     >>> ax = bm.plot.confusion_matrix(ev)  # doctest: +SKIP
     """
-    from .multiclass import MulticlassEvaluation
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
 
     name: str | None = None
     obj = ev_or_models
@@ -1061,7 +1061,7 @@ def srd(res: Any, *, ax: Any = None, **kwargs: Any) -> Any:
     >>> res = bm.srd(pd.DataFrame({"a": [1, 2, 3, 4], "b": [2, 1, 4, 3]}), "a")
     >>> ax = bm.plot.srd(res)  # doctest: +SKIP
     """
-    from .srd import SRDCrossValidation, SRDResult
+    from binmetrics.comparison.srd import SRDCrossValidation, SRDResult
 
     if not isinstance(res, (SRDResult, SRDCrossValidation)):
         raise TypeError(f"plot.srd takes an SRDResult (bm.srd(...)) or its "
@@ -1072,7 +1072,7 @@ def srd(res: Any, *, ax: Any = None, **kwargs: Any) -> Any:
 def covat(res: Any, *, ax: Any = None, **kwargs: Any) -> Any:
     """The SRD-COVAT heatmap of a :class:`~binmetrics.COVATResult` (multi-level
     comparison paper, Figure 6): ``res.plot(ax=ax, **kwargs)``."""
-    from .srd import COVATResult
+    from binmetrics.comparison.srd import COVATResult
 
     if not isinstance(res, COVATResult):
         raise TypeError(f"plot.covat takes a COVATResult (bm.covat(...)); "
@@ -1084,7 +1084,7 @@ def anova_means(res: Any, x: str, hue: str | None = None, *, ax: Any = None,
                 **kwargs: Any) -> Any:
     """The means plot of an :class:`~binmetrics.AnovaResult` (multi-level comparison
     paper, Figures 4, 5 and 8): ``res.plot(x, hue, ax=ax, **kwargs)``."""
-    from .anova import AnovaResult
+    from binmetrics.comparison.anova import AnovaResult
 
     if not isinstance(res, AnovaResult):
         raise TypeError(f"plot.anova_means takes an AnovaResult (bm.anova(...)); "
@@ -1470,7 +1470,7 @@ def kinds(ev: Any = None) -> list[str]:
     >>> "reliability" in bm.plot.kinds(bm.evaluate([1, 0, 1], [2.5, -1.0, 0.3]))
     False
     """
-    from .multiclass import MulticlassEvaluation
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
 
     if ev is None:
         return list(KINDS)

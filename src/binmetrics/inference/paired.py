@@ -46,11 +46,9 @@ import numpy as np
 import numpy.typing as npt
 from scipy import special, stats
 
-from .counts import Confusion, CountTable, FloatArray
-from .exceptions import report_undefined
-from .intervals import DeLongTest, Interval, _normal_pvalue, delong_test
-from .measures import Measure, get_measure
-from .resampling import (
+from binmetrics.exceptions import report_undefined
+from binmetrics.inference.intervals import DeLongTest, Interval, _normal_pvalue, delong_test
+from binmetrics.inference.resampling import (
     _evaluate_blocks,
     _ranking_kernel,
     _replicate_table,
@@ -60,7 +58,9 @@ from .resampling import (
     _targets,
     quantiles,
 )
-from .validation import (
+from binmetrics.measures import Measure, get_measure
+from binmetrics.table.counts import Confusion, CountTable, FloatArray
+from binmetrics.validation import (
     Alternative,
     NanPolicy,
     as_1d,
@@ -75,7 +75,7 @@ from .validation import (
 )
 
 if TYPE_CHECKING:
-    from .evaluation import Evaluation
+    from binmetrics.evaluation.binary import Evaluation
 
 __all__ = [
     "Comparison",

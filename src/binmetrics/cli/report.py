@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .cli import (
+from binmetrics.cli.app import (
     PROG,
     CLIError,
     _cli_message,
@@ -25,10 +25,10 @@ from .cli import (
     convert_pos_label,
     read_columns,
 )
-from .data import EXAMPLES, example_path
-from .evaluation import Evaluation, evaluate
-from .measures import get_measure
-from .report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, _check_path, report
+from binmetrics.data import EXAMPLES, example_path
+from binmetrics.display.report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, _check_path, report
+from binmetrics.evaluation.binary import Evaluation, evaluate
+from binmetrics.measures import get_measure
 
 __all__ = ["add_report_parser", "run_report"]
 
@@ -171,7 +171,7 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
              pos_label: Any, measures: list[str], notes: list[str]) -> Any:
     """The paired tests of the wide format; McNemar's variant chosen by --mcnemar (auto:
     exact, or chi-square with non-integer weights, with a note for the report)."""
-    from .paired import compare
+    from binmetrics.inference.paired import compare
 
     mcnemar = args.mcnemar
     if mcnemar == "auto":

@@ -20,7 +20,7 @@ Examples
 The rSRD example of METHODS.md §1.9, compared with the row means:
 
 >>> import pandas as pd
->>> from binmetrics.srd import srd
+>>> from binmetrics.comparison.srd import srd
 >>> X = pd.DataFrame({"A": [32, 52, 44, 44, 47], "B": [73, 75, 65, 76, 70],
 ...                   "C": [60, 59, 57, 55, 60], "D": [35, 24, 44, 83, 47],
 ...                   "E": [41, 52, 46, 50, 65]})
@@ -48,8 +48,8 @@ from scipy import stats
 from scipy.cluster import hierarchy
 from scipy.spatial.distance import pdist, squareform
 
-from ._plotting import axes
-from .measures import get_measure
+from binmetrics.backends import axes
+from binmetrics.measures import get_measure
 
 FloatArray = npt.NDArray[Any]  # float arrays (pandas gives floating[Any])
 Pretreat = Literal["none", "range", "standardize", "unit_length", "scale_to_max", "rank"]
@@ -418,7 +418,7 @@ def srd(
     each row, with the direction of each measure read from the registry.
 
     >>> import pandas as pd
-    >>> from binmetrics.srd import srd
+    >>> from binmetrics.comparison.srd import srd
     >>> scores = pd.DataFrame({"rf": [0.91, 0.85, 0.12, 0.80],
     ...                        "nb": [0.84, 0.80, 0.20, 0.71],
     ...                        "knn": [0.88, 0.70, 0.15, 0.75]},
@@ -533,7 +533,7 @@ class SRDResult:
         Examples
         --------
         >>> import pandas as pd
-        >>> from binmetrics.srd import srd
+        >>> from binmetrics.comparison.srd import srd
         >>> X = pd.DataFrame({"A": [32, 52, 44, 44, 47], "B": [73, 75, 65, 76, 70],
         ...                   "C": [60, 59, 57, 55, 60], "D": [35, 24, 44, 83, 47],
         ...                   "E": [41, 52, 46, 50, 65]})
@@ -596,7 +596,7 @@ class SRDResult:
         Examples
         --------
         >>> import pandas as pd
-        >>> from binmetrics.srd import srd
+        >>> from binmetrics.comparison.srd import srd
         >>> X = pd.DataFrame({"A": [32, 52, 44, 44, 47, 51], "B": [73, 75, 65, 76, 70, 60],
         ...                   "C": [60, 59, 57, 55, 60, 58]})
         >>> cv = srd(X).cross_validate("loo")

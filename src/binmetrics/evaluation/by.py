@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._plotting import axes, pyplot
-from .counts import CountTable
-from .evaluation import Evaluation
-from .exceptions import UndefinedPolicy
-from .measures import Measure, get_measure, iter_measures
-from .validation import (
+from binmetrics.backends import axes, pyplot
+from binmetrics.evaluation.binary import Evaluation
+from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.measures import Measure, get_measure, iter_measures
+from binmetrics.table.counts import CountTable
+from binmetrics.validation import (
     NanPolicy,
     as_1d,
     as_float,

@@ -37,11 +37,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .exceptions import UndefinedMeasureWarning
-from .measures import get_measure
-from .measures.registry import FAMILIES, iter_measures, select_measures
-from .progress import as_callback
-from .validation import n_rows, take_rows
+from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.measures import get_measure
+from binmetrics.measures.registry import FAMILIES, iter_measures, select_measures
+from binmetrics.progress import as_callback
+from binmetrics.validation import n_rows, take_rows
 
 __all__ = ["Study", "StudySRD", "benchmark"]
 
@@ -286,7 +286,7 @@ def _scores_values(y: npt.NDArray[Any], out: npt.NDArray[Any], labels: list[Any]
                    ) -> tuple[dict[str, float], dict[str, str]]:
     """Every chosen measure of one prediction vector (columns of ``out`` in sorted label
     order), and the reasons of the parametrised measures that failed (their value NaN)."""
-    from .evaluation import evaluate
+    from binmetrics.evaluation.binary import evaluate
 
     order = sorted(labels)
     ev: Any
@@ -302,7 +302,7 @@ def _scores_values(y: npt.NDArray[Any], out: npt.NDArray[Any], labels: list[Any]
         ev = evaluate((y == pos).astype(np.int8), s, threshold=th)
         values = ev.to_dict(measures=[i for i in ids if i not in params])
     else:
-        from .multiclass import evaluate_multiclass
+        from binmetrics.evaluation.multiclass import evaluate_multiclass
 
         ev = evaluate_multiclass(y, np.asarray(out, dtype=np.float64), labels=order)
         values = ev.to_dict(measures=[i for i in ids if i not in params], average="weighted")
@@ -357,11 +357,11 @@ def _trial_value(mid: str, p: Mapping[str, Any], k: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if k == 2:
-            from .evaluation import evaluate
+            from binmetrics.evaluation.binary import evaluate
 
             evaluate(y, np.array([.1, .3, .6, .4, .7, .9])).value(mid, **p)
             return
-        from .multiclass import evaluate_multiclass
+        from binmetrics.evaluation.multiclass import evaluate_multiclass
 
         proba = np.full((y.size, k), 0.4 / (k - 1))
         right = np.arange(y.size) % 3 != 2  # two of three cases predicted right
@@ -374,7 +374,7 @@ def _check_params(params: Mapping[str, Mapping[str, Mapping[str, Any]]],
     """Every parametrised measure tried in each class setting the study runs (the binary
     form in 2-class settings; the native multiclass form, or the binary one averaged one-vs-
     rest, in multiclass ones, with their numbers of classes), before any model is fitted."""
-    from .multiclass import NATIVE_MEASURES
+    from binmetrics.evaluation.multiclass import NATIVE_MEASURES
 
     n_classes: dict[str, set[int]] = {}
     for st in settings:
@@ -642,7 +642,7 @@ def benchmark(
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn.tree import DecisionTreeClassifier
     >>> import binmetrics as bm
-    >>> from binmetrics.study import benchmark
+    >>> from binmetrics.comparison.study import benchmark
     >>> X, y = make_classification(120, n_features=5, n_informative=3, n_classes=3,
     ...                            weights=[.5, .3, .2], random_state=0)
     >>> with warnings.catch_warnings():
@@ -886,7 +886,7 @@ class Study:
         >>> import warnings
         >>> from sklearn.datasets import load_iris
         >>> from sklearn.naive_bayes import GaussianNB
-        >>> from binmetrics.study import benchmark
+        >>> from binmetrics.comparison.study import benchmark
         >>> X, y = load_iris(return_X_y=True)
         >>> with warnings.catch_warnings():
         ...     warnings.simplefilter("ignore")
@@ -940,7 +940,7 @@ class Study:
 
         Examples
         --------
-        >>> from binmetrics.study import example_study
+        >>> from binmetrics.comparison.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> mats = study.measures_matrix()  # one per balance x class setting
         >>> list(mats)  # doctest: +NORMALIZE_WHITESPACE
@@ -1012,7 +1012,7 @@ class Study:
 
         Examples
         --------
-        >>> from binmetrics.study import example_study
+        >>> from binmetrics.comparison.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_measures(repeats=2)
         >>> res
@@ -1093,7 +1093,7 @@ class Study:
 
         Examples
         --------
-        >>> from binmetrics.study import example_study
+        >>> from binmetrics.comparison.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_models()
         >>> res.matrices["toy", "balanced", "2-class"].columns.tolist()  # "T": test
@@ -1133,7 +1133,7 @@ class Study:
 
         Examples
         --------
-        >>> from binmetrics.study import example_study
+        >>> from binmetrics.comparison.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> a = study.anova(repeats=2)  # srd_measures(repeats=2), then eq. 1
         >>> a.factors, a.n
@@ -1143,7 +1143,7 @@ class Study:
         >>> study.anova("models").factors  # the classifier as factor 3
         ['balance', 'classes', 'model']
         """
-        from .anova import anova
+        from binmetrics.comparison.anova import anova
 
         if on not in ("measures", "models"):
             raise ValueError(f"on must be 'measures' or 'models'; got {on!r}")
@@ -1196,7 +1196,7 @@ class Study:
 
         Examples
         --------
-        >>> from binmetrics.study import example_study
+        >>> from binmetrics.comparison.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> cov = study.covat(balance="balanced", classes="2-class")
         >>> cov.matrix.shape  # SRD% of every measure with every other as the reference
@@ -1204,7 +1204,7 @@ class Study:
         >>> cov.order[:3]  # the mean order: neighbours rank the models alike
         ['accuracy', 'kappa', 'balanced_accuracy']
         """
-        from .srd import covat
+        from binmetrics.comparison.srd import covat
 
         mats = self.measures_matrix(by=("balance", "classes"), orient=orient, **where)
         want = {"balance": balance, "classes": classes}
@@ -1392,7 +1392,7 @@ class StudySRD:
     def _fit(cls, kind: str, by: tuple[str, ...], mats: dict[tuple[Any, ...], pd.DataFrame],
              *, reference: str, pretreat: str, axis: str, directions: Any, cv: str | None,
              k: int, repeats: int, random_state: int | None) -> StudySRD:
-        from .srd import srd
+        from binmetrics.comparison.srd import srd
 
         dropped = _warn_dropped(mats, f"srd_{kind}", by)
         if not mats:

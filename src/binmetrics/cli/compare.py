@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from .cli import (
+from binmetrics.cli.app import (
     PARQUET_SUFFIXES,
     PROG,
     TEXT_SUFFIXES,
@@ -32,7 +32,7 @@ from .cli import (
     check_output,
     unknown_type,
 )
-from .srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
+from binmetrics.comparison.srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
 
 COMPARE_EPILOG = f"""\
 examples:

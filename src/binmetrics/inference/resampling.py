@@ -69,16 +69,16 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
-from .counts import Confusion, CountTable, FloatArray, count_dtype
-from .exceptions import (
+from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
     current_policy,
     undefined_policy,
 )
-from .intervals import Interval
-from .measures import Measure, get_measure
-from .validation import (
+from binmetrics.inference.intervals import Interval
+from binmetrics.measures import Measure, get_measure
+from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
+from binmetrics.validation import (
     Alternative,
     check_alternative,
     check_count,

@@ -29,14 +29,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .counts import CountTable, count_dtype
-from .exceptions import UndefinedMeasureWarning, UndefinedPolicy, undefined_policy
-from .measures import Measure, get_measure
-from .measures.registry import Family, select_measures
-from .validation import check_in_range
+from binmetrics.exceptions import UndefinedMeasureWarning, UndefinedPolicy, undefined_policy
+from binmetrics.measures import Measure, get_measure
+from binmetrics.measures.registry import Family, select_measures
+from binmetrics.table.counts import CountTable, count_dtype
+from binmetrics.validation import check_in_range
 
 if TYPE_CHECKING:
-    from .evaluation import Evaluation
+    from binmetrics.evaluation.binary import Evaluation
 
 __all__ = ["UndersampledEvaluation", "undersample"]
 
@@ -201,7 +201,7 @@ class UndersampledEvaluation:
 
     def _compute(self, wanted: list[tuple[Measure, dict[str, Any]]]) -> None:
         """Fill the cache for the wanted (measure, params) with one pass over the subsamples."""
-        from .evaluation import Evaluation
+        from binmetrics.evaluation.binary import Evaluation
 
         todo = [(m, p) for m, p in wanted if self._key(m, p) not in self._cache]
         if not todo:
@@ -244,7 +244,7 @@ class UndersampledEvaluation:
         else:
             reason = (f"it is undefined in {bad} of {v.size} subsamples; the summary uses "
                       f"the other {v.size - bad}")
-        from .exceptions import report_undefined
+        from binmetrics.exceptions import report_undefined
 
         with undefined_policy(self.undefined):
             report_undefined(m.id, reason)
@@ -337,7 +337,7 @@ def undersample(evaluation: Evaluation | CountTable, pi0: float, *, n_repeats: i
     Examples
     --------
     >>> import binmetrics as bm
-    >>> from binmetrics.undersample import undersample
+    >>> from binmetrics.evaluation.undersample import undersample
     >>> t = bm.CountTable.from_arrays([1, 0, 0, 1, 0, 0, 0, 0], [8, 7, 6, 5, 4, 3, 2, 1])
     >>> us = undersample(t, 0.5, n_repeats=10, random_state=1)
     >>> us.n_positive, us.n_negative, us.n_repeats
@@ -345,7 +345,7 @@ def undersample(evaluation: Evaluation | CountTable, pi0: float, *, n_repeats: i
     >>> us.values("auc").shape
     (10,)
     """
-    from .evaluation import Evaluation
+    from binmetrics.evaluation.binary import Evaluation
 
     if isinstance(evaluation, Evaluation):
         return UndersampledEvaluation(evaluation.table, pi0, n_repeats=n_repeats,

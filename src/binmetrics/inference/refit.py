@@ -33,18 +33,18 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from .counts import CountTable, FloatArray
-from .exceptions import undefined_policy
-from .intervals import Interval
-from .measures import Measure, get_measure
-from .progress import progress_bar as _progress_bar
-from .resampling import (
+from binmetrics.exceptions import undefined_policy
+from binmetrics.inference.intervals import Interval
+from binmetrics.inference.resampling import (
     PermutationResult,
     _report_undefined_replicates,
     permutation_pvalue,
     quantiles,
 )
-from .validation import (
+from binmetrics.measures import Measure, get_measure
+from binmetrics.progress import progress_bar as _progress_bar
+from binmetrics.table.counts import CountTable, FloatArray
+from binmetrics.validation import (
     as_1d,
     check_alternative,
     check_count,

@@ -1,0 +1,100 @@
+"""Uncertainty and significance: intervals, DeLong, resampling, paired tests, refits.
+
+The building blocks take a :class:`~binmetrics.table.CountTable` (or anything that has
+one, :class:`~binmetrics.table.HasTable`), never an evaluation object, so this layer
+sits below :mod:`binmetrics.evaluation`.
+
+* :mod:`~binmetrics.inference.intervals`: binomial intervals, DeLong (pROC's method).
+* :mod:`~binmetrics.inference.resampling`: bootstrap and permutation replicates of the
+  count table (no re-sort).
+* :mod:`~binmetrics.inference.paired`: paired comparisons of models on the same cases.
+* :mod:`~binmetrics.inference.refit`: Berrar's procedures that refit an estimator.
+"""
+
+from binmetrics.inference.intervals import (
+    PROPORTION_METHODS,
+    DeLongContrast,
+    DeLongTest,
+    Interval,
+    Placements,
+    auc_ci,
+    auc_variance,
+    ci_methods,
+    delong_contrast,
+    delong_placements,
+    delong_test,
+    delong_test_unpaired,
+    measure_ci,
+    proportion_ci,
+    table_placements,
+)
+from binmetrics.inference.paired import (
+    Comparison,
+    McNemarTest,
+    PairedResult,
+    ProportionTest,
+    compare,
+    compare_methods,
+    mcnemar_test,
+    paired_bootstrap_indices,
+    proportion_test,
+    two_proportion_test,
+)
+from binmetrics.inference.refit import (
+    OOBBootstrapResult,
+    RefitPermutationResult,
+    oob_bootstrap,
+    refit_permutation_test,
+)
+from binmetrics.inference.resampling import (
+    BootstrapInterval,
+    BootstrapResult,
+    PermutationResult,
+    ResamplingWarning,
+    bootstrap,
+    bootstrap_tables,
+    permutation_pvalue,
+    permutation_tables,
+    permutation_test,
+)
+
+__all__ = [
+    "PROPORTION_METHODS",
+    "BootstrapInterval",
+    "BootstrapResult",
+    "Comparison",
+    "DeLongContrast",
+    "DeLongTest",
+    "Interval",
+    "McNemarTest",
+    "OOBBootstrapResult",
+    "PairedResult",
+    "PermutationResult",
+    "Placements",
+    "ProportionTest",
+    "RefitPermutationResult",
+    "ResamplingWarning",
+    "auc_ci",
+    "auc_variance",
+    "bootstrap",
+    "bootstrap_tables",
+    "ci_methods",
+    "compare",
+    "compare_methods",
+    "delong_contrast",
+    "delong_placements",
+    "delong_test",
+    "delong_test_unpaired",
+    "mcnemar_test",
+    "measure_ci",
+    "oob_bootstrap",
+    "paired_bootstrap_indices",
+    "permutation_pvalue",
+    "permutation_tables",
+    "permutation_test",
+    "proportion_ci",
+    "proportion_test",
+    "refit_permutation_test",
+    "table_placements",
+    "two_proportion_test",
+]

@@ -1,0 +1,10 @@
+"""The count table: the one state every measure is computed from (DESIGN.md).
+
+:class:`CountTable` holds, for each distinct score in descending order, the (weighted)
+positives and negatives with that score; :class:`Confusion` is one cut of it.
+:mod:`binmetrics.table.binning` describes tables of binned scores.
+"""
+
+from binmetrics.table.counts import Confusion, CountTable, PositiveGroups
+
+__all__ = ["Confusion", "CountTable", "PositiveGroups"]
