@@ -1,8 +1,40 @@
-"""The one place that imports matplotlib, lazily: it is an optional dependency."""
+"""Optional backends, reached lazily: matplotlib, and the display layer's functions.
+
+The computing layers never import :mod:`binmetrics.display` (it sits above them).
+``Evaluation.plot`` and ``Evaluation.to_html`` reach it through :func:`display_hook`:
+the display package registers its functions here when it is imported
+(:func:`register_display`), as pandas lets a plotting backend register itself; if
+nothing is registered yet, the default backend module is imported by name first.
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from typing import Any
+
+__all__ = ["DEFAULT_DISPLAY", "axes", "display_hook", "pyplot", "register_display"]
+
+#: the module that registers the display hooks when nothing else has
+DEFAULT_DISPLAY = "binmetrics.display"
+
+_HOOKS: dict[str, Callable[..., Any]] = {}
+
+
+def register_display(name: str, func: Callable[..., Any]) -> None:
+    """Register the display function ``name`` ("plot", "report"...)."""
+    _HOOKS[name] = func
+
+
+def display_hook(name: str) -> Callable[..., Any]:
+    """The display function registered as ``name``, loading the default backend first."""
+    if name not in _HOOKS:
+        importlib.import_module(DEFAULT_DISPLAY)
+    try:
+        return _HOOKS[name]
+    except KeyError:
+        raise LookupError(f"no display function {name!r} is registered; the registered: "
+                          f"{', '.join(sorted(_HOOKS)) or 'none'}") from None
 
 
 def pyplot(feature: str) -> Any:

@@ -8,7 +8,6 @@ stderr and exit with status 2, writing nothing to stdout or to ``--output``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import difflib
 import io
@@ -17,7 +16,6 @@ import math
 import os
 import re
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +28,8 @@ import pandas as pd
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.evaluation.binary import Evaluation, evaluate
 from binmetrics.evaluation.by import ByResult, check_pi0, evaluate_by
+from binmetrics.formatting import format_number
+from binmetrics.io import check_output, write_text
 from binmetrics.measures.registry import FAMILIES, Measure, get_measure, iter_measures, measures
 from binmetrics.version import __version__
 
@@ -724,11 +724,7 @@ def _num(v: float | int) -> str:
 
 
 def _fmt(v: float) -> str:
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return f"{v:.6g}"
+    return format_number(v)
 
 
 def _csv_value(v: float) -> str:
@@ -879,45 +875,6 @@ def _run_measures(args: argparse.Namespace, cols: _Columns | None) -> str:
     return _align(shown, body, right=[])
 
 
-# --- output --------------------------------------------------------------------------
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def check_output(path: Path) -> None:
-    """Fail early (before any work) when ``path`` cannot be an output file."""
-    if not path.parent.is_dir():
-        raise CLIError(f"cannot write {path}: directory {str(path.parent)!r} does not exist")
-    if path.is_dir():
-        raise CLIError(f"cannot write {path}: it is a directory")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory + os.replace."""
-    check_output(path)
-    directory = path.parent
-    mode = (path.stat().st_mode & 0o7777) if path.exists() else (0o666 & ~_current_umask())
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
-
-
 # --- entry point ---------------------------------------------------------------------
 def _exit_code(code: Any) -> int:
     if code is None:
@@ -948,7 +905,7 @@ def main(argv: list[str] | None = None) -> int:
                 check_output(args.output)
             text = handler(args, cols)
             if args.output is not None:
-                write_atomic(args.output, text)
+                write_text(args.output, text)
             else:
                 sys.stdout.write(text)
                 sys.stdout.flush()

@@ -29,10 +29,10 @@ from binmetrics.cli.app import (
     _one_line,
     _sniff_delimiter,
     check_input_file,
-    check_output,
     unknown_type,
 )
 from binmetrics.comparison.srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
+from binmetrics.io import check_output
 
 COMPARE_EPILOG = f"""\
 examples:

@@ -26,8 +26,9 @@ from binmetrics.cli.app import (
     read_columns,
 )
 from binmetrics.data import EXAMPLES, example_path
-from binmetrics.display.report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, _check_path, report
+from binmetrics.display.report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, report
 from binmetrics.evaluation.binary import Evaluation, evaluate
+from binmetrics.io import check_writable
 from binmetrics.measures import get_measure
 
 __all__ = ["add_report_parser", "run_report"]
@@ -196,7 +197,7 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
 
 def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     """Run ``binmetrics report``: write the HTML; returns a one-line summary."""
-    out = _check_path(args.html)  # before any work: the folder exists and is writable
+    out = check_writable(args.html)  # before any work: the folder exists and is writable
     if args.max_points < 10:
         raise CLIError(f"--max-points must be at least 10, got {args.max_points}")
     if args.thresholds < 3:

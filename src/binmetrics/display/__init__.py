@@ -6,6 +6,12 @@ its functions with :mod:`binmetrics.backends`, through which ``Evaluation.plot``
 ``Evaluation.to_html`` reach it.
 """
 
+from binmetrics.backends import register_display
 from binmetrics.display import plot
+from binmetrics.display.report import report as _report
 
 __all__ = ["plot"]
+
+
+register_display("plot", plot.draw)
+register_display("report", _report)

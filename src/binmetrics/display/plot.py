@@ -60,6 +60,7 @@ import numpy.typing as npt
 from binmetrics.backends import axes
 from binmetrics.curves import ThresholdCurves
 from binmetrics.exceptions import undefined_policy
+from binmetrics.formatting import PLOT, format_number
 from binmetrics.measures import get_measure
 from binmetrics.measures import ranking as rk
 from binmetrics.validation import check_count, check_threshold
@@ -177,7 +178,7 @@ def _threshold_axis(thresholds: FloatArray) -> FloatArray:
 
 
 def _fmt(v: float) -> str:
-    return "nan" if np.isnan(v) else f"{v:.3f}"
+    return format_number(v, PLOT)
 
 
 # --- ROC ----------------------------------------------------------------------------------

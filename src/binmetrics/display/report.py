@@ -20,18 +20,15 @@ display, with the error bound of :func:`thin_curve` shown in the report's footer
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import html
 import json
 import math
 import os
-import tempfile
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,6 +36,8 @@ import numpy.typing as npt
 
 from binmetrics.evaluation.notebook import DIRECTION_TEXT, measure_title
 from binmetrics.exceptions import UndefinedMeasureWarning, undefined_policy
+from binmetrics.formatting import HTML, format_number
+from binmetrics.io import check_writable, write_text
 from binmetrics.measures.registry import Family, Measure, iter_measures
 from binmetrics.table.counts import Confusion, chunks
 
@@ -545,11 +544,7 @@ def _charts(data: list[_ModelData], grid: FloatArray, t_range: tuple[float, floa
 # --- HTML ----------------------------------------------------------------------------------
 def _fmt(v: float, digits: int = 6) -> str:
     """The report's number format; report.js's ``fmt`` gives the same strings."""
-    if math.isnan(v):
-        return "undefined"
-    if math.isinf(v):
-        return "\u221e" if v > 0 else "\u2212\u221e"
-    return f"{v:.{digits}g}"
+    return format_number(v, HTML, digits=digits)
 
 
 def _num_attr(v: float) -> str:
@@ -741,34 +736,6 @@ def _script_json(obj: Any) -> str:
 
 
 # --- writing -------------------------------------------------------------------------------
-def _check_path(path: str | os.PathLike[str]) -> Path:
-    """The output path, checked before any work: its folder exists and takes a file."""
-    from binmetrics.cli.app import CLIError, check_output
-
-    p = Path(path)
-    try:
-        check_output(p)
-    except CLIError as exc:
-        raise ValueError(str(exc)) from None
-    try:
-        fd, probe = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise ValueError(f"cannot write {p}: {exc.strerror or exc}") from None
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
-    return p
-
-
-def _write(path: Path, text: str) -> None:
-    from binmetrics.cli.app import CLIError, write_atomic
-
-    try:
-        write_atomic(path, text)  # temporary file in the same folder, then os.replace
-    except CLIError as exc:
-        raise OSError(str(exc)) from None
-
-
 # --- the report ------------------------------------------------------------------------------
 def _check_models(models: Any) -> list[tuple[str, Evaluation]]:
     from binmetrics.evaluation.binary import Evaluation
@@ -890,7 +857,7 @@ def report(
             raise ValueError(f"paired compares {', '.join(map(repr, paired.names))}, but the "
                              f"report has no model {', '.join(map(repr, stray))}; its models: "
                              f"{', '.join(map(repr, names))}")
-    out_path = _check_path(path) if path is not None else None
+    out_path = check_writable(path) if path is not None else None
     evs = [ev for _, ev in entries]
     positions = _positions(thresholds, evs)
     grid = _grid(evs, positions)
@@ -971,5 +938,5 @@ def report(
 </html>
 """
     if out_path is not None:
-        _write(out_path, page)
+        write_text(out_path, page)
     return page

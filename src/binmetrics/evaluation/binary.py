@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
+from binmetrics.backends import display_hook
 from binmetrics.curves import (
     AccumulationCurve,
     GainCurve,
@@ -699,9 +700,7 @@ class Evaluation:
         ...
         ValueError: unknown plot kind 'histogram'; the kinds: roc, threshold, pr, ...
         """
-        from binmetrics.display.plot import draw
-
-        return draw(kind, self, ax=ax, **kwargs)
+        return display_hook("plot")(kind, self, ax=ax, **kwargs)
 
     def to_html(self, path: Any = None, **kwargs: Any) -> str:
         """The self-contained interactive HTML report of this evaluation.
@@ -719,9 +718,7 @@ class Evaluation:
         >>> ev.to_html(title="Berrar").count("<title>Berrar</title>")
         1
         """
-        from binmetrics.display.report import report
-
-        return report(self, path, **kwargs)
+        return str(display_hook("report")(self, path, **kwargs))
 
     def __repr__(self) -> str:
         t = self.table

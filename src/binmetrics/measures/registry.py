@@ -51,6 +51,22 @@ class Measure:
         ``"above_binned"`` (the binned value is the low end, the refinements' the
         high end: the binned cuts are raw cuts), ``"average_precision"`` (its own
         lower bound); None: no bound is derived.
+
+    The fast paths (each optional: a measure without them still works everywhere, only
+    slower or, for ``sums``, not on binned engines):
+
+    resampling_kernel : for a ranking measure, ``kernel(pos, neg) -> values``: the
+        measure of each row of (replicates x groups) count matrices at once, so the
+        bootstrap and permutation replicates need no loop over tables
+        (:mod:`binmetrics.inference.resampling`).
+    multiclass : the natively multiclass form, ``func(data, **params)`` of a
+        :class:`~binmetrics.measures.multiclass.MulticlassData`; without it a
+        multiclass evaluation averages the binary measure one-vs-rest.
+    sums : for a probabilistic measure, the :class:`~binmetrics.measures.sums.SumGroup`\ s
+        it reads: weighted sums over the raw scores that a binned or SQL engine collects
+        alongside the count table, so the measure stays exact on binned scores.
+    plot : the plot kind that draws the measure (``"roc"`` for the AUC): ``ev.plot(id)``
+        draws it and the HTML report names the chart.
     """
 
     id: str
@@ -68,6 +84,17 @@ class Measure:
     interval_methods: tuple[str, ...] = ()
     paired_tests: tuple[str, ...] = ()
     binning_bound: BinningBound | None = None
+    resampling_kernel: Callable[[Any, Any], Any] | None = None
+    multiclass: Callable[..., float] | None = None
+    sums: tuple[Any, ...] = ()
+    plot: str | None = None
+
+    @property
+    def multiclass_params(self) -> Mapping[str, Any]:
+        """The keyword parameters of the native multiclass form, with their defaults."""
+        if self.multiclass is None:
+            return MappingProxyType({})
+        return MappingProxyType(_keyword_defaults(self.multiclass))
 
     @property
     def summary(self) -> str:
@@ -111,22 +138,28 @@ def register(
     interval_methods: tuple[str, ...] = (),
     paired_tests: tuple[str, ...] = (),
     binning_bound: BinningBound | None = None,
+    resampling_kernel: Callable[[Any, Any], Any] | None = None,
+    multiclass: Callable[..., float] | None = None,
+    sums: tuple[Any, ...] = (),
+    plot: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Declare a measure. Its parameters and defaults are read from the function signature."""
+    """Declare a measure: its metadata and its fast paths (see :class:`Measure`).
+
+    Its parameters and defaults are read from the function signature. A measure
+    declared here gets intervals, comparisons, SRD, the docs catalogue, the report and
+    the engines with no other change; see docs/architecture.md, "Adding a measure".
+    """
 
     def deco(func: Callable[..., Any]) -> Callable[..., Any]:
-        sig = inspect.signature(func)
-        params = {
-            p.name: p.default
-            for p in list(sig.parameters.values())[1:]
-            if p.kind is inspect.Parameter.KEYWORD_ONLY
-        }
+        params = _keyword_defaults(func)
         m = Measure(
             id=id, name=name, family=family, func=func, aliases=tuple(aliases),
             direction=direction, range=range, source=source, formula=formula,
             params=MappingProxyType(params), needs_probabilities=needs_probabilities,
             proportion=proportion, interval_methods=tuple(interval_methods),
             paired_tests=tuple(paired_tests), binning_bound=binning_bound,
+            resampling_kernel=resampling_kernel, multiclass=multiclass, sums=tuple(sums),
+            plot=plot,
         )
         for n in (id, *aliases):
             k = _key(n)
@@ -137,6 +170,20 @@ def register(
         return func
 
     return deco
+
+
+def unregister(id: str) -> None:
+    """Remove a measure and its names (for tests that declare a throwaway measure)."""
+    m = _REGISTRY.pop(id)
+    for n in (m.id, *m.aliases):
+        _NAMES.pop(_key(n), None)
+
+
+def _keyword_defaults(func: Callable[..., Any]) -> dict[str, Any]:
+    """The keyword-only parameters of ``func`` (after its data argument) and defaults."""
+    sig = inspect.signature(func)
+    return {p.name: p.default for p in list(sig.parameters.values())[1:]
+            if p.kind is inspect.Parameter.KEYWORD_ONLY}
 
 
 def get_measure(name: str | Measure) -> Measure:

@@ -5,6 +5,6 @@ positives and negatives with that score; :class:`Confusion` is one cut of it.
 :mod:`binmetrics.table.binning` describes tables of binned scores.
 """
 
-from binmetrics.table.counts import Confusion, CountTable, PositiveGroups
+from binmetrics.table.counts import Confusion, CountTable, HasTable, PositiveGroups
 
-__all__ = ["Confusion", "CountTable", "PositiveGroups"]
+__all__ = ["Confusion", "CountTable", "HasTable", "PositiveGroups"]

@@ -13,7 +13,7 @@ import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -593,3 +593,19 @@ class CountTable:
             f"CountTable(n_distinct={self.n_distinct}, P={self.P:g}, N={self.N:g}, "
             f"weighted={self.weighted})"
         )
+
+
+@runtime_checkable
+class HasTable(Protocol):
+    """Anything that holds a count table cut at a threshold, such as an
+    :class:`~binmetrics.Evaluation`. The inference layer takes this protocol instead of
+    the evaluation classes, which sit above it."""
+
+    @property
+    def table(self) -> CountTable: ...
+
+    @property
+    def threshold(self) -> float: ...
+
+    @property
+    def confusion(self) -> Confusion: ...

@@ -1,0 +1,56 @@
+"""Numbers as text: the one formatter behind the CLI's tables, the HTML report and the
+plots' legends, so the same value reads the same everywhere it is shown."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["CLI", "HTML", "PLOT", "NumberStyle", "format_number"]
+
+
+@dataclass(frozen=True)
+class NumberStyle:
+    """How :func:`format_number` writes a value.
+
+    Attributes
+    ----------
+    digits : significant digits (``"g"`` format), or decimals when ``fixed``.
+    fixed : write ``digits`` decimals (``"f"`` format) instead of significant digits.
+    nan, inf, neg_inf : the text of NaN and the infinities.
+    """
+
+    digits: int = 6
+    fixed: bool = False
+    nan: str = "NaN"
+    inf: str = "inf"
+    neg_inf: str = "-inf"
+
+
+#: the command line's tables and CSV
+CLI = NumberStyle()
+#: the HTML report (its report.js writes the same strings)
+HTML = NumberStyle(nan="undefined", inf="\u221e", neg_inf="\u2212\u221e")
+#: plot legends and annotations
+PLOT = NumberStyle(digits=3, fixed=True, nan="nan")
+
+
+def format_number(value: float, style: NumberStyle = CLI, *, digits: int | None = None) -> str:
+    """``value`` as text in ``style`` (``digits`` overrides the style's).
+
+    Examples
+    --------
+    >>> format_number(2 / 3), format_number(float("nan")), format_number(-float("inf"))
+    ('0.666667', 'NaN', '-inf')
+    >>> format_number(2 / 3, HTML, digits=10), format_number(float("nan"), HTML)
+    ('0.6666666667', 'undefined')
+    >>> format_number(0.8, PLOT)
+    '0.800'
+    """
+    v = float(value)
+    if math.isnan(v):
+        return style.nan
+    if math.isinf(v):
+        return style.inf if v > 0 else style.neg_inf
+    d = style.digits if digits is None else digits
+    return f"{v:.{d}f}" if style.fixed else f"{v:.{d}g}"
