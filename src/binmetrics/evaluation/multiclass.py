@@ -25,11 +25,10 @@ predicted positive = (argmax == c) (confusion measures). The mean average precis
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -40,13 +39,13 @@ from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
     UndefinedPolicy,
-    report_undefined,
     undefined_message,
     undefined_policy,
 )
 from binmetrics.measures import Measure, get_measure
-from binmetrics.measures._util import log_base
-from binmetrics.measures.registry import Family, select_measures
+from binmetrics.measures.multiclass import ROW_SUM_TOL, MulticlassData
+from binmetrics.measures.multiclass import accuracy as native_accuracy
+from binmetrics.measures.registry import Family, iter_measures, select_measures
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import (
     NanPolicy,
@@ -56,7 +55,6 @@ from binmetrics.validation import (
     _rows,
     as_1d,
     as_float,
-    check_in_range,
     check_weights,
 )
 
@@ -65,8 +63,6 @@ __all__ = ["NATIVE_MEASURES", "MulticlassEvaluation", "evaluate_multiclass"]
 Average = Literal["weighted", "macro", "micro", "none", "native"]
 _AVERAGES = ("weighted", "macro", "micro", "none", "native")
 #: how far from 1 a row of probabilities may sum
-ROW_SUM_TOL = 1e-6
-_EPS = 1e-15  # the log loss's default clip, as the binary log_loss
 
 
 # --- input ---------------------------------------------------------------------------------
@@ -197,210 +193,30 @@ def _check_inputs(y_true: Any, y_proba: Any, labels: Any, sample_weight: Any,
     return classes, codes, proba, w, n_omitted
 
 
-# --- native multiclass measures ------------------------------------------------------------
-def _native_accuracy(ev: MulticlassEvaluation) -> float:
-    """Fraction of cases whose argmax class is the true one (paper Table 5, "readily
-    generalized"), weighted by the sample weights."""
-    cm = ev._cm
-    return float(np.trace(cm) / cm.sum())
+class _NativeMeasures(Mapping[str, Callable[..., float]]):
+    """The registry's natively multiclass forms, id -> form: a live, read-only view."""
+
+    def _forms(self) -> dict[str, Callable[..., float]]:
+        return {m.id: m.multiclass for m in iter_measures() if m.multiclass is not None}
+
+    def __getitem__(self, key: str) -> Callable[..., float]:
+        return self._forms()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._forms())
+
+    def __len__(self) -> int:
+        return len(self._forms())
 
 
-def _native_error_rate(ev: MulticlassEvaluation) -> float:
-    """Fraction of misclassified cases, 1 - accuracy (the zero-one loss)."""
-    cm = ev._cm
-    return float((cm.sum() - np.trace(cm)) / cm.sum())
-
-
-def _native_balanced_accuracy(ev: MulticlassEvaluation) -> float:
-    """Mean over the classes of their recall (paper Table 5: sum_j n_j,corr / n_j,actual / k;
-    scikit-learn's balanced_accuracy_score). A class without cases is left out, with a
-    warning."""
-    cm = ev._cm
-    actual = cm.sum(axis=1)
-    present = actual > 0
-    for c in np.flatnonzero(~present):
-        ev._report("balanced_accuracy", "y_true has no cases of the class, so its recall "
-                   "is 0/0", ev.classes[c])
-    return float(np.mean(np.diag(cm)[present] / actual[present]))
-
-
-def _single_class(v: npt.NDArray[np.float64]) -> bool:
-    return int(np.count_nonzero(v > 0)) <= 1
-
-
-def _native_mcc(ev: MulticlassEvaluation) -> float:
-    """Gorodkin's R_K (paper Table 5; scikit-learn's matthews_corrcoef):
-    (c n - sum_j p_j t_j) / sqrt((n^2 - sum p_j^2)(n^2 - sum t_j^2)).
-
-    Undefined (NaN, not scikit-learn's 0) when every case is in one actual class or
-    every prediction is one class.
-    """
-    f = ev._cm / ev._cm.sum()  # fractions: no overflow whatever the weights
-    t, p = f.sum(axis=1), f.sum(axis=0)
-    if _single_class(t) or _single_class(p):
-        report_undefined("mcc", "every case is in one actual class, or every case is "
-                         "predicted as one class")
-        return float("nan")
-    cov = np.trace(f) - t @ p
-    return float(cov / np.sqrt((1.0 - p @ p) * (1.0 - t @ t)))
-
-
-def _native_kappa(ev: MulticlassEvaluation) -> float:
-    """Cohen's kappa (paper Table 5): (ACC - baseline) / (1 - baseline), baseline =
-    sum_j n_j,pred n_j,actual / n^2 (scikit-learn's cohen_kappa_score)."""
-    f = ev._cm / ev._cm.sum()
-    t, p = f.sum(axis=1), f.sum(axis=0)
-    pe = float(t @ p)
-    if _single_class(t) and _single_class(p) and int(np.argmax(t)) == int(np.argmax(p)):
-        report_undefined("kappa", "chance agreement is 1 (one class, and only that class "
-                         "predicted)")
-        return float("nan")
-    return float((np.trace(f) - pe) / (1.0 - pe))
-
-
-def _true_proba(ev: MulticlassEvaluation) -> npt.NDArray[np.float64]:
-    """Predicted probability of each case's true class."""
-    return ev._proba[np.arange(ev._codes.size), ev._codes]
-
-
-def _native_brier(ev: MulticlassEvaluation) -> float:
-    """Multiclass Brier score (paper Table 5): (1/n) sum_i sum_j (f_ij - o_ij)^2.
-
-    Summed over the k classes, so for two classes it is twice the binary Brier score
-    of either column (and equals scikit-learn's multiclass brier_score_loss).
-    """
-    d = ev._proba.copy()
-    d[np.arange(ev._codes.size), ev._codes] -= 1.0
-    return float(np.average(np.einsum("ij,ij->i", d, d), weights=ev._weight))
-
-
-def _native_log_loss(ev: MulticlassEvaluation, *, base: float = 2.0,
-                     eps: float = _EPS) -> float:
-    """Multiclass cross-entropy -(1/n) sum_i log_b p_i,y_i (Berrar Def. 20 over k classes).
-
-    As the binary :func:`~binmetrics.measures.probabilistic.log_loss`: base 2 by default
-    (``np.e`` for scikit-learn's nats) and p clipped at ``eps`` inside the logarithm.
-    """
-    e = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
-    lb = log_base(base)
-    losses = -np.log(np.maximum(_true_proba(ev), e))
-    return float(np.average(losses, weights=ev._weight) / lb)
-
-
-def _priors(ev: MulticlassEvaluation, prior: str, priors: Any,
-            prior_counts: Any) -> npt.NDArray[np.float64]:
-    k = ev.n_classes
-    if prior not in ("test", "train", "laplace"):
-        raise ValueError(f"prior must be 'test', 'train' or 'laplace'; got {prior!r}")
-
-    def vector(x: Any, name: str) -> npt.NDArray[np.float64]:
-        v = as_float(as_1d(x, name), name)
-        if v.size != k:
-            raise ValueError(f"{name} has {v.size} values but there are {k} classes "
-                             f"{ev.classes}")
-        if not np.isfinite(v).all() or (v < 0).any():
-            raise ValueError(f"{name} must be finite and non-negative; got {v.tolist()}")
-        if not v.sum() > 0:
-            raise ValueError(f"{name} sums to 0")
-        return v
-
-    if prior == "test":
-        if priors is not None or prior_counts is not None:
-            raise ValueError("priors= and prior_counts= give training priors; pass "
-                             "prior='train' (or 'laplace' with prior_counts=)")
-        return ev._support / ev._support.sum()
-    if prior == "train":
-        if (priors is None) == (prior_counts is None):
-            raise ValueError("prior='train' needs exactly one of priors= (probabilities) "
-                             "and prior_counts= (the training set's class counts)")
-        if priors is not None:
-            v = vector(priors, "priors")
-            if abs(v.sum() - 1.0) > ROW_SUM_TOL:
-                raise ValueError(f"priors must sum to 1; they sum to {v.sum():.10g}")
-            return v
-        v = vector(prior_counts, "prior_counts")
-        return v / v.sum()
-    if priors is not None:
-        raise ValueError("prior='laplace' is computed from counts; pass prior_counts=")
-    counts = ev._support if prior_counts is None else vector(prior_counts, "prior_counts")
-    return (counts + 1.0) / (counts.sum() + k)
-
-
-def _information(ev: MulticlassEvaluation, measure: str, prior: str, priors: Any,
-                 prior_counts: Any) -> tuple[float, float] | None:
-    """(mean information in nats, entropy of the priors in nats), or None if undefined."""
-    pc = _priors(ev, prior, priors, prior_counts)
-    big_p = pc[ev._codes]
-    p = _true_proba(ev)
-    w = np.ones(p.size) if ev._weight is None else ev._weight
-    live = w > 0
-    if np.any(((big_p <= 0.0) | (big_p >= 1.0)) & live):
-        report_undefined(measure, "the prior of a true class is 0 or 1; pass other priors")
-        return None
-    gain = p >= big_p
-    info = np.zeros(p.size)
-    with np.errstate(divide="ignore"):  # log 0 cannot reach the kept branch; see below
-        # p >= P > 0: log p - log P; p < P < 1: log(1 - P) - log(1 - p), 1 - p > 0
-        info[gain] = np.log(p[gain]) - np.log(big_p[gain])
-        info[~gain] = np.log1p(-big_p[~gain]) - np.log1p(-p[~gain])
-    info[~live] = 0.0
-    mean = float(np.average(info, weights=w))
-    nz = pc[pc > 0]
-    entropy = float(-(nz @ np.log(nz)))
-    return mean, entropy
-
-
-def _native_information_score(ev: MulticlassEvaluation, *, prior: str = "test",
-                              priors: Any = None, prior_counts: Any = None,
-                              base: float = 2.0) -> float:
-    """Mean Kononenko-Bratko information score Ia in bits per case (METHODS.md 5.1).
-
-    For a case with prior P of its true class and predicted probability p of it:
-    I = log p - log P if p >= P, else log(1 - P) - log(1 - p).
-
-    Parameters
-    ----------
-    prior : {"test", "train", "laplace"}, default "test"
-        "test": the (weighted) class frequencies of the evaluated data (Orange's
-        default); "train": ``priors=`` (probabilities per class, in class order) or
-        ``prior_counts=`` (the training set's class counts); "laplace": Weka's
-        (count + 1) / (N + k) from ``prior_counts=`` (default: the evaluated data's
-        counts). A true class with prior 0 or 1 gives NaN with a warning.
-    base : logarithm base, default 2 (bits).
-    """
-    lb = log_base(base)
-    got = _information(ev, "information_score", prior, priors, prior_counts)
-    return float("nan") if got is None else got[0] / lb
-
-
-def _native_relative_information_score(ev: MulticlassEvaluation, *, prior: str = "test",
-                                       priors: Any = None, prior_counts: Any = None) -> float:
-    """Relative information score Ir = Ia / E, E = -sum_c P(c) log P(c) (METHODS.md 5.1;
-    a fraction as Berrar eq. 25, Orange reports 100 times it). Priors as for the
-    information score."""
-    got = _information(ev, "relative_information_score", prior, priors, prior_counts)
-    return float("nan") if got is None else got[0] / got[1]
-
-
-#: The natively multiclass measures: registry id -> function of a MulticlassEvaluation.
-#: Every other registered measure is evaluated one-vs-rest and averaged.
-NATIVE_MEASURES: dict[str, Callable[..., float]] = {
-    "accuracy": _native_accuracy,
-    "error_rate": _native_error_rate,
-    "balanced_accuracy": _native_balanced_accuracy,
-    "mcc": _native_mcc,
-    "kappa": _native_kappa,
-    "brier": _native_brier,
-    "log_loss": _native_log_loss,
-    "information_score": _native_information_score,
-    "relative_information_score": _native_relative_information_score,
-}
+#: The natively multiclass measures (registry id -> form; declared with
+#: :func:`binmetrics.measures.multiclass.multiclass_form`). Every other registered
+#: measure is evaluated one-vs-rest and averaged.
+NATIVE_MEASURES: Mapping[str, Callable[..., float]] = _NativeMeasures()
 
 
 def _native_params(measure: str, **params: Any) -> dict[str, Any]:
-    sig = inspect.signature(NATIVE_MEASURES[measure])
-    defaults = {p.name: p.default for p in sig.parameters.values()
-                if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    defaults = dict(get_measure(measure).multiclass_params)
     unknown = set(params) - set(defaults)
     if unknown:
         raise TypeError(f"multiclass {measure} takes no parameter {', '.join(sorted(unknown))}; "
@@ -498,6 +314,8 @@ class MulticlassEvaluation:
         cm = np.bincount(flat, weights=sample_weight, minlength=k * k).reshape(k, k)
         self._cm = cm.astype(np.float64)
         self._support = self._cm.sum(axis=1)
+        self._data = MulticlassData(self._classes, codes, proba, sample_weight, self._cm,
+                                    report=self._report)
         self._tables: list[CountTable | None] = [None] * k
         self._micro_table: CountTable | None = None
         self._cache: dict[Any, Any] = {}
@@ -683,8 +501,9 @@ class MulticlassEvaluation:
         p = _native_params(mid, **params)
         key = ("native", mid, _params_key(p))
         if key not in self._cache:
-            func = NATIVE_MEASURES[mid]
-            self._cache[key] = self._run(lambda: func(self, **p))
+            func = get_measure(mid).multiclass
+            assert func is not None
+            self._cache[key] = self._run(lambda: func(self._data, **p))
         return float(self._cache[key])
 
     def value(self, measure: str | Measure, average: Average | None = None,
@@ -840,7 +659,7 @@ class MulticlassEvaluation:
         return measures_table(quiet_values(self), repr(self))
 
     def __repr__(self) -> str:
-        acc = _native_accuracy(self)
+        acc = native_accuracy(self._data)
         total = self._cm.sum()
         n = f"{total:g}" if self.weighted else f"{int(total)}"
         return (f"MulticlassEvaluation(n={n}, classes={self._classes!r}, accuracy={acc:.4g}, "

@@ -3,7 +3,12 @@
 Importing this package registers every measure; see :func:`measures` for the table.
 """
 
-from binmetrics.measures import confusion, probabilistic, ranking  # noqa: F401  (registers the measures)
+from binmetrics.measures import (  # noqa: F401  (registers the measures and their fast paths)
+    confusion,
+    multiclass,
+    probabilistic,
+    ranking,
+)
 from binmetrics.measures.probabilistic import triplet_loss
 from binmetrics.measures.registry import (
     FAMILIES,

@@ -54,3 +54,7 @@ def log_base(base: float) -> float:
     if not (b > 0 and b != 1 and np.isfinite(b)):
         raise ValueError(f"base must be positive, finite and not 1; got {base!r}")
     return float(np.log(b))
+
+
+#: the default clip of the log losses: log(max(p, EPS))
+EPS = 1e-15

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -20,7 +20,7 @@ FAMILIES: tuple[Family, ...] = ("confusion", "probabilistic", "ranking")
 
 @dataclass(frozen=True)
 class Measure:
-    """One performance measure and everything the library knows about it.
+    r"""One performance measure and everything the library knows about it.
 
     Attributes
     ----------
@@ -170,6 +170,28 @@ def register(
         return func
 
     return deco
+
+
+def declare_fast_path(id: str, **fast_paths: Any) -> None:
+    """Attach fast paths (``multiclass=``, ``resampling_kernel=``, ``sums=``, ``plot=``)
+    to a declared measure, from the module that implements them.
+
+    This is how a decorator next to a kernel declares it (e.g.
+    :func:`binmetrics.measures.multiclass.multiclass_form`); the measure's entry is
+    still the one place that holds it.
+    """
+    allowed = {"multiclass", "resampling_kernel", "sums", "plot"}
+    unknown = set(fast_paths) - allowed
+    if unknown:
+        raise TypeError(f"unknown fast path(s) {', '.join(sorted(unknown))}; the fast paths: "
+                        f"{', '.join(sorted(allowed))}")
+    m = get_measure(id)
+    taken = [k for k, v in fast_paths.items() if getattr(m, k) not in (None, ())]
+    if taken:
+        raise RuntimeError(f"{m.id} already declares {', '.join(taken)}")
+    if "sums" in fast_paths:
+        fast_paths["sums"] = tuple(fast_paths["sums"])
+    _REGISTRY[m.id] = replace(m, **fast_paths)
 
 
 def unregister(id: str) -> None:
