@@ -17,15 +17,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from binmetrics.comparison.srd import (
-    covat,
-    footrule_null,
-    pretreat_table,
-    sign_test,
-    srd,
-    srd_max,
-    wilcoxon_matched_pairs,
-)
+from binmetrics.comparison.covat import covat
+from binmetrics.comparison.srd import pretreat_table, srd, srd_max
+from binmetrics.comparison.srd_crossvalidation import sign_test, wilcoxon_matched_pairs
+from binmetrics.comparison.srd_randomization import footrule_null
 
 matplotlib.use("Agg")
 
@@ -223,7 +218,7 @@ class TestRandomization:
 
     def test_tie_preserving_null_counts(self):
         # METHODS §1.9: A's null puts mass on {1,3,...,12} with these counts
-        from binmetrics.comparison.srd import _permutation_null
+        from binmetrics.comparison.srd_randomization import _permutation_null
         res = srd(RSRD, "E")
         law = _permutation_null(res.ranks["A"].to_numpy(), res.reference_ranks.to_numpy(),
                                 10, np.random.default_rng(0))
@@ -262,7 +257,7 @@ class TestRandomization:
             res.randomization(null="rsrd", tie_mode="x")
 
     def test_random_tied_ranks_are_average_ranks(self):
-        from binmetrics.comparison.srd import _random_tied_ranks
+        from binmetrics.comparison.srd_randomization import _random_tied_ranks
         r = _random_tied_ranks(2000, 9, np.full(2000, 0.4), np.random.default_rng(0))
         np.testing.assert_allclose(r.sum(axis=1), 45.0)
         for row in r[:200]:
@@ -554,7 +549,7 @@ def test_more_input_checks():
 
 
 def test_rsrd_tie_mode_d_ignores_the_kept_reference_column():
-    from binmetrics.comparison.srd import _rsrd_null
+    from binmetrics.comparison.srd_randomization import _rsrd_null
     res = srd(RSRD, "E")
     a = _rsrd_null(res, "d", None, 4000, np.random.default_rng(0))
     b = _rsrd_null(srd(RSRD, "E", keep_reference=False), "d", None, 4000,

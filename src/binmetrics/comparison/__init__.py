@@ -1,16 +1,25 @@
 """Comparing measures and models: SRD (+ randomization, cross-validation, COVAT),
-factorial ANOVA of SRD%, and the benchmark study (the multi-level comparison paper)."""
+factorial ANOVA of SRD%, and the benchmark study (the multi-level comparison paper).
+
+Modules: :mod:`~binmetrics.comparison.srd` (the SRD and :class:`SRDResult`),
+:mod:`~binmetrics.comparison.srd_randomization` (its randomization test),
+:mod:`~binmetrics.comparison.srd_crossvalidation` (its cross-validation, Wilcoxon and
+sign tests), :mod:`~binmetrics.comparison.covat` (SRD-COVAT),
+:mod:`~binmetrics.comparison.anova` (the factorial ANOVA),
+:mod:`~binmetrics.comparison.study` (:func:`benchmark`),
+:mod:`~binmetrics.comparison.study_results` (:class:`Study`) and
+:mod:`~binmetrics.comparison.study_srd` (:class:`StudySRD`); the modules whose names
+start with an underscore are their private helpers.
+"""
 
 from binmetrics.comparison.anova import AnovaResult, anova
-from binmetrics.comparison.srd import (
-    COVATResult,
-    SRDCrossValidation,
-    SRDRandomization,
-    SRDResult,
-    covat,
-    srd,
-)
-from binmetrics.comparison.study import Study, StudySRD, benchmark
+from binmetrics.comparison.covat import COVATResult, covat
+from binmetrics.comparison.srd import SRDResult, srd
+from binmetrics.comparison.srd_crossvalidation import SRDCrossValidation
+from binmetrics.comparison.srd_randomization import SRDRandomization
+from binmetrics.comparison.study import benchmark
+from binmetrics.comparison.study_results import Study
+from binmetrics.comparison.study_srd import StudySRD
 
 __all__ = [
     "AnovaResult",

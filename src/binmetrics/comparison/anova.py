@@ -19,14 +19,17 @@ import math
 import re
 import warnings
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.validation import NanPolicy, _n, _rows, check_in_range, check_level
+from binmetrics.validation import NanPolicy, check_in_range, check_level, plural, row_list
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["AnovaResult", "anova"]
 
@@ -39,6 +42,8 @@ _RESPONSE = "y"  # the response's name inside the formula
 _TERM_FACTOR = re.compile(r"C\(f(\d+)")
 
 
+# the wording of the input checks' messages, as binmetrics.validation words them (its
+# helpers are private to it)
 class AnovaResult:
     """The result of :func:`anova`.
 
@@ -170,7 +175,7 @@ class AnovaResult:
         else:
             if single.any():
                 report_undefined("confidence interval of the mean",
-                                 f"{_n(single.sum(), 'group')} of {len(out)} with one "
+                                 f"{plural(single.sum(), 'group')} of {len(out)} with one "
                                  "observation (use pooled=True for the model's variance)")
             se = out["sd"].to_numpy() / np.sqrt(n)
             t = np.full(n.shape, np.nan)
@@ -181,7 +186,7 @@ class AnovaResult:
         return out.reset_index()
 
     def plot(self, x: str, hue: str | None = None, *, ax: Any = None, level: float = 0.95,
-             sort: bool = False, pooled: bool = False) -> Any:
+             sort: bool = False, pooled: bool = False) -> Axes:
         """Means plot: markers at the group means, vertical bars for their confidence
         intervals (the paper's Figures 4, 5 and 8; :meth:`means` gives the numbers).
 
@@ -346,19 +351,19 @@ def _clean(frame: pd.DataFrame, factors: list[str], response: str,
         parts = []
         if bad_y.any():
             n_nan = int(np.isnan(y).sum())
-            parts.append(f"response {response!r} has {_n(bad_y.sum(), 'non-finite value')} "
+            parts.append(f"response {response!r} has {plural(bad_y.sum(), 'non-finite value')} "
                          f"({n_nan} NaN, {int(bad_y.sum()) - n_nan} infinite) at rows "
-                         f"{_rows(bad_y)}")
-        parts += [f"factor {f!r} has {_n(m.sum(), 'missing value')} at rows {_rows(m)}"
+                         f"{row_list(bad_y)}")
+        parts += [f"factor {f!r} has {plural(m.sum(), 'missing value')} at rows {row_list(m)}"
                   for f, m in bad_f.items() if m.any()]
-        raise ValueError("; ".join(parts) + f" ({_n(n_bad, 'row')} in all); pass "
+        raise ValueError("; ".join(parts) + f" ({plural(n_bad, 'row')} in all); pass "
                          "nan_policy='omit' to drop those rows")
     keep = ~bad
     if n_bad:
         if not keep.any():
             raise ValueError(f"all {n_bad} rows have a missing factor or a non-finite "
                              "response: nothing left to analyse")
-        warnings.warn(f"nan_policy='omit': dropped {_n(n_bad, 'row')} with a missing factor "
+        warnings.warn(f"nan_policy='omit': dropped {plural(n_bad, 'row')} with a missing factor "
                       f"or a non-finite response ({int(keep.sum())} left)", UserWarning,
                       stacklevel=3)
     out = pd.DataFrame(index=pd.RangeIndex(int(keep.sum())))
@@ -391,7 +396,7 @@ def _missing_cells(data: pd.DataFrame, factors: list[str],
         if len(empty):
             shown = ", ".join(str(k) for k in empty.index[:3].tolist())
             more = ", ..." if len(empty) > 3 else ""
-            return (f"{_n(len(empty), 'combination')} of {' × '.join(names)} "
+            return (f"{plural(len(empty), 'combination')} of {' × '.join(names)} "
                     f"({len(counts)} in all) {'has' if len(empty) == 1 else 'have'} no "
                     f"rows ({shown}{more})")
     return None
