@@ -21,15 +21,13 @@ from scipy.stats import rankdata
 
 import binmetrics as bm
 from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
-from binmetrics.inference.intervals import (
-    auc_ci,
-    auc_variance,
+from binmetrics.inference.delong import (
     delong_contrast,
     delong_placements,
     delong_test,
     delong_test_unpaired,
-    table_placements,
 )
+from binmetrics.inference.intervals import auc_ci, auc_variance, table_placements
 
 Y = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
 S1 = [.9, .8, .7, .55, .4, .7, .5, .3, .2, .1, .4]

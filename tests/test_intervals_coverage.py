@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from binmetrics.inference.intervals import auc_ci, delong_test, proportion_ci
+from binmetrics.inference.delong import delong_test
+from binmetrics.inference.intervals import auc_ci, proportion_ci
 
 P_TRUE, N_TRIALS = 0.3, 50
 

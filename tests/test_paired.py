@@ -20,7 +20,7 @@ from statsmodels.stats.proportion import proportions_ztest
 
 import binmetrics as bm
 from binmetrics.exceptions import UndefinedMeasureError, UndefinedMeasureWarning
-from binmetrics.inference.intervals import DeLongTest, delong_test
+from binmetrics.inference.delong import DeLongTest, delong_test
 from binmetrics.inference.paired import compare_methods, paired_bootstrap_indices
 
 Y = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]

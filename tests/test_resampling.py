@@ -19,7 +19,7 @@ from sklearn.metrics import roc_auc_score
 
 import binmetrics as bm
 from binmetrics import CountTable
-from binmetrics.inference import resampling as rs
+from binmetrics.inference import _replicates as rs
 from binmetrics.inference.resampling import (
     bootstrap,
     bootstrap_tables,

@@ -4,39 +4,48 @@ The building blocks take a :class:`~binmetrics.table.CountTable` (or anything th
 one, :class:`~binmetrics.table.HasTable`), never an evaluation object, so this layer
 sits below :mod:`binmetrics.evaluation`.
 
-* :mod:`~binmetrics.inference.intervals`: binomial intervals, DeLong (pROC's method).
+* :mod:`~binmetrics.inference.intervals`: binomial intervals, DeLong's interval of one
+  AUC, and :func:`measure_ci` for any registered measure.
+* :mod:`~binmetrics.inference.delong`: DeLong's tests of two or more AUCs (pROC's
+  method).
 * :mod:`~binmetrics.inference.resampling`: bootstrap and permutation replicates of the
-  count table (no re-sort).
+  count table (no re-sort); the samplers are in
+  :mod:`~binmetrics.inference._replicates`.
 * :mod:`~binmetrics.inference.paired`: paired comparisons of models on the same cases.
+* :mod:`~binmetrics.inference.proportions`: McNemar's test and the proportion z-tests.
 * :mod:`~binmetrics.inference.refit`: Berrar's procedures that refit an estimator.
 """
 
-from binmetrics.inference.intervals import (
-    PROPORTION_METHODS,
+from binmetrics.inference.delong import (
     DeLongContrast,
     DeLongTest,
+    delong_contrast,
+    delong_placements,
+    delong_test,
+    delong_test_unpaired,
+)
+from binmetrics.inference.intervals import (
+    PROPORTION_METHODS,
     Interval,
     Placements,
     auc_ci,
     auc_variance,
     ci_methods,
-    delong_contrast,
-    delong_placements,
-    delong_test,
-    delong_test_unpaired,
     measure_ci,
     proportion_ci,
     table_placements,
 )
 from binmetrics.inference.paired import (
     Comparison,
-    McNemarTest,
     PairedResult,
-    ProportionTest,
     compare,
     compare_methods,
-    mcnemar_test,
     paired_bootstrap_indices,
+)
+from binmetrics.inference.proportions import (
+    McNemarTest,
+    ProportionTest,
+    mcnemar_test,
     proportion_test,
     two_proportion_test,
 )

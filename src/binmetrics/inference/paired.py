@@ -1,4 +1,4 @@
-"""Comparing models on the same cases, and z-tests of accuracy.
+"""Comparing models scored on the same cases: every pair, every measure.
 
 Paired comparison (:func:`compare`)
     Several models score the same cases. For every pair (A, B) and every requested
@@ -6,14 +6,14 @@ Paired comparison (:func:`compare`)
     the difference and a p-value, by the method that fits the measure:
 
     ``"delong"`` (AUC)
-        DeLong's paired test, :func:`binmetrics.intervals.delong_test` (= pROC
+        DeLong's paired test, :func:`binmetrics.inference.delong.delong_test` (= pROC
         ``roc.test(paired=TRUE)``): z-test of the difference with DeLong's
         covariance, and its normal interval.
     ``"mcnemar"`` (accuracy)
         McNemar's test on the discordant cases at the threshold
-        (:func:`mcnemar_test`): exact binomial by default, or the chi-square with
-        continuity correction. The interval of the difference of the two
-        accuracies is the Wald interval for paired proportions.
+        (:func:`~binmetrics.inference.proportions.mcnemar_test`): exact binomial by
+        default, or the chi-square with continuity correction. The interval of the
+        difference of the two accuracies is the Wald interval for paired proportions.
     ``"bootstrap"`` (any registered measure)
         The paired bootstrap: every replicate resamples the *same* cases (row
         indices, stratified by class by default) for all models, and the
@@ -26,11 +26,8 @@ Paired comparison (:func:`compare`)
         Replicates in which the difference is undefined (NaN for either model) are
         counted in ``n_undefined`` and reported in a warning, never dropped silently.
 
-Proportion z-tests (:func:`proportion_test`, :func:`two_proportion_test`)
-    The one-proportion z-test of an accuracy against the majority-class rate
-    p0 = max(prevalence, 1 - prevalence) ("H0: p <= p0 vs Ha: p > p0", as the
-    Wikipedia seed describes) or a given p0, and the pooled two-proportion z-test of
-    two accuracies measured on independent samples.
+The tests of accuracies as proportions (McNemar's test on its own, the one- and
+two-proportion z-tests) are in :mod:`binmetrics.inference.proportions`.
 """
 
 from __future__ import annotations
@@ -40,25 +37,31 @@ import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import special, stats
+from scipy import special
 
-from binmetrics.exceptions import report_undefined
-from binmetrics.inference.intervals import DeLongTest, Interval, _normal_pvalue, delong_test
-from binmetrics.inference.resampling import (
+from binmetrics.inference._replicates import (
     _evaluate_blocks,
-    _ranking_kernel,
     _replicate_table,
     _report_undefined_replicates,
     _slot_of_group,
     _Target,
     _targets,
-    quantiles,
 )
+from binmetrics.inference.delong import DeLongTest, delong_test
+from binmetrics.inference.intervals import Interval, normal_pvalue
+from binmetrics.inference.proportions import (
+    McNemarMethod,
+    McNemarTest,
+    check_mcnemar_method,
+    mcnemar_from_rows,
+)
+from binmetrics.inference.resampling import quantiles
 from binmetrics.measures import Measure, get_measure
+from binmetrics.measures.kernels import Kernel
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import (
     Alternative,
@@ -67,7 +70,6 @@ from binmetrics.validation import (
     as_float,
     check_alternative,
     check_count,
-    check_in_range,
     check_labels,
     check_level,
     check_threshold,
@@ -75,28 +77,18 @@ from binmetrics.validation import (
 )
 
 if TYPE_CHECKING:
-    from binmetrics.evaluation.binary import Evaluation
+    import pandas as pd
 
 __all__ = [
     "Comparison",
-    "McNemarTest",
     "PairedResult",
-    "ProportionTest",
     "compare",
     "compare_methods",
-    "mcnemar_test",
     "paired_bootstrap_indices",
-    "proportion_test",
-    "two_proportion_test",
 ]
-
-McNemarMethod = Literal["exact", "chi2", "chi2-uncorrected"]
-
-_MCNEMAR_METHODS = ("exact", "chi2", "chi2-uncorrected")
 
 #: Target number of drawn row indices held at once by the paired bootstrap.
 _BLOCK_ELEMENTS = 1 << 20
-
 
 # --- small helpers ----------------------------------------------------------------------
 def _ratio(d: float, se: float) -> float:
@@ -106,195 +98,6 @@ def _ratio(d: float, se: float) -> float:
     if se > 0:
         return d / se
     return 0.0 if d == 0 else math.copysign(math.inf, d)
-
-
-# --- McNemar ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class McNemarTest:
-    """McNemar's test of two accuracies on the same cases.
-
-    Attributes
-    ----------
-    b : float
-        Cases (weight) that model A classifies correctly and model B wrongly.
-    c : float
-        Cases that A classifies wrongly and B correctly.
-    n : float
-        All cases (weight).
-    accuracy_a, accuracy_b : float
-        The two accuracies; their difference is ``(b - c) / n``.
-    difference : float
-        ``accuracy_a - accuracy_b``.
-    statistic : float
-        "exact": b, a Binomial(b + c, 1/2) count under H0; "chi2": the chi-square
-        statistic with one degree of freedom.
-    pvalue : float
-    ci : Interval
-        Wald interval of the difference of paired proportions (Agresti,
-        *Categorical Data Analysis*, sec. 11.1): ``d ± z sqrt(b + c - (b - c)²/n) / n``,
-        clipped to [-1, 1]; method "wald-paired".
-    method : {"exact", "chi2", "chi2-uncorrected"}
-    alternative : {"two-sided", "greater", "less"}
-        "greater": A is more accurate than B.
-    """
-
-    b: float
-    c: float
-    n: float
-    accuracy_a: float
-    accuracy_b: float
-    difference: float
-    statistic: float
-    pvalue: float
-    ci: Interval
-    method: str
-    alternative: str
-
-
-def _mcnemar(b: float, c: float, n: float, acc_a: float, acc_b: float, method: str,
-             alternative: str, level: float) -> McNemarTest:
-    m = b + c
-    if method == "exact":
-        if not (float(b).is_integer() and float(c).is_integer()):
-            raise ValueError(
-                f"McNemar's exact test needs whole-number discordant counts; got b = {b:g}, "
-                f"c = {c:g} (non-integer sample weights). Use mcnemar='chi2', or the paired "
-                "bootstrap (method={'accuracy': 'bootstrap'})")
-        kb, km = int(b), int(m)
-        if alternative == "two-sided":
-            p = min(1.0, 2.0 * float(stats.binom.cdf(min(kb, km - kb), km, 0.5)))
-        elif alternative == "greater":
-            p = float(stats.binom.sf(kb - 1, km, 0.5))
-        else:
-            p = float(stats.binom.cdf(kb, km, 0.5))
-        stat = float(b)
-    else:
-        diff = abs(b - c)
-        if method == "chi2":
-            diff = max(diff - 1.0, 0.0)  # continuity correction, never past 0 (R: none if b = c)
-        stat = diff * diff / m if m > 0 else 0.0
-        if alternative == "two-sided":
-            p = float(stats.chi2.sf(stat, 1))
-        else:
-            z = math.copysign(math.sqrt(stat), b - c)
-            p = _normal_pvalue(z, alternative)
-    d = (b - c) / n
-    q = float(special.ndtri(1.0 - (1.0 - level) / 2.0))
-    se = math.sqrt(max(m - (b - c) ** 2 / n, 0.0)) / n
-    ci = Interval(d, max(-1.0, d - q * se), min(1.0, d + q * se), level, "wald-paired")
-    return McNemarTest(b=float(b), c=float(c), n=float(n), accuracy_a=acc_a, accuracy_b=acc_b,
-                       difference=d, statistic=stat, pvalue=p, ci=ci, method=method,
-                       alternative=alternative)
-
-
-def _check_mcnemar_method(method: Any, name: str = "mcnemar") -> str:
-    if method not in _MCNEMAR_METHODS:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, _MCNEMAR_METHODS))}; "
-                         f"got {method!r}")
-    return str(method)
-
-
-def _discordant(y: npt.NDArray[np.bool_], sa: FloatArray, sb: FloatArray,
-                w: FloatArray | None, threshold: float) -> tuple[float, float, float, float, float]:
-    ok_a = (sa >= threshold) == y
-    ok_b = (sb >= threshold) == y
-    if w is None:
-        n = float(y.size)
-        b = float(np.count_nonzero(ok_a & ~ok_b))
-        c = float(np.count_nonzero(~ok_a & ok_b))
-        return b, c, n, float(np.count_nonzero(ok_a)) / n, float(np.count_nonzero(ok_b)) / n
-    n = float(w.sum())
-    b = float(w[ok_a & ~ok_b].sum())
-    c = float(w[~ok_a & ok_b].sum())
-    return b, c, n, float(w[ok_a].sum()) / n, float(w[ok_b].sum()) / n
-
-
-def mcnemar_test(
-    y_true: Any,
-    score_a: Any,
-    score_b: Any,
-    *,
-    threshold: float = 0.5,
-    method: McNemarMethod = "exact",
-    alternative: Alternative = "two-sided",
-    level: float = 0.95,
-    sample_weight: Any = None,
-    pos_label: Any = None,
-) -> McNemarTest:
-    """McNemar's test: do two models classify the same cases equally accurately?
-
-    Each model predicts positive when ``score >= threshold``. With b the cases that
-    A gets right and B wrong, and c the reverse, the null hypothesis (equal
-    accuracies) makes b a Binomial(b + c, 1/2) count:
-
-    ``"exact"`` (default)
-        two-sided p = min(1, 2 P(X <= min(b, c))); "greater" (A more accurate)
-        p = P(X >= b); "less" p = P(X <= b); X ~ Binomial(b + c, 1/2).
-    ``"chi2"``
-        Edwards' continuity-corrected statistic (max(|b - c| - 1, 0))² / (b + c)
-        on one degree of freedom. This is statsmodels' ``mcnemar(exact=False)``
-        when b != c; when b = c it is 0 (p = 1), as R's ``mcnemar.test``, where
-        statsmodels subtracts the correction anyway. One-sided p-values use
-        z = sign(b - c) sqrt(statistic) and the normal tail.
-    ``"chi2-uncorrected"``
-        (b - c)² / (b + c).
-
-    With b + c = 0 there is no evidence either way: p = 1 (0.5 one-sided for the
-    chi-square forms). Weights are frequencies: b, c and n become weighted sums
-    (the exact test then needs whole numbers).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n,)
-        Labels (as :func:`binmetrics.evaluate`).
-    score_a, score_b : array-like of shape (n,)
-        The two models' scores (or 0/1 predictions) for the same cases.
-    threshold : float, default 0.5
-    method : {"exact", "chi2", "chi2-uncorrected"}, default "exact"
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        "greater": the alternative that A is more accurate than B.
-    level : float in (0, 1), default 0.95
-        Level of the (two-sided) Wald interval of the difference of accuracies.
-    sample_weight, pos_label
-        As :func:`binmetrics.evaluate`.
-
-    Returns
-    -------
-    McNemarTest
-
-    Examples
-    --------
-    >>> y = [1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
-    >>> a = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1]
-    >>> b = [1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0]
-    >>> t = mcnemar_test(y, a, b)
-    >>> t.b, t.c, round(t.pvalue, 6)   # 6 discordant cases, 5 of them favour A
-    (5.0, 1.0, 0.21875)
-    >>> round(mcnemar_test(y, a, b, method="chi2").statistic, 6)  # (|5 - 1| - 1)² / 6
-    1.5
-    """
-    meth = _check_mcnemar_method(method, "method")
-    alt = check_alternative(alternative)
-    lv = check_level(level)
-    th = check_threshold(threshold)
-    y, _ = check_labels(y_true, pos_label)
-    arrays = [_score_array(s, name, y.size) for s, name in ((score_a, "score_a"),
-                                                             (score_b, "score_b"))]
-    for s, name in zip(arrays, ("score_a", "score_b"), strict=True):
-        bad = np.isnan(s)
-        if bad.any():
-            raise ValueError(f"{name} has {int(bad.sum())} NaN values; McNemar's test needs "
-                             "a prediction for every case")
-    w = check_weights(sample_weight, y.size)
-    return _mcnemar(*_discordant(y, arrays[0], arrays[1], w, th), meth, alt, lv)
-
-
-def _score_array(x: Any, name: str, n: int) -> FloatArray:
-    s = as_float(as_1d(x, name), name)
-    if s.size != n:
-        raise ValueError(f"{name} has {s.size} values but y_true has {n} rows")
-    return s
-
 
 # --- the paired bootstrap -----------------------------------------------------------------
 def _draw_rows(rng: np.random.Generator,
@@ -399,10 +202,10 @@ class _ModelBlock:
         c = self._counts("cell").astype(np.float64)
         return Confusion(tp=c[:, 0], fn=c[:, 1], fp=c[:, 2], tn=c[:, 3])
 
-    def kernel(self, name: str) -> FloatArray:
+    def kernel(self, kernel: Kernel) -> FloatArray:
         S = self.keys.S
         c = self._counts("slot")
-        return _ranking_kernel(name, c[:, :S], c[:, S:])
+        return kernel(c[:, :S], c[:, S:])
 
     def tables(self) -> list[CountTable]:
         G = self.keys.G
@@ -465,7 +268,8 @@ class PairedResult:
     pvalue : float
         For H0: no difference, against ``alternative``.
     statistic : float
-        DeLong's Z, McNemar's statistic (see :class:`McNemarTest`), or the
+        DeLong's Z, McNemar's statistic (see
+        :class:`~binmetrics.inference.proportions.McNemarTest`), or the
         bootstrap's d / sd(d*).
     method : str
         "delong", "mcnemar-exact", "mcnemar-chi2", "mcnemar-chi2-uncorrected" or
@@ -553,7 +357,7 @@ class Comparison:
                            f"{self.methods.get(mid, 'not compared')})")
         return np.asarray(self.replicates[model_a][mid] - self.replicates[model_b][mid])
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """A tidy DataFrame: one row per pair and measure.
 
         Columns: model_a, model_b, measure, value_a, value_b, difference, low, high,
@@ -724,7 +528,7 @@ def compare(
         A mapping chooses per measure (the others "auto"), e.g. ``{"auc":
         "bootstrap"}``. A method that does not apply is an error listing those that do.
     mcnemar : {"exact", "chi2", "chi2-uncorrected"}, default "exact"
-        McNemar's variant (see :func:`mcnemar_test`).
+        McNemar's variant (see :func:`~binmetrics.inference.proportions.mcnemar_test`).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         "greater": the alternative that model A is better than B in the sense of a
         larger value (for a loss, larger is worse).
@@ -786,7 +590,7 @@ def compare(
     th = check_threshold(threshold)
     lv = check_level(level)
     alt = check_alternative(alternative)
-    mc = _check_mcnemar_method(mcnemar)
+    mc = check_mcnemar_method(mcnemar, "mcnemar")
     B = check_count(n_resamples, "n_resamples")
     if isinstance(measures, (str, Measure)):
         measures = [measures]
@@ -829,7 +633,7 @@ def compare(
                                                 dt.ci, dt.pvalue, dt.statistic, "delong", alt,
                                                 0, dt))
                 elif how == "mcnemar":
-                    mt = _mcnemar(*_discordant(y, arrays[i], arrays[j], w, th), mc, alt, lv)
+                    mt = mcnemar_from_rows(y, arrays[i], arrays[j], w, th, mc, alt, lv)
                     results.append(PairedResult(a, b, m.id, mt.accuracy_a, mt.accuracy_b,
                                                 mt.difference, mt.ci, mt.pvalue, mt.statistic,
                                                 f"mcnemar-{mc}", alt, 0, mt))
@@ -863,226 +667,5 @@ def _bootstrap_result(a: str, b: str, mid: str, va: float, vb: float, ra: FloatA
     else:
         low = high = z = nan
     ci = Interval(d, low, high, level, "bootstrap-percentile")
-    return PairedResult(a, b, mid, va, vb, d, ci, _normal_pvalue(z, alternative), z,
+    return PairedResult(a, b, mid, va, vb, d, ci, normal_pvalue(z, alternative), z,
                         "paired-bootstrap", alternative, k, None)
-
-
-# --- proportion z-tests ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class ProportionTest:
-    """A z-test of one proportion, or of the difference of two.
-
-    Attributes
-    ----------
-    statistic : float
-        z.
-    pvalue : float
-    estimate : float
-        p̂ (one sample) or p̂1 - p̂2 (two samples).
-    null_value : float
-        p0 (one sample) or 0 (two samples).
-    proportions : tuple of float
-        p̂, or (p̂1, p̂2).
-    successes, trials : tuple of float
-    standard_error : float
-        Under the null: sqrt(p0 (1 - p0) / n), or the pooled
-        sqrt(p̄ (1 - p̄) (1/n1 + 1/n2)).
-    alternative : str
-    method : str
-        "one-proportion z-test" or "two-proportion z-test (pooled)".
-    """
-
-    statistic: float
-    pvalue: float
-    estimate: float
-    null_value: float
-    proportions: tuple[float, ...]
-    successes: tuple[float, ...]
-    trials: tuple[float, ...]
-    standard_error: float
-    alternative: str
-    method: str
-
-
-def _counts_of(data: Any, trials: Any, what: str) -> tuple[float, float, float | None]:
-    """(successes, trials, majority rate) of an Evaluation, a Confusion or numbers."""
-    conf: Confusion | None = None
-    if isinstance(data, Confusion):
-        conf = data
-    elif isinstance(getattr(data, "table", None), CountTable) and hasattr(data, "confusion"):
-        conf = data.confusion
-    if conf is not None:
-        if trials is not None:
-            raise TypeError(f"{what}: pass trials only with a number of successes, not with "
-                            "an Evaluation or Confusion")
-        k, n = float(conf.tp + conf.tn), float(conf.total)
-        prev = float(conf.tp + conf.fn) / n if n > 0 else math.nan
-        return k, n, max(prev, 1.0 - prev)
-    if trials is None:
-        raise TypeError(f"{what}: pass an Evaluation, a Confusion, or successes and trials")
-    k = _finite(data, "successes")
-    n = _finite(trials, "trials")
-    return k, n, None
-
-
-def _finite(x: Any, name: str) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number, got {x!r}") from None
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {x!r}")
-    return v
-
-
-def _check_counts(k: float, n: float) -> None:
-    if n <= 0:
-        raise ValueError(f"trials must be > 0, got {n:g}")
-    if not 0 <= k <= n:
-        raise ValueError(f"successes must lie in [0, trials] = [0, {n:g}]; got {k:g}")
-
-
-def proportion_test(
-    data: Any,
-    trials: float | None = None,
-    *,
-    p0: float | None = None,
-    alternative: Alternative = "greater",
-) -> ProportionTest:
-    """One-proportion z-test, e.g. of an accuracy against the majority-class rate.
-
-    With k successes in n trials, p̂ = k/n and the null value p0:
-
-        z = (p̂ - p0) / sqrt(p0 (1 - p0) / n)
-
-    The standard error uses the null p0, as the textbook z-test does (statsmodels'
-    ``proportions_ztest(k, n, value=p0, prop_var=p0)``; its default uses p̂). The
-    default alternative "greater" tests H0: p <= p0 against Ha: p > p0 (p-value
-    1 - Φ(z)): does the classifier beat the rule that predicts the most frequent
-    class, whose accuracy is p0 = max(prevalence, 1 - prevalence) (Wikipedia,
-    "Evaluation of binary classifiers")? Another classifier's known accuracy can
-    be given as p0.
-
-    Parameters
-    ----------
-    data : Evaluation, Confusion, or number
-        An evaluation or confusion matrix (its accuracy (TP + TN)/n is tested and p0
-        defaults to its majority-class rate), or the number of successes k.
-    trials : float, optional
-        n, with a number of successes.
-    p0 : float in [0, 1], optional
-        The null proportion; required with numbers. p0 = 0 or 1 gives NaN with an
-        :class:`~binmetrics.exceptions.UndefinedMeasureWarning` (zero standard error).
-    alternative : {"greater", "less", "two-sided"}, default "greater"
-
-    Returns
-    -------
-    ProportionTest
-
-    Notes
-    -----
-    The normal approximation wants n p0 and n (1 - p0) large; weighted counts (a
-    weighted evaluation) are used as if they were frequencies.
-
-    Examples
-    --------
-    90% of the cases are negative; the classifier is right on 460 of 500:
-
-    >>> t = proportion_test(460, 500, p0=0.9)
-    >>> round(t.statistic, 4), round(t.pvalue, 4)
-    (1.4907, 0.068)
-    >>> import binmetrics as bm
-    >>> y = [1, 0, 0, 0, 0, 0, 0, 0, 0, 1] * 10
-    >>> ev = bm.evaluate(y, [.9, .1, .2, .1, .3, .2, .1, .6, .2, .8] * 10)
-    >>> t = proportion_test(ev)   # accuracy 0.9 against the majority rate 0.8
-    >>> t.estimate, t.null_value, round(t.pvalue, 4)
-    (0.9, 0.8, 0.0062)
-    """
-    alt = check_alternative(alternative)
-    k, n, majority = _counts_of(data, trials, "proportion_test")
-    _check_counts(k, n)
-    if p0 is None:
-        if majority is None:
-            raise ValueError("p0 is required with successes and trials (pass an Evaluation to "
-                             "test against its majority-class rate)")
-        null = majority
-    else:
-        null = check_in_range(p0, "p0", 0.0, 1.0)
-    p = k / n
-    nan = math.nan
-    if null in (0.0, 1.0):
-        report_undefined("proportion z-test", f"the null proportion p0 = {null:g} has a "
-                                              "standard error of 0")
-        z = se = nan
-    else:
-        se = math.sqrt(null * (1.0 - null) / n)
-        z = (p - null) / se
-    return ProportionTest(statistic=z, pvalue=_normal_pvalue(z, alt), estimate=p,
-                          null_value=null, proportions=(p,), successes=(k,), trials=(n,),
-                          standard_error=se, alternative=alt, method="one-proportion z-test")
-
-
-def _pair(x: Any, which: str) -> tuple[float, float]:
-    if isinstance(x, Confusion) or isinstance(getattr(x, "table", None), CountTable):
-        k, n, _ = _counts_of(x, None, which)
-    elif isinstance(x, (tuple, list)) and len(x) == 2:
-        k, n = _finite(x[0], f"{which} successes"), _finite(x[1], f"{which} trials")
-    else:
-        raise TypeError(f"{which} must be an Evaluation, a Confusion or a pair (successes, "
-                        f"trials); got {x!r}")
-    _check_counts(k, n)
-    return k, n
-
-
-def two_proportion_test(
-    first: Evaluation | Confusion | tuple[float, float],
-    second: Evaluation | Confusion | tuple[float, float],
-    *,
-    alternative: Alternative = "two-sided",
-) -> ProportionTest:
-    """Pooled two-proportion z-test: are two accuracies, on independent samples, equal?
-
-    With p̂1 = k1/n1, p̂2 = k2/n2 and the pooled p̄ = (k1 + k2)/(n1 + n2):
-
-        z = (p̂1 - p̂2) / sqrt(p̄ (1 - p̄) (1/n1 + 1/n2))
-
-    (statsmodels' ``proportions_ztest([k1, k2], [n1, n2])``). For two models scored
-    on the *same* cases the samples are not independent: use McNemar's test
-    (:func:`mcnemar_test`, :func:`compare`).
-
-    Parameters
-    ----------
-    first, second : Evaluation, Confusion, or (successes, trials)
-        Evaluations and confusion matrices contribute their accuracy (TP + TN)/n.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        "greater": the alternative p1 > p2.
-
-    Returns
-    -------
-    ProportionTest
-        NaN statistic and p-value, with an
-        :class:`~binmetrics.exceptions.UndefinedMeasureWarning`, when p̄ is 0 or 1.
-
-    Examples
-    --------
-    >>> t = two_proportion_test((90, 100), (80, 100))
-    >>> round(t.statistic, 4), round(t.pvalue, 4)
-    (1.9803, 0.0477)
-    """
-    alt = check_alternative(alternative)
-    k1, n1 = _pair(first, "first")
-    k2, n2 = _pair(second, "second")
-    p1, p2 = k1 / n1, k2 / n2
-    pooled = (k1 + k2) / (n1 + n2)
-    nan = math.nan
-    if pooled in (0.0, 1.0):
-        report_undefined("two-proportion z-test", f"the pooled proportion is {pooled:g}: "
-                                                  "the standard error is 0")
-        z = se = nan
-    else:
-        se = math.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
-        z = (p1 - p2) / se
-    return ProportionTest(statistic=z, pvalue=_normal_pvalue(z, alt), estimate=p1 - p2,
-                          null_value=0.0, proportions=(p1, p2), successes=(k1, k2),
-                          trials=(n1, n2), standard_error=se, alternative=alt,
-                          method="two-proportion z-test (pooled)")

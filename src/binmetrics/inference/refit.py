@@ -34,13 +34,9 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.exceptions import undefined_policy
+from binmetrics.inference._replicates import _report_undefined_replicates
 from binmetrics.inference.intervals import Interval
-from binmetrics.inference.resampling import (
-    PermutationResult,
-    _report_undefined_replicates,
-    permutation_pvalue,
-    quantiles,
-)
+from binmetrics.inference.resampling import PermutationResult, permutation_pvalue, quantiles
 from binmetrics.measures import Measure, get_measure
 from binmetrics.progress import progress_bar as _progress_bar
 from binmetrics.table.counts import CountTable, FloatArray
@@ -236,7 +232,7 @@ def refit_permutation_test(
        ``plus_one`` (the default; the observed labelling counts as one
        permutation, so p >= 1/(n_permutations + 1)), or Berrar's plain ratio
        ``#{...} / n_permutations`` with ``plus_one=False``; see
-       :func:`binmetrics.resampling.permutation_pvalue`.
+       :func:`binmetrics.inference.resampling.permutation_pvalue`.
 
     Unlike :meth:`Evaluation.permutation_test` (labels permuted on the evaluation
     set, fixed scores), this tests the *learning procedure*: whether the model can

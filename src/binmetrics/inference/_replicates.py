@@ -1,0 +1,712 @@
+"""The replicates behind :mod:`binmetrics.inference.resampling` and the paired bootstrap of
+:mod:`binmetrics.inference.paired`: what is resampled, how replicates are drawn, and how
+the measures are evaluated on blocks of them.
+
+* :class:`_Target`, :func:`_targets`: the statistics to resample (registered measures
+  with their parameters and their registry's resampling kernel, or callables).
+* :class:`_Cells`, :func:`_slot_of_group`: the (score, label) cells of a table, and the
+  condensed slots the resampling kernels work on.
+* :class:`_BootstrapSampler` / :class:`_BootstrapBlock` and :class:`_PermutationSampler`
+  / :class:`_PermutationBlock`: blocks of bootstrap replicates and of label
+  permutations, each with the views the measures need (a :class:`Confusion` of arrays,
+  count matrices for the kernels, count tables); :func:`_evaluate_blocks` runs the
+  measures over any such blocks.
+* :func:`_jackknife`, :func:`_acceleration`: the jackknife of the BCa interval.
+* :class:`ResamplingWarning` and :func:`_report_undefined_replicates`, shared with
+  :mod:`~binmetrics.inference.paired` and :mod:`~binmetrics.inference.refit`.
+
+The methods and their conventions are described in :mod:`binmetrics.inference.resampling`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from binmetrics.exceptions import (
+    UndefinedMeasureError,
+    UndefinedMeasureWarning,
+    current_policy,
+    undefined_policy,
+)
+from binmetrics.measures import Measure, get_measure
+from binmetrics.measures.kernels import Kernel, auc_transform
+from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
+from binmetrics.validation import check_count
+
+IntArray = npt.NDArray[np.int64]
+
+#: Target number of elements of a block's draw or count matrices: large enough to
+#: amortise the per-block work, small enough to stay in cache.
+_BLOCK_ELEMENTS = 1 << 20
+
+#: Index draws cost ~5 ns per case (draw, look-up, count); multinomial draws ~100 ns
+#: per category. Multinomial is used when categories * this < cases.
+_MULTINOMIAL_RATIO = 20
+#: Weighted index draws need a binary search (~30 ns per case).
+_MULTINOMIAL_RATIO_WEIGHTED = 4
+#: Choosing k of n cases costs ~15 ns per chosen case; the marginal hypergeometric
+#: split ~110 ns per group. The split is used when groups * this < k.
+_HYPERGEOMETRIC_RATIO = 8
+
+#: The BCa jackknife is exact (one evaluation per (score, label) cell) up to this
+#: many cells; beyond, about this many runs of adjacent cells of a class are each
+#: represented by one cell (see
+#: :meth:`binmetrics.inference.resampling.BootstrapResult.acceleration`).
+_JACKKNIFE_CELLS = 2000
+
+
+#: A progress callback: called with (replicates done, replicates in all).
+Progress = Callable[[int, int], None]
+
+
+class ResamplingWarning(UserWarning):
+    """A resampling result needs care (e.g. weights that may not be frequencies)."""
+
+
+# --- the statistics -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Target:
+    """One statistic to resample: a registered measure with parameters, or a callable."""
+
+    key: str
+    family: str  # "confusion", "ranking", "probabilistic" or "callable"
+    func: Callable[..., Any]
+    params: Mapping[str, Any]
+    kernel: Kernel | None  # the measure's resampling kernel, if the registry declares one
+
+    def value(self, table: CountTable, threshold: float) -> float:
+        if self.family == "confusion":
+            return float(self.func(table.confusion(threshold), **self.params))
+        return float(self.func(table, **self.params))
+
+    def on_confusion(self, c: Confusion, size: int) -> FloatArray:
+        out = np.asarray(self.func(c, **self.params), dtype=np.float64)
+        return np.broadcast_to(out, (size,))
+
+
+def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> list[_Target]:
+    if isinstance(measures, (str, Measure)) or callable(measures):
+        items: list[Any] = [measures]
+    elif isinstance(measures, Iterable):
+        items = list(measures)
+    else:
+        raise TypeError(f"measures must be a measure name, a Measure, a callable or a list of "
+                        f"them; got {measures!r}")
+    if not items:
+        raise ValueError("no measures given")
+    wanted: dict[str, dict[str, Any]] = {}
+    for name, p in (params or {}).items():
+        if not isinstance(p, Mapping):
+            raise TypeError(f"params maps a measure to its parameters, e.g. "
+                            f"{{'fbeta': {{'beta': 2}}}}; got {name!r}: {p!r}")
+        wanted[get_measure(name).id] = dict(p)
+    out: list[_Target] = []
+    for item in items:
+        if isinstance(item, (str, Measure)):
+            m = get_measure(item)
+            p = m.resolve_params(**wanted.get(m.id, {}))
+            out.append(_Target(m.id, m.family, m.func, MappingProxyType(p),
+                               m.resampling_kernel))
+        elif callable(item):
+            name = str(getattr(item, "__name__", "statistic"))
+            out.append(_Target(name, "callable", item, MappingProxyType({}), None))
+        else:
+            raise TypeError(f"a measure must be a name, a Measure or a callable taking a "
+                            f"CountTable; got {item!r}")
+    keys = [t.key for t in out]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        raise ValueError(f"measure(s) given twice: {', '.join(dup)}")
+    unused = sorted(set(wanted) - set(keys))
+    if unused:
+        raise ValueError(f"params given for measure(s) not requested: {', '.join(unused)}")
+    return out
+
+
+# --- the cells of a table -----------------------------------------------------------------
+@dataclass(frozen=True)
+class _Cells:
+    """The non-empty (score, label) cells of a table: positive cells first, then negative
+    cells, each in table (descending score) order."""
+
+    group: npt.NDArray[np.intp]
+    weight: FloatArray
+    n_pos: int  # number of positive cells
+    n_groups: int
+
+    @classmethod
+    def of(cls, table: CountTable) -> _Cells:
+        ip, ineg = np.flatnonzero(table.pos), np.flatnonzero(table.neg)
+        group = np.concatenate((ip, ineg)).astype(np.intp)
+        weight = np.concatenate((table.pos[ip], table.neg[ineg])).astype(np.float64)
+        return cls(group=group, weight=weight, n_pos=int(ip.size), n_groups=table.n_distinct)
+
+    @property
+    def size(self) -> int:
+        return int(self.group.size)
+
+    def label(self) -> npt.NDArray[np.intp]:
+        """0 for positive cells, 1 for negative cells."""
+        out = np.ones(self.size, dtype=np.intp)
+        out[: self.n_pos] = 0
+        return out
+
+    def above(self, cut: int) -> tuple[int, int]:
+        """Number of positive and of negative cells in the top ``cut`` groups."""
+        a_pos = int(np.searchsorted(self.group[: self.n_pos], cut))
+        a_neg = int(np.searchsorted(self.group[self.n_pos:], cut))
+        return a_pos, a_neg
+
+
+def _slot_of_group(table: CountTable) -> tuple[npt.NDArray[np.intp], int]:
+    """Slots of the table condensed around its groups with positives: slot 2q+1 is the
+    q-th group holding positives, slot 2q the negative-only groups just above it (slot
+    2Q those below the last). The ranking kernels are invariant to this merge."""
+    is_pos = table.pos > 0
+    idx = np.flatnonzero(is_pos)
+    slot = 2 * np.searchsorted(idx, np.arange(table.n_distinct)) + is_pos
+    return slot.astype(np.intp), 2 * int(idx.size) + 1
+
+
+def _bincount_rows(keys: npt.NDArray[Any], width: int,
+                   lookup: npt.NDArray[Any] | None = None) -> IntArray:
+    """Row-wise bincount of a (b, d) matrix of keys in [0, width) (of ``lookup[keys]``).
+
+    One row at a time: a row's counts stay in cache, which a single bincount of the
+    offset keys of all rows does not (it is about twice as slow).
+    """
+    out = np.empty((keys.shape[0], width), dtype=np.int64)
+    for i in range(keys.shape[0]):
+        out[i] = np.bincount(keys[i] if lookup is None else lookup[keys[i]], minlength=width)
+    return out
+
+
+# --- bootstrap sampling -------------------------------------------------------------------
+@dataclass
+class _Stratum:
+    """A set of cells resampled together: one class (stratified) or all cells."""
+
+    lo: int  # global cell range [lo, hi)
+    hi: int
+    draws: int  # cases drawn per replicate
+    unit_weight: float  # weight of each drawn case
+    method: str  # "index": draw case (or cell) indices; "counts": multinomial counts
+    unit_start: IntArray  # cumulative units per local cell (units: cases or cells)
+    unit_cell: npt.NDArray[np.intp] | None  # case -> local cell (unweighted index draws)
+    cum_weight: FloatArray | None  # weighted index draws
+    probs: FloatArray | None  # multinomial draws
+    _keys: dict[str, tuple[npt.NDArray[Any], int]] = field(default_factory=dict)
+
+    @property
+    def n_units(self) -> int:
+        return int(self.unit_start[-1])
+
+    def draw(self, rng: np.random.Generator, b: int) -> npt.NDArray[Any]:
+        if self.method == "counts":
+            assert self.probs is not None
+            return rng.multinomial(self.draws, self.probs, size=b)
+        if self.cum_weight is None:  # cases, equally likely (intp: the fastest to index with)
+            return rng.integers(0, self.n_units, size=(b, self.draws), dtype=np.intp)
+        x = rng.random((b, self.draws))
+        x *= self.cum_weight[-1]
+        u = np.searchsorted(self.cum_weight, x, side="right")
+        return np.minimum(u, self.hi - self.lo - 1)
+
+    def unit_keys(self, level: str,
+                  cell_key: npt.NDArray[np.intp]) -> tuple[npt.NDArray[Any], int]:
+        """Each unit's key at a level, relative to the stratum's smallest key, and that key
+        (the strata's key ranges never overlap)."""
+        if level not in self._keys:
+            local = cell_key[self.lo:self.hi]
+            k0 = int(local.min()) if local.size else 0
+            rel = (local - k0).astype(np.intp)
+            self._keys[level] = (rel if self.unit_cell is None else rel[self.unit_cell], k0)
+        return self._keys[level]
+
+    def count_in(self, d: npt.NDArray[Any], c0: int, c1: int) -> npt.NDArray[Any]:
+        """Per replicate, the number of draws in the global cells [c0, c1)."""
+        l0, l1 = max(c0, self.lo) - self.lo, min(c1, self.hi) - self.lo
+        b = d.shape[0]
+        if l1 <= l0:
+            return np.zeros(b, dtype=np.int64)
+        if self.method == "counts":
+            return d[:, l0:l1].sum(axis=1)
+        u0, u1 = int(self.unit_start[l0]), int(self.unit_start[l1])
+        if u0 == 0 and u1 == self.n_units:
+            return np.full(b, self.draws, dtype=np.int64)
+        if u0 == 0:
+            return np.count_nonzero(d < u1, axis=1)
+        if u1 == self.n_units:
+            return np.count_nonzero(d >= u0, axis=1)
+        return np.count_nonzero((d >= u0) & (d < u1), axis=1)
+
+
+def _integral(table: CountTable) -> bool:
+    """True if every count of the table is a whole number (frequency weights)."""
+    return bool(np.all(np.mod(table.pos, 1.0) == 0) and np.all(np.mod(table.neg, 1.0) == 0))
+
+
+def _draw_counts(table: CountTable, stratified: bool,
+                 n_cases: Any) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """Cases drawn per stratum and the weight each carries (see "Weighted tables" in
+    :mod:`binmetrics.inference.resampling`)."""
+    if not table.weighted:
+        if n_cases is not None:
+            raise ValueError("n_cases applies to weighted tables only: an unweighted table's "
+                             "counts are its cases")
+        if stratified:
+            return (int(table.P), int(table.N)), (1.0, 1.0)
+        return (int(table.total),), (1.0,)
+    totals = (table.P, table.N) if stratified else (table.total,)
+    if n_cases is None:
+        counts = tuple(round(w) for w in totals)
+        if not _integral(table):
+            warnings.warn(
+                "the table is weighted with non-integer weights; the bootstrap treats weights "
+                f"as frequencies and draws round(total weight) = {counts} cases"
+                f"{' per class' if stratified else ''}. Pass n_cases (the number of rows "
+                "behind the table) if that is not what the weights mean",
+                ResamplingWarning, stacklevel=4)
+    else:
+        if stratified:
+            if isinstance(n_cases, (int, np.integer)) or len(n_cases) != 2:
+                raise ValueError("with stratified=True give n_cases as a pair "
+                                 "(positives, negatives)")
+            counts = tuple(check_count(c, "n_cases") for c in n_cases)
+        elif isinstance(n_cases, (int, np.integer)):
+            counts = (check_count(n_cases, "n_cases"),)
+        else:
+            counts = (sum(check_count(c, "n_cases") for c in n_cases),)
+    for c, w in zip(counts, totals, strict=True):
+        if w > 0 and c < 1:
+            raise ValueError(f"a total weight of {w:g} rounds to {c} cases: the weights are not "
+                             "frequencies; pass n_cases, the number of rows behind the table")
+    return counts, tuple(w / c if c > 0 else 0.0 for c, w in zip(counts, totals, strict=True))
+
+
+class _BootstrapSampler:
+    """Draws blocks of bootstrap replicates of one table."""
+
+    def __init__(self, table: CountTable, stratified: bool, n_cases: Any = None) -> None:
+        self.table = table
+        self.stratified = stratified
+        self.cells = cells = _Cells.of(table)
+        draws, units = _draw_counts(table, stratified, n_cases)
+        self.units = units
+        ranges = ((0, cells.n_pos), (cells.n_pos, cells.size)) if stratified else ((0, cells.size),)
+        self.strata = [self._stratum(lo, hi, d, u)
+                       for (lo, hi), d, u in zip(ranges, draws, units, strict=True)]
+        self.strata = [s for s in self.strata if s.draws > 0]
+        self.n_draws = sum(s.draws for s in self.strata)
+        G = table.n_distinct
+        self.block = max(1, _BLOCK_ELEMENTS // max(self.n_draws, 2 * G, 1))
+        self._levels: dict[str, tuple[npt.NDArray[np.intp], int]] = {}
+
+    def _stratum(self, lo: int, hi: int, draws: int, unit: float) -> _Stratum:
+        w = self.cells.weight[lo:hi]
+        n_cells = hi - lo
+        ratio = _MULTINOMIAL_RATIO_WEIGHTED if self.table.weighted else _MULTINOMIAL_RATIO
+        if n_cells * ratio < draws:
+            method = "counts"
+        else:
+            method = "index"
+        if method == "counts" or self.table.weighted:
+            start = np.arange(n_cells + 1, dtype=np.int64)
+            probs = w / w.sum() if method == "counts" else None
+            cum = np.cumsum(w) if method == "index" else None
+            return _Stratum(lo, hi, draws, unit, method, start, None, cum, probs)
+        counts = w.astype(np.int64)
+        start = np.concatenate(([0], np.cumsum(counts)))
+        unit_cell = np.repeat(np.arange(n_cells, dtype=np.intp), counts)
+        return _Stratum(lo, hi, draws, unit, method, start, unit_cell, None, None)
+
+    def level(self, name: str) -> tuple[npt.NDArray[np.intp], int]:
+        """Key of each cell at a level ("group" or "slot") and the level's width."""
+        if name not in self._levels:
+            label = self.cells.label()
+            if name == "group":
+                width = self.cells.n_groups
+                key = self.cells.group + width * label
+            else:
+                slot, width = _slot_of_group(self.table)
+                key = slot[self.cells.group] + width * label
+            self._levels[name] = (key.astype(np.intp), width)
+        return self._levels[name]
+
+    @property
+    def slot_level(self) -> str:
+        """The level the ranking kernels use: condensed slots with index draws, when smaller."""
+        if any(s.method == "counts" for s in self.strata):
+            return "group"
+        n_pos_groups = int(np.count_nonzero(self.table.pos))
+        return "slot" if 2 * n_pos_groups + 1 < self.table.n_distinct else "group"
+
+    def blocks(self, rng: np.random.Generator, n: int) -> Iterator[_BootstrapBlock]:
+        done = 0
+        while done < n:
+            b = min(self.block, n - done)
+            yield _BootstrapBlock(self, b, [s.draw(rng, b) for s in self.strata])
+            done += b
+
+
+class _BootstrapBlock:
+    """The draws of ``size`` replicates, with the views the measures need."""
+
+    def __init__(self, sampler: _BootstrapSampler, size: int,
+                 draws: list[npt.NDArray[Any]]) -> None:
+        self.s = sampler
+        self.size = size
+        self.draws = draws
+        self._cache: dict[str, Any] = {}
+
+    def counts(self, level: str) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+        """(pos, neg) count matrices of shape (size, width): weights for weighted tables."""
+        if level in self._cache:
+            return self._cache[level]
+        key, width = self.s.level(level)
+        weighted = self.s.table.weighted
+        both: npt.NDArray[Any] = np.zeros((self.size, 2 * width),
+                                          dtype=np.float64 if weighted else np.int64)
+        for st, d in zip(self.s.strata, self.draws, strict=True):
+            if st.method == "counts":
+                part = d * st.unit_weight if weighted else d
+                both[:, key[st.lo:st.hi]] = part  # keys are unique per cell at group level
+                continue
+            rel, k0 = st.unit_keys(level, key)
+            # one row at a time: the counts of a row stay in cache while it is counted
+            out = both[:, k0:k0 + int(rel.max(initial=-1)) + 1]
+            for i in range(self.size):
+                c = np.bincount(rel[d[i]], minlength=out.shape[1])
+                out[i] = c * st.unit_weight if weighted else c
+        res = (both[:, :width], both[:, width:])
+        self._cache[level] = res
+        return res
+
+    def _class_counts(self, c0: int, c1: int) -> npt.NDArray[Any]:
+        total: Any = 0.0 if self.s.table.weighted else 0
+        for st, d in zip(self.s.strata, self.draws, strict=True):
+            k = st.count_in(d, c0, c1)
+            total = total + (k * st.unit_weight if self.s.table.weighted else k)
+        return np.broadcast_to(np.asarray(total), (self.size,))
+
+    def confusion(self, cut: int) -> Confusion:
+        cells = self.s.cells
+        a_pos, a_neg = cells.above(cut)
+        split = (0, a_pos, cells.n_pos, cells.n_pos + a_neg, cells.size)
+        tp, fn, fp, tn = (self._class_counts(split[i], split[i + 1]).astype(np.float64)
+                          for i in range(4))
+        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
+
+    def kernel(self, kernel: Kernel) -> FloatArray:
+        pos, neg = self.counts(self.s.slot_level)
+        return kernel(pos, neg)
+
+    def tables(self) -> list[CountTable]:
+        if "tables" not in self._cache:
+            pos, neg = self.counts("group")
+            self._cache["tables"] = [_replicate_table(self.s.table, p, n)
+                                     for p, n in zip(pos, neg, strict=True)]
+        return self._cache["tables"]
+
+
+def _replicate_table(table: CountTable, pos: npt.NDArray[Any],
+                     neg: npt.NDArray[Any]) -> CountTable:
+    """A replicate's table: the original scores that hold cases, in their order."""
+    keep = (pos + neg) > 0
+    s, p, n = table.scores[keep], pos[keep], neg[keep]
+    if table.weighted:
+        return CountTable(s, p.astype(np.float64), n.astype(np.float64), weighted=True,
+                          _trusted=True)
+    P, N = int(p.sum()), int(n.sum())
+    dt = count_dtype(float((p + n).max(initial=0)))  # group sizes fit, as in the core
+    return CountTable(s, p.astype(dt), n.astype(dt), weighted=False, _trusted=True,
+                      _totals=(P, N))
+
+
+# --- permutation sampling ------------------------------------------------------------------
+class _PermutationSampler:
+    """Draws blocks of label permutations over the fixed sorted scores."""
+
+    def __init__(self, table: CountTable) -> None:
+        pos = np.asarray(table.pos, dtype=np.float64)
+        neg = np.asarray(table.neg, dtype=np.float64)
+        if table.weighted and not _integral(table):
+            raise ValueError("a permutation test permutes the labels of cases, and a table "
+                             "with non-integer weights has no cases; build the table without "
+                             "sample_weight, or with integer frequency weights")
+        self.table = table
+        m = (pos + neg).astype(np.int64)
+        self.m = m
+        self.G = int(m.size)
+        self.P = round(float(pos.sum()))
+        self.n = int(m.sum())
+        self.N = self.n - self.P
+        self.cum = np.concatenate(([0], np.cumsum(m)))  # cases in the top k groups
+        self.complement = self.N < self.P  # draw the smaller class
+        self.k = min(self.P, self.N)
+        if self.G * _HYPERGEOMETRIC_RATIO < self.k:
+            self.method = "hypergeometric"
+        else:
+            self.method = "choice"
+        self.identity = bool(self.n == self.G)  # one case per group
+        self._case_group: npt.NDArray[Any] | None = None
+        self.block = max(1, _BLOCK_ELEMENTS // max(self.k, self.G, 1))
+
+    @property
+    def case_group(self) -> npt.NDArray[Any]:
+        if self._case_group is None:
+            self._case_group = np.repeat(np.arange(self.G, dtype=np.intp), self.m)
+        return self._case_group
+
+    @property
+    def group_rank(self) -> FloatArray:
+        """Average ascending rank of each group's cases (rank 1 = lowest score)."""
+        return (self.n - self.cum[1:]) + (self.m + 1) / 2.0
+
+    def blocks(self, rng: np.random.Generator, n: int) -> Iterator[_PermutationBlock]:
+        done = 0
+        while done < n:
+            b = min(self.block, n - done)
+            if self.k == 0:
+                d: npt.NDArray[Any] = np.zeros((b, 0 if self.method == "choice" else self.G),
+                                               dtype=np.int64)
+            elif self.method == "hypergeometric":
+                d = rng.multivariate_hypergeometric(self.m, self.k, size=b, method="marginals")
+            else:
+                d = np.empty((b, self.k), dtype=np.int64)
+                for i in range(b):
+                    d[i] = rng.choice(self.n, self.k, replace=False, shuffle=False)
+            yield _PermutationBlock(self, b, d)
+            done += b
+
+
+class _PermutationBlock:
+    def __init__(self, sampler: _PermutationSampler, size: int, draws: npt.NDArray[Any]) -> None:
+        self.s = sampler
+        self.size = size
+        self.draws = draws  # chosen case indices (choice) or per-group counts of the drawn class
+        self._cache: dict[str, Any] = {}
+
+    def _drawn_counts(self) -> IntArray:
+        if self.s.method == "hypergeometric":
+            return np.asarray(self.draws, dtype=np.int64)
+        if self.s.identity:
+            return _bincount_rows(self.draws, self.s.G)
+        return _bincount_rows(self.draws, self.s.G, self.s.case_group)
+
+    def counts(self) -> tuple[IntArray, IntArray]:
+        if "counts" not in self._cache:
+            c = self._drawn_counts()
+            other = self.s.m[None, :] - c
+            self._cache["counts"] = (other, c) if self.s.complement else (c, other)
+        return self._cache["counts"]
+
+    def confusion(self, cut: int) -> Confusion:
+        above = int(self.s.cum[cut])
+        if self.s.method == "hypergeometric":
+            k = np.asarray(self.draws[:, :cut].sum(axis=1), dtype=np.float64)
+        else:
+            k = np.count_nonzero(self.draws < above, axis=1).astype(np.float64)
+        tp = above - k if self.s.complement else k
+        fp = above - tp
+        return Confusion(tp=tp, fp=fp, fn=self.s.P - tp, tn=self.s.N - fp)
+
+    def rank_sum(self) -> FloatArray:
+        """Sum of the positives' average ranks in each permutation (exact in float64)."""
+        s = self.s
+        if s.method == "hypergeometric":
+            r = self.draws @ s.group_rank
+        elif s.identity:  # case i (descending) has ascending rank n - i
+            r = s.k * float(s.n) - self.draws.sum(axis=1).astype(np.float64)
+        else:
+            r = s.group_rank[s.case_group[self.draws]].sum(axis=1)
+        r = np.asarray(r, dtype=np.float64)
+        return s.n * (s.n + 1) / 2.0 - r if s.complement else r
+
+    def kernel(self, kernel: Kernel) -> FloatArray:
+        s = self.s
+        from_auc = auc_transform(kernel)
+        if from_auc is not None and s.P > 0 and s.N > 0:  # the AUC from the rank sums
+            u = self.rank_sum() - s.P * (s.P + 1) / 2.0  # Mann-Whitney U
+            v: FloatArray = from_auc(u / (float(s.P) * float(s.N)))
+            return v
+        pos, neg = self.counts()
+        return kernel(pos, neg)
+
+    def tables(self) -> list[CountTable]:
+        if "tables" not in self._cache:
+            pos, neg = self.counts()
+            t = self.s.table
+            dt = count_dtype(float(self.s.m.max(initial=0)))
+            self._cache["tables"] = [
+                CountTable(t.scores, p.astype(dt), n.astype(dt), weighted=False, _trusted=True,
+                           _totals=(self.s.P, self.s.N))
+                for p, n in zip(pos, neg, strict=True)
+            ]
+        return self._cache["tables"]
+
+
+def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: float,
+                     cut: int, n: int, progress: Progress | None = None) -> dict[str, FloatArray]:
+    """Every target on every replicate of the blocks (undefined values are NaN, silently);
+    ``progress(done, n)`` is called after each block."""
+    out = {t.key: np.empty(n) for t in targets}
+    start = 0
+    with undefined_policy("ignore"):
+        for block in blocks:
+            conf = None
+            stop = start + block.size
+            for t in targets:
+                if t.family == "confusion":
+                    conf = conf if conf is not None else block.confusion(cut)
+                    out[t.key][start:stop] = t.on_confusion(conf, block.size)
+                elif t.kernel is not None:
+                    out[t.key][start:stop] = block.kernel(t.kernel)
+                else:
+                    out[t.key][start:stop] = [t.value(tab, threshold) for tab in block.tables()]
+            start = stop
+            if progress is not None:
+                progress(start, n)
+    return out
+
+
+# --- the jackknife (BCa acceleration) ---------------------------------------------------------
+_Sample = tuple[FloatArray, FloatArray]  # (leave-one-out values, cases each stands for)
+
+
+def _jackknife(table: CountTable, target: _Target, threshold: float,
+               units: tuple[float, float]) -> list[_Sample]:
+    """Leave-one-case-out values of a statistic per class: [positives, negatives].
+
+    All cases of one (score, label) cell give the same value, so one evaluation per
+    cell suffices (returned with the cell's number of cases). ``units`` is the weight
+    of one case of each class (1 for unweighted tables).
+    """
+    with undefined_policy("ignore"):
+        if target.family == "confusion":
+            return _jackknife_confusion(table, target, threshold, units)
+        from_auc = None if target.kernel is None else auc_transform(target.kernel)
+        if from_auc is not None:
+            return _jackknife_auc(table, from_auc, units)
+        return _jackknife_cells(table, target, threshold, units)
+
+
+def _jackknife_confusion(table: CountTable, target: _Target, threshold: float,
+                         units: tuple[float, float]) -> list[_Sample]:
+    c = table.confusion(threshold)
+    cells = np.array([c.tp, c.fn, c.fp, c.tn], dtype=np.float64)
+    unit = np.array([units[0], units[0], units[1], units[1]])
+    r = np.minimum(unit, cells)
+    base = np.tile(cells, (4, 1))
+    base[np.arange(4), np.arange(4)] -= r
+    values = target.on_confusion(Confusion(tp=base[:, 0], fn=base[:, 1], fp=base[:, 2],
+                                           tn=base[:, 3]), 4)
+    mult = np.divide(cells, unit, out=np.zeros(4), where=unit > 0)
+    keep = cells > 0
+    return [(values[:2][keep[:2]], mult[:2][keep[:2]]), (values[2:][keep[2:]], mult[2:][keep[2:]])]
+
+
+def _jackknife_auc(table: CountTable, from_auc: Callable[[Any], Any],
+                   units: tuple[float, float]) -> list[_Sample]:
+    """The closed-form jackknife of a function ``from_auc`` of the AUC (see
+    :func:`binmetrics.measures.kernels.auc_transform`): each left-out case changes the
+    Mann-Whitney count by the pairs it wins (a positive) or loses (a negative)."""
+    pos = table.pos.astype(np.float64)
+    neg = table.neg.astype(np.float64)
+    P, N = table.P, table.N
+    tp1, fp1 = np.cumsum(pos), np.cumsum(neg)
+    beats = N - fp1 + 0.5 * neg  # pairs won by one positive of each group
+    beaten = (tp1 - pos) + 0.5 * pos  # pairs won against one negative of each group
+    U = float(np.dot(pos, beats))
+    ip, ineg = pos > 0, neg > 0
+    rp = np.minimum(units[0], pos[ip])
+    rn = np.minimum(units[1], neg[ineg])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        vp = (U - rp * beats[ip]) / ((P - rp) * N)
+        vn = (U - rn * beaten[ineg]) / (P * (N - rn))
+    vp[(P - rp) <= 0] = np.nan
+    vn[(N - rn) <= 0] = np.nan
+    vp, vn = from_auc(vp), from_auc(vn)
+    return [(vp, pos[ip] / units[0]), (vn, neg[ineg] / units[1])]
+
+
+def _jackknife_cells(table: CountTable, target: _Target, threshold: float,
+                     units: tuple[float, float]) -> list[_Sample]:
+    """One evaluation per (score, label) cell: one case of the cell left out.
+
+    Beyond :data:`_JACKKNIFE_CELLS` cells, each class's cells (in score order) are cut
+    into about that many runs of adjacent cells, and the middle cell of a run stands
+    for every case of the run.
+    """
+    idx = [np.flatnonzero(table.pos), np.flatnonzero(table.neg)]
+    n_cells = idx[0].size + idx[1].size
+    out: list[_Sample] = []
+    for j in (0, 1):
+        cells = idx[j]
+        w = (table.pos if j == 0 else table.neg)[cells].astype(np.float64)
+        if n_cells <= _JACKKNIFE_CELLS:
+            reps, cases = np.arange(cells.size), w
+        else:
+            k = max(1, min(cells.size, round(_JACKKNIFE_CELLS * cells.size / n_cells)))
+            bounds = np.linspace(0, cells.size, k + 1).astype(np.intp)
+            reps = (bounds[:-1] + bounds[1:]) // 2
+            cases = np.add.reduceat(w, bounds[:-1])
+        values = np.array([
+            target.value(_leave_one_out(table, j, int(cells[r]), units[j]), threshold)
+            for r in reps.tolist()
+        ], dtype=np.float64)
+        out.append((values, cases / units[j]))
+    return out
+
+
+def _leave_one_out(table: CountTable, label: int, group: int, unit: float) -> CountTable:
+    """The table without one case (weight ``unit``, at most the cell's) of a cell."""
+    pos, neg = table.pos.copy(), table.neg.copy()
+    arr = pos if label == 0 else neg
+    if table.weighted:
+        arr[group] -= min(unit, float(arr[group]))
+        return CountTable(table.scores, pos, neg, weighted=True, _trusted=True)
+    arr[group] -= 1
+    totals = (table.P - (label == 0), table.N - (label == 1))
+    scores = table.scores
+    if pos[group] == 0 and neg[group] == 0:  # the group is gone
+        scores, pos, neg = (np.delete(a, group) for a in (scores, pos, neg))
+    return CountTable(scores, pos, neg, weighted=False, _trusted=True, _totals=totals)
+
+
+def _acceleration(samples: list[_Sample]) -> float:
+    """Efron's acceleration from jackknife values (scipy.stats.bootstrap's formula; with
+    several samples, as for a stratified bootstrap, their sums are pooled)."""
+    num = den = 0.0
+    for values, mult in samples:
+        n = float(mult.sum())
+        if n <= 0:
+            continue
+        if np.isnan(values).any():
+            return float("nan")
+        mean = float(np.dot(mult, values)) / n
+        u = (n - 1.0) * (mean - values)
+        num += float(np.dot(mult, u**3)) / n**3
+        den += float(np.dot(mult, u**2)) / n**2
+    if den == 0.0:  # the statistic does not move when a case is left out
+        return 0.0
+    return num / (6.0 * den**1.5)
+
+
+# --- undefined replicates ----------------------------------------------------------------
+def _report_undefined_replicates(measure: str, k: int, total: int, what: str) -> None:
+    policy = current_policy()
+    if policy == "ignore":
+        return
+    msg = (f"{measure} is undefined (NaN) in {k} of {total} {what}; "
+           f"the result uses the {total - k} defined ones")
+    if policy == "raise":
+        raise UndefinedMeasureError(msg)
+    warnings.warn(msg, UndefinedMeasureWarning, stacklevel=3)
