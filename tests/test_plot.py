@@ -147,6 +147,80 @@ def test_kinds_that_apply() -> None:
         plt.close("all")
 
 
+
+# --- one declaration per kind; a measure's chart ---------------------------------------------
+def test_kinds_are_declared_once() -> None:
+    """KINDS, CHART_DATA and kinds() are read from the one declaration of each kind."""
+    assert list(plot.PLOT_KINDS) == list(plot.KINDS) == list(plot.CHART_DATA)
+    for name, k in plot.PLOT_KINDS.items():
+        assert isinstance(k, plot.PlotKind) and k.name == name and k.title and k.description
+        assert plot.KINDS[name] is k.draw and plot.CHART_DATA[name] is k.data
+        assert f"``{name}``" in (plot.__doc__ or "") and k.description in (plot.__doc__ or "")
+    assert [n for n, k in plot.PLOT_KINDS.items() if k.data is None] == [
+        "measure", "confusion_matrix"]
+    with pytest.raises(TypeError):
+        plot.PLOT_KINDS["x"] = plot.PLOT_KINDS["roc"]  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        plot.PLOT_KINDS["roc"].needs_both_classes = False  # type: ignore[misc]
+    margins = bm.evaluate(Y, S * 4 - 2)
+    assert [n for n, k in plot.PLOT_KINDS.items() if k.applies_to(margins)] == \
+        plot.kinds(margins)
+
+
+def test_every_measure_plot_is_a_declared_kind() -> None:
+    declared = {m.id: m.plot for m in bm.iter_measures() if m.plot is not None}
+    assert declared and set(declared.values()) <= set(plot.KINDS)
+    for m in bm.iter_measures():
+        if m.family == "confusion":  # plot.measure draws the confusion measures only
+            assert m.plot == "measure", m.id
+        else:
+            assert m.plot != "measure", m.id
+    assert {mid: declared.get(mid) for mid in (
+        "auc", "gini", "ks", "youden_j_max", "average_precision", "aucpr_min", "auprg",
+        "average_gain", "average_lift", "brier", "log_loss", "hinge_loss")} == {
+        "auc": "roc", "gini": "roc", "ks": "threshold", "youden_j_max": "threshold",
+        "average_precision": "pr", "aucpr_min": "pr", "auprg": "prg",
+        "average_gain": "gain", "average_lift": "lift", "brier": "reliability",
+        "log_loss": "reliability", "hinge_loss": "loss"}
+
+
+def chart(ax: Any) -> tuple[str, list[str]]:
+    return ax.get_title(), [ln.get_label() for ln in ax.lines]
+
+
+@pytest.mark.parametrize(("name", "kind"), [
+    ("auc", "roc"), ("ROC AUC", "roc"), ("gini", "roc"), ("ks", "threshold"),
+    ("average_precision", "pr"), ("ap", "pr"), ("auprg", "prg"), ("average_gain", "gain"),
+    ("average_lift", "lift"), ("brier", "reliability"), ("hinge", "loss")])
+def test_a_measure_draws_its_chart(name: str, kind: str, ev: bm.Evaluation) -> None:
+    """ev.plot(measure) is the plot of the kind its registry entry names."""
+    assert chart(ev.plot(name)) == chart(plot.KINDS[kind](ev))
+    two = {"A": ev, "B": bm.evaluate(Y, S2)}
+    assert chart(plot.draw(name, two)) == chart(plot.draw(kind, two))
+
+
+def test_a_confusion_measure_draws_the_measure_chart(ev: bm.Evaluation) -> None:
+    assert chart(ev.plot("f1")) == chart(plot.measure(ev, measure="f1"))
+    assert ev.plot("sensitivity").get_title() == "tpr against the threshold"  # an alias
+    ax = plot.draw("fbeta", ev, beta=2.0, mark_best=False)  # options pass through
+    assert chart(ax) == chart(plot.measure(ev, measure="fbeta", beta=2.0, mark_best=False))
+    _, given = plt.subplots()
+    assert plot.draw("mcc", ev, ax=given) is given
+    assert ev.plot("lift").get_title() == "Lift chart"  # a kind's name wins over a measure's
+
+
+def test_a_measure_without_a_chart(ev: bm.Evaluation) -> None:
+    assert bm.get_measure("information_score").plot is None
+    with pytest.raises(ValueError, match=r"no plot kind draws the measure 'information_score'"
+                       r".*; the kinds: roc, threshold"):
+        ev.plot("information_score")
+    with pytest.raises(TypeError, match="draws the measure f1"):
+        ev.plot("f1", measure="mcc")
+    with pytest.raises(ValueError, match=r"unknown plot kind 'aucc' \(did you mean 'auc'\?\); "
+                       r"the kinds: roc, threshold"):
+        plot.draw("aucc", ev)
+    assert not plt.get_fignums()  # refused before drawing
+
 # --- ROC --------------------------------------------------------------------------------
 def test_roc_lines_are_the_curve_and_hull(two: dict[str, bm.Evaluation]) -> None:
     ax = plot.roc(two, operating_point=0.55)

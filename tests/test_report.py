@@ -22,7 +22,9 @@ import binmetrics as bm
 from binmetrics.cli import app as cli
 from binmetrics.cli.report import add_report_parser
 from binmetrics.display import plot
-from binmetrics.display.report import _arc_keep, _fmt, report, thin_curve
+from binmetrics.display.report import report, thin_curve
+from binmetrics.display.report_html import fmt as _fmt
+from binmetrics.display.thinning import _arc_keep
 
 Y_BERRAR = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
 S_BERRAR = [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]
@@ -219,6 +221,71 @@ def test_charts_follow_plot_kinds() -> None:
             [s.label for s in cd.series if not s.shared]
 
 
+
+def measure_rows(page: str) -> dict[str, tuple[str | None, str]]:
+    """Each measure row of the measures table: its data-chart (None without) and hover."""
+    import html as h
+
+    rows = re.findall(r"<tr data-family='[a-z]+'(?: data-chart='([a-z_]+)')?><th scope='row' "
+                      r"title='([^']*)'>[^<]*<code>([^<]*)</code>", page)
+    return {h.unescape(mid): (chart or None, h.unescape(hover)) for chart, hover, mid in rows}
+
+
+def test_measures_table_names_each_measures_chart() -> None:
+    """A measure whose registry entry names a plot kind (Measure.plot) names the chart of
+    the page that shows it: data-chart on its row, "shown in" in its hover title."""
+    from binmetrics.evaluation.notebook import measure_title
+
+    ev = bm.evaluate(Y_BERRAR, S_BERRAR, threshold=0.55)
+    page = report(ev)
+    rows = measure_rows(page)
+    assert list(rows) == [m.id for m in bm.iter_measures()]
+    in_page = {c["id"] for c in embedded(page)["charts"]} | {"measure"}
+    for m in bm.iter_measures():
+        chart, hover = rows[m.id]
+        assert hover.startswith(measure_title(m)), m.id
+        if m.plot is None:
+            assert chart is None and "shown in" not in hover, m.id
+        else:
+            assert chart == m.plot and m.plot in in_page, m.id
+            assert hover.endswith(f"\nshown in: {plot.PLOT_KINDS[m.plot].title}"), m.id
+    assert rows["auc"][0] == "roc" and rows["auc"][1].endswith("\nshown in: ROC curve")
+    assert rows["f1"][0] == "measure" and rows["ks"][0] == "threshold"
+    assert rows["information_score"][0] is None
+
+
+def test_measures_table_names_only_charts_in_the_page() -> None:
+    """Scores that are not probabilities have no reliability diagram: the Brier score's
+    row names no chart, the AUC's still the ROC curve."""
+    rng = np.random.default_rng(4)
+    y = (rng.random(200) < 0.4).astype(int)
+    page = report(bm.evaluate(y, rng.normal(y - 0.5, 1.0), threshold=0.0))
+    assert "reliability" not in {c["id"] for c in embedded(page)["charts"]}
+    rows = measure_rows(page)
+    assert rows["brier"][0] is None and "shown in" not in rows["brier"][1]
+    assert rows["auc"][0] == "roc" and rows["hinge_loss"][0] == "loss"
+
+
+def test_naming_the_charts_changes_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the data-chart attributes and the "shown in" lines, the page is the one
+    written when no measure declares a plot kind."""
+    import dataclasses
+
+    from binmetrics.measures import registry
+
+    def page() -> str:  # new evaluations: the same warnings, so the same notes
+        return report({"A": bm.evaluate(Y_BERRAR, S_BERRAR, threshold=0.55),
+                       "B": bm.evaluate(Y_BERRAR, [.9, .3, .6, .8, .4, .2, .7, .55, .1, .35])},
+                      title="T")
+
+    named = page()
+    stripped = re.sub(r"\nshown in: [^']*'", "'", re.sub(r" data-chart='[a-z_]+'", "", named))
+    assert stripped != named
+    for m in list(registry.REGISTRY.values()):
+        monkeypatch.setitem(registry._REGISTRY, m.id, dataclasses.replace(m, plot=None))
+    assert page() == stripped
+
+
 def test_reliability_chart_and_its_note() -> None:
     from sklearn.calibration import calibration_curve
 
@@ -333,7 +400,7 @@ def test_size_bounded_with_many_models() -> None:
 def test_rounding_keeps_the_display() -> None:
     """Values within 1e-10 of a 6-digit rounding boundary stay exact, so the 6 digits
     shown are those of the exact value."""
-    from binmetrics.display.report import _jsonable
+    from binmetrics.display.report_data import jsonable as _jsonable
 
     vals = [0.12345649999999, 0.1234565000001, 2 / 3, 1e-12 / 3, 123456789.123456, 7.0]
     got = _jsonable(vals, shown=6)

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics.display.report import _fmt, report
+from binmetrics.display.report import report
+from binmetrics.display.report_html import fmt as _fmt
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -1,6 +1,18 @@
 """What users look at: matplotlib plots (:mod:`~binmetrics.display.plot`) and the
 self-contained HTML report (:mod:`~binmetrics.display.report`).
 
+- :mod:`~binmetrics.display.plot`: ``bm.plot``, the plot functions' namespace and the
+  one declaration of each plot kind (:class:`~binmetrics.display.plot.PlotKind`);
+- :mod:`~binmetrics.display.plot_curves` (ROC, threshold, PR, PRG, gain, lift),
+  :mod:`~binmetrics.display.plot_cases` (loss, reliability, any confusion measure,
+  confusion matrix), :mod:`~binmetrics.display.plot_compare` (SRD, COVAT, ANOVA);
+- :mod:`~binmetrics.display.chart_data`: the numbers of each chart, without matplotlib;
+- :mod:`~binmetrics.display.report` (``report()``), built from
+  :mod:`~binmetrics.display.report_data` (the embedded numbers),
+  :mod:`~binmetrics.display.report_html` (the HTML) and
+  :mod:`~binmetrics.display.thinning` (curves thinned with a bounded error);
+- ``_plotting``: helpers private to the plot modules.
+
 This layer reads results and is imported by nothing below it: importing it registers
 its functions with :mod:`binmetrics.backends`, through which ``Evaluation.plot`` and
 ``Evaluation.to_html`` reach it.

@@ -1,0 +1,103 @@
+"""Helpers shared by the plot modules (:mod:`~binmetrics.display.plot_curves`,
+:mod:`~binmetrics.display.plot_cases`, :mod:`~binmetrics.display.chart_data` and
+:mod:`~binmetrics.display.plot`): reading the models argument, colours, labels and
+markers. Private to the display package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from binmetrics.formatting import PLOT, format_number
+from binmetrics.validation import check_threshold
+
+if TYPE_CHECKING:
+    from binmetrics.evaluation.binary import Evaluation
+    from binmetrics.table.counts import CountTable
+
+__all__ = ["FloatArray", "Models", "color", "fmt", "label", "markers", "models_of",
+           "need_both", "operating_threshold", "unit_square"]
+
+FloatArray = npt.NDArray[np.float64]
+Models = list[tuple[str | None, "Evaluation"]]
+
+#: curves with more distinct scores than this get no point markers
+_MAX_MARKERS = 200
+
+
+def models_of(ev_or_models: Any, feature: str) -> Models:
+    """``[(name or None, Evaluation)]`` from an Evaluation or a mapping of them."""
+    from binmetrics.evaluation.binary import Evaluation
+
+    if isinstance(ev_or_models, Evaluation):
+        return [(None, ev_or_models)]
+    if isinstance(ev_or_models, Mapping):
+        if not ev_or_models:
+            raise ValueError(f"{feature}: the mapping of models is empty")
+        out: Models = []
+        for name, ev in ev_or_models.items():
+            if not isinstance(ev, Evaluation):
+                raise TypeError(f"{feature}: model {name!r} is a {type(ev).__name__}, not an "
+                                f"Evaluation{_multiclass_hint(ev)}")
+            out.append((str(name), ev))
+        return out
+    raise TypeError(f"{feature} takes an Evaluation or a mapping name -> Evaluation; got "
+                    f"{type(ev_or_models).__name__}{_multiclass_hint(ev_or_models)}")
+
+
+def _multiclass_hint(obj: Any) -> str:
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
+
+    if isinstance(obj, MulticlassEvaluation):
+        return (" (for one class of a multiclass model, plot its one-vs-rest evaluation "
+                "bm.Evaluation(mev.table(cls)))")
+    return ""
+
+
+def need_both(name: str | None, ev: Evaluation, feature: str) -> None:
+    """A ValueError unless the evaluation has positives and negatives."""
+    t = ev.table
+    if t.P == 0 or t.N == 0:
+        who = f"model {name!r}" if name else "the evaluation"
+        missing = "positives" if t.P == 0 else "negatives"
+        raise ValueError(f"{feature}: {who} has no {missing}; the curve needs both classes")
+
+
+def label(name: str | None, text: str) -> str:
+    """A legend entry: the model's name first when there are several."""
+    return f"{name}: {text}" if name else text
+
+
+def color(i: int) -> str:
+    """The colour of the i-th model."""
+    return f"C{i % 10}"
+
+
+def operating_threshold(ev: Evaluation, operating_point: Any) -> float | None:
+    """None (no marker), the evaluation's own threshold (True) or the given one."""
+    if operating_point is None or operating_point is False:
+        return None
+    if operating_point is True:
+        return ev.threshold
+    return check_threshold(operating_point)
+
+
+def markers(t: CountTable) -> str:
+    """The point marker of a curve: none when it has too many points."""
+    return "o" if t.n_distinct <= _MAX_MARKERS else ""
+
+
+def unit_square(ax: Any) -> None:
+    """Axes limits [0, 1] on both axes (with a margin), equal aspect."""
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_aspect("equal")
+
+
+def fmt(v: float) -> str:
+    """A number in a legend or title."""
+    return format_number(v, PLOT)
