@@ -16,22 +16,22 @@ from typing import Any
 
 import pandas as pd
 
-from binmetrics.cli.app import (
+from binmetrics.cli.common import (
     PARQUET_SUFFIXES,
     PROG,
     TEXT_SUFFIXES,
     CLIError,
-    _add_format_and_output,
-    _align,
-    _fmt,
-    _formatter,
-    _json_value,
-    _one_line,
-    _sniff_delimiter,
+    add_format_and_output,
+    align,
     check_input_file,
+    help_formatter,
+    json_value,
+    one_line,
+    sniff_delimiter,
     unknown_type,
 )
 from binmetrics.comparison.srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
+from binmetrics.formatting import format_number
 from binmetrics.io import check_output
 
 COMPARE_EPILOG = f"""\
@@ -61,7 +61,7 @@ def add_compare_parser(sub: Any) -> None:
                     "rows comes to a reference, with a randomization test and optional "
                     "cross-validation (METHODS.md section 1).",
         epilog=COMPARE_EPILOG,
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     cp.add_argument("file", metavar="FILE", help="CSV/TSV/TXT or Parquet table")
     cp.add_argument("--index-col", metavar="COL",
@@ -98,7 +98,7 @@ def add_compare_parser(sub: Any) -> None:
                     help="save the SRD plot (.png, .svg or .pdf)")
     cp.add_argument("--covat", type=Path, metavar="PATH",
                     help="save the SRD-COVAT heatmap (.png, .svg or .pdf)")
-    _add_format_and_output(cp)
+    add_format_and_output(cp)
     cp.set_defaults(handler=run_compare, subparser=cp)
 
 
@@ -109,13 +109,13 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
         if suffix in PARQUET_SUFFIXES:
             frame = pd.read_parquet(path)
         elif suffix in TEXT_SUFFIXES:
-            frame = pd.read_csv(path, sep=_sniff_delimiter(path, TEXT_SUFFIXES[suffix]))
+            frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]))
         else:
             raise unknown_type(path)
     except CLIError:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable
-        raise CLIError(f"cannot read {path}: {_one_line(exc)}") from None
+        raise CLIError(f"cannot read {path}: {one_line(exc)}") from None
     frame.columns = [str(c) for c in frame.columns]
     if index_col is not None:
         if index_col not in frame.columns:
@@ -178,7 +178,7 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
     if args.cv is not None or args.cv_method != "kfold":
         cv = res.cross_validate(args.cv_method, k=args.cv or 7, repeats=args.repeats,
                                 random_state=args.seed)
-    figures = []
+    figures: list[tuple[Any, Path]] = []  # (matplotlib figure, where to save it)
     if args.plot is not None:
         figures.append((res.plot(null=rt).figure, args.plot))
     if args.covat is not None:
@@ -201,8 +201,8 @@ def _render(fmt: str, res: SRDResult, rt: SRDRandomization,
         doc: dict[str, Any] = {
             "n": res.n, "srd_max": res.srd_max, "reference": str(res.reference.name),
             "quantiles_pct": rt.quantiles,
-            "columns": [{"column": str(c), **{k: _json_value(v.item() if hasattr(v, "item")
-                                                             else v)
+            "columns": [{"column": str(c), **{k: json_value(v.item() if hasattr(v, "item")
+                                                            else v)
                                               for k, v in row.items()}}
                         for c, row in table.iterrows()],
         }
@@ -224,20 +224,20 @@ def _render(fmt: str, res: SRDResult, rt: SRDRandomization,
             f"{res.reference.name}; SRDmax = {res.srd_max}",
             "random ranking (SRD%): " + ", ".join(f"{k} {v:.2f}" for k, v in q.items())]
     header = ["column", "SRD", "SRD%", "p_lower", "p_upper", "better than random", "null"]
-    body = [[str(c), f"{r.srd:g}", f"{r.srd_pct:.2f}", _fmt(r.p_lower), _fmt(r.p_upper),
-             "yes" if r.better_than_random else "no", str(r.null)]
+    body = [[str(c), f"{r.srd:g}", f"{r.srd_pct:.2f}", format_number(r.p_lower),
+             format_number(r.p_upper), "yes" if r.better_than_random else "no", str(r.null)]
             for c, r in table.iterrows()]
-    text = "\n".join(head) + "\n\n" + _align(header, body, right=[1, 2, 3, 4])
+    text = "\n".join(head) + "\n\n" + align(header, body, right=[1, 2, 3, 4])
     if cv is not None:
         s = cv.summary()
         cv_body = [[str(c), f"{r['median']:.2f}", f"{r['q1']:.2f}", f"{r['q3']:.2f}"]
                    for c, r in s.iterrows()]
         text += (f"\ncross-validation ({cv.cv}, {len(cv.folds)} resamples), SRD%:\n"
-                 + _align(["column", "median", "Q1", "Q3"], cv_body, right=[1, 2, 3]))
+                 + align(["column", "median", "Q1", "Q3"], cv_body, right=[1, 2, 3]))
         t_body = [[f"{r['column']} vs {r['next']}", f"{r['wilcoxon_stat']:g}",
-                   _fmt(r["wilcoxon_p"]), _fmt(r["sign_p"])]
+                   format_number(r["wilcoxon_p"]), format_number(r["sign_p"])]
                   for _, r in cv.tests.iterrows()]
         text += ("\nneighbouring columns:\n"
-                 + _align(["pair", "|W+ - W-|", "Wilcoxon p", "sign test p"], t_body,
-                          right=[1, 2, 3]))
+                 + align(["pair", "|W+ - W-|", "Wilcoxon p", "sign test p"], t_body,
+                         right=[1, 2, 3]))
     return text

@@ -15,19 +15,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.cli.app import (
+from binmetrics.cli.common import (
     PROG,
     CLIError,
-    _cli_message,
-    _Columns,
-    _formatter,
-    _one_line,
+    Columns,
+    cli_message,
     convert_pos_label,
+    help_formatter,
+    one_line,
     read_columns,
 )
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.display.report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, report
-from binmetrics.evaluation.binary import Evaluation, evaluate
+from binmetrics.evaluation.api import evaluate
+from binmetrics.evaluation.binary import Evaluation
 from binmetrics.io import check_writable
 from binmetrics.measures import get_measure
 
@@ -67,7 +68,7 @@ def add_report_parser(sub: Any) -> None:
                     "confusion matrix and a threshold slider; several models overlaid and "
                     "compared.",
         epilog=REPORT_EPILOG,
-        formatter_class=_formatter,
+        formatter_class=help_formatter,
     )
     rp.add_argument("file", nargs="?", metavar="FILE", help="CSV/TSV/TXT or Parquet file")
     rp.add_argument("--example", choices=list(EXAMPLES),
@@ -124,18 +125,18 @@ def _names(spec: str, option: str) -> list[str]:
     return names
 
 
-def _evaluate(cols: _Columns, labels: Any, scores: Any, weights: Any,
+def _evaluate(cols: Columns, labels: Any, scores: Any, weights: Any,
               args: argparse.Namespace, pos_label: Any) -> Evaluation:
     try:
         ev = evaluate(labels, scores, threshold=args.threshold, sample_weight=weights,
                       pos_label=pos_label, nan_policy=args.nan_policy)
     except (ValueError, TypeError) as exc:  # the library's words in the CLI's terms
-        raise CLIError(_cli_message(_one_line(exc), cols)) from None
+        raise CLIError(cli_message(one_line(exc), cols)) from None
     assert isinstance(ev, Evaluation)  # one score column: never multiclass
     return ev
 
 
-def _long(args: argparse.Namespace, path: Path, df: pd.DataFrame, cols: _Columns,
+def _long(args: argparse.Namespace, path: Path, df: pd.DataFrame, cols: Columns,
           pos_label: Any) -> dict[str, Evaluation]:
     col = df[args.model_col]
     missing = int(col.isna().sum())
@@ -189,10 +190,10 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
                        n_resamples=args.resamples, level=args.ci_level,
                        nan_policy=args.nan_policy, random_state=args.seed)
     except (ValueError, TypeError) as exc:  # the library's words in the CLI's terms
-        text = _one_line(exc).replace("Use mcnemar='chi2'", "Use --mcnemar chi2")
+        text = one_line(exc).replace("Use mcnemar='chi2'", "Use --mcnemar chi2")
         text = text.replace("or the paired bootstrap (method={'accuracy': 'bootstrap'})",
                             "or leave accuracy out of --paired-measures")
-        raise CLIError(_cli_message(text)) from None
+        raise CLIError(cli_message(text)) from None
 
 
 def run_report(args: argparse.Namespace, cols: Any = None) -> str:
@@ -230,10 +231,10 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     paired = None
     notes: list[str] = []
     if args.model_col is not None:
-        cols1 = _Columns(args.label, scores[0], args.weight)
+        cols1 = Columns(args.label, scores[0], args.weight)
         models = _long(args, path, df, cols1, pos_label)
     else:
-        models = {s: _evaluate(_Columns(args.label, s, args.weight), labels, df[s], weights,
+        models = {s: _evaluate(Columns(args.label, s, args.weight), labels, df[s], weights,
                                args, pos_label) for s in scores}
         if len(scores) > 1 and paired_measures:
             paired = _compare(args, labels, {s: df[s] for s in scores}, weights, pos_label,

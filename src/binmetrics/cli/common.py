@@ -1,0 +1,279 @@
+"""What the subcommands of the ``binmetrics`` command share.
+
+The error every subcommand raises (:class:`CLIError`), the help layout, the
+``--format``/``--output`` options, reading a CSV/TSV/TXT or Parquet file,
+``--pos-label`` conversion, the library's messages in the CLI's terms, and the
+output helpers: aligned tables, JSON and CSV values. Numbers are formatted by
+:func:`binmetrics.formatting.format_number` and output is written by
+:mod:`binmetrics.io`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import difflib
+import io
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binmetrics.exceptions import one_line
+
+__all__ = [
+    "DIRECTION",
+    "FORMATS",
+    "PARQUET_SUFFIXES",
+    "PROG",
+    "TEXT_SUFFIXES",
+    "CLIError",
+    "Columns",
+    "add_format_and_output",
+    "align",
+    "check_columns",
+    "check_input_file",
+    "cli_message",
+    "convert_pos_label",
+    "csv_value",
+    "help_formatter",
+    "json_value",
+    "one_line",
+    "read_columns",
+    "sniff_delimiter",
+    "unknown_type",
+]
+
+#: The name of the command, in usage lines, messages and examples.
+PROG = "binmetrics"
+#: The choices of ``--format``.
+FORMATS = ("table", "json", "csv")
+#: Delimited-text extensions and the delimiter used when sniffing cannot tell.
+TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".txt": ","}
+#: Parquet extensions.
+PARQUET_SUFFIXES = (".parquet", ".pq")
+#: A measure's direction (+1, -1, 0) in words.
+DIRECTION = {1: "higher", -1: "lower", 0: "none"}
+_SNIFF_BYTES = 1 << 16
+
+
+class CLIError(Exception):
+    """A user error reported as ``binmetrics: error: <message>`` with exit status 2."""
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The columns of a scored file, named in messages instead of the library's
+    argument names (see :func:`cli_message`)."""
+
+    label: str
+    score: str
+    weight: str | None
+
+
+# --- argument parsing ----------------------------------------------------------------
+def help_formatter(prog: str) -> argparse.RawDescriptionHelpFormatter:
+    """The help layout of every (sub)parser: epilogs as written, options at column 32."""
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32)
+
+
+def add_format_and_output(p: argparse.ArgumentParser) -> None:
+    """Add ``--format table|json|csv`` and ``-o/--output PATH`` to a subcommand."""
+    p.add_argument("--format", choices=FORMATS, default="table",
+                   help="output format (default: %(default)s)")
+    p.add_argument("-o", "--output", metavar="PATH", type=Path,
+                   help="write to PATH (atomically) instead of stdout")
+
+
+# --- reading data --------------------------------------------------------------------
+def _unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def sniff_delimiter(path: Path, default: str) -> str:
+    """The delimiter of a text table, from its first 64 KiB.
+
+    ``default`` when the file is empty or sniffing cannot tell; ``r"\\s+"`` for
+    whitespace-aligned columns.
+    """
+    with open(path, encoding="utf-8", newline="") as f:
+        sample = f.read(_SNIFF_BYTES)
+    if len(sample) == _SNIFF_BYTES and "\n" in sample:
+        sample = sample[: sample.rindex("\n")]  # no partial last line
+    if not sample.strip():
+        return default
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
+    except csv.Error:
+        pass
+    first = sample.lstrip().splitlines()[0]
+    if len(first.split()) > 1 and default not in first:
+        return r"\s+"  # whitespace-aligned columns
+    return default
+
+
+def check_columns(path: Path, available: Sequence[str], wanted: Sequence[str]) -> None:
+    """Fail, naming the first missing column (with a close match), unless every
+    ``wanted`` column is ``available`` in the file at ``path``."""
+    missing = [c for c in wanted if c not in available]
+    if not missing:
+        return
+    col = missing[0]
+    close = difflib.get_close_matches(col, list(available), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    shown = ", ".join(available[:30]) + (f", ... ({len(available)} in all)"
+                                          if len(available) > 30 else "")
+    raise CLIError(
+        f"column {col!r} not found in {path}{hint}; available columns: {shown or '(none)'}"
+    )
+
+
+def check_input_file(path: Path) -> str:
+    """Fail unless ``path`` is an existing file; returns its suffix in lower case."""
+    if not path.exists():
+        raise CLIError(f"{path}: no such file")
+    if path.is_dir():
+        raise CLIError(f"{path} is a directory, not a data file")
+    return path.suffix.lower()
+
+
+def unknown_type(path: Path) -> CLIError:
+    """The error for a file whose extension says nothing readable."""
+    return CLIError(f"cannot read {path}: unknown file type "
+                    f"{path.suffix or '(no extension)'!r}; use "
+                    f"{', '.join([*TEXT_SUFFIXES, *PARQUET_SUFFIXES])}")
+
+
+def read_columns(path: Path, columns: Sequence[str]) -> pd.DataFrame:
+    """Read ``columns`` of a CSV/TSV/TXT or Parquet file (by extension)."""
+    columns = _unique(columns)
+    suffix = check_input_file(path)
+    try:
+        if suffix in PARQUET_SUFFIXES:
+            import pyarrow.parquet as pq
+
+            names = pq.read_schema(path).names
+            available = [n for n in names if not n.startswith("__index_level_")]
+            check_columns(path, available, columns)
+            return pd.read_parquet(path, columns=columns)
+        if suffix in TEXT_SUFFIXES:
+            sep = sniff_delimiter(path, TEXT_SUFFIXES[suffix])
+            available = [str(c) for c in pd.read_csv(path, sep=sep, nrows=0).columns]
+            check_columns(path, available, columns)
+            return pd.read_csv(path, sep=sep, usecols=columns)
+    except CLIError:
+        raise
+    except Exception as exc:  # any reader failure means the file is unreadable
+        raise CLIError(f"cannot read {path}: {one_line(exc)}") from None
+    raise unknown_type(path)
+
+
+def convert_pos_label(value: str, column: pd.Series) -> Any:
+    """``--pos-label`` as a value of the label column's type ("1" -> 1 for integers)."""
+    dtype = column.dtype
+    name = column.name
+    if pd.api.types.is_bool_dtype(dtype):
+        v = value.strip().lower()
+        if v in ("true", "1", "yes", "t", "y"):
+            return True
+        if v in ("false", "0", "no", "f", "n"):
+            return False
+        raise CLIError(f"--pos-label {value!r} is not a boolean, but column {name!r} "
+                       "holds true/false labels")
+    if pd.api.types.is_integer_dtype(dtype):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+        try:
+            f = float(value)
+        except ValueError:
+            f = math.nan
+        if f.is_integer():
+            return int(f)
+        raise CLIError(f"--pos-label {value!r} is not an integer, but column {name!r} "
+                       f"holds integer labels")
+    if pd.api.types.is_float_dtype(dtype):
+        try:
+            return float(value)
+        except ValueError:
+            raise CLIError(f"--pos-label {value!r} is not a number, but column {name!r} "
+                           "holds numeric labels") from None
+    # strings, objects, categories: the distinct value that prints as VALUE
+    for v in pd.unique(column.dropna()):
+        if str(v) == value:
+            return v.item() if isinstance(v, np.generic) else v
+    return value
+
+
+# --- messages ------------------------------------------------------------------------
+def cli_message(text: str, cols: Columns | None = None) -> str:
+    """A library message in the CLI's terms: option names, column names.
+
+    >>> cli_message("y_score has NaN; use nan_policy='omit'", Columns("y", "p", None))
+    "score column 'p' has NaN; use --nan-policy omit"
+    """
+    text = text.replace("nan_policy='omit'", "--nan-policy omit")
+    text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
+    text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")
+    text = text.replace("directions=", "--directions")
+    if cols is not None:
+        names = {"y_true": f"label column {cols.label!r}",
+                 "y_score": f"score column {cols.score!r}"}
+        if cols.weight is not None:
+            names["sample_weight"] = f"weight column {cols.weight!r}"
+        pattern = r"\b(" + "|".join(names) + r")\b"
+        text = re.sub(pattern, lambda m: names[m.group(1)], text)  # one pass
+    return text
+
+
+# --- output --------------------------------------------------------------------------
+def csv_value(v: float) -> str:
+    """A number in CSV output: in full (``repr``), NaN as ``NaN``.
+
+    >>> csv_value(2 / 3), csv_value(float("nan"))
+    ('0.6666666666666666', 'NaN')
+    """
+    return "NaN" if math.isnan(v) else repr(float(v))
+
+
+def json_value(v: Any) -> Any:
+    """A value for strict JSON: NaN as null, infinities as the strings
+    ``"Infinity"``/``"-Infinity"``; anything else as is.
+
+    >>> json_value(float("nan")), json_value(-float("inf")), json_value(0.5)
+    (None, '-Infinity', 0.5)
+    """
+    if isinstance(v, float):
+        if math.isnan(v):
+            return None
+        if math.isinf(v):
+            return "Infinity" if v > 0 else "-Infinity"
+    return v
+
+
+def align(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int]) -> str:
+    """A table laid out by rich: a bold header over a rule, the columns numbered in
+    ``right`` right-aligned. Cells are plain text (no markup), and lines never wrap, so
+    the output stays greppable."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  header_style="bold", expand=False)
+    for i, name in enumerate(header):
+        table.add_column(Text(name), justify="right" if i in right else "left",
+                         no_wrap=True)
+    for r in rows:
+        table.add_row(*(Text(cell) for cell in r))
+    buf = io.StringIO()
+    Console(file=buf, width=100_000, color_system=None, force_terminal=False,
+            legacy_windows=False).print(table)
+    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
