@@ -14,7 +14,7 @@ import pytest
 import binmetrics as bm
 from binmetrics.engines._common import STAT_COLUMNS
 from binmetrics.engines.spark import _PART_BITS, _add_parts, _combine_exponents, _sigmas
-from binmetrics.measures.ranking import average_gain
+from binmetrics.measures.early_recognition import average_gain
 
 
 def exact_average_gain(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> Fraction:

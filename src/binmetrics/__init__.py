@@ -30,9 +30,11 @@ from binmetrics.curves import (
 from binmetrics.display import plot
 from binmetrics.display.report import report
 from binmetrics.engines import Accumulator, evaluate_file, evaluate_spark
-from binmetrics.evaluation.binary import BestThreshold, Evaluation, evaluate, score
+from binmetrics.evaluation.api import evaluate, score
+from binmetrics.evaluation.binary import BestThreshold, Evaluation
 from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.multiclass import MulticlassEvaluation, evaluate_multiclass
+from binmetrics.evaluation.options import EvalOptions
 from binmetrics.evaluation.undersample import UndersampledEvaluation
 from binmetrics.exceptions import (
     MeasureCaveatWarning,
@@ -40,13 +42,12 @@ from binmetrics.exceptions import (
     UndefinedMeasureWarning,
     undefined_policy,
 )
-from binmetrics.inference.intervals import Interval, auc_ci, delong_test, proportion_ci
-from binmetrics.inference.paired import (
-    Comparison,
+from binmetrics.inference.delong import delong_test
+from binmetrics.inference.intervals import Interval, auc_ci, proportion_ci
+from binmetrics.inference.paired import Comparison, PairedResult, compare
+from binmetrics.inference.proportions import (
     McNemarTest,
-    PairedResult,
     ProportionTest,
-    compare,
     mcnemar_test,
     proportion_test,
     two_proportion_test,
@@ -80,6 +81,7 @@ __all__ = [
     "Comparison",
     "Confusion",
     "CountTable",
+    "EvalOptions",
     "Evaluation",
     "GainCurve",
     "Interval",

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["DEFAULT_DISPLAY", "axes", "display_hook", "pyplot", "register_display"]
 
@@ -37,7 +41,7 @@ def display_hook(name: str) -> Callable[..., Any]:
                           f"{', '.join(sorted(_HOOKS)) or 'none'}") from None
 
 
-def pyplot(feature: str) -> Any:
+def pyplot(feature: str) -> ModuleType:
     """``matplotlib.pyplot``, or an ImportError that names the feature and the extra."""
     try:
         import matplotlib.pyplot as plt
@@ -47,7 +51,7 @@ def pyplot(feature: str) -> Any:
     return plt
 
 
-def axes(ax: Any, feature: str) -> Any:
+def axes(ax: Any, feature: str) -> Axes:
     """The given Axes, or a new one on a new figure."""
     plt = pyplot(feature)
     if ax is None:

@@ -43,6 +43,28 @@ class MeasureCaveatWarning(UserWarning):
     """A measure is defined but should be read with care (e.g. BEDROC with alpha*Ra > 1)."""
 
 
+class EngineError(RuntimeError):
+    """An engine could not run (Spark could not start, a file it cannot read): the message
+    says what, in one line."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (a KeyError's without its quotes).
+
+    >>> one_line(KeyError("no such\\n  column")), one_line(ValueError())
+    ('no such column', 'ValueError')
+    """
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    text = " ".join(text.split())
+    return text or type(exc).__name__
+
+
+class SumsUnavailable(ValueError):
+    """A probabilistic sum that a table of binned scores cannot give: its engine summed
+    the raw scores at the default parameters only (:mod:`binmetrics.measures.sums`).
+    An evaluation reports the measure as undefined (NaN with a warning)."""
+
+
 class UndefinedMeasureError(ValueError):
     """Raised instead of :class:`UndefinedMeasureWarning` under ``undefined="raise"``."""
 

@@ -34,13 +34,14 @@ class BinaryInputs:
     n_omitted: int
 
 
-def _n(count: Any, noun: str) -> str:
+def plural(count: Any, noun: str) -> str:
     """'1 row', '3 rows'."""
     k = int(count)
     return f"{k} {noun}{'' if k == 1 else 's'}"
 
 
-def _rows(mask: npt.NDArray[np.bool_], limit: int = 5) -> str:
+def row_list(mask: npt.NDArray[np.bool_], limit: int = 5) -> str:
+    """The first row positions where ``mask`` holds, for messages: '[0, 4, ...]'."""
     idx = np.flatnonzero(mask)
     shown = ", ".join(str(i) for i in idx[:limit].tolist())
     return f"[{shown}{', ...' if idx.size > limit else ''}]"
@@ -89,21 +90,24 @@ def _distinct_labels(y: np.ndarray) -> list[Any]:
     second = y[int(np.argmax(differs))]
     rest = differs & (y != second)
     if not rest.any():
-        return sorted([first, second], key=_label_key)
+        return sorted([first, second], key=label_key)
     found = pd.unique(pd.Series(y))
-    return sorted(found.tolist(), key=_label_key)
+    return sorted(found.tolist(), key=label_key)
 
 
-def _label_key(v: Any) -> tuple[str, Any]:
+def label_key(v: Any) -> tuple[str, Any]:
+    """A key that compares labels as the checks do: numbers by value (1 == 1.0 ==
+    True), other values by type and value."""
     return (type(v).__name__, v) if not isinstance(v, (int, float, np.number)) else ("", float(v))
 
 
-def _python(v: Any) -> Any:
+def python_scalar(v: Any) -> Any:
+    """A NumPy scalar as the Python value, for messages and results."""
     return v.item() if isinstance(v, np.generic) else v
 
 
 def _positive_label(values: list[Any], pos_label: Any, dtype: np.dtype) -> Any:
-    shown = [_python(v) for v in values]
+    shown = [python_scalar(v) for v in values]
     if len(values) > 2:
         listed = shown[:10] + (["..."] if len(shown) > 10 else [])
         raise ValueError(
@@ -152,7 +156,8 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[npt.NDArray[np.boo
     missing = pd.isna(y) if y.dtype.kind in "fOUS" else np.zeros(y.size, dtype=bool)
     if missing.any():
         raise ValueError(
-            f"y_true has {_n(missing.sum(), 'missing label')} (NaN/None) at rows {_rows(missing)}"
+            f"y_true has {plural(missing.sum(), 'missing label')} (NaN/None) at rows "
+            f"{row_list(missing)}"
         )
     values = _distinct_labels(y)
     pos = _positive_label(values, pos_label, y.dtype)
@@ -171,13 +176,13 @@ def check_weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
     bad = ~np.isfinite(w)
     if bad.any():
         raise ValueError(
-            f"sample_weight has {_n(bad.sum(), 'non-finite value')} (NaN or inf) "
-            f"at rows {_rows(bad)}"
+            f"sample_weight has {plural(bad.sum(), 'non-finite value')} (NaN or inf) "
+            f"at rows {row_list(bad)}"
         )
     neg = w < 0
     if neg.any():
         raise ValueError(
-            f"sample_weight has {_n(neg.sum(), 'negative value')} at rows {_rows(neg)} "
+            f"sample_weight has {plural(neg.sum(), 'negative value')} at rows {row_list(neg)} "
             f"(smallest {float(w.min())})"
         )
     if not w.sum() > 0:
@@ -223,9 +228,9 @@ def check_binary_inputs(
         n_nan = int(np.isnan(s).sum())
         if nan_policy == "raise":
             raise ValueError(
-                f"y_score has {_n(n_bad, 'non-finite value')} "
+                f"y_score has {plural(n_bad, 'non-finite value')} "
                 f"({n_nan} NaN, {n_bad - n_nan} infinite) "
-                f"at rows {_rows(bad)}; pass nan_policy='omit' to drop those rows"
+                f"at rows {row_list(bad)}; pass nan_policy='omit' to drop those rows"
             )
         keep = ~bad
         if not keep.any():
@@ -234,11 +239,12 @@ def check_binary_inputs(
         w = None if w is None else w[keep]
         n_omitted = n_bad
         warnings.warn(
-            f"nan_policy='omit': dropped {_n(n_bad, 'row')} with non-finite scores", UserWarning,
+            f"nan_policy='omit': dropped {plural(n_bad, 'row')} with non-finite scores",
+            UserWarning,
             stacklevel=3,
         )
     y, pos = check_labels(y_raw, pos_label)
-    return BinaryInputs(y=y, score=s, weight=w, pos_label=_python(pos), n_omitted=n_omitted)
+    return BinaryInputs(y=y, score=s, weight=w, pos_label=python_scalar(pos), n_omitted=n_omitted)
 
 
 def n_rows(X: Any, name: str) -> int:
@@ -329,3 +335,25 @@ def check_in_range(
         rb = ")" if high_open else "]"
         raise ValueError(f"{name} must lie in {lb}{low}, {high}{rb}; got {value!r}")
     return v
+
+
+def is_score_matrix(y_score: Any) -> bool:
+    """True when ``y_score`` is 2-D with at least two columns (a probability matrix).
+
+    A 1-D input, or an (n, 1) column, is a binary score and gives False. A list is
+    converted only when its first element is itself a sequence.
+    """
+    shape = getattr(y_score, "shape", None)  # numpy, pandas, polars...
+    if isinstance(shape, tuple):
+        return len(shape) == 2 and int(shape[1]) >= 2
+    if shape is None:
+        if not isinstance(y_score, (list, tuple)) or len(y_score) == 0:
+            return False
+        if np.ndim(y_score[0]) != 1:
+            return False
+        try:
+            dims: tuple[int, ...] = np.shape(y_score)
+        except ValueError:  # ragged rows: let the caller's own checks report it
+            return False
+        return len(dims) == 2 and dims[1] >= 2
+    return False

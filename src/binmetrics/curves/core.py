@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from binmetrics.exceptions import undefined_policy
+from binmetrics.measures import early_recognition as er
 from binmetrics.measures import get_measure
+from binmetrics.measures import prg as prg_measures
 from binmetrics.measures import ranking as rk
 from binmetrics.measures._util import trapezoid
 from binmetrics.table.counts import CountTable, FloatArray
@@ -181,13 +183,13 @@ class PRGCurve:
             nan = np.array([np.nan])
             return cls(recall_gain=nan, precision_gain=nan, is_crossing=np.array([False]),
                        table=t)
-        p = rk.prg_points(t)
+        p = prg_measures.prg_points(t)
         return cls(recall_gain=p["recall_gain"], precision_gain=p["precision_gain"],
                    is_crossing=p["is_crossing"], table=t)
 
     def area(self) -> float:
         """AUPRG (the ``auprg`` measure)."""
-        return float(rk.auprg(self.table))
+        return float(prg_measures.auprg(self.table))
 
 
 @dataclass(frozen=True)
@@ -253,7 +255,7 @@ class GainCurve:
 
     def average(self) -> float:
         """Average gain (Berrar Def. 25)."""
-        return float(rk.average_gain(self.table))
+        return float(er.average_gain(self.table))
 
 
 @dataclass(frozen=True)
@@ -276,7 +278,7 @@ class LiftCurve:
 
     def average(self) -> float:
         """Average lift (Berrar Def. 26)."""
-        return float(rk.average_lift(self.table))
+        return float(er.average_lift(self.table))
 
 
 @dataclass(frozen=True)
@@ -294,4 +296,4 @@ class AccumulationCurve:
 
     def area(self, kind: str = "trapezoid") -> float:
         """AUAC (the ``auac`` measure)."""
-        return float(rk.auac(self.table, kind=kind))
+        return float(er.auac(self.table, kind=kind))

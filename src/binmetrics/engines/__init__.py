@@ -9,21 +9,28 @@ with :func:`binmetrics.evaluate` on the same data.
 * :func:`evaluate_file`: CSV/Parquet files and globs, out of core, with DuckDB.
 * :func:`evaluate_spark`: a pyspark DataFrame, grouped on the cluster.
 * ``decimals=`` / ``bins=``: binned scores with exact error bounds
-  (:mod:`binmetrics.engines.binning`, :func:`binned_table`).
+  (:mod:`binmetrics.table.binning`, :func:`binned_table`, :mod:`binmetrics.evaluation.bounds`).
 """
 
+from binmetrics.engines.binning import binned_table
 from binmetrics.engines.files import evaluate_file
+from binmetrics.engines.registry import FileEngine, file_engines, get_engine, register_engine
 from binmetrics.engines.spark import evaluate_spark
 from binmetrics.engines.stream import Accumulator
-from binmetrics.table.binning import Binning, BinSpec, binned_table, error_bounds, value_bounds
+from binmetrics.evaluation.bounds import error_bounds, value_bounds
+from binmetrics.table.binning import Binning, BinSpec
 
 __all__ = [
     "Accumulator",
     "BinSpec",
     "Binning",
+    "FileEngine",
     "binned_table",
     "error_bounds",
     "evaluate_file",
     "evaluate_spark",
+    "file_engines",
+    "get_engine",
+    "register_engine",
     "value_bounds",
 ]

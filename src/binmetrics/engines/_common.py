@@ -11,7 +11,7 @@ Every engine answers two queries and this module does the rest:
    (or, unweighted exact counts, in any order for the :class:`Collector`):
    positive and negative weight (row counts when unweighted) and, for binned
    scores, the sums over the raw scores of the probabilistic losses
-   (:class:`~binmetrics.engines.binning.RawSums`). They arrive in chunks (Arrow
+   (:mod:`binmetrics.measures.sums`). They arrive in chunks (Arrow
    batches) and are assembled into one :class:`~binmetrics.CountTable` per group.
 
 The result is an :class:`~binmetrics.Evaluation`, or with ``by`` the
@@ -34,16 +34,17 @@ import pandas as pd
 
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult, by_tables
-from binmetrics.exceptions import UndefinedPolicy
-from binmetrics.measures.probabilistic import _EPS
-from binmetrics.table.binning import Binning, BinSpec, RawSums, check_bin_args
+from binmetrics.evaluation.options import DEFAULTS, EvalOptions
+from binmetrics.measures import EPS
+from binmetrics.measures.sums import raw_sum_names, raw_sums_from_columns
+from binmetrics.table.binning import Binning, BinSpec
 from binmetrics.table.counts import CountTable, FloatArray, count_dtype
-from binmetrics.validation import NanPolicy, _label_key, _n, check_labels, check_threshold
+from binmetrics.validation import NanPolicy, check_labels, label_key, plural
 
 #: statistics columns after the group keys and the label, in this order
 STAT_COLUMNS = ("n", "n_null", "n_nan", "n_inf", "s_min", "s_max", "w_all", "w_fin",
                 "n_wbad", "n_wneg", "w_min", "w_max")
-#: chunk columns of the counts query (plus RawSums.names() when binned)
+#: chunk columns of the counts query (plus the raw sums, raw_sum_names(), when binned)
 CHUNK_COLUMNS = ("gid", "s", "pos", "neg")
 #: exact scores go through a sort (not a hash group-by) when at least this fraction
 #: of the rows have distinct scores
@@ -99,7 +100,7 @@ class Group:
         [eps, 1 - eps] (the score is then summed at no prior)."""
         total = self.w_pos + self.w_neg
         pi = self.w_pos / total if total > 0 else math.nan
-        return pi if _EPS <= pi <= 1.0 - _EPS else math.nan
+        return pi if EPS <= pi <= 1.0 - EPS else math.nan
 
 
 @dataclass
@@ -196,7 +197,7 @@ class AggregateJob:
 
     def _counts(self, pos_values: list[Any], spec: BinSpec | None, groups: list[Group],
                 sort: bool, ordered: bool = True) -> Iterator[dict[str, np.ndarray]]:
-        """Chunks of CHUNK_COLUMNS (+ RawSums names when ``spec``), sorted by gid, -s.
+        """Chunks of CHUNK_COLUMNS (+ the raw sums when ``spec``), sorted by gid, -s.
 
         ``pos_values``: the label values, as the engine reads them, of the positive
         class; ``groups``: the groups in gid order (``prior``: for the information
@@ -241,7 +242,7 @@ class AggregateJob:
             rows = self._stats()
             k = len(self.by)
             mapping = self._convert_labels(sorted({r[k] for r in rows if r[k] is not None},
-                                                  key=_label_key))
+                                                  key=label_key))
             self._raw_labels = {}
             if mapping is not None:
                 for raw, value in mapping.items():
@@ -275,12 +276,13 @@ class AggregateJob:
         w = self.weight
         bad = int(st.total("n_wbad"))
         if bad:
-            raise ValueError(f"weight column {w!r} has {_n(bad, 'missing or non-finite value')} "
+            what = plural(bad, "missing or non-finite value")
+            raise ValueError(f"weight column {w!r} has {what} "
                              f"(NULL, NaN or inf) in {self.source}{self._locate('weight_bad')}")
         neg = int(st.total("n_wneg"))
         if neg:
             smallest = min(v for v in st.column("w_min") if v is not None)
-            raise ValueError(f"weight column {w!r} has {_n(neg, 'negative value')} in "
+            raise ValueError(f"weight column {w!r} has {plural(neg, 'negative value')} in "
                              f"{self.source}{self._locate('weight_neg')} (smallest {smallest})")
         if not st.total("w_all") > 0:
             raise ValueError(f"weight column {w!r} sums to 0: no row carries any weight")
@@ -292,7 +294,7 @@ class AggregateJob:
         if not bad:
             return
         if nan_policy == "raise":
-            raise ValueError(f"score column {self.score!r} has {_n(bad, 'non-finite value')} "
+            raise ValueError(f"score column {self.score!r} has {plural(bad, 'non-finite value')} "
                              f"({n_nan} NaN or NULL, {n_inf} infinite) in {self.source}"
                              f"{self._locate('score_bad')}; pass nan_policy='omit' to drop "
                              "those rows")
@@ -313,9 +315,9 @@ class AggregateJob:
             else:
                 counts[r[k]] = counts.get(r[k], 0) + rows
         if missing:
-            raise ValueError(f"label column {self.label!r} has {_n(missing, 'missing value')} "
+            raise ValueError(f"label column {self.label!r} has {plural(missing, 'missing value')} "
                              f"(NULL or NaN) in {self.source}{self._locate('label_missing')}")
-        return sorted(counts, key=_label_key)
+        return sorted(counts, key=label_key)
 
     def resolve_pos_label(self, st: Stats, pos_label: Any) -> Any:
         """The positive label, as :func:`binmetrics.evaluate` finds it (same errors)."""
@@ -354,35 +356,24 @@ class AggregateJob:
             out[key].w_max = w
         return list(out.values())
 
-    def evaluate(
-        self,
-        *,
-        pos_label: Any = None,
-        threshold: float = 0.5,
-        nan_policy: NanPolicy = "raise",
-        decimals: int | None = None,
-        bins: Any = None,
-        undefined: UndefinedPolicy = "warn",
-        pi0: Any = None,
-        **by_options: Any,
-    ) -> Evaluation | ByResult:
+    def evaluate(self, options: EvalOptions = DEFAULTS,
+                 **by_options: Any) -> Evaluation | ByResult:
         """Both queries and the result (see :func:`~binmetrics.engines.evaluate_file`)."""
-        threshold = check_threshold(threshold)
-        check_bin_args(decimals, bins)
         if by_options and not self.by:
             raise TypeError(f"{', '.join(sorted(by_options))}: only with by= (the options of "
                             "evaluate_by)")
+        nan_policy, threshold = options.nan_policy, options.threshold
         st = self.stats(nan_policy)
-        pos = self.resolve_pos_label(st, pos_label)
+        pos = self.resolve_pos_label(st, options.pos_label)
         groups = self.groups(st, pos)
         n_bad = sum(g.n_omitted for g in groups)
         if n_bad:
-            warnings.warn(f"nan_policy='omit': dropped {_n(n_bad, 'row')} with non-finite "
+            warnings.warn(f"nan_policy='omit': dropped {plural(n_bad, 'row')} with non-finite "
                           "scores", UserWarning, stacklevel=3)
         finite = [g for g in groups if g.n_fin]
         low = min(g.s_min for g in finite)
         high = max(g.s_max for g in finite)
-        spec = BinSpec.resolve(decimals, bins, low, high, threshold=threshold)
+        spec = BinSpec.resolve(options.decimals, options.bins, low, high, threshold=threshold)
         n_fin = sum(g.n_fin for g in groups)
         sort = spec is None and self._distinct_fraction(st, n_fin) >= SORT_FRACTION
         pos_values = self._raw_labels.get(_hashable(pos), [pos])
@@ -400,17 +391,15 @@ class AggregateJob:
         for i, (g, t) in enumerate(zip(groups, tables, strict=True)):
             if t is not None and spec is not None:
                 t.binning = Binning(spec=spec, score_range=(g.s_min, g.s_max),
-                                    raw=RawSums.from_columns(asm.sums_of(i)), prior=g.prior)
+                                    raw=raw_sums_from_columns(asm.sums_of(i)), prior=g.prior)
         if not self.by:
             g, t = groups[0], tables[0]
             assert t is not None
-            ev = Evaluation(t, threshold=threshold, pos_label=pos, n_omitted=g.n_omitted,
-                            undefined=undefined, n_rows=g.n_fin, n_positive_rows=g.n_pos)
-            return ev if pi0 is None else ev.calibrated(pi0)
+            return options.evaluation(t, pos_label=pos, n_omitted=g.n_omitted,
+                                      n_rows=g.n_fin, n_positive_rows=g.n_pos)
         return by_tables([(g.key, t, g.n_fin, g.n_pos, g.n_omitted)
                           for g, t in zip(groups, tables, strict=True)],
-                         by=self._by_arg, pi0=pi0, threshold=threshold, pos_label=pos,
-                         undefined=undefined, **by_options)
+                         by=self._by_arg, options=options, pos_label=pos, **by_options)
 
 
 class Assembler:
@@ -434,7 +423,7 @@ class Assembler:
             [None] * self.n_groups
         self.size = [0] * self.n_groups
         self.sums: list[dict[str, list[float]]] = [
-            {k: [] for k in RawSums.names()} for _ in range(self.n_groups)]
+            {k: [] for k in raw_sum_names()} for _ in range(self.n_groups)]
         self.carry: dict[str, np.ndarray] | None = None
 
     def add(self, chunk: dict[str, np.ndarray]) -> None:
@@ -482,7 +471,7 @@ class Assembler:
             self.arrays[g] = (ts, tp, tn)
             self.size[g] = at + b - a
             if self.binned:
-                for k in RawSums.names():
+                for k in raw_sum_names():
                     self.sums[g][k].append(float(np.sum(chunk[k][a:b])))
 
     def sums_of(self, g: int) -> dict[str, Any]:
@@ -569,21 +558,21 @@ class Collector:
             mp = self.minority_is_pos[gid]
         if "is_pos" in chunk:
             self._scatter(0, gid, s)
-            self._scatter(1, *_rows(chunk["is_pos"] == mp, gid, s))
+            self._scatter(1, *row_list(chunk["is_pos"] == mp, gid, s))
             return
         pos = np.asarray(chunk["pos"], dtype=np.int64)
         neg = np.asarray(chunk["neg"], dtype=np.int64)
         total = pos + neg
         keep = total > 0
         if not keep.all():
-            gid, mp, s, pos, neg, total = _rows(keep, gid, mp, s, pos, neg, total)
+            gid, mp, s, pos, neg, total = row_list(keep, gid, mp, s, pos, neg, total)
         mc = np.where(mp, pos, neg) if len(self.groups) > 1 else (pos if mp else neg)
         self._scatter(0, gid, s)
-        self._scatter(1, *_rows(mc > 0, gid, s))
+        self._scatter(1, *row_list(mc > 0, gid, s))
         for i, counts in ((0, total), (1, mc)):
             more = counts > 1
             if more.any():
-                g, ss, c = _rows(more, gid, s, counts)
+                g, ss, c = row_list(more, gid, s, counts)
                 self.extra[i].append((np.broadcast_to(g, c.shape).copy(), -ss, c - 1))
 
     def _scatter(self, i: int, gid: np.ndarray, s: np.ndarray) -> None:
@@ -650,7 +639,7 @@ class Collector:
         return out
 
 
-def _rows(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+def row_list(mask: np.ndarray, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     """The rows selected by ``mask`` of each array (a 0-d array, one group's flag or
     id, is kept whole)."""
     return tuple(a[mask] if a.ndim else a for a in arrays)

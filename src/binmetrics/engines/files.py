@@ -43,10 +43,13 @@ from binmetrics.engines._common import (
     missing_engine,
     pandas_labels,
 )
+from binmetrics.engines.registry import FileEngine, register_engine
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
+from binmetrics.evaluation.options import EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
-from binmetrics.table.binning import BinSpec, RawSums, raw_sum_sql
+from binmetrics.measures.sums import raw_sum_names, raw_sum_sql
+from binmetrics.table.binning import BinSpec
 from binmetrics.validation import NanPolicy
 
 __all__ = ["FileJob", "evaluate_file"]
@@ -112,7 +115,9 @@ def _paths(path: Any) -> list[str]:
     return out
 
 
-def _format_of(paths: list[str], fmt: str | None) -> str:
+def format_of(paths: list[str], fmt: str | None) -> str:
+    """The format of ``paths``: ``fmt`` when given (parquet or csv), else read from the
+    extensions, which must agree; a ValueError otherwise."""
     if fmt is not None:
         if fmt not in ("parquet", "csv"):
             raise ValueError(f"format must be 'parquet', 'csv' or None; got {fmt!r}")
@@ -161,7 +166,7 @@ class FileJob(AggregateJob):
         super().__init__(label=label, score=score, weight=weight, by=by, where=where)
         duckdb = _duckdb()
         self.paths = _paths(path)
-        self.format = _format_of(self.paths, format)
+        self.format = format_of(self.paths, format)
         self.source = repr(self.paths[0]) if len(self.paths) == 1 else \
             f"{self.paths[0]!r} (and {len(self.paths) - 1} more)"
         self._opts = dict(read_options or {})
@@ -375,7 +380,7 @@ class FileJob(AggregateJob):
             is_pos = "(s.y = $pos)"
         else:  # several spellings of the positive label in a CSV ("1", "1.0")
             is_pos = f"(s.y IN ({', '.join(_literal(str(v)) for v in pos_values)}))"
-        names = list(RawSums.names()) if spec is not None else []
+        names = list(raw_sum_names()) if spec is not None else []
         grouped = bool(self.by)
         if grouped or spec is not None:  # the group id, and the prior of the info score
             self._groups_table(groups)
@@ -509,8 +514,8 @@ class FileJob(AggregateJob):
 
 
 def _raw_sum_sql() -> dict[str, str]:
-    """DuckDB aggregates of each RawSums field over the rows of a bin: the terms of
-    :func:`binmetrics.engines.binning.raw_sum_sql` (shared with Spark), weighted by
+    """DuckDB aggregates of each raw sum over the rows of a bin: the terms of
+    :func:`binmetrics.measures.sums.raw_sum_sql` (shared with Spark), weighted by
     ``w``, in Kahan sums (fsum)."""
     out = {}
     for name, (rows, term) in raw_sum_sql().items():
@@ -634,9 +639,14 @@ def evaluate_file(
     >>> ev.n_rows, round(ev["brier"], 6) == round(bm.evaluate(df.y[:9], df.p[:9])["brier"], 6)
     (9, True)
     """
+    options = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
+                          undefined=undefined, pi0=pi0, decimals=decimals, bins=bins)
     with FileJob(path, label=label, score=score, weight=weight, by=by, where=where,
                  format=format, read_options=read_options, memory_limit=memory_limit,
                  temp_directory=temp_directory, threads=threads, connection=connection) as job:
-        return job.evaluate(pos_label=pos_label, threshold=threshold, nan_policy=nan_policy,
-                            decimals=decimals, bins=bins, undefined=undefined, pi0=pi0,
-                            **by_options)
+        return job.evaluate(options, **by_options)
+
+
+DUCKDB = register_engine(FileEngine(
+    "duckdb", "DuckDB", "duckdb", "duckdb", "CSV/Parquet files and globs, out of core",
+    open=FileJob, auto=True))

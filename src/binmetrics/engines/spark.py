@@ -40,10 +40,13 @@ from binmetrics.engines._common import (
     check_names,
     missing_engine,
 )
+from binmetrics.engines.registry import EngineOption, FileEngine, register_engine
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
-from binmetrics.exceptions import UndefinedPolicy
-from binmetrics.table.binning import BinSpec, RawSums, raw_sum_sql, sql_double, term_bound
+from binmetrics.evaluation.options import EvalOptions
+from binmetrics.exceptions import EngineError, UndefinedPolicy, one_line
+from binmetrics.measures.sums import raw_sum_names, raw_sum_sql, sql_double, term_bound
+from binmetrics.table.binning import BinSpec
 from binmetrics.validation import NanPolicy
 
 __all__ = ["SparkJob", "evaluate_spark"]
@@ -61,7 +64,9 @@ def _pyspark() -> tuple[Any, Any]:
     return F, T
 
 
-def _spark_errors() -> tuple[type[BaseException], ...]:
+def spark_errors() -> tuple[type[BaseException], ...]:
+    """The exception classes Spark raises for bad input (an unreadable file, an
+    unknown column...), those of the installed pyspark and py4j."""
     errors: list[type[BaseException]] = []
     try:
         from pyspark.errors import PySparkException
@@ -96,7 +101,7 @@ class SparkJob(AggregateJob):
         F, T = _pyspark()
         if not (hasattr(df, "schema") and hasattr(df, "groupBy")):
             raise TypeError(f"df must be a pyspark DataFrame, got {type(df).__name__}")
-        self._errors = _spark_errors()
+        self._errors = spark_errors()
         fields = {f.name: f.dataType for f in df.schema.fields}
         wanted = [("label", label), ("score", score)]
         if weight is not None:
@@ -266,7 +271,7 @@ class SparkJob(AggregateJob):
             raise self._wrap(exc) from None
         order = np.lexsort((-cols["s"], cols["gid"]))
         chunk = {"gid": cols["gid"][order], "s": cols["s"][order].astype(np.float64)}
-        for name in ("c_pos", "c_neg", *(RawSums.names() if spec is not None else ())):
+        for name in ("c_pos", "c_neg", *(raw_sum_names() if spec is not None else ())):
             total = cols[name] if name in cols else _add_parts(
                 cols[f"{name}_1"], cols[f"{name}_2"], cols[f"{name}_3"])
             chunk[{"c_pos": "pos", "c_neg": "neg"}.get(name, name)] = total[order]
@@ -499,7 +504,66 @@ def evaluate_spark(
     ...
     TypeError: df must be a pyspark DataFrame, got list
     """
+    options = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
+                          undefined=undefined, pi0=pi0, decimals=decimals, bins=bins)
     job = SparkJob(df, label=label, score=score, weight=weight, by=by, where=where)
-    return job.evaluate(pos_label=pos_label, threshold=threshold, nan_policy=nan_policy,
-                        decimals=decimals, bins=bins, undefined=undefined, pi0=pi0,
-                        **by_options)
+    return job.evaluate(options, **by_options)
+
+
+# --- files, for the command line --------------------------------------------------------------
+class SparkFileJob(SparkJob):
+    """A :class:`SparkJob` on a file Spark reads, stopping at :meth:`close` the Spark
+    session it started (a session that was running already is left running)."""
+
+    def __init__(self, df: Any, *, session: Any, **kwargs: Any) -> None:
+        self._session = session
+        try:
+            super().__init__(df, **kwargs)
+        except BaseException:  # a missing column...: stop the session started here
+            self.close()
+            raise
+
+    def close(self) -> None:
+        session, self._session = self._session, None
+        if session is not None:
+            session.stop()
+
+
+def open_spark_file(path: str, *, label: str, score: str, weight: str | None = None,
+                    by: str | Sequence[str] | None = None, where: str | None = None,
+                    master: str | None = None) -> SparkFileJob:
+    """A Spark job on a CSV or Parquet file (or glob): the running Spark session, or one
+    started on ``master`` (default ``local[*]``) and stopped when the job closes."""
+    from binmetrics.engines.files import format_of
+
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise SPARK.missing("--engine spark") from None
+    running = SparkSession.getActiveSession()
+    try:
+        spark = running or (SparkSession.builder.master(master or "local[*]")
+                            .appName("binmetrics")
+                            .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    except Exception as exc:  # no Java, a bad master URL...
+        raise EngineError(f"Spark could not start (is Java installed?): "
+                          f"{one_line(exc)}") from None
+    started = spark if running is None else None
+    fmt = format_of([path], None)
+    try:
+        reader = spark.read
+        df = (reader.parquet(path) if fmt == "parquet"
+              else reader.csv(path, header=True, inferSchema=True))
+    except spark_errors() as exc:
+        if started is not None:
+            started.stop()
+        raise EngineError(f"cannot read {path}: {one_line(exc)[:500]}") from None
+    return SparkFileJob(df, session=started, label=label, score=score, weight=weight,
+                        by=by, where=where, source=repr(path))
+
+
+SPARK = register_engine(FileEngine(
+    "spark", "Spark", "pyspark", "spark", "the group-by runs on the cluster (--master)",
+    open=open_spark_file,
+    options=(EngineOption("--master", "master",
+                          "Spark master for --engine spark (default: local[*])", "URL"),)))

@@ -22,15 +22,16 @@ import numpy.typing as npt
 import pandas as pd
 
 from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
 from binmetrics.table.counts import CountTable, FloatArray, chunks, count_dtype
 from binmetrics.validation import (
     NanPolicy,
-    _label_key,
     as_1d,
     as_float,
     check_binary_inputs,
     check_labels,
+    label_key,
 )
 
 __all__ = ["Accumulator"]
@@ -112,7 +113,7 @@ def _weights(sample_weight: Any, n: int) -> tuple[Any, bool]:
     return sample_weight, False
 
 
-def _python(v: Any) -> Any:
+def python_scalar(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
@@ -295,8 +296,7 @@ class Accumulator:
     """
 
     def __init__(self, *, pos_label: Any = None, nan_policy: NanPolicy = "raise") -> None:
-        if nan_policy not in ("raise", "omit"):
-            raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+        EvalOptions(pos_label=pos_label, nan_policy=nan_policy)  # checks them
         self.pos_label = pos_label
         self.nan_policy: NanPolicy = nan_policy
         self.n_rows = 0
@@ -397,7 +397,7 @@ class Accumulator:
         or None while one class only has been seen with ``pos_label`` given (whether it
         is that class cannot be told yet)."""
         if seen.size > 2:
-            shown = sorted((_python(v) for v in seen), key=_label_key)
+            shown = sorted((python_scalar(v) for v in seen), key=label_key)
             raise ValueError(f"y_true must hold exactly two classes; {where} hold "
                              f"{len(shown)} distinct values: {shown[:10]}")
         if seen.size == 0 or (self.pos_label is not None and seen.size < 2):
@@ -406,7 +406,7 @@ class Accumulator:
             pos = check_labels(seen, self.pos_label)[1]
         except ValueError as exc:
             raise ValueError(f"{exc} (the labels of {where})") from None
-        return _python(pos)
+        return python_scalar(pos)
 
     def _collapse(self) -> None:
         if self._pending:
@@ -481,7 +481,8 @@ class Accumulator:
             return 1 if self._found_pos is None else self._found_pos
         return self.pos_label
 
-    def evaluate(self, *, threshold: float = 0.5, undefined: UndefinedPolicy = "warn",
+    def evaluate(self, *, threshold: float = DEFAULTS.threshold,
+                 undefined: UndefinedPolicy = DEFAULTS.undefined,
                  pi0: float | None = None) -> Evaluation:
         """The :class:`~binmetrics.Evaluation` of every batch so far (see
         :func:`binmetrics.evaluate` for the parameters).
@@ -503,10 +504,11 @@ class Accumulator:
         """
         if self.pos_label is not None and self._seen.size:
             check_labels(self._seen, self.pos_label)  # pos_label must occur (or fit)
-        ev = Evaluation(self.table, threshold=threshold, pos_label=self.found_pos_label,
-                        n_omitted=self.n_omitted, undefined=undefined, n_rows=self.n_rows,
-                        n_positive_rows=self.n_positive_rows)
-        return ev if pi0 is None else ev.calibrated(pi0)
+        options = EvalOptions(threshold=threshold, pos_label=self.pos_label,
+                              nan_policy=self.nan_policy, undefined=undefined, pi0=pi0)
+        return options.evaluation(self.table, pos_label=self.found_pos_label,
+                                  n_omitted=self.n_omitted, n_rows=self.n_rows,
+                                  n_positive_rows=self.n_positive_rows)
 
     def __repr__(self) -> str:
         return (f"Accumulator(batches={self.n_batches}, rows={self.n_rows}, "

@@ -7,14 +7,17 @@
 * ``bounds``: what binned scores can have changed in each measure.
 """
 
-from binmetrics.evaluation.binary import BestThreshold, Evaluation, evaluate, score
+from binmetrics.evaluation.api import evaluate, score
+from binmetrics.evaluation.binary import BestThreshold, Evaluation
 from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.multiclass import MulticlassEvaluation, evaluate_multiclass
+from binmetrics.evaluation.options import EvalOptions
 from binmetrics.evaluation.undersample import UndersampledEvaluation, undersample
 
 __all__ = [
     "BestThreshold",
     "ByResult",
+    "EvalOptions",
     "Evaluation",
     "MulticlassEvaluation",
     "UndersampledEvaluation",

@@ -20,6 +20,7 @@ from binmetrics.curves import (
     ThresholdCurves,
 )
 from binmetrics.exceptions import (
+    SumsUnavailable,
     UndefinedMeasureWarning,
     UndefinedPolicy,
     report_undefined,
@@ -27,16 +28,21 @@ from binmetrics.exceptions import (
     undefined_policy,
 )
 from binmetrics.measures import Measure, get_measure
-from binmetrics.measures.probabilistic import SumsUnavailable
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable
-from binmetrics.validation import NanPolicy, check_alternative, check_binary_inputs, check_threshold
+from binmetrics.validation import check_alternative, check_threshold
 
 if TYPE_CHECKING:
-    from binmetrics.evaluation.undersample import UndersampledEvaluation
+    import pandas as pd
+    from matplotlib.axes import Axes
 
-__all__ = ["BestThreshold", "Evaluation", "evaluate", "score"]
+    from binmetrics.evaluation.undersample import UndersampledEvaluation
+    from binmetrics.inference.intervals import Interval
+    from binmetrics.inference.resampling import PermutationResult
+    from binmetrics.table.binning import Binning
+
+__all__ = ["BestThreshold", "Evaluation"]
 
 
 @dataclass(frozen=True)
@@ -191,7 +197,7 @@ class Evaluation:
         return self._values(select_measures(family, measures))
 
     def to_frame(self, family: Family | None = None, *,
-                 measures: Iterable[str | Measure] | None = None) -> Any:
+                 measures: Iterable[str | Measure] | None = None) -> pd.DataFrame:
         """Every measure as a DataFrame: id, name, family, value, direction, range, source."""
         import pandas as pd
 
@@ -295,8 +301,8 @@ class Evaluation:
 
     # --- binned scores (engines: decimals= / bins=) -----------------------------------
     @property
-    def binning(self) -> Any:
-        """How an engine binned the scores (a :class:`~binmetrics.engines.binning.Binning`),
+    def binning(self) -> Binning | None:
+        """How an engine binned the scores (a :class:`~binmetrics.table.binning.Binning`),
         None for exact scores. Probabilistic measures of binned scores are exact (the
         engine summed them over the raw scores); ranking measures carry the bounds of
         :meth:`error_bounds`."""
@@ -307,7 +313,7 @@ class Evaluation:
 
         0.0 when the value is exact (exact scores, probabilistic measures, confusion
         measures at a threshold on the bin grid), None where no exact bound is derived
-        (see :func:`binmetrics.engines.binning.value_bounds`, which gives the interval).
+        (see :func:`binmetrics.evaluation.bounds.value_bounds`, which gives the interval).
 
         Examples
         --------
@@ -318,7 +324,7 @@ class Evaluation:
         >>> ev["auc"], ev.binning_error("auc")  # one tied pair of 4: +-(1*1)/(2*2*2)
         (0.625, 0.125)
         """
-        from binmetrics.table.binning import value_bounds
+        from binmetrics.evaluation.bounds import value_bounds
 
         bounds = value_bounds(self, measure, **params)
         if bounds is None:
@@ -329,11 +335,11 @@ class Evaluation:
         return float(max(value - bounds[0], bounds[1] - value))
 
     def error_bounds(self, measures: Iterable[str | Measure] | None = None, *,
-                     family: Family | None = None) -> Any:
+                     family: Family | None = None) -> pd.DataFrame:
         """Every measure with the interval that surely holds its value on the raw scores.
 
         A DataFrame with id, value, low, high, max_error and bound ("exact", "bounded"
-        or "none"): see :func:`binmetrics.engines.binning.error_bounds`.
+        or "none"): see :func:`binmetrics.evaluation.bounds.error_bounds`.
 
         Examples
         --------
@@ -346,7 +352,7 @@ class Evaluation:
         1  brier  0.27325  0.27325    exact
         2   taks      NaN      NaN     none
         """
-        from binmetrics.table.binning import error_bounds
+        from binmetrics.evaluation.bounds import error_bounds
 
         return error_bounds(self, select_measures(family, measures))
 
@@ -363,7 +369,7 @@ class Evaluation:
         random_state: Any = None,
         progress: Any = None,
         **params: Any,
-    ) -> Any:
+    ) -> Interval:
         """Confidence interval of one measure.
 
         Parameters
@@ -481,7 +487,7 @@ class Evaluation:
         stratified: bool = True,
         random_state: Any = None,
         progress: Any = None,
-    ) -> Any:
+    ) -> pd.DataFrame:
         """Intervals of many measures as a DataFrame (id, value, low, high, method, level).
 
         ``method="auto"`` picks per measure the exact interval for proportions,
@@ -544,7 +550,7 @@ class Evaluation:
         plus_one: bool = True,
         progress: Any = None,
         **params: Any,
-    ) -> Any:
+    ) -> PermutationResult:
         """Label-permutation test of a measure on this evaluation set (no re-sort).
 
         ``alternative="auto"`` tests "better than chance" in the measure's direction
@@ -666,7 +672,7 @@ class Evaluation:
 
         return measures_table(quiet_values(self), repr(self))
 
-    def plot(self, kind: str = "roc", *, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, kind: str = "roc", *, ax: Any = None, **kwargs: Any) -> Axes:
         """Draw one of the plots of :mod:`binmetrics.plot` for this evaluation.
 
         ``ev.plot(kind, ...)`` is ``binmetrics.plot.<kind>(ev, ...)``; the kinds are
@@ -727,141 +733,3 @@ class Evaluation:
             f"Evaluation(n={t.total:g}, positives={t.P:g}, threshold={self.threshold:g}, "
             f"tp={c.tp}, fp={c.fp}, fn={c.fn}, tn={c.tn})"
         )
-
-
-def _larger_label(y_true: Any) -> Any:
-    """The positive label that goes with the second column of a predict_proba matrix:
-    None (the default rule) for the standard encodings, else the larger label."""
-    values = np.unique(np.asarray(y_true))
-    if values.dtype == bool or (values.dtype.kind in "iuf"
-                                and set(values.tolist()) <= {-1, 0, 1}):
-        return None  # {0, 1}, {-1, 1}, {False, True}: the default rule says the same
-    return values[-1] if values.size == 2 else None
-
-
-def evaluate(
-    y_true: Any,
-    y_score: Any,
-    *,
-    threshold: float = 0.5,
-    sample_weight: Any = None,
-    pos_label: Any = None,
-    nan_policy: NanPolicy = "raise",
-    undefined: UndefinedPolicy = "warn",
-    pi0: float | None = None,
-) -> Any:
-    """Evaluate a binary classifier: every measure of the registry from one sort.
-
-    A binary classifier's ``predict_proba`` matrix (shape (n, 2)) is evaluated on its
-    second column, the probability of the larger label (scikit-learn's column order).
-    Given a probability matrix of k >= 3 classes it evaluates a multiclass classifier
-    instead and returns a
-    :class:`~binmetrics.multiclass.MulticlassEvaluation` (see
-    :func:`~binmetrics.multiclass.evaluate_multiclass`, which also takes ``labels=``
-    and ``average=``).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n,)
-        Labels: {0, 1}, {-1, 1}, {False, True}, or any two values with ``pos_label``.
-    y_score : array-like of shape (n,)
-        Scores, higher meaning more likely positive: probabilities for the
-        probabilistic measures, any real numbers otherwise. Predicted labels (0/1)
-        work too, with the default threshold.
-    threshold : float, default 0.5
-        Cut for the confusion measures: ``score >= threshold`` is predicted positive.
-    sample_weight : array-like of shape (n,), optional
-        Non-negative case weights; counts become weighted sums.
-    pos_label : optional
-        The label of the positive class when the labels are not a standard encoding.
-    nan_policy : {"raise", "omit"}, default "raise"
-        What NaN/inf scores do: an error, or the rows are dropped (reported in a
-        warning and in ``Evaluation.n_omitted``).
-    undefined : {"warn", "raise", "ignore"}, default "warn"
-        What an undefined value (e.g. precision with nothing predicted positive)
-        does: NaN with an :class:`UndefinedMeasureWarning`, an
-        :class:`UndefinedMeasureError`, or NaN silently.
-    pi0 : float in (0, 1), optional
-        Calibrate to this reference prevalence (:meth:`Evaluation.calibrated`,
-        Siblini et al.); default None, no calibration.
-
-    Returns
-    -------
-    Evaluation
-        Or a :class:`~binmetrics.multiclass.MulticlassEvaluation` for a probability
-        matrix (``threshold``, ``pos_label`` and ``pi0`` do not apply to it).
-
-    Examples
-    --------
-    Berrar's ten cases, cut between 0.6 and 0.5 as in the paper's Figure 3:
-
-    >>> import binmetrics as bm
-    >>> y = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
-    >>> s = [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]
-    >>> ev = bm.evaluate(y, s, threshold=0.55)
-    >>> ev.confusion
-    Confusion(tp=3, fp=1, fn=2, tn=4)
-    >>> round(ev["mcc"], 6), ev["auc"], round(ev["average_precision"], 12)
-    (0.408248, 0.8, 0.835)
-
-    A probability matrix gives the multiclass evaluation (argmax predictions):
-
-    >>> mev = bm.evaluate([0, 1, 2, 1], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3]])
-    >>> type(mev).__name__, mev["accuracy"]
-    ('MulticlassEvaluation', 0.75)
-    """
-    from binmetrics.evaluation.multiclass import evaluate_multiclass, is_score_matrix
-
-    if is_score_matrix(y_score) and np.shape(y_score)[1] == 2:
-        # a binary classifier's predict_proba: columns in sorted label order, so the
-        # second is the probability of the larger label, the positive one
-        y_score = np.asarray(y_score)[:, 1]
-        if pos_label is None:
-            pos_label = _larger_label(y_true)
-    elif is_score_matrix(y_score):
-        unused = [name for name, given in (("threshold", threshold != 0.5),
-                                           ("pos_label", pos_label is not None),
-                                           ("pi0", pi0 is not None)) if given]
-        if unused:
-            raise ValueError(f"{', '.join(unused)} cannot be used with a probability matrix "
-                             f"(y_score of shape {np.shape(y_score)}): the multiclass "
-                             "prediction is the argmax of each row")
-        return evaluate_multiclass(y_true, y_score, sample_weight=sample_weight,
-                                   nan_policy=nan_policy, undefined=undefined)
-    inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
-                              nan_policy=nan_policy)
-    table = CountTable._build(inp.y, inp.score, inp.weight)
-    ev = Evaluation(table, threshold=threshold, pos_label=inp.pos_label,
-                    n_omitted=inp.n_omitted, undefined=undefined, n_rows=int(inp.y.size),
-                    n_positive_rows=int(np.count_nonzero(inp.y)))
-    return ev if pi0 is None else ev.calibrated(pi0)
-
-
-def score(
-    measure: str,
-    y_true: Any,
-    y_score: Any,
-    *,
-    threshold: float = 0.5,
-    sample_weight: Any = None,
-    pos_label: Any = None,
-    nan_policy: NanPolicy = "raise",
-    undefined: UndefinedPolicy = "warn",
-    **params: Any,
-) -> float:
-    """One measure in functional form: ``score("auc", y_true, y_score)``.
-
-    Parameters are those of :func:`evaluate`, plus the measure's own (``beta=``,
-    ``alpha=``, ``fraction=``...).
-
-    Examples
-    --------
-    >>> import binmetrics as bm
-    >>> bm.score("auc", [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    0.75
-    """
-    m = get_measure(measure)  # fail on a misspelt name before validating the data
-    m.resolve_params(**params)
-    return evaluate(y_true, y_score, threshold=threshold, sample_weight=sample_weight,
-                    pos_label=pos_label, nan_policy=nan_policy,
-                    undefined=undefined).value(m, **params)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from binmetrics.backends import axes, pyplot
 from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
 from binmetrics.measures import Measure, get_measure, iter_measures
 from binmetrics.table.counts import CountTable
@@ -26,15 +27,15 @@ from binmetrics.validation import (
     as_float,
     check_binary_inputs,
     check_count,
-    check_in_range,
-    check_threshold,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["ByResult", "by_tables", "evaluate_by"]
 
 #: The columns every row of the result has before the measures.
 _FIXED = ("n", "positives", "prevalence")
-_PI0_RULES = ("mean", "min")
 
 
 class ByResult:
@@ -91,7 +92,7 @@ class ByResult:
                 f"measures={len(self.measures)}{shown})")
 
     def plot(self, measures: str | Sequence[str], calibrated: bool = True,
-             ax: Any = None) -> Any:
+             ax: Any = None) -> Axes:
         """Each measure across the groups, in group order: raw values as solid lines,
         calibrated ones (with ``calibrated=True``) dashed in the same colour.
 
@@ -185,24 +186,6 @@ def _by_list(by: Any) -> tuple[list[str], bool]:
             raise ValueError(f"by names a column twice: {list(by)}")
         return list(by), True
     raise TypeError(f"by must be a column name or a non-empty list of column names; got {by!r}")
-
-
-def check_pi0(pi0: Any) -> float | str | None:
-    """None, a number in (0, 1) or one of "mean", "min"; anything else is an error."""
-    if pi0 is None:
-        return None
-    if isinstance(pi0, str):
-        rule = pi0.strip().lower()
-        if rule in _PI0_RULES:
-            return rule
-        try:
-            pi0 = float(rule)
-        except ValueError:
-            raise ValueError(f"pi0 must be a number in (0, 1), 'mean' or 'min'; "
-                             f"got {pi0!r}") from None
-    if isinstance(pi0, bool):
-        raise TypeError(f"pi0 must be a number in (0, 1), 'mean' or 'min'; got {pi0!r}")
-    return check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
 
 
 def _python(v: Any) -> Any:
@@ -323,8 +306,10 @@ def evaluate_by(
     >>> res.evaluations["mar"] is None
     True
     """
+    opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
+                       undefined=undefined, pi0=pi0)
     names, tuple_keys = _by_list(by)
-    rule, threshold, min_cases, chosen, ids = _by_plan(pi0, threshold, min_cases, measures)
+    min_cases, chosen, ids = _by_plan(min_cases, measures)
 
     available, kind = _columns_of(data)
     roles = [("label", label), ("score", score)]
@@ -353,17 +338,13 @@ def evaluate_by(
         w = None if inp.weight is None else inp.weight[idx]
         table = None if n == 0 else CountTable._build(y, inp.score[idx], w)
         groups.append((key, table, n, n_pos, int(rows_all.size - n)))
-    return _by_result(groups, names, tuple_keys, rule, threshold, min_cases, chosen, ids,
-                      pos_label=inp.pos_label, undefined=undefined, ci=ci,
-                      ci_method=ci_method, level=level, n_resamples=n_resamples,
-                      random_state=random_state)
+    return _by_result(groups, names, tuple_keys, opts, min_cases, chosen, ids,
+                      pos_label=inp.pos_label, ci=ci, ci_method=ci_method, level=level,
+                      n_resamples=n_resamples, random_state=random_state)
 
 
-def _by_plan(pi0: Any, threshold: Any, min_cases: Any, measures: Any
-             ) -> tuple[float | str | None, float, int, list[Measure], list[str]]:
-    """The checked pi0 rule, threshold, min_cases, chosen measures and result ids."""
-    rule = check_pi0(pi0)
-    threshold = check_threshold(threshold)
+def _by_plan(min_cases: Any, measures: Any) -> tuple[int, list[Measure], list[str]]:
+    """The checked min_cases, chosen measures and result ids."""
     min_cases = check_count(min_cases, "min_cases")
     if measures is None:
         chosen = list(iter_measures())
@@ -375,7 +356,7 @@ def _by_plan(pi0: Any, threshold: Any, min_cases: Any, measures: Any
             raise ValueError("measures is empty; give measure ids, or None for all")
     # the fixed "prevalence" column already holds that measure: no second column
     ids = [m.id for m in chosen if m.id not in _FIXED]
-    return rule, threshold, min_cases, chosen, ids
+    return min_cases, chosen, ids
 
 
 def _check_clash(names: list[str], ids: list[str]) -> None:
@@ -390,11 +371,9 @@ def by_tables(
     groups: Iterable[tuple[tuple[Any, ...], CountTable | None, int, int, int]],
     *,
     by: str | Sequence[str],
-    pi0: float | str | None = None,
-    measures: Iterable[str | Measure] | None = None,
-    threshold: float = 0.5,
+    options: EvalOptions = DEFAULTS,
     pos_label: Any = None,
-    undefined: UndefinedPolicy = "warn",
+    measures: Iterable[str | Measure] | None = None,
     ci: bool = False,
     ci_method: str | Mapping[str, str] = "auto",
     level: float = 0.95,
@@ -407,22 +386,24 @@ def by_tables(
     ``groups`` holds, per group in the order wanted, ``(key, table, n, positives,
     n_omitted)``: the key as a tuple of the ``by`` values, the group's count table
     (None when no row has a finite score), its rows evaluated, its positive rows and
-    the rows dropped by ``nan_policy="omit"``. The other parameters are those of
-    :func:`evaluate_by`.
+    the rows dropped by ``nan_policy="omit"``. ``options`` holds the shared evaluation
+    options (threshold, undefined, pi0...), ``pos_label`` the positive label found; the
+    other parameters are those of :func:`evaluate_by`.
     """
     names, tuple_keys = _by_list(by)
-    rule, threshold, min_cases, chosen, ids = _by_plan(pi0, threshold, min_cases, measures)
+    min_cases, chosen, ids = _by_plan(min_cases, measures)
     _check_clash(names, ids)
-    return _by_result(list(groups), names, tuple_keys, rule, threshold, min_cases, chosen, ids,
-                      pos_label=pos_label, undefined=undefined, ci=ci, ci_method=ci_method,
-                      level=level, n_resamples=n_resamples, random_state=random_state)
+    return _by_result(list(groups), names, tuple_keys, options, min_cases, chosen, ids,
+                      pos_label=pos_label, ci=ci, ci_method=ci_method, level=level,
+                      n_resamples=n_resamples, random_state=random_state)
 
 
 def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, int]],
-               names: list[str], tuple_keys: bool, rule: float | str | None, threshold: float,
+               names: list[str], tuple_keys: bool, opts: EvalOptions,
                min_cases: int, chosen: list[Measure], ids: list[str], *, pos_label: Any,
-               undefined: UndefinedPolicy, ci: bool, ci_method: str | Mapping[str, str],
+               ci: bool, ci_method: str | Mapping[str, str],
                level: float, n_resamples: int, random_state: Any) -> ByResult:
+    rule = opts.pi0
     rows: list[dict[str, Any]] = []
     reasons: list[str] = []
     evaluations: dict[Any, Evaluation | None] = {}
@@ -433,9 +414,8 @@ def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, 
         reason = _reason(n, n_pos, table, min_cases)
         ev = None
         if table is not None and not reason:
-            ev = Evaluation(table, threshold=threshold, pos_label=pos_label,
-                            n_omitted=n_omitted, undefined=undefined,
-                            n_rows=n, n_positive_rows=n_pos)
+            ev = opts.evaluation(table, pos_label=pos_label, n_omitted=n_omitted, n_rows=n,
+                                 n_positive_rows=n_pos, calibrate=False)
         evaluations[key if tuple_keys else key[0]] = ev
         rows.append(row)
         reasons.append(reason)

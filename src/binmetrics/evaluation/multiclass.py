@@ -49,13 +49,13 @@ from binmetrics.measures.registry import Family, iter_measures, select_measures
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import (
     NanPolicy,
-    _label_key,
-    _n,
-    _python,
-    _rows,
     as_1d,
     as_float,
     check_weights,
+    label_key,
+    plural,
+    python_scalar,
+    row_list,
 )
 
 __all__ = ["NATIVE_MEASURES", "MulticlassEvaluation", "evaluate_multiclass"]
@@ -66,28 +66,6 @@ _AVERAGES = ("weighted", "macro", "micro", "none", "native")
 
 
 # --- input ---------------------------------------------------------------------------------
-def is_score_matrix(y_score: Any) -> bool:
-    """True when ``y_score`` is 2-D with at least two columns (a probability matrix).
-
-    A 1-D input, or an (n, 1) column, is a binary score and gives False. A list is
-    converted only when its first element is itself a sequence.
-    """
-    shape = getattr(y_score, "shape", None)  # numpy, pandas, polars...
-    if isinstance(shape, tuple):
-        return len(shape) == 2 and int(shape[1]) >= 2
-    if shape is None:
-        if not isinstance(y_score, (list, tuple)) or len(y_score) == 0:
-            return False
-        if np.ndim(y_score[0]) != 1:
-            return False
-        try:
-            dims: tuple[int, ...] = np.shape(y_score)
-        except ValueError:  # ragged rows: let the caller's own checks report it
-            return False
-        return len(dims) == 2 and dims[1] >= 2
-    return False
-
-
 def _as_matrix(y_proba: Any) -> npt.NDArray[np.float64]:
     if isinstance(y_proba, pd.DataFrame):
         arr = y_proba.to_numpy()
@@ -109,30 +87,30 @@ def _as_matrix(y_proba: Any) -> npt.NDArray[np.float64]:
 def _class_codes(y: np.ndarray, labels: Any, k: int) -> tuple[list[Any], npt.NDArray[np.intp]]:
     """The classes (column order) and each row's column index."""
     if labels is None:
-        found = sorted(pd.unique(pd.Series(y)).tolist(), key=_label_key)
+        found = sorted(pd.unique(pd.Series(y)).tolist(), key=label_key)
         if len(found) != k:
-            listed = [_python(v) for v in found[:10]] + (["..."] if len(found) > 10 else [])
+            listed = [python_scalar(v) for v in found[:10]] + (["..."] if len(found) > 10 else [])
             raise ValueError(
                 f"y_true has {len(found)} distinct classes {listed} but y_proba has {k} columns; "
                 "pass labels= to give the class of each column (in column order)")
-        classes = [_python(v) for v in found]
+        classes = [python_scalar(v) for v in found]
     else:
         lab = as_1d(labels, "labels")
-        classes = [_python(v) for v in lab.tolist()]
+        classes = [python_scalar(v) for v in lab.tolist()]
         if len(classes) != k:
             raise ValueError(f"labels has {len(classes)} values but y_proba has {k} columns; "
                              "give one label per column, in column order")
         dup = pd.Index(classes)
         if dup.has_duplicates:
             raise ValueError(f"labels must be distinct; repeated: "
-                             f"{sorted(set(dup[dup.duplicated()].tolist()), key=_label_key)}")
+                             f"{sorted(set(dup[dup.duplicated()].tolist()), key=label_key)}")
     codes = pd.Index(classes).get_indexer(pd.Index(y))
     unknown = codes < 0
     if unknown.any():
-        vals = sorted(pd.unique(pd.Series(y[unknown])).tolist(), key=_label_key)
-        shown = [_python(v) for v in vals[:10]] + (["..."] if len(vals) > 10 else [])
-        raise ValueError(f"y_true has {_n(unknown.sum(), 'row')} whose class is not in labels "
-                         f"{classes}: {shown} (rows {_rows(unknown)})")
+        vals = sorted(pd.unique(pd.Series(y[unknown])).tolist(), key=label_key)
+        shown = [python_scalar(v) for v in vals[:10]] + (["..."] if len(vals) > 10 else [])
+        raise ValueError(f"y_true has {plural(unknown.sum(), 'row')} whose class is not in labels "
+                         f"{classes}: {shown} (rows {row_list(unknown)})")
     return classes, np.asarray(codes, dtype=np.intp)
 
 
@@ -152,15 +130,16 @@ def _check_inputs(y_true: Any, y_proba: Any, labels: Any, sample_weight: Any,
     w = check_weights(sample_weight, n)
     missing = np.asarray(pd.isna(y) if y.dtype.kind in "fOUS" else np.zeros(n), dtype=bool)
     if missing.any():
-        raise ValueError(f"y_true has {_n(missing.sum(), 'missing label')} (NaN/None) "
-                         f"at rows {_rows(missing)}")
+        raise ValueError(f"y_true has {plural(missing.sum(), 'missing label')} (NaN/None) "
+                         f"at rows {row_list(missing)}")
     bad = np.asarray(~np.isfinite(proba).all(axis=1), dtype=bool)
     n_omitted = 0
     if bad.any():
         n_bad = int(bad.sum())
         if nan_policy == "raise":
-            raise ValueError(f"y_proba has {_n(n_bad, 'row')} with NaN or infinite values at rows "
-                             f"{_rows(bad)}; pass nan_policy='omit' to drop those rows")
+            raise ValueError(f"y_proba has {plural(n_bad, 'row')} with NaN or infinite values "
+                             "at rows "
+                             f"{row_list(bad)}; pass nan_policy='omit' to drop those rows")
         if n_bad == n:
             raise ValueError(f"all {n} rows of y_proba hold NaN or infinite values: nothing "
                              "left to evaluate")
@@ -171,23 +150,23 @@ def _check_inputs(y_true: Any, y_proba: Any, labels: Any, sample_weight: Any,
             if not w.sum() > 0:
                 raise ValueError("the rows left after nan_policy='omit' carry no weight")
         n_omitted = n_bad
-        warnings.warn(f"nan_policy='omit': dropped {_n(n_bad, 'row')} with non-finite "
+        warnings.warn(f"nan_policy='omit': dropped {plural(n_bad, 'row')} with non-finite "
                       "probabilities", UserWarning, stacklevel=4)
     outside = (proba < 0.0) | (proba > 1.0)
     if outside.any():
         out_rows = np.asarray(outside.any(axis=1), dtype=bool)
         raise ValueError(f"y_proba must hold probabilities in [0, 1]; "
-                         f"{_n(outside.sum(), 'value')} in {_n(out_rows.sum(), 'row')}"
+                         f"{plural(outside.sum(), 'value')} in {plural(out_rows.sum(), 'row')}"
                          f" lie outside it (min {proba.min():g}, max {proba.max():g}; rows "
-                         f"{_rows(out_rows)})")
+                         f"{row_list(out_rows)})")
     dev = np.abs(proba.sum(axis=1) - 1.0)
     off = dev > ROW_SUM_TOL
     if off.any():
         worst = int(np.argmax(dev))
         raise ValueError(
             f"each row of y_proba must sum to 1 (within {ROW_SUM_TOL:g}); "
-            f"{_n(off.sum(), 'row')} do not, the worst row {worst} sums to "
-            f"{proba[worst].sum():.10g} (rows {_rows(off)}); normalise the rows, "
+            f"{plural(off.sum(), 'row')} do not, the worst row {worst} sums to "
+            f"{proba[worst].sum():.10g} (rows {row_list(off)}); normalise the rows, "
             "e.g. y_proba / y_proba.sum(axis=1, keepdims=True)")
     classes, codes = _class_codes(y, labels, k)
     return classes, codes, proba, w, n_omitted

@@ -32,11 +32,11 @@ import numpy.typing as npt
 from binmetrics.exceptions import UndefinedMeasureWarning, UndefinedPolicy, undefined_policy
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
-from binmetrics.table.counts import CountTable, count_dtype
+from binmetrics.table.counts import CountTable, HasTable, count_dtype
 from binmetrics.validation import check_in_range
 
 if TYPE_CHECKING:
-    from binmetrics.evaluation.binary import Evaluation
+    import pandas as pd
 
 __all__ = ["UndersampledEvaluation", "undersample"]
 
@@ -201,8 +201,6 @@ class UndersampledEvaluation:
 
     def _compute(self, wanted: list[tuple[Measure, dict[str, Any]]]) -> None:
         """Fill the cache for the wanted (measure, params) with one pass over the subsamples."""
-        from binmetrics.evaluation.binary import Evaluation
-
         todo = [(m, p) for m, p in wanted if self._key(m, p) not in self._cache]
         if not todo:
             return
@@ -211,10 +209,11 @@ class UndersampledEvaluation:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
             for i, tab in enumerate(self._sampler.tables(rng, self.n_repeats)):
-                ev = Evaluation(tab, threshold=self.threshold, undefined="ignore")
                 for m, p in todo:
                     try:
-                        out[self._key(m, p)][i] = ev.value(m, **p)
+                        with undefined_policy("ignore"):
+                            out[self._key(m, p)][i] = m.compute(tab, self.threshold,
+                                                                **m.resolve_params(**p))
                     except ValueError:  # e.g. a probabilistic measure of scores outside [0, 1]
                         if not m.needs_probabilities:
                             raise
@@ -297,7 +296,7 @@ class UndersampledEvaluation:
         return {m.id: self.value(m) for m in chosen}
 
     def to_frame(self, family: Family | None = None, *,
-                 measures: Iterable[str | Measure] | None = None) -> Any:
+                 measures: Iterable[str | Measure] | None = None) -> pd.DataFrame:
         """A DataFrame: id, value (mean), std, n_undefined, n_repeats, pi0."""
         import pandas as pd
 
@@ -312,7 +311,7 @@ class UndersampledEvaluation:
                 f"pi={self.pi:g}, positives={self.n_positive}, negatives={self.n_negative})")
 
 
-def undersample(evaluation: Evaluation | CountTable, pi0: float, *, n_repeats: int = 100,
+def undersample(evaluation: HasTable | CountTable, pi0: float, *, n_repeats: int = 100,
                 random_state: Any = None) -> UndersampledEvaluation:
     """Repeated random undersampling of an evaluation set to prevalence ``pi0``.
 
@@ -345,13 +344,11 @@ def undersample(evaluation: Evaluation | CountTable, pi0: float, *, n_repeats: i
     >>> us.values("auc").shape
     (10,)
     """
-    from binmetrics.evaluation.binary import Evaluation
-
-    if isinstance(evaluation, Evaluation):
+    if isinstance(evaluation, HasTable):
         return UndersampledEvaluation(evaluation.table, pi0, n_repeats=n_repeats,
                                       random_state=random_state,
                                       threshold=evaluation.threshold,
-                                      undefined=evaluation.undefined)
+                                      undefined=getattr(evaluation, "undefined", "warn"))
     if isinstance(evaluation, CountTable):
         return UndersampledEvaluation(evaluation, pi0, n_repeats=n_repeats,
                                       random_state=random_state)

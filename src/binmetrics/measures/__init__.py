@@ -3,12 +3,14 @@
 Importing this package registers every measure; see :func:`measures` for the table.
 """
 
-from binmetrics.measures import (  # noqa: F401  (registers the measures and their fast paths)
-    confusion,
-    multiclass,
-    probabilistic,
-    ranking,
-)
+# isort: off
+# Importing the modules registers their measures; the registry lists them in this order.
+from binmetrics.measures import confusion, probabilistic  # noqa: F401
+from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
+from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
+
+# isort: on
+from binmetrics.measures._util import EPS
 from binmetrics.measures.probabilistic import triplet_loss
 from binmetrics.measures.registry import (
     FAMILIES,
@@ -20,6 +22,7 @@ from binmetrics.measures.registry import (
 )
 
 __all__ = [
+    "EPS",
     "FAMILIES",
     "REGISTRY",
     "Measure",

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from binmetrics.exceptions import report_undefined
 
+#: what a measure of a Confusion gives: a float for one threshold, an array for a curve
+FloatOrArray: TypeAlias = float | npt.NDArray[np.float64]
 
-def as_result(x: Any) -> Any:
+
+def as_result(x: Any) -> FloatOrArray:
     """A 0-d array as a Python float; arrays unchanged."""
     a = np.asarray(x, dtype=np.float64)
     return float(a) if a.ndim == 0 else a
 
 
-def ratio(num: Any, den: Any, measure: str, reason: str) -> Any:
+def ratio(num: Any, den: Any, measure: str, reason: str) -> FloatOrArray:
     """``num / den``; 0/0 is NaN (reported with ``reason``), x/0 for x != 0 is +-inf."""
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
@@ -28,7 +32,7 @@ def ratio(num: Any, den: Any, measure: str, reason: str) -> Any:
     return as_result(out)
 
 
-def flag_nan(value: Any, measure: str, reason: str) -> Any:
+def flag_nan(value: Any, measure: str, reason: str) -> FloatOrArray:
     """Report ``reason`` if ``value`` holds NaN (for measures composed of others)."""
     if np.any(np.isnan(value)):
         report_undefined(measure, reason)
@@ -41,7 +45,7 @@ def trapezoid(x: Any, y: Any) -> float:
     return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2.0))
 
 
-def log(x: Any, base: float) -> Any:
+def log(x: Any, base: float) -> FloatOrArray:
     """Logarithm in ``base`` (checked: positive and not 1)."""
     return np.log(x) / log_base(base)
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from binmetrics.exceptions import undefined_policy
-from binmetrics.measures._util import flag_nan, ratio
+from binmetrics.measures._util import FloatOrArray, flag_nan, ratio
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import Confusion
 from binmetrics.validation import check_in_range
@@ -29,9 +29,10 @@ _POSITIVE = (0.0, float("inf"))
 
 
 @register("prevalence", name="Prevalence", family="confusion", direction=0, range=_UNIT,
+          plot="measure",
           source="Wikipedia table", formula="P / (P + N)",
           proportion=lambda c: (c.p, c.total))
-def prevalence(c: Confusion) -> Any:
+def prevalence(c: Confusion) -> FloatOrArray:
     """Proportion of positives among all cases, P / (P + N).
 
     It does not depend on the threshold; it is here because the prevalence-
@@ -40,12 +41,12 @@ def prevalence(c: Confusion) -> Any:
     return ratio(c.p, c.total, "prevalence", "there are no cases")
 
 
-@register("accuracy", name="Accuracy", family="confusion", direction=1, range=_UNIT,
+@register("accuracy", name="Accuracy", family="confusion", plot="measure", direction=1, range=_UNIT,
           aliases=("acc", "correct_classification_rate"), paired_tests=("mcnemar",),
           source="Berrar Def. 1; Wikipedia table; multi-level paper Table 5",
           formula="(TP + TN) / (TP + FP + FN + TN)",
           proportion=lambda c: (c.tp + c.tn, c.total))
-def accuracy(c: Confusion) -> Any:
+def accuracy(c: Confusion) -> FloatOrArray:
     """Proportion of correct classifications (Berrar eq. 1).
 
     Examples
@@ -57,19 +58,21 @@ def accuracy(c: Confusion) -> Any:
 
 
 @register("error_rate", name="Error rate", family="confusion", direction=-1, range=_UNIT,
+          plot="measure",
           aliases=("misclassification_rate", "zero_one_loss"),
           source="Berrar Def. 2", formula="(FP + FN) / (TP + FP + FN + TN)",
           proportion=lambda c: (c.fp + c.fn, c.total))
-def error_rate(c: Confusion) -> Any:
+def error_rate(c: Confusion) -> FloatOrArray:
     """Proportion of incorrect classifications, 1 - accuracy (Berrar eq. 2)."""
     return ratio(c.fp + c.fn, c.total, "error_rate", "there are no cases")
 
 
 @register("tpr", name="True positive rate", family="confusion", direction=1, range=_UNIT,
+          plot="measure",
           aliases=("sensitivity", "recall", "hit_rate", "true_positive_rate"),
           source="Berrar Def. 3; multi-level paper Table 4", formula="TP / (TP + FN)",
           proportion=lambda c: (c.tp, c.p))
-def tpr(c: Confusion) -> Any:
+def tpr(c: Confusion) -> FloatOrArray:
     """Sensitivity: correctly predicted positives over all positives (Berrar eq. 3).
 
     Examples
@@ -81,64 +84,69 @@ def tpr(c: Confusion) -> Any:
 
 
 @register("tnr", name="True negative rate", family="confusion", direction=1, range=_UNIT,
+          plot="measure",
           aliases=("specificity", "selectivity", "true_negative_rate"),
           source="Berrar Def. 4; multi-level paper Table 4", formula="TN / (TN + FP)",
           proportion=lambda c: (c.tn, c.n))
-def tnr(c: Confusion) -> Any:
+def tnr(c: Confusion) -> FloatOrArray:
     """Specificity: correctly predicted negatives over all negatives (Berrar eq. 4)."""
     return ratio(c.tn, c.n, "tnr", _NO_NEG)
 
 
-@register("ppv", name="Positive predictive value", family="confusion", direction=1,
+@register("ppv", name="Positive predictive value", family="confusion", plot="measure", direction=1,
           range=_UNIT, aliases=("precision", "positive_predictive_value"),
           source="Berrar Def. 5; multi-level paper Table 4", formula="TP / (TP + FP)",
           proportion=lambda c: (c.tp, c.pp))
-def ppv(c: Confusion) -> Any:
+def ppv(c: Confusion) -> FloatOrArray:
     """Precision: correct positive predictions over all positive predictions (Berrar eq. 5)."""
     return ratio(c.tp, c.pp, "ppv", _NO_PP)
 
 
-@register("npv", name="Negative predictive value", family="confusion", direction=1,
+@register("npv", name="Negative predictive value", family="confusion", plot="measure", direction=1,
           range=_UNIT, aliases=("negative_predictive_value",),
           source="Berrar Def. 6; multi-level paper Table 4", formula="TN / (TN + FN)",
           proportion=lambda c: (c.tn, c.pn))
-def npv(c: Confusion) -> Any:
+def npv(c: Confusion) -> FloatOrArray:
     """Correct negative predictions over all negative predictions (Berrar eq. 6)."""
     return ratio(c.tn, c.pn, "npv", _NO_PN)
 
 
 @register("fdr", name="False discovery rate", family="confusion", direction=-1, range=_UNIT,
+          plot="measure",
           aliases=("false_discovery_rate",),
           source="Berrar Def. 7; multi-level paper Table 4", formula="FP / (FP + TP)",
           proportion=lambda c: (c.fp, c.pp))
-def fdr(c: Confusion) -> Any:
+def fdr(c: Confusion) -> FloatOrArray:
     """False positives over all positive predictions, 1 - precision (Berrar eq. 7)."""
     return ratio(c.fp, c.pp, "fdr", _NO_PP)
 
 
 @register("for", name="False omission rate", family="confusion", direction=-1, range=_UNIT,
+          plot="measure",
           aliases=("false_omission_rate",),
           source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TN)",
           proportion=lambda c: (c.fn, c.pn))
-def false_omission_rate(c: Confusion) -> Any:
+def false_omission_rate(c: Confusion) -> FloatOrArray:
     """False negatives over all negative predictions, 1 - NPV."""
     return ratio(c.fn, c.pn, "for", _NO_PN)
 
 
 @register("fnr", name="False negative rate", family="confusion", direction=-1, range=_UNIT,
+          plot="measure",
           aliases=("miss_rate", "false_negative_rate"),
           source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TP)",
           proportion=lambda c: (c.fn, c.p))
-def fnr(c: Confusion) -> Any:
+def fnr(c: Confusion) -> FloatOrArray:
     """Miss rate: positives predicted negative over all positives, 1 - TPR."""
     return ratio(c.fn, c.p, "fnr", _NO_POS)
 
 
 @register("fpr", name="False positive rate", family="confusion", direction=-1, range=_UNIT,
+          plot="measure",
           aliases=("fall_out", "false_positive_rate"),
           source="Wikipedia table; multi-level paper Table 4", formula="FP / (FP + TN)",
           proportion=lambda c: (c.fp, c.n))
-def fpr(c: Confusion) -> Any:
+def fpr(c: Confusion) -> FloatOrArray:
     """Fall-out: negatives predicted positive over all negatives, 1 - TNR."""
     return ratio(c.fp, c.n, "fpr", _NO_NEG)
 
@@ -157,10 +165,11 @@ def _both_classes_reason(c: Confusion) -> str:
 
 
 @register("informedness", name="Informedness (Youden's J)", family="confusion", direction=1,
+          plot="measure",
           range=_SIGNED, aliases=("youden_j", "bookmaker_informedness", "youden_index"),
           source="Berrar Def. 8; Wikipedia table; multi-level paper Table 5",
           formula="TPR + TNR - 1")
-def informedness(c: Confusion) -> Any:
+def informedness(c: Confusion) -> FloatOrArray:
     """Youden's J at this threshold: sensitivity + specificity - 1 (Berrar eq. 8)."""
     with undefined_policy("ignore"):
         v = np.asarray(tpr(c)) + np.asarray(tnr(c)) - 1.0
@@ -168,9 +177,10 @@ def informedness(c: Confusion) -> Any:
 
 
 @register("markedness", name="Markedness", family="confusion", direction=1, range=_SIGNED,
+          plot="measure",
           aliases=("deltap", "delta_p"),
           source="Wikipedia table; multi-level paper Table 5", formula="PPV + NPV - 1")
-def markedness(c: Confusion) -> Any:
+def markedness(c: Confusion) -> FloatOrArray:
     """PPV + NPV - 1, the regression coefficient dual to informedness."""
     with undefined_policy("ignore"):
         v = np.asarray(ppv(c)) + np.asarray(npv(c)) - 1.0
@@ -195,10 +205,11 @@ def _haldane(c: Confusion, correction: float) -> Confusion:
 
 
 @register("lr_plus", name="Positive likelihood ratio", family="confusion", direction=1,
+          plot="measure",
           range=_POSITIVE, aliases=("positive_likelihood_ratio", "lr+"),
           source="Berrar Def. 9; multi-level paper Table 5",
           formula="TPR / FPR = TPR / (1 - TNR)")
-def lr_plus(c: Confusion, *, correction: float = 0.0) -> Any:
+def lr_plus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
     """LR+ = sensitivity / (1 - specificity) (Berrar eq. 9); inf when FPR = 0 < TPR.
 
     Parameters
@@ -215,10 +226,11 @@ def lr_plus(c: Confusion, *, correction: float = 0.0) -> Any:
 
 
 @register("lr_minus", name="Negative likelihood ratio", family="confusion", direction=-1,
+          plot="measure",
           range=_POSITIVE, aliases=("negative_likelihood_ratio", "lr-"),
           source="Berrar Def. 10; multi-level paper Table 5",
           formula="(1 - TPR) / TNR = FNR / TNR")
-def lr_minus(c: Confusion, *, correction: float = 0.0) -> Any:
+def lr_minus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
     """LR- = (1 - sensitivity) / specificity (Berrar eq. 10); inf when TNR = 0 < FNR.
 
     Parameters
@@ -234,11 +246,11 @@ def lr_minus(c: Confusion, *, correction: float = 0.0) -> Any:
     return ratio(num, den, "lr_minus", "FNR = TNR = 0 (nothing is predicted negative)")
 
 
-@register("dor", name="Diagnostic odds ratio", family="confusion", direction=1,
+@register("dor", name="Diagnostic odds ratio", family="confusion", plot="measure", direction=1,
           range=_POSITIVE, aliases=("diagnostic_odds_ratio",),
           source="Wikipedia table; multi-level paper Table 5",
           formula="LR+ / LR- = (TP x TN) / (FP x FN)")
-def dor(c: Confusion, *, correction: float = 0.0) -> Any:
+def dor(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
     """Diagnostic odds ratio (TP·TN)/(FP·FN); inf when FP·FN = 0 < TP·TN.
 
     Parameters
@@ -261,27 +273,28 @@ def dor(c: Confusion, *, correction: float = 0.0) -> Any:
 
 
 @register("balanced_accuracy", name="Balanced accuracy", family="confusion", direction=1,
+          plot="measure",
           range=_UNIT, aliases=("bacc",),
           source="Berrar Def. 11; multi-level paper Table 5", formula="(TPR + TNR) / 2")
-def balanced_accuracy(c: Confusion) -> Any:
+def balanced_accuracy(c: Confusion) -> FloatOrArray:
     """Mean of sensitivity and specificity (Berrar eq. 11)."""
     with undefined_policy("ignore"):
         v = (np.asarray(tpr(c)) + np.asarray(tnr(c))) / 2.0
     return flag_nan(v, "balanced_accuracy", _both_classes_reason(c))
 
 
-def _fbeta(c: Confusion, beta: float, measure: str) -> Any:
+def _fbeta(c: Confusion, beta: float, measure: str) -> FloatOrArray:
     b2 = check_in_range(beta, "beta", 0.0, np.inf, low_open=True, high_open=True) ** 2
     tp = np.asarray(c.tp, dtype=np.float64)
     return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * np.asarray(c.fn) + c.fp, measure,
                  "no positives and nothing predicted positive (TP + FP + FN = 0)")
 
 
-@register("f1", name="F1 score", family="confusion", direction=1, range=_UNIT,
+@register("f1", name="F1 score", family="confusion", plot="measure", direction=1, range=_UNIT,
           aliases=("f_measure", "f1_score", "f_score"),
           source="Berrar Def. 12; multi-level paper Table 5",
           formula="2 PPV TPR / (PPV + TPR) = 2TP / (2TP + FP + FN)")
-def f1(c: Confusion) -> Any:
+def f1(c: Confusion) -> FloatOrArray:
     """Harmonic mean of precision and recall (Berrar eq. 12).
 
     Computed in the count form 2TP / (2TP + FP + FN), which is 0 (not undefined)
@@ -296,9 +309,10 @@ def f1(c: Confusion) -> Any:
 
 
 @register("fbeta", name="F-beta score", family="confusion", direction=1, range=_UNIT,
+          plot="measure",
           aliases=("f_beta",), source="Berrar Def. 13",
           formula="(1 + b^2) PPV TPR / (b^2 PPV + TPR)")
-def fbeta(c: Confusion, *, beta: float = 1.0) -> Any:
+def fbeta(c: Confusion, *, beta: float = 1.0) -> FloatOrArray:
     """F-beta: recall weighted beta times as much as precision (Berrar eq. 13).
 
     Parameters
@@ -308,10 +322,10 @@ def fbeta(c: Confusion, *, beta: float = 1.0) -> Any:
     return _fbeta(c, beta, "fbeta")
 
 
-@register("g_measure", name="G-measure (Fowlkes-Mallows index)", family="confusion",
+@register("g_measure", name="G-measure (Fowlkes-Mallows index)", family="confusion", plot="measure",
           direction=1, range=_UNIT, aliases=("fowlkes_mallows", "fowlkes_mallows_index"),
           source="Berrar Def. 14; Wikipedia table", formula="sqrt(PPV x TPR)")
-def g_measure(c: Confusion) -> Any:
+def g_measure(c: Confusion) -> FloatOrArray:
     """Geometric mean of precision and recall (Berrar eq. 14)."""
     tp, fp, fn, _ = _fractions(c)
     return ratio(tp, np.sqrt((tp + fp) * (tp + fn)), "g_measure",
@@ -319,10 +333,11 @@ def g_measure(c: Confusion) -> Any:
 
 
 @register("mcc", name="Matthews correlation coefficient", family="confusion", direction=1,
+          plot="measure",
           range=_SIGNED, aliases=("phi", "matthews_corrcoef", "phi_coefficient"),
           source="Berrar Def. 15; Wikipedia table",
           formula="(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))")
-def mcc(c: Confusion) -> Any:
+def mcc(c: Confusion) -> FloatOrArray:
     """Matthews correlation coefficient (Berrar eq. 15).
 
     Undefined (NaN, not scikit-learn's 0) when a row or column of the confusion
@@ -340,10 +355,11 @@ def mcc(c: Confusion) -> Any:
 
 
 @register("kappa", name="Cohen's kappa", family="confusion", direction=1, range=_SIGNED,
+          plot="measure",
           aliases=("cohen_kappa", "cohens_kappa"),
           source="Berrar Def. 24 (eqs. 26-27; the paper's 0.50 is P_e, kappa is 0.40)",
           formula="(P0 - Pe) / (1 - Pe), Pe = (PP P + PN N) / n^2")
-def kappa(c: Confusion) -> Any:
+def kappa(c: Confusion) -> FloatOrArray:
     """Cohen's kappa: accuracy corrected for chance agreement (Berrar eqs. 26-27).
 
     Examples
@@ -358,9 +374,9 @@ def kappa(c: Confusion) -> Any:
                  "chance agreement is 1 (one class, and only that class predicted)")
 
 
-@register("lift", name="Lift", family="confusion", direction=1, range=_POSITIVE,
+@register("lift", name="Lift", family="confusion", plot="measure", direction=1, range=_POSITIVE,
           source="Berrar Def. 16", formula="PPV / prior, prior = P / (P + N) by default")
-def lift(c: Confusion, *, prior: float | None = None) -> Any:
+def lift(c: Confusion, *, prior: float | None = None) -> FloatOrArray:
     """How many times better than random guessing the positive predictions are (Berrar eq. 16).
 
     Parameters
@@ -384,20 +400,20 @@ def lift(c: Confusion, *, prior: float | None = None) -> Any:
 
 
 @register("threat_score", name="Threat score (critical success index, Jaccard)",
-          family="confusion", direction=1, range=_UNIT,
+          family="confusion", plot="measure", direction=1, range=_UNIT,
           aliases=("critical_success_index", "csi", "jaccard", "jaccard_index"),
           source="Wikipedia table; multi-level paper Table 5 (Jaccard)",
           formula="TP / (TP + FN + FP)")
-def threat_score(c: Confusion) -> Any:
+def threat_score(c: Confusion) -> FloatOrArray:
     """True positives over everything that is positive in truth or prediction."""
     return ratio(c.tp, np.asarray(c.tp) + c.fn + c.fp, "threat_score",
                  "no positives and nothing predicted positive (TP + FN + FP = 0)")
 
 
-@register("prevalence_threshold", name="Prevalence threshold", family="confusion",
+@register("prevalence_threshold", name="Prevalence threshold", family="confusion", plot="measure",
           direction=-1, range=_UNIT, source="Wikipedia table",
           formula="(sqrt(TPR FPR) - FPR) / (TPR - FPR) = sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))")
-def prevalence_threshold(c: Confusion) -> Any:
+def prevalence_threshold(c: Confusion) -> FloatOrArray:
     """The prevalence below which the positive predictive value drops sharply.
 
     Computed as sqrt(FPR) / (sqrt(TPR) + sqrt(FPR)), equal to the table's

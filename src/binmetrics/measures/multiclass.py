@@ -105,7 +105,7 @@ def balanced_accuracy(data: MulticlassData) -> float:
     present = actual > 0
     for c in np.flatnonzero(~present):
         data.report("balanced_accuracy", "y_true has no cases of the class, so its recall "
-                   "is 0/0", data.classes[c])
+                    "is 0/0", data.classes[int(c)])
     return float(np.mean(np.diag(cm)[present] / actual[present]))
 
 

@@ -8,25 +8,18 @@ sums merge like the table does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.measures._util import log_base
+from binmetrics.measures._util import EPS, log_base
 from binmetrics.measures.registry import register
-from binmetrics.table.counts import CountTable, FloatArray, chunks
+from binmetrics.measures.sums import FOCAL, HINGE, INFORMATION, LOG_PASS, POLY, table_sums
+from binmetrics.table.counts import CountTable, FloatArray
 from binmetrics.validation import check_in_range
 
 _LOSS = (0.0, float("inf"))
-
-
-class SumsUnavailable(ValueError):
-    """A probabilistic sum that a table of binned scores cannot give: the engine that
-    binned them aggregated the sums of the default parameters only (see
-    :class:`binmetrics.engines.binning.Binning`). :class:`~binmetrics.Evaluation`
-    reports the measure as undefined (NaN with a warning)."""
 
 
 def require_probabilities(t: CountTable, measure: str) -> None:
@@ -45,37 +38,6 @@ def require_probabilities(t: CountTable, measure: str) -> None:
     )
 
 
-def _blocks(t: CountTable) -> Iterator[tuple[FloatArray, FloatArray, FloatArray]]:
-    """(scores, positives, negatives) of consecutive blocks of the table, as float64.
-
-    A loss is a sum over the table; taking it block by block keeps the temporaries
-    in cache and the memory use independent of the table's size.
-    """
-    for sl in chunks(t.n_distinct):
-        yield (t.scores[sl], t.pos[sl].astype(np.float64, copy=False),
-               t.neg[sl].astype(np.float64, copy=False))
-
-
-def _sums(t: CountTable, key: Any, block_sums: Any) -> tuple[float, ...]:
-    """Column sums of ``block_sums(s, pos, neg)`` over all blocks, memoised under ``key``.
-
-    A table of binned scores gets them from its engine, which summed them over the
-    raw scores (or raises :class:`SumsUnavailable` for parameters it did not sum).
-    """
-    if t.binning is not None:
-        binning = t.binning
-        return t.memo(key, lambda: binning.sums(key, t))
-
-    def compute() -> tuple[float, ...]:
-        total: Any = None
-        for s, p, n in _blocks(t):
-            part = np.asarray(block_sums(s, p, n), dtype=np.float64)
-            total = part if total is None else total + part
-        return tuple(float(x) for x in total)
-
-    return t.memo(key, compute)
-
-
 def _poly_sums(t: CountTable) -> tuple[float, ...]:
     """sum pos (1-p), sum neg p, sum pos (1-p)^2, sum neg p^2."""
 
@@ -83,10 +45,9 @@ def _poly_sums(t: CountTable) -> tuple[float, ...]:
         miss = 1.0 - s
         return [p @ miss, n @ s, p @ (miss * miss), n @ (s * s)]
 
-    return _sums(t, "poly", block)
+    return table_sums(t, POLY, block)
 
 
-_EPS = 1e-15  # the default clip of the log losses
 
 
 def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
@@ -128,7 +89,7 @@ def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
         sq *= l1
         return [-(p @ ls), -(n @ l1), -(p @ miss), -(n @ sq), info]
 
-    sums = _sums(t, ("log_pass", eps), block)
+    sums = table_sums(t, LOG_PASS, block, eps=eps)
     return sums if with_info else (*sums[:4], float("nan"))
 
 
@@ -164,6 +125,8 @@ def _clipped_logs(s: FloatArray, p: FloatArray, n: FloatArray,
 
 
 @register("mae", name="Mean absolute error", family="probabilistic", direction=-1,
+          plot="reliability",
+          sums=(POLY,),
           range=(0.0, 1.0), aliases=("mean_absolute_error",), source="Berrar Def. 17",
           formula="(1/n) sum |y - p|", needs_probabilities=True)
 def mae(t: CountTable) -> float:
@@ -174,6 +137,8 @@ def mae(t: CountTable) -> float:
 
 
 @register("brier", name="Brier score (mean squared error)", family="probabilistic",
+          plot="reliability",
+          sums=(POLY,),
           direction=-1, range=(0.0, 1.0), aliases=("mse", "brier_score", "mean_squared_error"),
           source="Berrar Def. 18; multi-level paper Table 5", formula="(1/n) sum (y - p)^2",
           needs_probabilities=True)
@@ -185,6 +150,8 @@ def brier(t: CountTable) -> float:
 
 
 @register("rmse", name="Root mean square error", family="probabilistic", direction=-1,
+          plot="reliability",
+          sums=(POLY,),
           range=(0.0, 1.0), aliases=("root_mean_squared_error",), source="Berrar Def. 19",
           formula="sqrt((1/n) sum (y - p)^2)", needs_probabilities=True)
 def rmse(t: CountTable) -> float:
@@ -194,9 +161,11 @@ def rmse(t: CountTable) -> float:
 
 
 @register("log_loss", name="Log loss (cross-entropy)", family="probabilistic", direction=-1,
+          plot="reliability",
+          sums=(LOG_PASS,),
           range=_LOSS, aliases=("logloss", "cross_entropy"), source="Berrar Def. 20",
           formula="-(1/n) sum [y log_b(p) + (1 - y) log_b(1 - p)]", needs_probabilities=True)
-def log_loss(t: CountTable, *, base: float = 2.0, eps: float = _EPS) -> float:
+def log_loss(t: CountTable, *, base: float = 2.0, eps: float = EPS) -> float:
     """Cross-entropy of the labels under the predicted probabilities (Berrar eq. 20).
 
     Parameters
@@ -217,12 +186,14 @@ def _class_weight(t: CountTable, alpha: float | None) -> float:
 
 
 @register("balanced_log_loss", name="Balanced cross-entropy", family="probabilistic",
+          plot="reliability",
+          sums=(LOG_PASS,),
           direction=-1, range=_LOSS, aliases=("balanced_cross_entropy", "bce"),
           source="Berrar Def. 21",
           formula="-(1/n) sum [a y log_b(p) + (1 - a)(1 - y) log_b(1 - p)]",
           needs_probabilities=True)
 def balanced_log_loss(
-    t: CountTable, *, alpha: float | None = None, base: float = 2.0, eps: float = _EPS
+    t: CountTable, *, alpha: float | None = None, base: float = 2.0, eps: float = EPS
 ) -> float:
     """Cross-entropy with weight alpha on positives and 1 - alpha on negatives (Berrar eq. 21).
 
@@ -240,6 +211,8 @@ def balanced_log_loss(
 
 
 @register("focal_loss", name="Average focal loss", family="probabilistic", direction=-1,
+          plot="reliability",
+          sums=(LOG_PASS, FOCAL),
           range=_LOSS, source="Berrar Def. 22 (eq. 23)",
           formula="-(1/n) sum a_t (1 - p_t)^gamma log_b(p_t)", needs_probabilities=True)
 def focal_loss(
@@ -248,7 +221,7 @@ def focal_loss(
     gamma: float = 2.0,
     alpha: float | None = None,
     base: float = 2.0,
-    eps: float = _EPS,
+    eps: float = EPS,
 ) -> float:
     """Average focal loss: cross-entropy down-weighting easy cases (Berrar eqs. 22-23).
 
@@ -273,7 +246,7 @@ def focal_loss(
         lp, ln = _clipped_logs(s, p, n, eps)
         return [-(p @ (_power(1.0 - s, g) * lp)), -(n @ (_power(s, g) * ln))]
 
-    lp, ln = _log_pass(t, eps)[2:4] if g == 2.0 else _sums(t, ("focal", g, eps), block)
+    lp, ln = _log_pass(t, eps)[2:4] if g == 2.0 else table_sums(t, FOCAL, block, gamma=g, eps=eps)
     return (a_pos * lp + a_neg * ln) / t.total / log_base(base)
 
 
@@ -299,8 +272,8 @@ def _information_sum(t: CountTable, pi: float) -> float:
     would leave them unchanged: the shared pass of the log losses serves the
     default prior.
     """
-    if pi == t.prevalence and _EPS <= pi <= 1.0 - _EPS:
-        info = _log_pass(t, _EPS)[4]
+    if pi == t.prevalence and EPS <= pi <= 1.0 - EPS:
+        info = _log_pass(t, EPS)[4]
         if not np.isnan(info):  # NaN only for binned scores calibrated by reweighting,
             return info  # whose engine has no such sum: asked below, it says so
 
@@ -320,10 +293,11 @@ def _information_sum(t: CountTable, pi: float) -> float:
         info_neg = np.where(down, lpi - log_s, log_1ms - l1pi)
         return [p @ info_pos + n @ info_neg]
 
-    return _sums(t, ("information", pi), block)[0]
+    return table_sums(t, INFORMATION, block, prior=pi)[0]
 
 
 @register("information_score", name="Information score (Kononenko-Bratko), mean",
+          sums=(LOG_PASS, INFORMATION),
           family="probabilistic", direction=1, range=(-np.inf, np.inf),
           aliases=("kb_information", "mean_information_score"),
           source="Berrar Def. 23 (eq. 24); Kononenko & Bratko 1991; METHODS.md 5.1",
@@ -352,6 +326,7 @@ def information_score(t: CountTable, *, prior: float | None = None, base: float 
 
 
 @register("relative_information_score", name="Relative information score",
+          sums=(LOG_PASS, INFORMATION),
           family="probabilistic", direction=1, range=(-np.inf, np.inf),
           aliases=("kb_relative_information",),
           source="Berrar Def. 23 (eq. 25); METHODS.md 5.1",
@@ -371,6 +346,8 @@ def relative_information_score(t: CountTable, *, prior: float | None = None) -> 
 
 
 @register("hinge_loss", name="Average hinge loss", family="probabilistic", direction=-1,
+          plot="loss",
+          sums=(POLY, HINGE),
           range=_LOSS, aliases=("hinge",), source="Berrar Def. 35 (eq. 44)",
           formula="(1/n) sum max(0, 1 - y s), y in {-1, +1}")
 def hinge_loss(t: CountTable) -> float:
@@ -382,7 +359,7 @@ def hinge_loss(t: CountTable) -> float:
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
         return [p @ np.maximum(0.0, 1.0 - s) + n @ np.maximum(0.0, 1.0 + s)]
 
-    return _sums(t, "hinge", block)[0] / t.total
+    return table_sums(t, HINGE, block)[0] / t.total
 
 
 def triplet_loss(

@@ -11,7 +11,12 @@ import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from binmetrics.table.counts import CountTable
 
 Family = Literal["confusion", "probabilistic", "ranking"]
 BinningBound = Literal["refinements", "above_binned", "average_precision"]
@@ -100,6 +105,12 @@ class Measure:
     def summary(self) -> str:
         doc = inspect.getdoc(self.func) or ""
         return doc.split("\n\n", 1)[0].replace("\n", " ")
+
+    def compute(self, table: CountTable, threshold: float, **params: Any) -> float:
+        """The measure on a count table (a confusion measure at ``score >= threshold``),
+        with ``params`` already resolved (:meth:`resolve_params`)."""
+        arg = table.confusion(threshold) if self.family == "confusion" else table
+        return float(self.func(arg, **params))
 
     def resolve_params(self, **params: Any) -> dict[str, Any]:
         """Defaults overridden by ``params``; an unknown parameter is an error."""
@@ -260,7 +271,7 @@ def select_measures(family: Family | None = None,
     return [m for m in chosen.values() if family is None or m.family == family]
 
 
-def measures(family: Family | None = None) -> Any:
+def measures(family: Family | None = None) -> pd.DataFrame:
     """The registry as a pandas DataFrame: one row per measure.
 
     Columns: id, name, aliases, family, direction, range, parameters, source,

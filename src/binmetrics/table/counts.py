@@ -10,18 +10,22 @@ same table. Ties are segments of the table, never broken by row order.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 FloatArray = npt.NDArray[np.float64]
 ArrayOrFloat = Any  # a float for one threshold, an array for a curve
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -218,14 +222,14 @@ class CountTable:
         self.calibration: tuple[float, float, float] | None = None
         #: the table this one was calibrated from (None if not calibrated)
         self.uncalibrated: CountTable | None = None
-        #: how an engine binned the scores (a :class:`binmetrics.engines.binning.Binning`:
+        #: how an engine binned the scores (a :class:`binmetrics.table.binning.Binning`:
         #: the scores are then bin representatives, the raw scores' range and the
         #: probabilistic sums over them come from it), None for a table of exact scores
         self.binning: Any = None
         if _totals is not None:  # P and N known by whoever built the counts
             self.__dict__["P"], self.__dict__["N"] = map(float, _totals)
 
-    def memo(self, key: Any, compute: Any) -> Any:
+    def memo(self, key: Hashable, compute: Callable[[], _T]) -> _T:
         """``compute()`` once per table and key: intermediate results that several
         measures share (e.g. the TPR - FPR statistics of KS, taKS and J_max)."""
         if key not in self._memo:
@@ -579,7 +583,7 @@ class CountTable:
             and bool(np.allclose(self._neg, other._neg, rtol=rtol, atol=atol))
         )
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """The table as a pandas DataFrame (score, pos, neg, tp, fp)."""
         import pandas as pd
 

@@ -1,0 +1,379 @@
+"""Early-recognition ranking measures: how well the top of the ranking is enriched in
+positives (the multi-level paper's Table 6, METHODS.md section 2; Berrar's gain and lift).
+
+Average gain and lift, RIE and BEDROC (Truchon & Bayly), the enrichment factor, ROC
+enrichment, AUAC and the mean rank of the positives. Measures at a fixed number of top
+cases take the expected value over the orders of a tied group (linear interpolation
+inside it), as :mod:`binmetrics.measures.ranking` explains.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from scipy.special import digamma
+
+from binmetrics.exceptions import report_caveat
+from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum
+from binmetrics.measures.registry import register
+from binmetrics.table.counts import CountTable, FloatArray, chunks
+from binmetrics.validation import check_in_range
+
+
+# --- gain and lift --------------------------------------------------------------------
+@register("average_gain", binning_bound="refinements",
+          name="Average gain", family="ranking", plot="gain", direction=1,
+          range=(-np.inf, np.inf), source="Berrar Def. 25 (eqs. 28-29)",
+          formula="(1/n) sum_j [g(j) - j P/n]")
+def average_gain(t: CountTable) -> float:
+    """Mean distance between the gain chart and the random line (Berrar eq. 29).
+
+    g(j) is the number of positives among the j top-ranked cases; inside a tied
+    group it is the expected value over the group's orders.
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
+    """
+    if not both_classes(t, "average_gain"):
+        return NAN
+    # sum_j [g(j) - j P/n] = P N (AUC - 1/2) = (1/2) sum over the positive groups of
+    # pos (negatives below - negatives above): a sum of per-group differences, taken
+    # without cancellation between large totals (see _gain_sum)
+    return float(t.memo("average_gain", lambda: _gain_sum(t)) / (2.0 * t.total))
+
+
+def _gain_sum(t: CountTable) -> float:
+    """sum over the groups holding positives of pos (N - 2 fp0 - neg), nearly exactly.
+
+    Unweighted counts: in int64, exact. Weighted: the cumulative negatives fp0 are
+    split exactly into three parts (Rump, Ogita & Oishi's extraction, as the Spark
+    engine sums), the first two summed without rounding; each product pos * part is
+    taken exactly (Dekker) and math.fsum adds them all with one rounding.
+    """
+    g = t.positive_groups()
+    if not t.weighted and t.total < 2.0**32:  # |terms| sum to at most P N < 2^63
+        exact = np.int64(round(t.N)) - 2 * g.fp0.astype(np.int64) - g.neg.astype(np.int64)
+        return float(np.dot(g.pos.astype(np.int64), exact))
+    neg_all = t.neg.astype(np.float64, copy=False)
+    bound = float(neg_all.max())
+    k = (t.n_distinct + 2).bit_length() + 2  # 2^k > 4 (groups + 2): the sums stay exact
+    if not (bound > 0.0 and math.frexp(bound)[1] + k < 1000
+            and float(g.pos.max()) < 2.0**996):
+        return float(np.dot(g.pos, t.N - 2.0 * g.fp0 - g.neg))  # out of range: plain
+    s1 = math.ldexp(1.0, math.frexp(bound)[1] + k)
+    s2 = math.ldexp(s1, k - 53)
+    fp0 = [np.empty(g.idx.size) for _ in range(3)]
+    carry = [0.0, 0.0, 0.0]
+    for sl in chunks(t.n_distinct):
+        v = neg_all[sl]
+        q1 = (s1 + v) - s1
+        r = v - q1
+        q2 = (s2 + r) - s2
+        parts = (q1, q2, r - q2)
+        lo, hi = np.searchsorted(g.idx, [sl.start, sl.stop])
+        at = g.idx[lo:hi] - sl.start
+        for i, part in enumerate(parts):
+            inclusive = np.cumsum(part) + carry[i]  # exact for the first two parts
+            fp0[i][lo:hi] = inclusive[at] - part[at]
+            carry[i] = float(inclusive[-1]) if inclusive.size else carry[i]
+    diffs = (carry[0] - 2.0 * fp0[0], carry[1] - 2.0 * fp0[1],  # exact
+             carry[2] - 2.0 * fp0[2] - g.neg)
+    terms: list[Any] = []
+    for diff in diffs:
+        terms.extend(_two_product(g.pos, diff))
+    return math.fsum(np.concatenate(terms).tolist())
+
+
+def _two_product(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """a * b = p + e exactly (Dekker's product with Veltkamp's split; |a|, |b| < 2^996)."""
+    p = a * b
+
+    def split(x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        c = 134217729.0 * x  # 2^27 + 1
+        hi = c - (c - x)
+        return hi, x - hi
+
+    ah, al = split(a)
+    bh, bl = split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _harmonic_gap(c0: FloatArray, c1: FloatArray) -> FloatArray:
+    """H(c1) - H(c0) = sum_{j=c0+1}^{c1} 1/j, also for real c (digamma(c+1) + Euler gamma).
+
+    For large arguments the difference of two digammas loses digits, so there it is
+    taken from the asymptotic series, written in differences that keep them.
+    """
+    a, b = c0 + 1.0, c1 + 1.0
+    out = np.empty_like(a)
+    small = a < 1000.0
+    out[small] = digamma(b[small]) - digamma(a[small])
+    a, b = a[~small], b[~small]
+    m, ab = b - a, a * b
+    out[~small] = (np.log1p(m / a) + m / (2.0 * ab) + m * (a + b) / (12.0 * ab * ab)
+                   - m * (a + b) * (a * a + b * b) / (120.0 * ab**4))
+    return out
+
+
+@register("average_lift", binning_bound="refinements",
+          name="Average lift", family="ranking", plot="lift", direction=1,
+          range=(0.0, np.inf), source="Berrar Def. 26 (eq. 30)",
+          formula="(1/n) sum_j lift(j), lift(j) = (g(j)/j) / (P/n)")
+def average_lift(t: CountTable) -> float:
+    """Mean of the lift chart over j = 1..n top-ranked cases (Berrar eq. 30).
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
+    """
+    if not both_classes(t, "average_lift"):
+        return NAN
+
+    def compute() -> float:
+        if not t.weighted and t.total == t.n_distinct:  # one case per score
+            # g(j)/j summed over j: each positive at rank r adds 1/j for j = r..n, i.e.
+            # H(n) - H(r - 1) = digamma(n + 1) - digamma(r) (rounding of ~1e-15 a term)
+            g = t.positive_groups()
+            return float(t.P * digamma(t.total + 1.0) - np.sum(digamma(g.idx + 1.0)))
+        total = 0.0
+        tp_before = c_before = 0.0
+        for _, tp, fp, p, n in t.iter_cuts():
+            c = tp + fp
+            total += _lift_block(tp, c, p, n, tp_before, c_before)
+            tp_before, c_before = float(tp[-1]), float(c[-1])
+        return total
+
+    return float(t.memo("lift", compute)) / t.P
+
+
+def _lift_block(tp: FloatArray, c: FloatArray, p: Any, n: Any, tp_before: float,
+                c_before: float) -> float:
+    """Sum of g(j)/j over the cases j of one block of groups (c: cases up to each group)."""
+    # a single case j contributes g(j)/j = tp_g/c_g; sum that over every group, then
+    # correct the groups of several cases: inside group g, g(j) = tp0 + (j - c0) q with
+    # q = pos/m, so sum_j g(j)/j = (tp0 - c0 q)(H(c1) - H(c0)) + pos_g
+    total = float(np.sum(tp / c))
+    multi = np.flatnonzero((p + n) != 1)
+    if multi.size:
+        c0 = np.concatenate(([c_before], c[:-1]))[multi]
+        tp0 = np.concatenate(([tp_before], tp[:-1]))[multi]
+        c1, pm = c[multi], p[multi].astype(np.float64)
+        q = pm / (c1 - c0)
+        exact = (tp0 - c0 * q) * _harmonic_gap(c0, c1) + pm
+        total += float(np.sum(exact) - np.sum(tp[multi] / c1))
+    return total
+
+
+# --- early recognition (METHODS.md section 2) ------------------------------------------
+def _check_alpha(alpha: float) -> float:
+    return check_in_range(alpha, "alpha", 0.0, np.inf, low_open=True, high_open=True)
+
+
+def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
+    """(RIE, Ra) with ties averaged: each positive gets the mean of exp(-a r/N) over
+    the ranks its tied group occupies."""
+
+    def compute() -> tuple[float, float]:
+        big_n = t.total
+        g = t.positive_groups()
+        m = g.pos + g.neg
+        # sum_{r=c0+1}^{c0+m} exp(-a r/N) = exp(-a (c0+1)/N) (1 - exp(-a m/N)) / (1 - exp(-a/N));
+        # observed and random share the factor exp(-a/N) / (1 - exp(-a/N)), cancelled here
+        # (it overflows when the total weight N is small)
+        group = np.exp(-a * (g.tp0 + g.fp0) / big_n) * -np.expm1(-a * m / big_n)
+        observed = float(np.dot(g.pos / m, group))
+        ra = t.P / big_n
+        return observed / (ra * -np.expm1(-a)), ra
+
+    return t.memo(("rie", a), compute)
+
+
+@register("rie", binning_bound="refinements",
+          name="Robust initial enhancement", family="ranking", plot="gain", direction=1,
+          range=(0.0, np.inf), aliases=("robust_initial_enhancement",),
+          source="multi-level paper Table 5; Sheridan 2001; METHODS.md section 2",
+          formula="sum_i exp(-a r_i/N) / [(n/N)(1 - e^-a)/(e^(a/N) - 1)]")
+def rie(t: CountTable, *, alpha: float = 20.0) -> float:
+    """Robust initial enhancement: exponentially weighted ranks of the positives over
+    their expectation under a random order (Truchon & Bayly eq. 18).
+
+    Ties are averaged (the expected value over random orders of a tied group).
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
+
+    Parameters
+    ----------
+    alpha : float > 0, default 20 (80% of the weight in the top 8%); 80.5 and 321.9
+        put it in the top 2% and 0.5%.
+    """
+    a = _check_alpha(alpha)
+    if not both_classes(t, "rie"):
+        return NAN
+    return _rie_parts(t, a)[0]
+
+
+@register("bedroc", binning_bound="refinements",
+          name="Boltzmann-enhanced discrimination of ROC", family="ranking", plot="gain",
+          direction=1, range=UNIT,
+          source="multi-level paper Table 6; Truchon & Bayly 2007; METHODS.md section 2",
+          formula="(RIE - RIEmin) / (RIEmax - RIEmin)")
+def bedroc(t: CountTable, *, alpha: float = 20.0) -> float:
+    """BEDROC: RIE rescaled to [0, 1] between the worst and best orders (Truchon & Bayly).
+
+    Computed in the stable form (RIE/RIEmax - e^(-a(1-Ra))) / (1 - e^(-a(1-Ra))),
+    which gives 1.0 at alpha = 1000 where RDKit overflows. Warns
+    (MeasureCaveatWarning) when alpha Ra > 1: values are then not comparable
+    across data sets of different prevalence.
+
+    Parameters
+    ----------
+    alpha : float > 0, default 20.
+    """
+    a = _check_alpha(alpha)
+    if not both_classes(t, "bedroc"):
+        return NAN
+    r, ra = _rie_parts(t, a)
+    if a * ra > 1.0:
+        report_caveat("bedroc", f"alpha * Ra = {a * ra:.3g} > 1, so BEDROC is not comparable "
+                      "across data sets with different fractions of positives")
+    rie_max = np.expm1(-a * ra) / (ra * np.expm1(-a))
+    low = np.exp(-a * (1.0 - ra))
+    return float((r / rie_max - low) / (1.0 - low))
+
+
+def _positives_in_top(t: CountTable, x: float) -> float:
+    """Expected positives among the top x cases (x may be fractional; ties interpolated)."""
+    tp_before = c_before = 0.0
+    for _, tp, fp, p, _ in t.iter_cuts():
+        c = tp + fp
+        if c[-1] >= x:  # the group that reaches x is in this block
+            i = int(np.searchsorted(c, x, side="left"))
+            c0 = c_before if i == 0 else float(c[i - 1])
+            tp0 = tp_before if i == 0 else float(tp[i - 1])
+            return tp0 + (x - c0) * (float(p[i]) / (float(c[i]) - c0))
+        tp_before, c_before = float(tp[-1]), float(c[-1])
+    return t.P  # x rounds above the total: everything
+
+
+@register("enrichment_factor", binning_bound="refinements",
+          name="Enrichment factor", family="ranking", plot="lift", direction=1,
+          range=(0.0, np.inf), aliases=("ef",),
+          source="multi-level paper Table 5; METHODS.md section 2 (interpolate mode)",
+          formula="(a(f)/(f N)) / (n/N), a(f) = positives in the top f N")
+def enrichment_factor(t: CountTable, *, fraction: float = 0.01) -> float:
+    """Rate of positives in the top ``fraction`` of the ranking over the overall rate.
+
+    The cutoff x = fraction * N may fall inside a tied group or between cases; the
+    group straddling it contributes its positives pro rata (the expected value over
+    random tie orders, as enrichvs does).
+
+    Parameters
+    ----------
+    fraction : float in (0, 1], default 0.01 (the top 1%).
+    """
+    f = check_in_range(fraction, "fraction", 0.0, 1.0, low_open=True)
+    if not both_classes(t, "enrichment_factor"):
+        return NAN
+    x = f * t.total
+    return (_positives_in_top(t, x) / x) / t.prevalence
+
+
+@register("roc_enrichment", binning_bound="refinements",
+          name="ROC enrichment", family="ranking", plot="roc", direction=1,
+          range=(0.0, np.inf), aliases=("roce", "roc_ef"),
+          source="multi-level paper Table 5; Jain & Nicholls 2008; METHODS.md section 2",
+          formula="TPR(x) / x at FPR = x")
+def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> float:
+    """TPR at a fixed false positive rate x, divided by x (Jain & Nicholls).
+
+    TPR(x) is read from the ROC curve with tied groups as diagonal segments; where
+    a vertical segment sits exactly at x, ``at="top"`` (default) takes its top and
+    ``at="bottom"`` its bottom.
+
+    Parameters
+    ----------
+    fpr : float in (0, 1], default 0.01.
+    at : "top" or "bottom".
+    """
+    x = check_in_range(fpr, "fpr", 0.0, 1.0, low_open=True)
+    if at not in ("top", "bottom"):
+        raise ValueError(f"at must be 'top' or 'bottom', got {at!r}")
+    if not both_classes(t, "roc_enrichment"):
+        return NAN
+    # walk the ROC points (FPR, TPR) in blocks to the first with FPR > x
+    f0 = t0 = 0.0  # the last point with FPR <= x so far
+    first_at_x: float | None = None  # TPR at the first point with FPR == x
+    f1 = t1 = NAN
+    for _, tp, fp, _, _ in t.iter_cuts():
+        f, r = fp / t.N, tp / t.P
+        if first_at_x is None:
+            j = int(np.searchsorted(f, x, side="left"))
+            if j < f.size and f[j] == x:
+                first_at_x = float(r[j])
+        i = int(np.searchsorted(f, x, side="right"))
+        if i > 0:
+            f0, t0 = float(f[i - 1]), float(r[i - 1])
+        if i < f.size:
+            f1, t1 = float(f[i]), float(r[i])
+            break
+    if f0 == x:
+        top = t0 if at == "top" or first_at_x is None else first_at_x
+        return top / x
+    return (t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x
+
+
+@register("auac", binning_bound="refinements",
+          name="Area under the accumulation curve", family="ranking", plot="gain", direction=1,
+          range=UNIT, source="multi-level paper Table 6; METHODS.md section 2",
+          formula="1 - sum_i (r_i - 1/2) / (n N)")
+def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
+    """Area under the curve of the fraction of positives found against the fraction
+    screened (enrichvs ``auac``); AUC = (AUAC - Ra/2) / (1 - Ra).
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
+
+    Parameters
+    ----------
+    kind : "trapezoid" (default) or "step" (1 - mean(r_i)/N).
+    """
+    if kind not in ("trapezoid", "step"):
+        raise ValueError(f"kind must be 'trapezoid' or 'step', got {kind!r}")
+    if not both_classes(t, "auac"):
+        return NAN
+    shift = t.P / 2.0 if kind == "trapezoid" else 0.0
+    return 1.0 - (ranks_sum(t) - shift) / t.P / t.total
+
+
+@register("mean_rank_positives", binning_bound="refinements",
+          name="Average rank of the positives", family="ranking", plot="gain",
+          direction=-1, range=(0.0, np.inf), aliases=("average_rank", "mean_rank"),
+          source="multi-level paper Table 6; METHODS.md section 2",
+          formula="(1/P) sum_i r_i (average ranks, rank 1 = highest score)")
+def mean_rank_positives(t: CountTable, *, normalized: bool = False) -> float:
+    """Mean rank of the positives, rank 1 being the highest score, ties averaged.
+
+    With sample weights, positions are counted in units of weight (weights are case
+    frequencies): integer weights give exactly the result of repeated rows, and
+    rescaling every weight changes the value. Normalised weights (summing to 1) are
+    rarely what is meant here; scale them to a mean of 1 or use frequencies.
+
+    Parameters
+    ----------
+    normalized : divide by the number of cases, as the multi-level paper's Table 6
+        does (its r = sum r_i / (P (P + N))). Default False.
+    """
+    if not both_classes(t, "mean_rank_positives"):
+        return NAN
+    mean = ranks_sum(t) / t.P
+    return mean / t.total if normalized else mean
