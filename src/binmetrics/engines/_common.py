@@ -631,7 +631,7 @@ class Collector:
                 keys = keys.copy()
             keys.sort()
             mino.sort()
-            out.append(CountTable._from_sorted_keys(
+            out.append(CountTable.from_sorted_keys(
                 keys, mino, minority_is_pos=bool(self.minority_is_pos[g]),
                 totals=(group.n_pos, group.n_fin - group.n_pos),
                 extra=extra[0][g], extra_minority=extra[1][g]))

@@ -84,7 +84,7 @@ def binned_table(
     low, high = float(inp.score.min()), float(inp.score.max())
     spec = BinSpec.resolve(decimals, bins, low, high, threshold=threshold)
     assert spec is not None
-    table = CountTable._build(inp.y, spec.assign(inp.score), inp.weight)
+    table = CountTable.from_validated(inp.y, spec.assign(inp.score), inp.weight)
     prior = table.prevalence
     table.binning = Binning(spec=spec, score_range=(low, high),
                             raw=raw_sums_of_rows(inp.y, inp.score, inp.weight, prior),

@@ -356,7 +356,7 @@ class Accumulator:
             zeros = np.zeros(scores.size)
             state = _State(scores, zeros, zeros, zeros, zeros)
         else:
-            table = CountTable._build(inp.y, inp.score, inp.weight)
+            table = CountTable.from_validated(inp.y, inp.score, inp.weight)
             if table.weighted:
                 zeros = np.zeros(table.n_distinct)
                 state = _State(table.scores, table.pos, table.neg, zeros, zeros)

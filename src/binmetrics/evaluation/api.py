@@ -150,7 +150,7 @@ def evaluate(
                        undefined=undefined, pi0=pi0)
     inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
-    table = CountTable._build(inp.y, inp.score, inp.weight)
+    table = CountTable.from_validated(inp.y, inp.score, inp.weight)
     return opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
                            n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
 

@@ -336,7 +336,7 @@ def evaluate_by(
         y = inp.y[idx]
         n, n_pos = int(idx.size), int(np.count_nonzero(y))
         w = None if inp.weight is None else inp.weight[idx]
-        table = None if n == 0 else CountTable._build(y, inp.score[idx], w)
+        table = None if n == 0 else CountTable.from_validated(y, inp.score[idx], w)
         groups.append((key, table, n, n_pos, int(rows_all.size - n)))
     return _by_result(groups, names, tuple_keys, opts, min_cases, chosen, ids,
                       pos_label=inp.pos_label, ci=ci, ci_method=ci_method, level=level,

@@ -351,7 +351,7 @@ class MulticlassEvaluation:
         t = self._tables[c]
         if t is None:
             score = np.ascontiguousarray(self._proba[:, c])
-            t = CountTable._build(self._codes == c, score, self._weight)
+            t = CountTable.from_validated(self._codes == c, score, self._weight)
             self._tables[c] = t
         return t
 
@@ -365,7 +365,7 @@ class MulticlassEvaluation:
             onehot = np.zeros(self._proba.shape, dtype=bool)
             onehot[np.arange(self.n_rows), self._codes] = True
             w = None if self._weight is None else np.repeat(self._weight, k)
-            self._micro_table = CountTable._build(onehot.ravel(), self._proba.ravel(), w)
+            self._micro_table = CountTable.from_validated(onehot.ravel(), self._proba.ravel(), w)
         return self._micro_table
 
     # --- undefined values: one warning per reason and set of classes ----------------------

@@ -604,7 +604,7 @@ def compare(
         raise ValueError("no measures given")
     plan = _plan(ms, method)
     y, arrays, w = _clean(y_true, raw, names, sample_weight, pos_label, nan_policy)
-    tables = [CountTable._build(y, s, w) for s in arrays]
+    tables = [CountTable.from_validated(y, s, w) for s in arrays]
     boot_ids = [m.id for m in ms if plan[m.id] == "bootstrap"]
     params = dict(params or {})
     bad_params = sorted({get_measure(k).id for k in params} - set(boot_ids))

@@ -251,12 +251,25 @@ class CountTable:
         inp = check_binary_inputs(
             y_true, y_score, sample_weight, pos_label=pos_label, nan_policy=nan_policy
         )
-        return cls._build(inp.y, inp.score, inp.weight)
+        return cls.from_validated(inp.y, inp.score, inp.weight)
 
     @classmethod
-    def _build(
+    def from_validated(
         cls, y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray | None
     ) -> CountTable:
+        """The count table of arrays already checked (:func:`~binmetrics.validation.
+        check_binary_inputs` gives them): ``y`` boolean labels, ``s`` finite float64
+        scores, ``w`` non-negative float64 weights or None. No checks: the front doors
+        (:meth:`from_arrays`, :func:`~binmetrics.evaluate`, the engines) validate first.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> t = CountTable.from_validated(np.array([True, False, True]),
+        ...                               np.array([0.9, 0.4, 0.4]), None)
+        >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()
+        ([0.9, 0.4], [1, 1], [0, 1])
+        """
         if w is None:
             return cls._build_unweighted(y, s)
         order = np.argsort(-s)
@@ -285,11 +298,11 @@ class CountTable:
         minority_is_pos = n_pos <= y.size - n_pos
         mk = np.negative(s[y] if minority_is_pos else s[~y])
         mk.sort()
-        return cls._from_sorted_keys(keys, mk, minority_is_pos=minority_is_pos,
+        return cls.from_sorted_keys(keys, mk, minority_is_pos=minority_is_pos,
                                      totals=(n_pos, y.size - n_pos))
 
     @classmethod
-    def _from_sorted_keys(
+    def from_sorted_keys(
         cls,
         keys: FloatArray,
         minority: FloatArray,
