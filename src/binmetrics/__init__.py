@@ -8,6 +8,7 @@ source papers define them, from one mergeable count table.
 """
 
 from binmetrics.comparison.anova import AnovaResult, anova
+from binmetrics.comparison.ranks import PosthocResult, RankComparison, rank_comparison
 from binmetrics.comparison.srd import (
     COVATResult,
     SRDCrossValidation,
@@ -94,9 +95,11 @@ __all__ = [
     "PRCurve",
     "PRGCurve",
     "PairedResult",
+    "PosthocResult",
     "ProportionTest",
     "ROCCurve",
     "ROCHull",
+    "RankComparison",
     "RefitPermutationResult",
     "SRDCrossValidation",
     "SRDRandomization",
@@ -128,6 +131,7 @@ __all__ = [
     "plot",
     "proportion_ci",
     "proportion_test",
+    "rank_comparison",
     "refit_permutation_test",
     "report",
     "score",

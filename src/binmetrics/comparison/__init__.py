@@ -6,6 +6,7 @@ Modules: :mod:`~binmetrics.comparison.srd` (the SRD and :class:`SRDResult`),
 :mod:`~binmetrics.comparison.srd_crossvalidation` (its cross-validation, Wilcoxon and
 sign tests), :mod:`~binmetrics.comparison.covat` (SRD-COVAT),
 :mod:`~binmetrics.comparison.anova` (the factorial ANOVA),
+:mod:`~binmetrics.comparison.ranks` (Friedman, post-hoc tests, critical differences),
 :mod:`~binmetrics.comparison.study` (:func:`benchmark`),
 :mod:`~binmetrics.comparison.study_results` (:class:`Study`) and
 :mod:`~binmetrics.comparison.study_srd` (:class:`StudySRD`); the modules whose names
@@ -14,6 +15,7 @@ start with an underscore are their private helpers.
 
 from binmetrics.comparison.anova import AnovaResult, anova
 from binmetrics.comparison.covat import COVATResult, covat
+from binmetrics.comparison.ranks import PosthocResult, RankComparison, rank_comparison
 from binmetrics.comparison.srd import SRDResult, srd
 from binmetrics.comparison.srd_crossvalidation import SRDCrossValidation
 from binmetrics.comparison.srd_randomization import SRDRandomization
@@ -24,6 +26,8 @@ from binmetrics.comparison.study_srd import StudySRD
 __all__ = [
     "AnovaResult",
     "COVATResult",
+    "PosthocResult",
+    "RankComparison",
     "SRDCrossValidation",
     "SRDRandomization",
     "SRDResult",
@@ -32,5 +36,6 @@ __all__ = [
     "anova",
     "benchmark",
     "covat",
+    "rank_comparison",
     "srd",
 ]

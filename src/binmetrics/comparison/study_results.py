@@ -34,6 +34,7 @@ from binmetrics.exceptions import UndefinedMeasureWarning
 if TYPE_CHECKING:
     from binmetrics.comparison.anova import AnovaResult
     from binmetrics.comparison.covat import COVATResult
+    from binmetrics.comparison.ranks import RankComparison
 
 __all__ = ["Study"]
 
@@ -476,6 +477,66 @@ class Study:
                 data = data[~data[third].isin(incomplete)]
         return anova(data, factors=factors, response="srd_pct", typ=typ,
                      interactions=interactions)  # type: ignore[arg-type]
+
+    def rank_comparison(self, measure: str, *, validation: str = "test",
+                        blocks: Sequence[str] = ("dataset", "balance", "classes"),
+                        higher_is_better: bool | None = None, tie_correction: bool = False,
+                        missing: str = "raise", **where: Any) -> RankComparison:
+        """Demšar's (2006) comparison of the models on one measure: average ranks, the
+        Friedman test, post-hoc tests and the critical-difference diagram
+        (:func:`~binmetrics.comparison.ranks.rank_comparison`).
+
+        Each ``blocks`` combination (default: every data set x balance x class setting)
+        is one "data set" of the Friedman test, the models are its columns and
+        ``validation`` ("test" or "cv") picks the values. Whether higher is better comes
+        from the measure registry (loss measures rank ascending); a measure without a
+        direction (prevalence) is refused. A block where a model failed or the measure is
+        undefined has a missing cell: an error, or ``missing="drop"`` leaves the block
+        out with a warning. ``where`` filters the table first (``balance="balanced"``).
+
+        Examples
+        --------
+        >>> from binmetrics.comparison.study import example_study
+        >>> res = example_study().rank_comparison("brier")  # lower is better
+        >>> res.higher_is_better, res.n_datasets, res.n_models
+        (False, 4, 3)
+        """
+        from binmetrics.comparison.ranks import rank_comparison
+        from binmetrics.measures import get_measure
+
+        m = get_measure(measure)
+        if m.direction == 0:
+            raise ValueError(f"{m.id} has no direction (neither higher nor lower is better), "
+                             "so the models cannot be ranked by it")
+        if higher_is_better is not None and bool(higher_is_better) != (m.direction > 0):
+            raise ValueError(f"{m.id} is {'higher' if m.direction > 0 else 'lower'}-is-better "
+                             "in the measure registry; leave higher_is_better unset")
+        if m.id not in self.measures:
+            raise ValueError(f"the study did not compute {m.id}; it has: "
+                             f"{', '.join(self.measures)}")
+        rows = list(blocks)
+        bad = [c for c in rows if c not in ("dataset", "balance", "classes")]
+        if bad or not rows:
+            raise ValueError(f"blocks must be among dataset, balance, classes; got {rows}")
+        t = self.table[(self.table["measure"] == m.id)
+                       & (self.table["validation"] == validation)]
+        if not len(t):
+            raise ValueError(f"no {validation!r} values of {m.id}; validation is 'test' or "
+                             "'cv'")
+        for col, val in where.items():
+            if col not in ("dataset", "balance", "classes", "model"):
+                raise ValueError(f"unknown filter {col!r}; filter by dataset, balance, "
+                                 "classes or model")
+            t = t[t[col].isin([val] if isinstance(val, str) else list(val))]
+        wide = t.pivot_table(index=rows, columns="model", values="value", aggfunc="first",
+                             dropna=False, sort=False)
+        wide = wide.reindex(columns=[c for c in self.models if c in wide.columns])
+        if len(rows) > 1:
+            wide.index = _labels(wide.index)
+        wide.columns.name = "model"
+        return rank_comparison(wide, higher_is_better=m.direction > 0,
+                               tie_correction=tie_correction,
+                               missing=missing)  # type: ignore[arg-type]
 
     def covat(self, *, balance: str | None = None, classes: str | None = None,
               pretreat: str = "unit_length", orient: bool = True, order: str = "mean",
