@@ -33,6 +33,7 @@ from binmetrics.engines import Accumulator, evaluate_file, evaluate_spark
 from binmetrics.evaluation.api import evaluate, score
 from binmetrics.evaluation.binary import BestThreshold, Evaluation
 from binmetrics.evaluation.by import ByResult, evaluate_by
+from binmetrics.evaluation.counts import PredictiveValues, from_counts, predictive_values
 from binmetrics.evaluation.multiclass import MulticlassEvaluation, evaluate_multiclass
 from binmetrics.evaluation.options import EvalOptions
 from binmetrics.evaluation.undersample import UndersampledEvaluation
@@ -93,6 +94,7 @@ __all__ = [
     "OOBBootstrapResult",
     "PRCurve",
     "PRGCurve",
+    "PredictiveValues",
     "PairedResult",
     "ProportionTest",
     "ROCCurve",
@@ -120,12 +122,14 @@ __all__ = [
     "evaluate_file",
     "evaluate_multiclass",
     "evaluate_spark",
+    "from_counts",
     "get_measure",
     "iter_measures",
     "mcnemar_test",
     "measures",
     "oob_bootstrap",
     "plot",
+    "predictive_values",
     "proportion_ci",
     "proportion_test",
     "refit_permutation_test",

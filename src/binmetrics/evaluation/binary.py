@@ -145,6 +145,15 @@ class Evaluation:
     def __getitem__(self, measure: str) -> float:
         return self.value(measure)
 
+    def interpret(self, measure: str | Measure, *, scale: str | None = None,
+                  **params: Any) -> str:
+        """The value's reading on a benchmark scale, as PyCM prints it
+        (:func:`binmetrics.measures.interpretation.interpret`): ``ev.interpret("kappa")``
+        gives e.g. ``"moderate (Landis & Koch)"``; ``scale="fleiss"`` another scale."""
+        from binmetrics.measures.interpretation import interpret
+
+        return interpret(get_measure(measure).id, self.value(measure, **params), scale)
+
     def __contains__(self, measure: object) -> bool:
         try:
             get_measure(measure)  # type: ignore[arg-type]
