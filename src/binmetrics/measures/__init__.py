@@ -10,6 +10,7 @@ from binmetrics.measures import imbalance, agreement, information  # noqa: F401
 from binmetrics.measures import probabilistic  # noqa: F401
 from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
 from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
+from binmetrics.measures import topk  # noqa: F401
 
 # isort: on
 from binmetrics.measures._util import EPS
