@@ -35,6 +35,8 @@ from binmetrics.evaluation.binary import BestThreshold, Evaluation
 from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.counts import PredictiveValues, from_counts, predictive_values
 from binmetrics.evaluation.multiclass import MulticlassEvaluation, evaluate_multiclass
+from binmetrics.evaluation.multilabel import MultilabelEvaluation, evaluate_multilabel
+from binmetrics.evaluation.scorer import Scorer, make_scorer
 from binmetrics.evaluation.options import EvalOptions
 from binmetrics.evaluation.undersample import UndersampledEvaluation
 from binmetrics.exceptions import (
@@ -91,6 +93,7 @@ __all__ = [
     "Measure",
     "MeasureCaveatWarning",
     "MulticlassEvaluation",
+    "MultilabelEvaluation",
     "OOBBootstrapResult",
     "PRCurve",
     "PRGCurve",
@@ -103,6 +106,7 @@ __all__ = [
     "SRDCrossValidation",
     "SRDRandomization",
     "SRDResult",
+    "Scorer",
     "Study",
     "StudySRD",
     "ThresholdCurves",
@@ -121,10 +125,12 @@ __all__ = [
     "evaluate_by",
     "evaluate_file",
     "evaluate_multiclass",
+    "evaluate_multilabel",
     "evaluate_spark",
     "from_counts",
     "get_measure",
     "iter_measures",
+    "make_scorer",
     "mcnemar_test",
     "measures",
     "oob_bootstrap",
