@@ -8,10 +8,28 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from binmetrics.measures.registry import register
+from binmetrics.measures.sums import RawSum, SumGroup, table_sums
 from binmetrics.table.counts import CountTable
 
 if TYPE_CHECKING:
     from binmetrics.measures.multiclass import MulticlassData
+
+
+def _one(_low: float, _high: float) -> float:
+    return 1.0
+
+
+#: the correct cases of the rules "score > 0.5" (probabilities) and "score > 0" (margins)
+TOP1 = SumGroup("top1", "the top-1 hits", (
+    RawSum("top1_pos_above_half", "pos", "(CASE WHEN x > 0.5 THEN 1.0 ELSE 0.0 END)",
+           lambda x, _p, _pi: (x > 0.5).astype(np.float64), _one),
+    RawSum("top1_neg_to_half", "neg", "(CASE WHEN x > 0.5 THEN 0.0 ELSE 1.0 END)",
+           lambda x, _p, _pi: (x <= 0.5).astype(np.float64), _one),
+    RawSum("top1_pos_above_zero", "pos", "(CASE WHEN x > 0.0 THEN 1.0 ELSE 0.0 END)",
+           lambda x, _p, _pi: (x > 0.0).astype(np.float64), _one),
+    RawSum("top1_neg_to_zero", "neg", "(CASE WHEN x > 0.0 THEN 0.0 ELSE 1.0 END)",
+           lambda x, _p, _pi: (x <= 0.0).astype(np.float64), _one),
+))
 
 
 def _check_k(k: int, n_classes: int) -> int:
@@ -35,6 +53,7 @@ def _top_k_multiclass(data: MulticlassData, *, k: int = 1) -> float:
 @register("top_k_accuracy", name="Top-k accuracy", family="probabilistic", direction=1,
           range=(0.0, 1.0), aliases=("top_k_accuracy_score", "topk_accuracy"),
           source="scikit-learn top_k_accuracy_score", multiclass=_top_k_multiclass,
+          sums=(TOP1,),
           formula="(1/n) sum_i [y_i among the k highest-scored classes of case i]")
 def top_k_accuracy(t: CountTable, *, k: int = 1) -> float:
     """Share of cases whose true class is among the k best-scored classes.
@@ -53,7 +72,6 @@ def top_k_accuracy(t: CountTable, *, k: int = 1) -> float:
     kk = _check_k(k, 2)
     if kk == 2:
         return 1.0
-    cut = 0.5 if t.probabilities_ok else 0.0
-    above = t.scores > cut
-    hits = float(np.sum(t.pos[above], dtype=np.float64) + np.sum(t.neg[~above], dtype=np.float64))
+    pos_half, neg_half, pos_zero, neg_zero = table_sums(t, TOP1)
+    hits = pos_half + neg_half if t.probabilities_ok else pos_zero + neg_zero
     return hits / float(t.total)
