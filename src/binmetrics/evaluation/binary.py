@@ -634,7 +634,10 @@ class Evaluation:
 
                 report_undefined(m.id, "it is undefined at every threshold")
             return BestThreshold(m.id, float("nan"), float("nan"), self.confusion)
-        k = int(np.nanargmax(values) if m.direction > 0 else np.nanargmin(values))
+        # not np.nanargmax: it reads NaN as -inf, so a best value of -inf could pick a NaN
+        defined = np.flatnonzero(~np.isnan(values))
+        kept = values[defined]
+        k = int(defined[np.argmax(kept) if m.direction > 0 else np.argmin(kept)])
         th = float(curves.thresholds[k])
         return BestThreshold(m.id, th, float(values[k]), self._shown(self.table.confusion(th)))
 

@@ -113,7 +113,7 @@ def discriminant_power(c: Confusion) -> FloatOrArray:
         d = np.asarray(dor(c), dtype=np.float64)
     with np.errstate(divide="ignore"):
         v = np.sqrt(3.0) / np.pi * np.log(d)
-    return flag_nan(v, "discriminant_power", "TP x TN = FP x FN = 0 (the odds ratio is 0/0)")
+    return flag_nan(v, "discriminant_power", "TP x TN = FP x FN = 0")
 
 
 @register("optimized_precision", name="Optimized precision", family="confusion", direction=1,
