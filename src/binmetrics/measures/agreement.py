@@ -164,7 +164,9 @@ def _krippendorff_multiclass(data: MulticlassData) -> float:
 def krippendorff_alpha(c: Confusion) -> FloatOrArray:
     """Krippendorff's alpha for nominal data, two coders (truth and prediction) and
     no missing values: Scott's pi with the observed agreement corrected for the
-    finite number 2n of pairable values.
+    finite number 2n of pairable values. n is the total weight: weights must be case
+    counts here (a table of weights that sum to less than a few cases, such as
+    fractions, has no meaningful alpha).
 
     Examples
     --------
