@@ -7,10 +7,9 @@ Importing this package registers every measure; see :func:`measures` for the tab
 # Importing the modules registers their measures; the registry lists them in this order.
 from binmetrics.measures import confusion  # noqa: F401
 from binmetrics.measures import imbalance, agreement, information  # noqa: F401
-from binmetrics.measures import probabilistic  # noqa: F401
+from binmetrics.measures import probabilistic, topk  # noqa: F401
 from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
 from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
-from binmetrics.measures import topk  # noqa: F401
 
 # isort: on
 from binmetrics.measures._util import EPS
