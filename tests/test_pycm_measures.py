@@ -169,3 +169,24 @@ def test_multiclass_nmi_equals_sklearn_with_weights() -> None:
     assert mev_w["nmi"] == pytest.approx(normalized_mutual_info_score(yr, pr), rel=1e-12)
     pc = pycm.ConfusionMatrix(actual_vector=yr.tolist(), predict_vector=pr.tolist())
     assert mev_w["gwet_ac1"] == pytest.approx(pc.overall_stat["Gwet AC1"], rel=1e-12)
+
+
+@pytest.mark.parametrize(("name", "suggested"), [
+    ("Scot PI", "scott_pi"), ("Krippendorf Alpha", "krippendorff_alpha"),
+    ("Gwet AC-1", "gwet_ac1"), ("Kappa No Prevalance", "kappa_no_prevalence"),
+    ("top_k_acuracy", "top_k_accuracy")])
+def test_unknown_names_suggest_pycm_spellings(name: str, suggested: str) -> None:
+    with pytest.raises(KeyError, match=f"did you mean '{suggested}'"):
+        bm.get_measure(name)
+
+
+@pytest.mark.parametrize(("pycm_name", "mid"), [
+    ("Scott PI", "scott_pi"), ("Gwet AC1", "gwet_ac1"), ("Krippendorff Alpha", "krippendorff_alpha"),
+    ("Bennett S", "bennett_s"), ("Kappa No Prevalence", "bennett_s"), ("Chi-Squared", "chi_square"),
+    ("Cramer V", "cramer_v"), ("Mutual Information", "mutual_information"),
+    ("Joint Entropy", "joint_entropy"), ("Conditional Entropy", "conditional_entropy"),
+    ("GM", "g_mean"), ("AGM", "adjusted_g_mean"), ("IBA", "iba"), ("DP", "discriminant_power"),
+    ("OP", "optimized_precision"), ("OC", "overlap_coefficient"), ("OOC", "g_measure"),
+    ("BB", "braun_blanquet"), ("AGF", "adjusted_f_score"), ("ICSI", "icsi"), ("Q", "yule_q")])
+def test_pycm_spellings_resolve(pycm_name: str, mid: str) -> None:
+    assert bm.get_measure(pycm_name).id == mid

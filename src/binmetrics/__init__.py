@@ -36,8 +36,8 @@ from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.counts import PredictiveValues, from_counts, predictive_values
 from binmetrics.evaluation.multiclass import MulticlassEvaluation, evaluate_multiclass
 from binmetrics.evaluation.multilabel import MultilabelEvaluation, evaluate_multilabel
-from binmetrics.evaluation.scorer import Scorer, make_scorer
 from binmetrics.evaluation.options import EvalOptions
+from binmetrics.evaluation.scorer import Scorer, make_scorer
 from binmetrics.evaluation.undersample import UndersampledEvaluation
 from binmetrics.exceptions import (
     MeasureCaveatWarning,
@@ -97,8 +97,8 @@ __all__ = [
     "OOBBootstrapResult",
     "PRCurve",
     "PRGCurve",
-    "PredictiveValues",
     "PairedResult",
+    "PredictiveValues",
     "ProportionTest",
     "ROCCurve",
     "ROCHull",

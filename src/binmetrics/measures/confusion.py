@@ -328,7 +328,8 @@ def fbeta(c: Confusion, *, beta: float = 1.0) -> FloatOrArray:
 @register("g_measure", name="G-measure (Fowlkes-Mallows index)", family="confusion", plot="measure",
           direction=1, range=_UNIT, aliases=("fowlkes_mallows", "fowlkes_mallows_index",
                                           "otsuka_ochiai", "ooc"),
-          source="Berrar Def. 14; Wikipedia table; PyCM OOC (Otsuka-Ochiai)", formula="sqrt(PPV x TPR)")
+          source="Berrar Def. 14; Wikipedia table; PyCM OOC (Otsuka-Ochiai)",
+          formula="sqrt(PPV x TPR)")
 def g_measure(c: Confusion) -> FloatOrArray:
     """Geometric mean of precision and recall (Berrar eq. 14)."""
     tp, fp, fn, _ = _fractions(c)
