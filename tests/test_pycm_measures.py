@@ -181,7 +181,8 @@ def test_unknown_names_suggest_pycm_spellings(name: str, suggested: str) -> None
 
 
 @pytest.mark.parametrize(("pycm_name", "mid"), [
-    ("Scott PI", "scott_pi"), ("Gwet AC1", "gwet_ac1"), ("Krippendorff Alpha", "krippendorff_alpha"),
+    ("Scott PI", "scott_pi"), ("Gwet AC1", "gwet_ac1"),
+    ("Krippendorff Alpha", "krippendorff_alpha"),
     ("Bennett S", "bennett_s"), ("Kappa No Prevalence", "bennett_s"), ("Chi-Squared", "chi_square"),
     ("Cramer V", "cramer_v"), ("Mutual Information", "mutual_information"),
     ("Joint Entropy", "joint_entropy"), ("Conditional Entropy", "conditional_entropy"),
