@@ -641,6 +641,14 @@ class Evaluation:
         th = float(curves.thresholds[k])
         return BestThreshold(m.id, th, float(values[k]), self._shown(self.table.confusion(th)))
 
+    def ranking_table(self) -> pd.DataFrame:
+        """Berrar's Figure 2: one row per distinct score with the cut's cumulative
+        positives, TPR, FPR, precision and lift
+        (:func:`binmetrics.evaluation.ranking_table.ranking_table`)."""
+        from binmetrics.evaluation.ranking_table import ranking_table
+
+        return ranking_table(self.table)
+
     # --- curves ----------------------------------------------------------------------
     def roc(self) -> ROCCurve:
         """The ROC curve (``.area()`` is the AUC, ``.hull()`` the convex hull)."""
