@@ -264,21 +264,24 @@ def index_page(examples: dict[str, Example], ev: bm.Evaluation) -> str:
         "the registry when the site is built (`bm.measures()` gives the same table in "
         "Python, `binmetrics measures` on the command line). Each measure's page has "
         "its aliases, direction, range, parameters, formula, source, docstring and the "
-        "intervals and paired tests that apply to it.",
+        "intervals and paired tests that apply to it. Any alias works in place of the id, "
+        "whatever its case, spaces, hyphens or apostrophes (PyCM's `\"Scott PI\"`, "
+        "`\"GM\"`, scikit-learn's `\"matthews_corrcoef\"`): see [PyCM and "
+        "scikit-learn names](../pycm.md).",
         "",
         f"*Berrar* is the value on Berrar's ten cases at threshold {THRESHOLD:g} "
         f"(TP = {c.tp}, FP = {c.fp}, FN = {c.fn}, TN = {c.tn}), with default parameters; "
         "↑ means higher is better, ↓ lower is better, – neither.",
         "",
-        "| Measure | id | family | | Berrar | source |",
-        "|---|---|---|:-:|--:|---|",
+        "| Measure | id | family | | Berrar | source | aliases |",
+        "|---|---|---|:-:|--:|---|---|",
     ]
     arrows = {1: "↑", -1: "↓", 0: "–"}
     for m in ms:
         ex = examples[m.id]
         lines.append(
             f"| [{_cell(m.name)}]({m.id}.md) | `{m.id}` | {m.family} | {arrows[m.direction]} "
-            f"| {ex.shown} | {_cell(m.source)} |")
+            f"| {ex.shown} | {_cell(m.source)} | {_cell(', '.join(m.aliases))} |")
     lines.append("")
     return "\n".join(lines)
 

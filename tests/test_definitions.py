@@ -58,6 +58,7 @@ def _rowwise(y, p, w, eps=1e-15, base=2.0):
         "information_score": np.average(info_rows, weights=w),
         "relative_information_score": np.average(info_rows, weights=w) / entropy,
         "hinge_loss": np.average(np.maximum(0, 1 - ysign * p), weights=w),
+        "top_k_accuracy": np.average((p > 0.5) == y, weights=w),  # scikit-learn's k = 1
     }
 
 

@@ -269,7 +269,7 @@ def test_interval_unpacks_as_its_bounds() -> None:
 # --- measure_ci over the registry ----------------------------------------------------------
 PROPORTION_MEASURES = [m.id for m in bm.iter_measures() if m.proportion is not None]
 OTHER_MEASURES = [m.id for m in bm.iter_measures()
-                  if m.proportion is None and m.id not in ("auc",)]
+                  if m.proportion is None and not m.interval_methods]
 
 
 def test_the_registry_declares_proportions() -> None:

@@ -747,8 +747,8 @@ def test_lift_from_zero_and_weighted_axis_labels() -> None:
 
 # --- bad input ------------------------------------------------------------------------------
 def test_unknown_kind(ev: bm.Evaluation) -> None:
-    with pytest.raises(ValueError, match=r"unknown plot kind 'nope'; the kinds: roc, threshold"):
-        ev.plot("nope")
+    with pytest.raises(ValueError, match=r"unknown plot kind 'zzz'; the kinds: roc, threshold"):
+        ev.plot("zzz")
     with pytest.raises(ValueError, match=r"did you mean 'roc'\?"):
         plot.draw("rco", ev)
     assert not plt.get_fignums()  # refused before drawing

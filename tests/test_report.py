@@ -384,8 +384,8 @@ def test_size_bounded_with_many_models() -> None:
     assert len(page.encode("utf-8")) < 5_000_000
     data = embedded(page)
     grid = [num(t) for t in data["grid"]["threshold"]]
-    assert len(grid) <= MAX_SLIDER_VALUES // 12 == 500
-    assert "at most 6000 positions times models" in page
+    assert len(grid) <= MAX_SLIDER_VALUES // 12 == 400
+    assert "at most 4800 positions times models" in page
     rng = np.random.default_rng(1)
     for i, ev in enumerate(models.values()):
         md = data["models"][i]

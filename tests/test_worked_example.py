@@ -58,7 +58,7 @@ KEY_TO_MEASURE: dict[str, tuple[str, dict[str, float]]] = {
     "lift": ("lift", {"prior": 0.5}),
 }
 #: Keys that are not a single registered measure and have their own test below.
-SPECIAL = {"mean_of_precisions"}
+SPECIAL: set[str] = set()
 #: Interval keys -> the interval method of Evaluation.ci for the sensitivity.
 INTERVALS = {"wald_ci_sensitivity_95": "wald",
              "clopper_pearson_ci_sensitivity_95": "clopper-pearson"}
@@ -195,6 +195,19 @@ def test_ranking_table_cumulative_positives(ev: bm.Evaluation) -> None:
 
 def test_ranking_table_lift(ev: bm.Evaluation) -> None:
     np.testing.assert_allclose(ev.lift().lift, TABLE["lift"], rtol=0, atol=1e-12)
+
+
+def test_ranking_table_in_one_call(ev: bm.Evaluation) -> None:
+    table = ev.ranking_table()
+    np.testing.assert_array_equal(table.score, SCORES)
+    for key in ("tpr", "fpr", "precision", "cumulative_positives", "lift"):
+        np.testing.assert_allclose(table[key], TABLE[key], rtol=0, atol=1e-12, err_msg=key)
+    np.testing.assert_array_equal(table.n_selected, np.arange(1, 11))
+
+
+def test_mean_of_precisions_is_a_named_measure(ev: bm.Evaluation) -> None:
+    _close(ev["mean_precision"], "mean_of_precisions")
+    _close(ev["mean_of_precisions"], "mean_of_precisions")
 
 
 def test_roc_hull_vertices(ev: bm.Evaluation) -> None:

@@ -46,8 +46,11 @@ from binmetrics.engines import Accumulator, evaluate_file, evaluate_spark
 from binmetrics.evaluation.api import evaluate, score
 from binmetrics.evaluation.binary import BestThreshold, Evaluation
 from binmetrics.evaluation.by import ByResult, evaluate_by
+from binmetrics.evaluation.counts import PredictiveValues, from_counts, predictive_values
 from binmetrics.evaluation.multiclass import MulticlassEvaluation, evaluate_multiclass
+from binmetrics.evaluation.multilabel import MultilabelEvaluation, evaluate_multilabel
 from binmetrics.evaluation.options import EvalOptions
+from binmetrics.evaluation.scorer import Scorer, make_scorer
 from binmetrics.evaluation.undersample import UndersampledEvaluation
 from binmetrics.exceptions import (
     MeasureCaveatWarning,
@@ -106,11 +109,13 @@ __all__ = [
     "Measure",
     "MeasureCaveatWarning",
     "MulticlassEvaluation",
+    "MultilabelEvaluation",
     "OOBBootstrapResult",
     "PRCurve",
     "PRGCurve",
     "PairedResult",
     "PosthocResult",
+    "PredictiveValues",
     "ProportionTest",
     "ROCCurve",
     "ROCHull",
@@ -119,6 +124,7 @@ __all__ = [
     "SRDCrossValidation",
     "SRDRandomization",
     "SRDResult",
+    "Scorer",
     "Study",
     "StudySRD",
     "ThresholdCurves",
@@ -141,13 +147,17 @@ __all__ = [
     "evaluate_by",
     "evaluate_file",
     "evaluate_multiclass",
+    "evaluate_multilabel",
     "evaluate_spark",
+    "from_counts",
     "get_measure",
     "iter_measures",
+    "make_scorer",
     "mcnemar_test",
     "measures",
     "oob_bootstrap",
     "plot",
+    "predictive_values",
     "proportion_ci",
     "proportion_test",
     "rank_comparison",

@@ -106,7 +106,7 @@ def add_report_parser(sub: Any) -> None:
                     help="curves with more points are thinned for display "
                          "(default: %(default)s)")
     rp.add_argument("--thresholds", type=int, default=DEFAULT_THRESHOLDS, metavar="N",
-                    help="slider positions at most, and at most 6000 / the number of "
+                    help="slider positions at most, and at most 4800 / the number of "
                          "models (default: %(default)s)")
     rp.add_argument("-o", "--output", dest="html", metavar="PATH", type=Path,
                     default=Path("report.html"),

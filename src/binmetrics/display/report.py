@@ -138,8 +138,8 @@ def report(
         Slider positions at most: cut points of the tables, spread evenly over the
         cases, always including each model's own threshold, +inf (nothing positive)
         and the lowest score (everything positive). All cut points when fewer.
-        Capped at ``MAX_SLIDER_VALUES // len(models)`` (6000 positions times models
-        in all: 500 for 12 models), which keeps the file's size bounded.
+        Capped at ``MAX_SLIDER_VALUES // len(models)`` (4800 positions times models
+        in all: 400 for 12 models), which keeps the file's size bounded.
     notes : sequence of str, optional
         Shown in the report's Notes (e.g. how the paired tests were chosen).
 

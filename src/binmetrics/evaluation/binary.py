@@ -145,6 +145,15 @@ class Evaluation:
     def __getitem__(self, measure: str) -> float:
         return self.value(measure)
 
+    def interpret(self, measure: str | Measure, *, scale: str | None = None,
+                  **params: Any) -> str:
+        """The value's reading on a benchmark scale, as PyCM prints it
+        (:func:`binmetrics.measures.interpretation.interpret`): ``ev.interpret("kappa")``
+        gives e.g. ``"moderate (Landis & Koch)"``; ``scale="fleiss"`` another scale."""
+        from binmetrics.measures.interpretation import interpret
+
+        return interpret(get_measure(measure).id, self.value(measure, **params), scale)
+
     def __contains__(self, measure: object) -> bool:
         try:
             get_measure(measure)  # type: ignore[arg-type]
@@ -625,9 +634,20 @@ class Evaluation:
 
                 report_undefined(m.id, "it is undefined at every threshold")
             return BestThreshold(m.id, float("nan"), float("nan"), self.confusion)
-        k = int(np.nanargmax(values) if m.direction > 0 else np.nanargmin(values))
+        # not np.nanargmax: it reads NaN as -inf, so a best value of -inf could pick a NaN
+        defined = np.flatnonzero(~np.isnan(values))
+        kept = values[defined]
+        k = int(defined[np.argmax(kept) if m.direction > 0 else np.argmin(kept)])
         th = float(curves.thresholds[k])
         return BestThreshold(m.id, th, float(values[k]), self._shown(self.table.confusion(th)))
+
+    def ranking_table(self) -> pd.DataFrame:
+        """Berrar's Figure 2: one row per distinct score with the cut's cumulative
+        positives, TPR, FPR, precision and lift
+        (:func:`binmetrics.evaluation.ranking_table.ranking_table`)."""
+        from binmetrics.evaluation.ranking_table import ranking_table
+
+        return ranking_table(self.table)
 
     # --- curves ----------------------------------------------------------------------
     def roc(self) -> ROCCurve:

@@ -540,6 +540,14 @@ class MulticlassEvaluation:
     def __getitem__(self, measure: str) -> float:
         return self.value(measure)
 
+    def interpret(self, measure: str | Measure, *, scale: str | None = None,
+                  **params: Any) -> str:
+        """The value's reading on a benchmark scale, as PyCM's SOA lines
+        (:func:`binmetrics.measures.interpretation.interpret`)."""
+        from binmetrics.measures.interpretation import interpret
+
+        return interpret(get_measure(measure).id, self.value(measure, **params), scale)
+
     def __contains__(self, measure: object) -> bool:
         try:
             get_measure(measure)  # type: ignore[arg-type]

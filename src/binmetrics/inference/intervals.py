@@ -56,6 +56,7 @@ __all__ = [
     "auc_ci",
     "auc_variance",
     "ci_methods",
+    "log_ratio_ci",
     "measure_ci",
     "proportion_ci",
     "table_placements",
@@ -428,9 +429,48 @@ def measure_ci(
                     "Evaluation (bm.evaluate(...)), not a confusion matrix"
                 )
             return auc_ci(table, level=c)
+        if name == "log":
+            return log_ratio_ci(m, conf, level=c)
         assert m.proportion is not None  # the method is a binomial one
         k, n = m.proportion(conf)
         return proportion_ci(k, n, method=name, level=c)
+
+
+def log_ratio_ci(measure: str | Measure, c: Confusion, *, level: float = 0.95) -> Interval:
+    """The log-method interval of LR+, LR- or the diagnostic odds ratio (Simel, Samsa &
+    Matchar 1991; the measure's ``interval_methods=("log",)``): exp(ln r +- z SE),
+
+    * LR+: SE^2 = 1/TP - 1/(TP + FN) + 1/FP - 1/(FP + TN),
+    * LR-: SE^2 = 1/FN - 1/(TP + FN) + 1/TN - 1/(FP + TN),
+    * DOR: SE^2 = 1/TP + 1/FP + 1/FN + 1/TN.
+
+    A zero in a cell the SE divides by leaves the interval undefined (NaN, with an
+    :class:`~binmetrics.exceptions.UndefinedMeasureWarning`): use the bootstrap, or
+    the measure's ``correction=0.5`` in the bootstrap.
+
+    Examples
+    --------
+    >>> ci = log_ratio_ci("lr_plus", Confusion(tp=30, fp=10, fn=5, tn=55))
+    >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
+    (5.5714, 3.1009, 10.0102)
+    """
+    m = get_measure(measure)
+    tp, fp, fn, tn = (float(x) for x in (c.tp, c.fp, c.fn, c.tn))
+    cells = {"lr_plus": ((tp, fp), (tp + fn, fp + tn)), "lr_minus": ((fn, tn), (tp + fn, fp + tn)),
+             "dor": ((tp, fp, fn, tn), ())}
+    if m.id not in cells:
+        raise ValueError(f"the log method applies to lr_plus, lr_minus and dor, not {m.id}")
+    c_level = check_level(level)
+    plus, minus = cells[m.id]
+    estimate = float(m.func(c))
+    if min(plus) <= 0:
+        report_undefined(f"{m.id} interval", "a cell of its log standard error is 0; use "
+                         "method='bootstrap'")
+        return Interval(estimate, math.nan, math.nan, c_level, "log")
+    se = math.sqrt(sum(1.0 / x for x in plus) - sum(1.0 / x for x in minus))
+    z = float(stats.norm.ppf(0.5 + c_level / 2.0))
+    centre = math.log(estimate)
+    return Interval(estimate, math.exp(centre - z * se), math.exp(centre + z * se), c_level, "log")
 
 
 # --- DeLong placements ----------------------------------------------------------------

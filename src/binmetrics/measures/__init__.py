@@ -5,7 +5,9 @@ Importing this package registers every measure; see :func:`measures` for the tab
 
 # isort: off
 # Importing the modules registers their measures; the registry lists them in this order.
-from binmetrics.measures import confusion, probabilistic  # noqa: F401
+from binmetrics.measures import confusion  # noqa: F401
+from binmetrics.measures import imbalance, agreement, information  # noqa: F401
+from binmetrics.measures import probabilistic, topk  # noqa: F401
 from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
 from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
 

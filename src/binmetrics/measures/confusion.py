@@ -207,6 +207,7 @@ def _haldane(c: Confusion, correction: float) -> Confusion:
 @register("lr_plus", name="Positive likelihood ratio", family="confusion", direction=1,
           plot="measure",
           range=_POSITIVE, aliases=("positive_likelihood_ratio", "lr+"),
+          interval_methods=("log",),
           source="Berrar Def. 9; multi-level paper Table 5",
           formula="TPR / FPR = TPR / (1 - TNR)")
 def lr_plus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
@@ -228,6 +229,7 @@ def lr_plus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
 @register("lr_minus", name="Negative likelihood ratio", family="confusion", direction=-1,
           plot="measure",
           range=_POSITIVE, aliases=("negative_likelihood_ratio", "lr-"),
+          interval_methods=("log",),
           source="Berrar Def. 10; multi-level paper Table 5",
           formula="(1 - TPR) / TNR = FNR / TNR")
 def lr_minus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
@@ -248,6 +250,7 @@ def lr_minus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
 
 @register("dor", name="Diagnostic odds ratio", family="confusion", plot="measure", direction=1,
           range=_POSITIVE, aliases=("diagnostic_odds_ratio",),
+          interval_methods=("log",),
           source="Wikipedia table; multi-level paper Table 5",
           formula="LR+ / LR- = (TP x TN) / (FP x FN)")
 def dor(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
@@ -323,8 +326,10 @@ def fbeta(c: Confusion, *, beta: float = 1.0) -> FloatOrArray:
 
 
 @register("g_measure", name="G-measure (Fowlkes-Mallows index)", family="confusion", plot="measure",
-          direction=1, range=_UNIT, aliases=("fowlkes_mallows", "fowlkes_mallows_index"),
-          source="Berrar Def. 14; Wikipedia table", formula="sqrt(PPV x TPR)")
+          direction=1, range=_UNIT, aliases=("fowlkes_mallows", "fowlkes_mallows_index",
+                                          "otsuka_ochiai", "ooc"),
+          source="Berrar Def. 14; Wikipedia table; PyCM OOC (Otsuka-Ochiai)",
+          formula="sqrt(PPV x TPR)")
 def g_measure(c: Confusion) -> FloatOrArray:
     """Geometric mean of precision and recall (Berrar eq. 14)."""
     tp, fp, fn, _ = _fractions(c)

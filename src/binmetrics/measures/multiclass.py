@@ -132,9 +132,21 @@ def mcc(data: MulticlassData) -> float:
 
 
 @multiclass_form("kappa")
-def kappa(data: MulticlassData) -> float:
+def kappa(data: MulticlassData, *, weights: str | None = None) -> float:
     """Cohen's kappa (paper Table 5): (ACC - baseline) / (1 - baseline), baseline =
-    sum_j n_j,pred n_j,actual / n^2 (scikit-learn's cohen_kappa_score)."""
+    sum_j n_j,pred n_j,actual / n^2 (scikit-learn's cohen_kappa_score).
+
+    Parameters
+    ----------
+    weights : {None, "linear", "quadratic"}, default None
+        For ordered classes (numbers, in the order of the classes): Cohen's weighted
+        kappa 1 - sum w_ij O_ij / sum w_ij E_ij with w_ij = |i - j| or (i - j)^2 and
+        E the outer product of the margins over n, as scikit-learn's
+        ``cohen_kappa_score(weights=...)``. Classes that are not numbers have no order:
+        an error.
+    """
+    if weights is not None:
+        return _weighted_kappa(data, weights)
     f = data.cm / data.cm.sum()
     t, p = f.sum(axis=1), f.sum(axis=0)
     pe = float(t @ p)
@@ -143,6 +155,28 @@ def kappa(data: MulticlassData) -> float:
                          "predicted)")
         return float("nan")
     return float((np.trace(f) - pe) / (1.0 - pe))
+
+
+def _weighted_kappa(data: MulticlassData, weights: str) -> float:
+    if weights not in ("linear", "quadratic"):
+        raise ValueError(f"weights must be None, 'linear' or 'quadratic'; got {weights!r}")
+    numeric = all(isinstance(c, (int, float, np.integer, np.floating))
+                  and not isinstance(c, (bool, np.bool_)) for c in data.classes)
+    if not numeric:
+        raise ValueError(f"weights={weights!r} needs ordered classes; the classes "
+                         f"{list(data.classes)} are not numbers: encode them as integers "
+                         "in their order")
+    k = data.n_classes
+    d = np.abs(np.subtract.outer(np.arange(k), np.arange(k))).astype(np.float64)
+    w = d if weights == "linear" else d**2
+    f = data.cm / data.cm.sum()
+    expected = np.outer(f.sum(axis=1), f.sum(axis=0))
+    den = float(np.sum(w * expected))
+    if den == 0:
+        report_undefined("kappa", "the weighted chance disagreement is 0 (one class, and "
+                         "only that class predicted)")
+        return float("nan")
+    return float(1.0 - np.sum(w * f) / den)
 
 
 def _true_proba(data: MulticlassData) -> npt.NDArray[np.float64]:

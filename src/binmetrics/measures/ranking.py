@@ -286,6 +286,32 @@ def average_precision(t: CountTable) -> float:
     return float(np.dot(g.pos, tp1 / (tp1 + g.fp1)) / t.P)
 
 
+@register("mean_precision", name="Mean of precisions (Berrar's plain mean)", family="ranking",
+          plot="pr", direction=1, range=UNIT,
+          aliases=("mean_of_precisions", "plain_mean_precision"),
+          source="Berrar Def. 32 (the plain mean the paper contrasts with AP)",
+          formula="(1/m) sum_k TP_k / (TP_k + FP_k) over the m distinct thresholds")
+def mean_precision(t: CountTable) -> float:
+    """The plain mean of the precisions at every distinct threshold (each cut
+    ``score >= s`` for s a distinct score; tied cases form one cut).
+
+    Berrar (Def. 32) shows it as the "misleading" average: unlike the average
+    precision it weighs the cuts that add negatives as much as those that add
+    positives. Kept as a named variant to reproduce the paper.
+
+    Examples
+    --------
+    >>> t = CountTable.from_arrays([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+    ...     [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+    >>> round(mean_precision(t), 12)  # Berrar's 0.7135
+    0.713531746032
+    """
+    if not both_classes(t, "mean_precision"):
+        return NAN
+    tp, fp = np.asarray(t.tp[1:], dtype=np.float64), np.asarray(t.fp[1:], dtype=np.float64)
+    return float(np.mean(tp / (tp + fp)))
+
+
 def recall_levels(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Distinct recall levels with the min and max precision reached at each.
 

@@ -131,7 +131,10 @@ REGISTRY: Mapping[str, Measure] = MappingProxyType(_REGISTRY)
 
 
 def _key(name: str) -> str:
-    return name.strip().lower().replace("-", "_").replace(" ", "_")
+    """Names match whatever their case, apostrophes, spaces and hyphens ("Scott's pi",
+    PyCM's "Scott PI", "scott_pi")."""
+    k = name.strip().lower().replace("'", "").replace("\u2019", "")
+    return k.replace("-", "_").replace(" ", "_")
 
 
 def register(
