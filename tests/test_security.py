@@ -261,12 +261,12 @@ def test_output_that_is_the_input_is_refused(files: dict[str, Path], tmp_path: P
     for out in [str(data), "same.csv", "./sub/../same.csv", str(tmp_path / "hard.csv")]:
         code, err = _evaluate(data, out, capsys)
         assert code == 2, out
-        assert "is an input" in err and err.count("\n") == 1, err
+        assert "is the input" in err and err.count("\n") == 1, err
         assert data.read_bytes() == before
     for cmd in (["report", str(data), "--label", "y", "--score", "p", "-o", str(data)],
                 ["compare", str(data), "-o", "same.csv"]):
         assert main(cmd) == 2
-        assert "is an input" in capsys.readouterr().err
+        assert "is the input" in capsys.readouterr().err
         assert data.read_bytes() == before
 
 
@@ -279,19 +279,19 @@ def test_output_through_a_symlink_writes_its_target(files: dict[str, Path], tmp_
     code, err = _evaluate(files["csv"], str(link), capsys)
     assert code == 0, err
     assert link.is_symlink() and os.readlink(link) == str(target)
-    assert target.read_text().startswith("{")
+    assert target.read_text().startswith("file:")
     # a dangling link: its target is created
     dangling = tmp_path / "dangling.json"
     dangling.symlink_to(tmp_path / "new.json")
     assert _evaluate(files["csv"], str(dangling), capsys)[0] == 0
-    assert dangling.is_symlink() and (tmp_path / "new.json").read_text().startswith("{")
+    assert dangling.is_symlink() and (tmp_path / "new.json").read_text().startswith("file:")
     # a link to the input is refused
     data = tmp_path / "data.csv"
     shutil.copy(files["csv"], data)
     to_input = tmp_path / "to-input.csv"
     to_input.symlink_to(data)
     code, err = _evaluate(data, str(to_input), capsys)
-    assert code == 2 and "is an input" in err
+    assert code == 2 and "is the input" in err
 
 
 def test_output_to_a_fifo_is_written_directly(files: dict[str, Path], tmp_path: Path,
@@ -305,7 +305,7 @@ def test_output_to_a_fifo_is_written_directly(files: dict[str, Path], tmp_path: 
     reader.join(10)
     assert code == 0, err
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
-    assert got and got[0].startswith(b"{")
+    assert got and got[0].startswith(b"file:")
     assert [p.name for p in tmp_path.iterdir()] == ["out.fifo"]  # no temporary file
 
 
@@ -316,5 +316,56 @@ def test_output_dash_is_stdout(files: dict[str, Path], tmp_path: Path,
     code = main(["evaluate", str(files["csv"]), "--label", "y", "--score", "p", "-o", "-"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    assert captured.out.startswith("{")
+    assert captured.out.startswith("file:")
     assert not (tmp_path / "-").exists()
+
+
+def test_output_to_a_device_is_written_directly(files: dict[str, Path],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _evaluate(files["csv"], os.devnull, capsys)
+    assert code == 0, err
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_report_and_figures_never_replace_the_input(files: dict[str, Path], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "table.csv"
+    table.write_text("model,a,b,c\nm1,1,2,3\nm2,2,3,1\nm3,3,1,2\nm4,1,3,2\n")
+    before = table.read_bytes()
+    link = tmp_path / "table-link.png"
+    link.symlink_to(table)
+    for cmd in (["compare", str(table), "--plot", str(link)],
+                ["compare", str(table), "--covat", str(table)]):
+        assert main(cmd) == 2
+        assert "is the input" in capsys.readouterr().err
+        assert table.read_bytes() == before
+
+
+# --- Ctrl-C -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_ctrl_c_exits_130_and_leaves_nothing(files: dict[str, Path], tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            engine: str) -> None:
+    import tempfile
+
+    from binmetrics.engines.files import FileJob
+    from binmetrics.evaluation import binary
+
+    def interrupt(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    spill = tmp_path / "tmp"
+    spill.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spill))
+    monkeypatch.setattr(FileJob, "_stats", interrupt)
+    monkeypatch.setattr(binary.Evaluation, "to_dict", interrupt)
+    out = tmp_path / "out.json"
+    code = main(["evaluate", str(files["csv"]), "--label", "y", "--score", "p",
+                 "--engine", engine, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130
+    assert err.strip() == "binmetrics: interrupted"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]
+    assert list(spill.iterdir()) == []

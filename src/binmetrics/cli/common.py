@@ -15,6 +15,7 @@ import csv
 import difflib
 import io
 import math
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,10 +39,12 @@ __all__ = [
     "align",
     "check_columns",
     "check_input_file",
+    "check_outputs",
     "cli_message",
     "convert_pos_label",
     "csv_value",
     "help_formatter",
+    "input_files",
     "json_value",
     "one_line",
     "read_columns",
@@ -233,6 +236,37 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
 
 
 # --- output --------------------------------------------------------------------------
+#: the options of any subcommand that name a file it writes
+OUTPUT_OPTIONS = ("output", "html", "plot", "covat")
+
+
+def input_files(args: argparse.Namespace) -> list[str]:
+    """The files a command reads (``FILE``; a glob: the files it matches)."""
+    import glob
+
+    file = getattr(args, "file", None)
+    if not isinstance(file, (str, os.PathLike)):
+        return []
+    name = os.fspath(file)
+    if "://" in name:
+        return []
+    return sorted(glob.glob(name, recursive=True)) if glob.has_magic(name) else [name]
+
+
+def check_outputs(args: argparse.Namespace) -> list[str]:
+    """Before any work: every output option of the command can be written and none is
+    an input (the same file by inode, whatever its spelling or links); returns the
+    inputs, for the writes to check again."""
+    from binmetrics.io import check_output
+
+    inputs = input_files(args)
+    for name in OUTPUT_OPTIONS:
+        out = getattr(args, name, None)
+        if isinstance(out, (str, os.PathLike)):
+            check_output(Path(out), inputs)
+    return inputs
+
+
 def csv_value(v: float) -> str:
     """A number in CSV output: in full (``repr``), NaN as ``NaN``.
 
