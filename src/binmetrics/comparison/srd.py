@@ -60,6 +60,7 @@ from binmetrics.comparison.srd_crossvalidation import (
     wilcoxon_matched_pairs,
 )
 from binmetrics.comparison.srd_randomization import SRDRandomization, footrule_null
+from binmetrics.validation import check_random_state
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -266,7 +267,7 @@ class SRDResult:
             raise ValueError("n_perm and n_sim must be positive")
         if null != "rsrd" and (tie_prob is not None or tie_mode != "f"):
             raise ValueError("tie_mode and tie_prob apply to null='rsrd' only")
-        rng = np.random.default_rng(random_state)
+        rng = np.random.default_rng(check_random_state(random_state))
         return SRDRandomization(self, null, int(n_perm), rng, alpha, tie_mode, tie_prob,
                                 int(n_sim))
 
@@ -318,7 +319,7 @@ class SRDResult:
         (6, 3)
         """
         rows = resample_rows(self.n, cv, k, repeats, shuffle, n_boot,
-                             np.random.default_rng(random_state))
+                             np.random.default_rng(check_random_state(random_state)))
         return SRDCrossValidation(self, rows, cv)
 
     def plot(self, *, ax: Any = None, null: SRDRandomization | None = None,

@@ -116,6 +116,14 @@ def _paths(path: Any) -> list[str]:
     return out
 
 
+def _times_power_of_two(exponent: int) -> str:
+    """SQL multiplying by 2**exponent exactly: two factors, each a normal double."""
+    if not exponent:
+        return ""
+    half = exponent // 2
+    return f" * {float(2.0**half)!r} * {float(2.0**(exponent - half))!r}"
+
+
 def _expand(paths: list[str]) -> list[str]:
     """The files DuckDB reads: each local glob expanded (sorted, as DuckDB orders a
     glob's matches), other paths as given."""
@@ -251,7 +259,8 @@ class FileJob(AggregateJob):
     def _src(self, finite_only: bool = False, sample: str = "") -> str:
         cols = [f"CAST({q(self.score)} AS DOUBLE) AS x", f"{q(self.label)} AS y"]
         if self.weight is not None:
-            cols.append(f"CAST({q(self.weight)} AS DOUBLE) AS w")
+            cols.append(f"CAST({q(self.weight)} AS DOUBLE){_times_power_of_two(self.w_exponent)}"
+                        " AS w")
         cols += [f"{q(b)} AS k{i}" for i, b in enumerate(self.by)]
         # the newline ends a trailing "--" comment inside the checked condition
         conds = [f"({self.where}\n)"] if self.where else []
@@ -261,6 +270,9 @@ class FileJob(AggregateJob):
         if finite_only:
             sql = f"SELECT * FROM ({sql}) WHERE isfinite(x)"
         return sql
+
+    def _rescale_weights(self, exponent: int) -> bool:
+        return True
 
     def _keys(self) -> list[str]:
         return [f"k{i}" for i in range(len(self.by))]
