@@ -143,7 +143,7 @@ def srd(
     {'rf': 0.0, 'nb': 6.0, 'knn': 4.0}
     """
     n_before = len(table) if hasattr(table, "__len__") else 0
-    frame, kept = _as_frame(table, nan_policy)
+    frame, kept = _as_frame(table, nan_policy, rescale=decimals is None)
     if directions is not None and not (isinstance(reference, str)
                                        and reference in ("best", "mixed")):
         raise ValueError("directions= applies to reference='best' or 'mixed' only; got "

@@ -593,6 +593,7 @@ def compare(
     alt = check_alternative(alternative)
     mc = check_mcnemar_method(mcnemar, "mcnemar")
     B = check_count(n_resamples, "n_resamples")
+    check_random_state(random_state)
     if isinstance(measures, (str, Measure)):
         measures = [measures]
     ms: list[Measure] = []
