@@ -248,7 +248,7 @@ def check_weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
             f"sample_weight has {plural(neg.sum(), 'negative value')} at rows {row_list(neg)} "
             f"(smallest {float(w.min())})"
         )
-    if not w.sum() > 0 and not w.max() > 0:
+    if not w.max() > 0:
         raise ValueError("sample_weight sums to 0: no row carries any weight")
     exponent = weight_exponent(float(w.max()))
     if exponent:
