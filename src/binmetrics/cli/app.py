@@ -24,9 +24,11 @@ from binmetrics.cli.common import (
     CLIError,
     Columns,
     check_outputs,
+    check_text_inputs,
     cli_message,
     help_formatter,
     one_line,
+    short_line,
 )
 from binmetrics.cli.compare import add_compare_parser
 from binmetrics.cli.evaluate import add_evaluate_parser
@@ -117,6 +119,7 @@ def _main(argv: list[str] | None) -> int:
         warnings.simplefilter("always")
         try:
             inputs = check_outputs(args)  # before any work; never over an input
+            check_text_inputs(args)  # the same message for the same file, every engine
             text = handler(args, cols)
             if args.output is not None:
                 write_text(args.output, text, inputs)
@@ -132,6 +135,9 @@ def _main(argv: list[str] | None) -> int:
             msg = one_line(exc)
             if not isinstance(exc, CLIError):  # the library's words -> the CLI's
                 msg = cli_message(msg, cols)
+            ragged = short_line(args) if not isinstance(exc, OSError) else None
+            if ragged is not None:  # the cause, whatever the engine made of it
+                msg = ragged
             print(f"{PROG}: error: {msg}", file=sys.stderr)
             return 2
     _show_warnings(caught, cols)
