@@ -1,17 +1,32 @@
-"""Writing the user's files safely: checked before any work, written atomically.
+"""Writing the user's files safely: checked before any work, never over an input.
 
-The CLI and the HTML report write through :func:`write_text`; a failure leaves the old
-file as it was and no temporary file behind.
+The CLI and the HTML report write through :func:`write_text` (figures through
+:func:`write_with`):
+
+* an output that is one of the inputs (the same file under any spelling, a hard
+  link or a symlink to it: compared by device and inode) is refused;
+* a symlink is written through: its target gets the new content, the link stays;
+* a FIFO, a device or another special file is opened and written directly (never
+  replaced by a regular file); ``-`` is standard output;
+* a regular file is replaced atomically (a temporary file in the same folder, then
+  :func:`os.replace`), keeping its permissions; a failure leaves the old file as it
+  was and no temporary file behind.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
+import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["OutputError", "check_output", "check_writable", "write_text"]
+__all__ = ["OutputError", "check_output", "check_writable", "is_stdout", "write_text",
+           "write_with"]
+
+PathLike = str | os.PathLike[str]
 
 
 class OutputError(OSError, ValueError):
@@ -19,20 +34,77 @@ class OutputError(OSError, ValueError):
     argument); the message says why, in one line."""
 
 
-def check_output(path: Path) -> None:
-    """Fail early (before any work) when ``path`` cannot be an output file."""
-    if not path.parent.is_dir():
-        raise OutputError(f"cannot write {path}: directory {str(path.parent)!r} does not exist")
-    if path.is_dir():
-        raise OutputError(f"cannot write {path}: it is a directory")
+def is_stdout(path: PathLike) -> bool:
+    """Whether ``path`` is ``-``, standard output."""
+    return os.fspath(path) == "-"
 
 
-def check_writable(path: str | os.PathLike[str]) -> Path:
-    """:func:`check_output`, then a probe file in the folder: it takes a new file."""
-    p = Path(path)
-    check_output(p)
+def _target(path: Path) -> Path:
+    """Where writing ``path`` lands: a symlink's final target (which may not exist)."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _special(path: Path) -> bool:
+    """An existing file that is not a regular file (FIFO, device, socket)."""
     try:
-        fd, probe = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def check_output(path: Path, inputs: Iterable[PathLike] = ()) -> None:
+    """Fail early (before any work) when ``path`` cannot be an output file: its folder
+    is missing, it is a directory, or it is one of ``inputs`` (by device and inode, so
+    another spelling, a hard link or a symlink is the same file).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from pathlib import Path
+    >>> d = Path(tempfile.mkdtemp())
+    >>> (d / "data.csv").write_text("y,p\\n")
+    4
+    >>> check_output(d / "out.json", inputs=[d / "data.csv"])
+    >>> check_output(d / "sub" / ".." / "data.csv", inputs=[d / "data.csv"])
+    Traceback (most recent call last):
+    ...
+    binmetrics.io.OutputError: cannot write .../data.csv: it is the input .../data.csv; ...
+    """
+    if is_stdout(path):
+        return
+    target = _target(path)
+    if not target.parent.is_dir():
+        raise OutputError(f"cannot write {path}: directory {str(target.parent)!r} does "
+                          "not exist")
+    if target.is_dir():
+        raise OutputError(f"cannot write {path}: it is a directory")
+    for item in inputs:
+        try:
+            same = os.path.samefile(target, item)
+        except OSError:  # either does not exist: not the same file
+            same = False
+        if same:
+            raise OutputError(f"cannot write {path}: it is the input {os.fspath(item)} "
+                                  "(writing would replace the data); choose another "
+                                  "output file")
+
+
+def check_writable(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
+    """:func:`check_output`, then a probe: the folder takes a new file (a special file:
+    it is open for writing to this user)."""
+    p = Path(path)
+    check_output(p, inputs)
+    if is_stdout(p):
+        return p
+    target = _target(p)
+    if _special(target):
+        if not os.access(target, os.W_OK):
+            raise OutputError(f"cannot write {p}: permission denied")
+        return p
+    try:
+        fd, probe = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                     suffix=".tmp")
     except OSError as exc:
         raise OutputError(f"cannot write {p}: {exc.strerror or exc}") from None
     os.close(fd)
@@ -47,26 +119,68 @@ def _current_umask() -> int:
     return mask
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and os.replace,
-    keeping an existing file's permissions."""
-    check_output(path)
-    directory = path.parent
-    mode = (path.stat().st_mode & 0o7777) if path.exists() else (0o666 & ~_current_umask())
+def write_with(path: Path, write: Callable[[str], None], *, suffix: str = ".tmp",
+               inputs: Iterable[PathLike] = ()) -> None:
+    """Write ``path`` with ``write(filename)`` (e.g. ``fig.savefig``) safely.
+
+    A regular file (or a new one) is written to a temporary file in the target's
+    folder and renamed over it, keeping its permissions; a symlink's target is
+    written, not the link; a FIFO or device is written directly. ``inputs`` are
+    refused as in :func:`check_output`.
+    """
+    check_output(path, inputs)
+    target = _target(path)
+    if _special(target):
+        try:
+            write(os.fspath(target))
+        except OSError as exc:
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return
+    directory = target.parent
+    mode = (target.stat().st_mode & 0o7777) if target.exists() else \
+        (0o666 & ~_current_umask())
     try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=suffix)
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        write(tmp)
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError) and not isinstance(exc, OutputError):
             raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+
+
+def write_text(path: Path, text: str, inputs: Iterable[PathLike] = ()) -> None:
+    """Write ``text`` to ``path`` as :func:`write_with` does; ``-`` is standard output.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from pathlib import Path
+    >>> d = Path(tempfile.mkdtemp())
+    >>> (d / "target.txt").write_text("old")
+    3
+    >>> os.symlink(d / "target.txt", d / "link.txt")
+    >>> write_text(d / "link.txt", "new")
+    >>> (d / "target.txt").read_text(), (d / "link.txt").is_symlink()
+    ('new', True)
+    """
+    if is_stdout(path):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+
+    def write(name: str) -> None:
+        with open(name, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            if not _special(Path(name)):
+                os.fsync(f.fileno())
+
+    write_with(path, write, inputs=inputs)

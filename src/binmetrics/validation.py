@@ -6,6 +6,8 @@ with which count or values, so that a user can fix the data without a debugger.
 
 from __future__ import annotations
 
+import datetime as _dt
+import numbers
 import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -68,10 +70,41 @@ def as_1d(x: Any, name: str) -> np.ndarray:
     return arr
 
 
+#: values that convert to a float but are not real numbers (dates, durations, complex
+#: numbers, text)
+_NOT_REAL = (str, bytes, complex, np.complexfloating, np.datetime64, np.timedelta64,
+             _dt.date, _dt.time, _dt.timedelta)
+
+
 def as_float(x: np.ndarray, name: str) -> npt.NDArray[np.float64]:
-    """Convert to float64 or say which column is not numeric."""
-    if x.dtype.kind in "biuf":
+    """Convert to float64 or say which column does not hold real numbers.
+
+    Datetimes, timedeltas, complex numbers and text (also inside an object array) are
+    a TypeError naming the dtype: NumPy would turn them into numbers silently
+    (nanoseconds, the real part, a parsed string).
+
+    Examples
+    --------
+    >>> as_float(np.array([1, 0]), "y_score")
+    array([1., 0.])
+    >>> as_float(np.array(["2024-01-01"], dtype="datetime64[D]"), "y_score")
+    Traceback (most recent call last):
+    ...
+    TypeError: y_score must be numeric (real numbers); got values of dtype datetime64[D] ...
+    """
+    kind = x.dtype.kind
+    if kind in "biuf":
         return x.astype(np.float64, copy=False)
+    if kind in "mMcUSV":
+        raise TypeError(f"{name} must be numeric (real numbers); got values of dtype "
+                        f"{x.dtype} such as {[str(v) for v in x[:3]]}; convert them to "
+                        "numbers first")
+    if kind == "O":
+        bad = next((v for v in x.tolist() if isinstance(v, _NOT_REAL)), None)
+        if bad is not None:
+            raise TypeError(f"{name} must be numeric (real numbers); got values of dtype "
+                            f"object holding {type(bad).__name__} values such as {bad!r}; "
+                            "convert them to numbers first")
     try:
         return x.astype(np.float64)
     except (TypeError, ValueError):
@@ -79,6 +112,31 @@ def as_float(x: np.ndarray, name: str) -> npt.NDArray[np.float64]:
         raise TypeError(
             f"{name} must be numeric; got values of dtype {x.dtype} such as {sample}"
         ) from None
+
+
+#: weights whose largest value lies outside [2**-WEIGHT_EXPONENT, 2**WEIGHT_EXPONENT]
+#: are rescaled by a power of two (exactly) so that no sum or product overflows or
+#: underflows
+WEIGHT_EXPONENT = 100
+
+
+def weight_exponent(w_max: float) -> int:
+    """The power of two ``k`` such that ``w * 2**k`` brings the largest weight ``w_max``
+    into [0.5, 1) when it lies outside [2**-WEIGHT_EXPONENT, 2**WEIGHT_EXPONENT] (else
+    0): the rescaling (``numpy.ldexp(w, k)``) is exact, and every measure (a function
+    of ratios of weighted counts) is unchanged, while 1e308 or 5e-324 weights neither
+    overflow nor underflow.
+
+    Examples
+    --------
+    >>> weight_exponent(3.0), weight_exponent(1e308), weight_exponent(5e-324)
+    (0, -1024, 1074)
+    """
+    if not (w_max > 0 and np.isfinite(w_max)):
+        return 0
+    if 2.0**-WEIGHT_EXPONENT <= w_max <= 2.0**WEIGHT_EXPONENT:
+        return 0
+    return -int(np.frexp(w_max)[1])
 
 
 def _distinct_labels(y: np.ndarray) -> list[Any]:
@@ -167,7 +225,12 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[npt.NDArray[np.boo
 
 
 def check_weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
-    """Non-negative finite weights of length ``n`` with a positive sum, or None."""
+    """Non-negative finite weights of length ``n`` with a positive sum, or None.
+
+    Weights whose largest value is outside [2**-100, 2**100] are rescaled by a power of
+    two (:func:`weight_exponent`): the measures do not change, the weighted counts are in
+    the rescaled unit. Their sum must then be a positive normal float.
+    """
     if sample_weight is None:
         return None
     w = as_float(as_1d(sample_weight, "sample_weight"), "sample_weight")
@@ -185,9 +248,42 @@ def check_weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
             f"sample_weight has {plural(neg.sum(), 'negative value')} at rows {row_list(neg)} "
             f"(smallest {float(w.min())})"
         )
-    if not w.sum() > 0:
+    if not w.max() > 0:
         raise ValueError("sample_weight sums to 0: no row carries any weight")
+    exponent = weight_exponent(float(w.max()))
+    if exponent:
+        w = np.ldexp(w, exponent)
+    total = float(w.sum())
+    if not (np.isfinite(total) and total >= np.finfo(np.float64).tiny):
+        raise ValueError(f"sample_weight sums to {total!r}, which is not a positive normal "
+                         "number; rescale the weights")
     return w
+
+
+def check_random_state(random_state: Any, name: str = "random_state") -> Any:
+    """``random_state`` as given when it is None, an integer (>= 0), a NumPy Generator,
+    RandomState, SeedSequence or BitGenerator; a TypeError naming the parameter
+    otherwise (NumPy's own message comes from deep inside).
+
+    Examples
+    --------
+    >>> check_random_state(7)
+    7
+    >>> check_random_state("abc")
+    Traceback (most recent call last):
+    ...
+    TypeError: random_state must be None, an integer, a numpy Generator, ... got 'abc'
+    """
+    if random_state is None or isinstance(random_state, (
+            np.random.Generator, np.random.RandomState, np.random.SeedSequence,
+            np.random.BitGenerator)):
+        return random_state
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        if int(random_state) < 0:
+            raise ValueError(f"{name} must be a non-negative integer; got {random_state!r}")
+        return random_state
+    raise TypeError(f"{name} must be None, an integer, a numpy Generator, RandomState or "
+                    f"SeedSequence; got {random_state!r}")
 
 
 def check_binary_inputs(

@@ -19,13 +19,23 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from binmetrics.cli.common import PROG, CLIError, Columns, cli_message, help_formatter, one_line
+from binmetrics.cli.common import (
+    PROG,
+    CLIError,
+    Columns,
+    check_outputs,
+    check_text_inputs,
+    cli_message,
+    help_formatter,
+    one_line,
+    short_line,
+)
 from binmetrics.cli.compare import add_compare_parser
 from binmetrics.cli.evaluate import add_evaluate_parser
 from binmetrics.cli.measures import add_measures_parser
 from binmetrics.cli.ranks import add_ranks_parser
 from binmetrics.cli.report import add_report_parser
-from binmetrics.io import check_output, write_text
+from binmetrics.io import write_text
 from binmetrics.version import __version__
 
 __all__ = ["build_parser", "main"]
@@ -87,7 +97,17 @@ def _exit_code(code: Any) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the ``binmetrics`` command; returns the exit status (0 ok, 2 error)."""
+    """Run the ``binmetrics`` command; returns the exit status (0 ok, 2 error, 130
+    interrupted by Ctrl-C: ``binmetrics: interrupted``, no output written and the
+    temporary files removed)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()  # the module global: tests may replace it
     try:
         args = parser.parse_args(argv)
@@ -101,11 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            if args.output is not None:
-                check_output(args.output)
+            inputs = check_outputs(args)  # before any work; never over an input
+            check_text_inputs(args)  # the same message for the same file, every engine
             text = handler(args, cols)
             if args.output is not None:
-                write_text(args.output, text)
+                write_text(args.output, text, inputs)
             else:
                 sys.stdout.write(text)
                 sys.stdout.flush()
@@ -118,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
             msg = one_line(exc)
             if not isinstance(exc, CLIError):  # the library's words -> the CLI's
                 msg = cli_message(msg, cols)
+            ragged = short_line(args) if not isinstance(exc, OSError) else None
+            if ragged is not None:  # the cause, whatever the engine made of it
+                msg = ragged
             print(f"{PROG}: error: {msg}", file=sys.stderr)
             return 2
     _show_warnings(caught, cols)

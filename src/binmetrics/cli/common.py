@@ -15,6 +15,7 @@ import csv
 import difflib
 import io
 import math
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,13 +39,17 @@ __all__ = [
     "align",
     "check_columns",
     "check_input_file",
+    "check_outputs",
+    "check_text_inputs",
     "cli_message",
     "convert_pos_label",
     "csv_value",
     "help_formatter",
+    "input_files",
     "json_value",
     "one_line",
     "read_columns",
+    "short_line",
     "sniff_delimiter",
     "unknown_type",
 ]
@@ -117,20 +122,22 @@ def sniff_delimiter(path: Path, default: str) -> str:
     return default
 
 
-def check_columns(path: Path, available: Sequence[str], wanted: Sequence[str]) -> None:
-    """Fail, naming the first missing column (with a close match), unless every
-    ``wanted`` column is ``available`` in the file at ``path``."""
+def check_columns(path: Path, available: Sequence[str], wanted: Sequence[str],
+                  roles: dict[str, str] | None = None) -> None:
+    """Fail, naming the first missing column (its role, a close match), unless every
+    ``wanted`` column is ``available`` in the file at ``path``: the message of the
+    file engines (:func:`binmetrics.engines._common.check_names`), word for word."""
     missing = [c for c in wanted if c not in available]
     if not missing:
         return
     col = missing[0]
+    role = f"{roles[col]} " if roles and col in roles else ""
     close = difflib.get_close_matches(col, list(available), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     shown = ", ".join(available[:30]) + (f", ... ({len(available)} in all)"
                                           if len(available) > 30 else "")
-    raise CLIError(
-        f"column {col!r} not found in {path}{hint}; available columns: {shown or '(none)'}"
-    )
+    raise CLIError(f"{role}column {col!r} not found in {str(path)!r}{hint}; available "
+                   f"columns: {shown or '(none)'}")
 
 
 def check_input_file(path: Path) -> str:
@@ -149,8 +156,10 @@ def unknown_type(path: Path) -> CLIError:
                     f"{', '.join([*TEXT_SUFFIXES, *PARQUET_SUFFIXES])}")
 
 
-def read_columns(path: Path, columns: Sequence[str]) -> pd.DataFrame:
-    """Read ``columns`` of a CSV/TSV/TXT or Parquet file (by extension)."""
+def read_columns(path: Path, columns: Sequence[str],
+                 roles: dict[str, str] | None = None) -> pd.DataFrame:
+    """Read ``columns`` of a CSV/TSV/TXT or Parquet file (by extension); ``roles``
+    (column -> "label", "score"...) name them in the message of a missing one."""
     columns = _unique(columns)
     suffix = check_input_file(path)
     try:
@@ -159,18 +168,80 @@ def read_columns(path: Path, columns: Sequence[str]) -> pd.DataFrame:
 
             names = pq.read_schema(path).names
             available = [n for n in names if not n.startswith("__index_level_")]
-            check_columns(path, available, columns)
+            check_columns(path, available, columns, roles)
             return pd.read_parquet(path, columns=columns)
         if suffix in TEXT_SUFFIXES:
             sep = sniff_delimiter(path, TEXT_SUFFIXES[suffix])
             available = [str(c) for c in pd.read_csv(path, sep=sep, nrows=0).columns]
-            check_columns(path, available, columns)
+            check_columns(path, available, columns, roles)
             return pd.read_csv(path, sep=sep, usecols=columns)
     except CLIError:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable
         raise CLIError(f"cannot read {path}: {one_line(exc)}") from None
     raise unknown_type(path)
+
+
+def _text_tables(args: argparse.Namespace, limit: int = 20) -> list[Path]:
+    """The local delimited-text inputs of a command (the first ``limit`` of a glob)."""
+    out = []
+    for name in input_files(args)[:limit]:
+        p = Path(name)
+        if p.suffix.lower() in TEXT_SUFFIXES and p.is_file():
+            out.append(p)
+    return out
+
+
+def _header_and_first_row(path: Path) -> tuple[str, list[str], bool]:
+    """(delimiter, header fields, whether a data row follows), from the file's start."""
+    sep = sniff_delimiter(path, TEXT_SUFFIXES[path.suffix.lower()])
+    with open(path, encoding="utf-8", newline="", errors="replace") as f:
+        lines = [line for line in (f.readline() for _ in range(64)) if line.strip()][:2]
+    if not lines:
+        return sep, [], False
+    if sep == r"\s+":
+        return sep, lines[0].split(), len(lines) > 1
+    header = next(csv.reader([lines[0]], delimiter=sep), [])
+    return sep, [h.strip() for h in header], len(lines) > 1
+
+
+def check_text_inputs(args: argparse.Namespace) -> None:
+    """Before any engine reads them, the same checks of every CSV/TSV/TXT input on every
+    engine (only the header and the first row are read): a column name given twice, and
+    a file with a header but no rows, are errors with one message."""
+    for path in _text_tables(args):
+        _, header, has_rows = _header_and_first_row(path)
+        seen: dict[str, int] = {}
+        for i, name in enumerate(header, 1):
+            if name in seen:
+                raise CLIError(f"column {name!r} appears twice in the header of {path} (fields "
+                               f"{seen[name]} and {i}); rename one of them")
+            seen[name] = i
+        if header and not has_rows:
+            raise CLIError(f"{path} has a header but no rows: there is nothing to evaluate")
+
+
+def short_line(args: argparse.Namespace) -> str | None:
+    """Which line of a CSV/TSV/TXT input has fewer fields than its header, as a message;
+    None when none has. Read after an error (the whole file is scanned), so that every
+    engine names the short line instead of a missing value or column."""
+    for path in _text_tables(args, limit=5):
+        sep, header, _ = _header_and_first_row(path)
+        if not header:
+            continue
+        with open(path, encoding="utf-8", newline="", errors="replace") as f:
+            rows = (line.split() for line in f) if sep == r"\s+" else \
+                csv.reader(f, delimiter=sep)
+            for number, row in enumerate(rows, 1):
+                if number > 1 and row and len(row) < len(header):
+                    return (f"line {number} of {path} has {plural_fields(len(row))} where the "
+                            f"header has {len(header)}: the file is ragged (a value or a "
+                            "delimiter is missing); fix that line")
+    return None
+
+
+def plural_fields(k: int) -> str:
+    return f"{k} field{'' if k == 1 else 's'}"
 
 
 def convert_pos_label(value: str, column: pd.Series) -> Any:
@@ -233,6 +304,37 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
 
 
 # --- output --------------------------------------------------------------------------
+#: the options of any subcommand that name a file it writes
+OUTPUT_OPTIONS = ("output", "html", "plot", "covat")
+
+
+def input_files(args: argparse.Namespace) -> list[str]:
+    """The files a command reads (``FILE``; a glob: the files it matches)."""
+    import glob
+
+    file = getattr(args, "file", None)
+    if not isinstance(file, (str, os.PathLike)):
+        return []
+    name = os.fspath(file)
+    if "://" in name:
+        return []
+    return sorted(glob.glob(name, recursive=True)) if glob.has_magic(name) else [name]
+
+
+def check_outputs(args: argparse.Namespace) -> list[str]:
+    """Before any work: every output option of the command can be written and none is
+    an input (the same file by inode, whatever its spelling or links); returns the
+    inputs, for the writes to check again."""
+    from binmetrics.io import check_output
+
+    inputs = input_files(args)
+    for name in OUTPUT_OPTIONS:
+        out = getattr(args, name, None)
+        if isinstance(out, (str, os.PathLike)):
+            check_output(Path(out), inputs)
+    return inputs
+
+
 def csv_value(v: float) -> str:
     """A number in CSV output: in full (``repr``), NaN as ``NaN``.
 

@@ -7,10 +7,7 @@ compare in columns; the first column holds the row labels when it is not numeric
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +29,7 @@ from binmetrics.cli.common import (
 )
 from binmetrics.comparison.srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
 from binmetrics.formatting import format_number
-from binmetrics.io import check_output
+from binmetrics.io import check_output, write_with
 
 COMPARE_EPILOG = f"""\
 examples:
@@ -148,17 +145,12 @@ def check_figure_path(path: Path) -> str:
 
 
 def save_figure(fig: Any, path: Path) -> None:
-    """Save a matplotlib figure atomically (temporary file, then rename)."""
+    """Save a matplotlib figure as :func:`binmetrics.io.write_with` writes (atomically,
+    through symlinks, directly into a FIFO or device)."""
     suffix = check_figure_path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, bbox_inches="tight")
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    fmt = suffix.lstrip(".")
+    write_with(path, lambda name: fig.savefig(name, bbox_inches="tight", format=fmt),
+               suffix=suffix)
 
 
 def run_compare(args: argparse.Namespace, cols: Any = None) -> str:

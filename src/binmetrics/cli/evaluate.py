@@ -189,7 +189,9 @@ def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
     if engine != "numpy":
         return _run_engine(args, cols, engine, by, pi0, selected)
     path = Path(args.file) if args.file is not None else example_path(args.example)
-    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight, *by) if c])
+    roles = {**{b: "group" for b in by}, **({cols.weight: "weight"} if cols.weight else {}),
+             cols.score: "score", cols.label: "label"}
+    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight, *by) if c], roles)
     labels = df[cols.label]
     pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
     if by:

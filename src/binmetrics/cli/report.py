@@ -22,6 +22,7 @@ from binmetrics.cli.common import (
     cli_message,
     convert_pos_label,
     help_formatter,
+    input_files,
     one_line,
     read_columns,
 )
@@ -198,7 +199,8 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
 
 def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     """Run ``binmetrics report``: write the HTML; returns a one-line summary."""
-    out = check_writable(args.html)  # before any work: the folder exists and is writable
+    # before any work: the folder exists and is writable, and it is not the input
+    out = check_writable(args.html, input_files(args))
     if args.max_points < 10:
         raise CLIError(f"--max-points must be at least 10, got {args.max_points}")
     if args.thresholds < 3:

@@ -14,6 +14,7 @@ cross-validation share. The public names here (:func:`srd_max`,
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.measures import get_measure
+from binmetrics.validation import weight_exponent
 
 FloatArray = npt.NDArray[Any]  # float arrays (pandas gives floating[Any])
 Pretreat = Literal["none", "range", "standardize", "unit_length", "scale_to_max", "rank"]
@@ -50,8 +52,11 @@ def srd_max(n: int) -> int:
 
 
 # --- input ----------------------------------------------------------------------------
-def _as_frame(table: Any, nan_policy: str) -> tuple[pd.DataFrame, npt.NDArray[np.bool_] | None]:
-    """The table as a float DataFrame, and the rows kept (None: all of them)."""
+def _as_frame(table: Any, nan_policy: str,
+              rescale: bool = True) -> tuple[pd.DataFrame, npt.NDArray[np.bool_] | None]:
+    """The table as a float DataFrame, and the rows kept (None: all of them); with
+    ``rescale`` (not with ``decimals``, which rounds in the table's own unit) an extreme
+    table is multiplied by a power of two (:func:`_rescaled`)."""
     if isinstance(table, pd.DataFrame):
         frame = table.copy()
     elif type(table).__name__ == "LazyFrame":
@@ -67,6 +72,9 @@ def _as_frame(table: Any, nan_policy: str) -> tuple[pd.DataFrame, npt.NDArray[np
     if frame.columns.has_duplicates:
         dup = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
         raise ValueError(f"column names must be unique; repeated: {dup}")
+    for c in frame.columns:  # object columns of numbers (as evaluate accepts them)
+        if frame[c].dtype == object and _real_numbers(frame[c]):
+            frame[c] = frame[c].astype(float)
     non_numeric = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])
                    or pd.api.types.is_bool_dtype(frame[c])]
     if non_numeric:
@@ -94,11 +102,32 @@ def _as_frame(table: Any, nan_policy: str) -> tuple[pd.DataFrame, npt.NDArray[np
             raise ValueError(f"the table has {len(cells)} missing (NaN) cells (row, column): "
                              f"{cells[:10]}{' ...' if len(cells) > 10 else ''}; fill them or "
                              "pass nan_policy='omit' to drop those rows")
+    if rescale:
+        frame = _rescaled(frame)
     n, m = frame.shape
     if n < 3 or m < 2:
         raise ValueError(f"SRD needs at least 3 rows (objects) and 2 columns (methods) to "
                          f"compare rankings; the table has {n} rows and {m} columns")
     return frame, kept
+
+
+def _real_numbers(column: pd.Series) -> bool:
+    """Whether an object column holds only real numbers (or missing values)."""
+    return all(v is None or (isinstance(v, numbers.Real) and not isinstance(v, bool))
+               for v in column.tolist())
+
+
+def _rescaled(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table multiplied by a power of two (exact) when its largest magnitude is
+    outside [2**-100, 2**100], so that the row means, sums and pretreatments neither
+    overflow nor underflow: SRD reads ranks, which do not change."""
+    values = frame.to_numpy()
+    finite = np.abs(values[np.isfinite(values)])
+    top = float(finite.max()) if finite.size else 0.0
+    exponent = weight_exponent(top)
+    if not exponent:
+        return frame
+    return pd.DataFrame(np.ldexp(values, exponent), index=frame.index, columns=frame.columns)
 
 
 def _check_decimals(decimals: Any) -> int | None:

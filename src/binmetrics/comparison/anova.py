@@ -26,7 +26,14 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.validation import NanPolicy, check_in_range, check_level, plural, row_list
+from binmetrics.validation import (
+    NanPolicy,
+    check_in_range,
+    check_level,
+    plural,
+    row_list,
+    weight_exponent,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -536,7 +543,13 @@ def anova(
     formula = f"{_RESPONSE} ~ " + " + ".join(
         ":".join(f"C(f{i}{coding})" for i in term) for term in terms)
     internal = pd.DataFrame({f"f{i}": clean[f] for i, f in enumerate(names)})
-    internal[_RESPONSE] = clean[response].to_numpy()
+    # an extreme response (1e308, 1e-300) is fitted multiplied by a power of two, so no
+    # sum of squares overflows or underflows; F, p and eta^2 do not change, and the sums
+    # of squares are reported in the response's own unit
+    y = clean[response].to_numpy(dtype=float)
+    finite = np.abs(y[np.isfinite(y)])
+    exponent = weight_exponent(float(finite.max()) if finite.size else 0.0)
+    internal[_RESPONSE] = np.ldexp(y, exponent) if exponent else y
     model = smf.ols(formula, data=internal, eval_env={})  # {}: no caller names in the formula
     rank = int(np.linalg.matrix_rank(model.exog))
     if rank < model.exog.shape[1]:
@@ -555,7 +568,7 @@ def anova(
     fit = model.fit()
     centered = float(np.sum((internal[_RESPONSE] - internal[_RESPONSE].mean()) ** 2))
     if centered == 0.0:
-        raise ValueError(f"response {response!r} is constant ({internal[_RESPONSE].iloc[0]:g}):"
+        raise ValueError(f"response {response!r} is constant ({clean[response].iloc[0]:g}):"
                          " there is no variance to analyse")
     if fit.ssr <= 1e-24 * centered:
         raise ValueError(f"the residual sum of squares is zero: {response!r} is constant within "
@@ -570,9 +583,11 @@ def anova(
         is_resid = label == "Residual"
         ss, df_ = float(r["sum_sq"]), float(r["df"])
         p = float(r["PR(>F)"])
+        with np.errstate(over="ignore"):
+            own = float(np.ldexp(ss, -2 * exponent)) if exponent else ss
         rows.append({
             "term": "Residual" if is_resid else _term_name(str(label), names),
-            "df": df_, "sum_sq": ss, "mean_sq": ss / df_,
+            "df": df_, "sum_sq": own, "mean_sq": own / df_,
             "F": float(r["F"]), "p_value": p,
             "partial_eta_sq": math.nan if is_resid else ss / (ss + ss_resid),
             "significant": pd.NA if is_resid else bool(p < alpha),

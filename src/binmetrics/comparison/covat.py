@@ -78,7 +78,7 @@ def covat(
     >>> float(cv.raw.loc["A", "E"])
     3.0
     """
-    frame, _ = _as_frame(table, nan_policy)
+    frame, _ = _as_frame(table, nan_policy, rescale=decimals is None)
     data = pretreat_table(frame, _pretreat_name(pretreat), axis)
     ranks = _rank(data.to_numpy(), _check_decimals(decimals))
     raw = squareform(pdist(ranks.T, "cityblock"))

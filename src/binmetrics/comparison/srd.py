@@ -60,6 +60,7 @@ from binmetrics.comparison.srd_crossvalidation import (
     wilcoxon_matched_pairs,
 )
 from binmetrics.comparison.srd_randomization import SRDRandomization, footrule_null
+from binmetrics.validation import check_random_state
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -142,7 +143,7 @@ def srd(
     {'rf': 0.0, 'nb': 6.0, 'knn': 4.0}
     """
     n_before = len(table) if hasattr(table, "__len__") else 0
-    frame, kept = _as_frame(table, nan_policy)
+    frame, kept = _as_frame(table, nan_policy, rescale=decimals is None)
     if directions is not None and not (isinstance(reference, str)
                                        and reference in ("best", "mixed")):
         raise ValueError("directions= applies to reference='best' or 'mixed' only; got "
@@ -266,7 +267,7 @@ class SRDResult:
             raise ValueError("n_perm and n_sim must be positive")
         if null != "rsrd" and (tie_prob is not None or tie_mode != "f"):
             raise ValueError("tie_mode and tie_prob apply to null='rsrd' only")
-        rng = np.random.default_rng(random_state)
+        rng = np.random.default_rng(check_random_state(random_state))
         return SRDRandomization(self, null, int(n_perm), rng, alpha, tie_mode, tie_prob,
                                 int(n_sim))
 
@@ -318,7 +319,7 @@ class SRDResult:
         (6, 3)
         """
         rows = resample_rows(self.n, cv, k, repeats, shuffle, n_boot,
-                             np.random.default_rng(random_state))
+                             np.random.default_rng(check_random_state(random_state)))
         return SRDCrossValidation(self, rows, cv)
 
     def plot(self, *, ax: Any = None, null: SRDRandomization | None = None,

@@ -249,8 +249,10 @@ def benchmark(
     ids = [m.id for m in chosen]
     params = _split_params(measure_params, ids)
     if isinstance(random_state, bool) or not (
-            random_state is None or (isinstance(random_state, (int, np.integer))
-                                     and random_state >= 0)):
+            random_state is None or isinstance(random_state, (int, np.integer))):
+        raise TypeError(f"random_state must be None or a non-negative int; got "
+                        f"{random_state!r}")
+    if random_state is not None and random_state < 0:
         raise ValueError(f"random_state must be None or a non-negative int; got "
                          f"{random_state!r}")
     root = np.random.SeedSequence(None if random_state is None else int(random_state))

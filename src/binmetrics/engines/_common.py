@@ -39,7 +39,7 @@ from binmetrics.measures import EPS
 from binmetrics.measures.sums import raw_sum_names, raw_sums_from_columns
 from binmetrics.table.binning import Binning, BinSpec
 from binmetrics.table.counts import CountTable, FloatArray, count_dtype
-from binmetrics.validation import NanPolicy, check_labels, label_key, plural
+from binmetrics.validation import NanPolicy, check_labels, label_key, plural, weight_exponent
 
 #: statistics columns after the group keys and the label, in this order
 STAT_COLUMNS = ("n", "n_null", "n_nan", "n_inf", "s_min", "s_max", "w_all", "w_fin",
@@ -187,6 +187,8 @@ class AggregateJob:
             raise ValueError(f"column {clash[0]!r} cannot be a group column and the "
                              "label/score/weight column too")
         self._stats_cache: Stats | None = None
+        #: weights are multiplied by 2**this (see binmetrics.validation.weight_exponent)
+        self.w_exponent = 0
         self._raw_labels: dict[Any, list[Any]] = {}  # label value -> the engine's values
         self._missing_raw: list[Any] = []  # the engine's values that are missing labels
 
@@ -240,6 +242,8 @@ class AggregateJob:
             raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
         if self._stats_cache is None:
             rows = self._stats()
+            if self.weight is not None:
+                rows = self._rescaled(rows)
             k = len(self.by)
             mapping = self._convert_labels(sorted({r[k] for r in rows if r[k] is not None},
                                                   key=label_key))
@@ -258,6 +262,23 @@ class AggregateJob:
         self._check_scores(st, nan_policy)
         st.labels = self._check_labels(st, nan_policy)
         return st
+
+    def _rescale_weights(self, exponent: int) -> bool:
+        """Multiply the weights by ``2**exponent`` in the queries from now on; False when
+        the engine cannot (its weights are then used as they are)."""
+        return False
+
+    def _rescaled(self, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """Weights whose largest value is extreme (1e308, 5e-324) are rescaled by a power
+        of two, as :func:`binmetrics.validation.check_weights` does, and the statistics
+        run again: the measures do not change and no sum overflows or underflows."""
+        i = len(self.by) + 1 + STAT_COLUMNS.index("w_max")
+        top = max((float(r[i]) for r in rows if r[i] is not None), default=0.0)
+        exponent = weight_exponent(top) if math.isfinite(top) else 0
+        if exponent and self._rescale_weights(exponent):
+            self.w_exponent = exponent
+            rows = self._stats()
+        return rows
 
     def labels(self) -> pd.Series:
         """The distinct labels of the data (runs the statistics query)."""

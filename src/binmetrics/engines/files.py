@@ -44,6 +44,7 @@ from binmetrics.engines._common import (
     pandas_labels,
 )
 from binmetrics.engines.registry import FileEngine, register_engine
+from binmetrics.engines.where import check_where_duckdb
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
 from binmetrics.evaluation.options import EvalOptions
@@ -115,6 +116,26 @@ def _paths(path: Any) -> list[str]:
     return out
 
 
+def _times_power_of_two(exponent: int) -> str:
+    """SQL multiplying by 2**exponent exactly: two factors, each a normal double."""
+    if not exponent:
+        return ""
+    half = exponent // 2
+    return f" * {float(2.0**half)!r} * {float(2.0**(exponent - half))!r}"
+
+
+def _expand(paths: list[str]) -> list[str]:
+    """The files DuckDB reads: each local glob expanded (sorted, as DuckDB orders a
+    glob's matches), other paths as given."""
+    out: list[str] = []
+    for p in paths:
+        if "://" not in p and glob.has_magic(p):
+            out += sorted(glob.glob(p, recursive=True))
+        else:
+            out.append(p)
+    return out
+
+
 def format_of(paths: list[str], fmt: str | None) -> str:
     """The format of ``paths``: ``fmt`` when given (parquet or csv), else read from the
     extensions, which must agree; a ValueError otherwise."""
@@ -166,6 +187,9 @@ class FileJob(AggregateJob):
         super().__init__(label=label, score=score, weight=weight, by=by, where=where)
         duckdb = _duckdb()
         self.paths = _paths(path)
+        #: what DuckDB reads: local globs expanded here (so only these files need be
+        #: readable once external access is off), remote URLs as given
+        self._files = _expand(self.paths)
         self.format = format_of(self.paths, format)
         self.source = repr(self.paths[0]) if len(self.paths) == 1 else \
             f"{self.paths[0]!r} (and {len(self.paths) - 1} more)"
@@ -201,9 +225,28 @@ class FileJob(AggregateJob):
         self._error = duckdb.Error
         try:
             self._check_columns()
+            if self._own:
+                self._lock(temp_directory)
         except BaseException:
             self.close()
             raise
+
+    def _lock(self, temp_directory: Any) -> None:
+        """Once the input is open: only its files (and the spill directory) may be read,
+        nothing else on the disk or the network, and no setting may change again. Remote
+        inputs keep network access (the where filter is still checked)."""
+        if any("://" in f for f in self._files):
+            return
+        files = [os.path.abspath(f) for f in self._files]
+        dirs = [os.path.abspath(os.fspath(temp_directory))] if temp_directory else []
+        try:
+            self.con.execute("SET allowed_paths = $1", [files])
+            if dirs:
+                self.con.execute("SET allowed_directories = $1", [dirs])
+            self.con.execute("SET enable_external_access = false")
+            self.con.execute("SET lock_configuration = true")
+        except self._error as exc:
+            raise self._wrap(exc) from None
 
     # --- SQL pieces ------------------------------------------------------------------------
     def _reader(self, extra: str = "") -> str:
@@ -216,9 +259,11 @@ class FileJob(AggregateJob):
     def _src(self, finite_only: bool = False, sample: str = "") -> str:
         cols = [f"CAST({q(self.score)} AS DOUBLE) AS x", f"{q(self.label)} AS y"]
         if self.weight is not None:
-            cols.append(f"CAST({q(self.weight)} AS DOUBLE) AS w")
+            cols.append(f"CAST({q(self.weight)} AS DOUBLE){_times_power_of_two(self.w_exponent)}"
+                        " AS w")
         cols += [f"{q(b)} AS k{i}" for i, b in enumerate(self.by)]
-        conds = [f"({self.where})"] if self.where else []
+        # the newline ends a trailing "--" comment inside the checked condition
+        conds = [f"({self.where}\n)"] if self.where else []
         sql = f"SELECT {', '.join(cols)} FROM {self._reader()}{sample}"
         if conds:
             sql += " WHERE " + " AND ".join(conds)
@@ -226,11 +271,14 @@ class FileJob(AggregateJob):
             sql = f"SELECT * FROM ({sql}) WHERE isfinite(x)"
         return sql
 
+    def _rescale_weights(self, exponent: int) -> bool:
+        return True
+
     def _keys(self) -> list[str]:
         return [f"k{i}" for i in range(len(self.by))]
 
     def _sql(self, sql: str, params: dict[str, Any] | None = None) -> Any:
-        p = {"files": self.paths, **(params or {})}
+        p = {"files": self._files, **(params or {})}
         used = {k: v for k, v in p.items() if f"${k}" in sql}
         try:
             return self.con.sql(sql, params=used)
@@ -249,7 +297,7 @@ class FileJob(AggregateJob):
 
     def _exec(self, sql: str, params: dict[str, Any] | None = None) -> None:
         """Run a statement (DDL) at once."""
-        p = {"files": self.paths, **(params or {})}
+        p = {"files": self._files, **(params or {})}
         try:
             self.con.execute(sql, {k: v for k, v in p.items() if f"${k}" in sql})
         except self._error as exc:
@@ -280,7 +328,8 @@ class FileJob(AggregateJob):
             if types[col].endswith("]") or types[col].startswith(("STRUCT", "MAP", "UNION")):
                 raise TypeError(f"{role} column {col!r} of {self.source} must hold scalar "
                                 f"values; its type is {types[col]}")
-        if self.where:
+        if self.where is not None:
+            check_where_duckdb(self.con, self.where, available)
             self._fetchall(f"DESCRIBE {self._src()}")
 
     # --- the two queries --------------------------------------------------------------------
@@ -469,13 +518,13 @@ class FileJob(AggregateJob):
             "weight_neg": f"CAST({q(self.weight or '')} AS DOUBLE) < 0",
         }[what]
         if self.where:
-            cond = f"({cond}) AND ({self.where})"
+            cond = f"({cond}) AND ({self.where}\n)"
         extra = ", filename = true" + (", file_row_number = true" if self.format == "parquet"
                                         else "")
         cols = "filename" + (", file_row_number" if self.format == "parquet" else "")
         try:
             found = self.con.sql(f"SELECT {cols} FROM {self._reader(extra)} WHERE {cond} "
-                                 "LIMIT 5", params={"files": self.paths}).fetchall()
+                                 "LIMIT 5", params={"files": self._files}).fetchall()
         except self._error:
             return ""
         if not found:

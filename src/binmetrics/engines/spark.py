@@ -41,6 +41,7 @@ from binmetrics.engines._common import (
     missing_engine,
 )
 from binmetrics.engines.registry import EngineOption, FileEngine, register_engine
+from binmetrics.engines.where import check_where_spark
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
 from binmetrics.evaluation.options import EvalOptions
@@ -118,7 +119,8 @@ class SparkJob(AggregateJob):
                                 f"values; its type is {fields[col].simpleString()}")
         self._key_types = [fields[b] for b in self.by]
         self._spark = df.sparkSession
-        if where:
+        if where is not None:
+            check_where_spark(self._spark, where, list(fields))
             try:
                 df = df.where(where)
             except self._errors as exc:

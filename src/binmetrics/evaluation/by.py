@@ -168,6 +168,10 @@ def _column(data: Any, kind: str, name: str) -> np.ndarray:
 
 def _check_names(available: list[str], wanted: list[tuple[str, str]]) -> None:
     for role, col in wanted:
+        if available.count(col) > 1:
+            at = [i + 1 for i, c in enumerate(available) if c == col]
+            raise ValueError(f"{role} column {col!r} appears {len(at)} times in data "
+                             f"(columns {', '.join(map(str, at))}); rename the duplicates")
         if col not in available:
             close = difflib.get_close_matches(col, available, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""

@@ -33,7 +33,7 @@ from binmetrics.exceptions import UndefinedMeasureWarning, UndefinedPolicy, unde
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import CountTable, HasTable, count_dtype
-from binmetrics.validation import check_in_range
+from binmetrics.validation import check_in_range, check_random_state
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -191,7 +191,7 @@ class UndersampledEvaluation:
         self.n_positive = self._sampler.n_positive
         self.n_negative = self._sampler.n_negative
         # one seed for the whole sequence of subsamples, redrawn identically on each pass
-        self._seed = int(np.random.default_rng(random_state).integers(2**63))
+        self._seed = int(np.random.default_rng(check_random_state(random_state)).integers(2**63))
         self._cache: dict[_Key, npt.NDArray[np.float64]] = {}
 
     # --- per-subsample values ------------------------------------------------------------

@@ -72,6 +72,7 @@ from binmetrics.validation import (
     check_count,
     check_labels,
     check_level,
+    check_random_state,
     check_threshold,
     check_weights,
 )
@@ -141,7 +142,7 @@ def paired_bootstrap_indices(
     B = check_count(n_resamples, "n_resamples")
     y, _ = check_labels(y_true, pos_label)
     strata = _strata(y, bool(stratified))
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_random_state(random_state))
     for _ in range(B):
         yield _draw_rows(rng, strata)
 
@@ -592,6 +593,7 @@ def compare(
     alt = check_alternative(alternative)
     mc = check_mcnemar_method(mcnemar, "mcnemar")
     B = check_count(n_resamples, "n_resamples")
+    check_random_state(random_state)
     if isinstance(measures, (str, Measure)):
         measures = [measures]
     ms: list[Measure] = []
@@ -616,7 +618,7 @@ def compare(
               for name, t in zip(names, tables, strict=True)}
     reps: list[dict[str, FloatArray]] = []
     if boot_ids:
-        rng = np.random.default_rng(random_state)
+        rng = np.random.default_rng(check_random_state(random_state))
         reps = _paired_bootstrap(y, arrays, w, tables, [targets[k] for k in boot_ids], th, B,
                                  bool(stratified), rng)
     results: list[PairedResult] = []

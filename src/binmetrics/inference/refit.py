@@ -26,6 +26,7 @@ otherwise).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -79,7 +80,39 @@ def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
                     f"RandomState or SeedSequence; got {random_state!r}")
 
 
-def _clone(estimator: Any) -> Any:
+def _unseeded(estimator: Any) -> dict[str, Any]:
+    """The ``random_state`` parameters (nested ones too) the estimator leaves at None."""
+    if not hasattr(estimator, "get_params"):
+        return {}
+    params = estimator.get_params(deep=True)
+    return {k: v for k, v in params.items()
+            if (k == "random_state" or k.endswith("__random_state")) and v is None}
+
+
+def _check_seeding(estimator: Any, random_state: Any, procedure: str) -> None:
+    """With ``random_state=None`` an estimator with an unseeded ``random_state`` makes the
+    result differ between runs: say so (with a seed, each refit seeds it)."""
+    unseeded = _unseeded(estimator)
+    if random_state is None and unseeded:
+        warnings.warn(f"{procedure}: the estimator's {', '.join(sorted(unseeded))} is None "
+                      "and random_state=None, so the refits (and the result) differ between "
+                      "runs; pass random_state= (each refit then seeds the estimator) to "
+                      "make it reproducible", UserWarning, stacklevel=3)
+
+
+def _clone(estimator: Any, seed: np.random.SeedSequence | None = None) -> Any:
+    """A clone of the estimator; with ``seed``, every ``random_state`` it leaves at None
+    is set from that seed (as :func:`binmetrics.benchmark` does)."""
+    est = _plain_clone(estimator)
+    if seed is not None:
+        fix = _unseeded(est)
+        if fix:
+            value = int(seed.generate_state(1)[0])
+            est.set_params(**dict.fromkeys(fix, value))
+    return est
+
+
+def _plain_clone(estimator: Any) -> Any:
     try:
         from sklearn.base import clone
     except ImportError:  # pragma: no cover - scikit-learn is there in the test environment
@@ -196,7 +229,7 @@ def _permuted_value(estimator: Any, X_train: Any, y_train: npt.NDArray[Any], X_t
                     seed: np.random.SeedSequence) -> float:
     rng = np.random.default_rng(seed)
     perm = rng.permutation(y_train.size)
-    fitted = _clone(estimator).fit(X_train, y_train[perm])
+    fitted = _clone(estimator, seed).fit(X_train, y_train[perm])
     s = _scores(fitted, X_test, pos, method)
     with undefined_policy("ignore"):
         return _value(y_test, s, get_measure(measure), params, threshold)
@@ -256,7 +289,9 @@ def refit_permutation_test(
         is better, "less" for losses; an error for measures without a direction.
     random_state : None, int, Generator or SeedSequence
         Seeds the permutations; the same value gives the same null distribution for
-        any ``n_jobs``.
+        any ``n_jobs``. Each refit also seeds every ``random_state`` the estimator
+        leaves at None; with None and such an estimator, a warning says the result is
+        not reproducible.
     n_jobs : int, optional
         Parallel fits with joblib (None: 1 unless inside a ``joblib.parallel_config``;
         -1: all processors).
@@ -306,7 +341,8 @@ def refit_permutation_test(
     ytr_bool, _ = check_labels(ytr, pos)
     if ytr_bool.all() or not ytr_bool.any():
         raise ValueError("y_train holds a single class: a classifier cannot be trained on it")
-    fitted = _clone(estimator).fit(X_train, ytr)
+    _check_seeding(estimator, random_state, "refit_permutation_test")
+    fitted = _clone(estimator, ss).fit(X_train, ytr)
     used = _resolve_response(fitted, method)
     observed = _value(yte, _scores(fitted, X_test, pos, used), m, p, th)
     tasks = [(estimator, X_train, ytr, X_test, yte, pos, used, m.id, p, th, seed)
@@ -413,7 +449,7 @@ def _oob_value(estimator: Any, X: Any, y_raw: npt.NDArray[Any], y: npt.NDArray[n
     if oob.size == 0:
         return math.nan, 0, "oob"
     yo = y[oob]
-    fitted = _clone(estimator).fit(take_rows(X, idx), y_raw[idx])
+    fitted = _clone(estimator, seed).fit(take_rows(X, idx), y_raw[idx])
     s = _scores(fitted, take_rows(X, oob), pos, method)
     with undefined_policy("ignore"):
         v = _value(yo, s, get_measure(measure), params, threshold)
@@ -464,7 +500,9 @@ def oob_bootstrap(
     threshold : float, default 0.5
         Cut of a confusion measure, applied to the scores (see the module docstring).
     random_state : None, int, Generator or SeedSequence
-        Same value, same replicates for any ``n_jobs``.
+        Same value, same replicates for any ``n_jobs``. Each refit also seeds every
+        ``random_state`` the estimator leaves at None; with None and such an
+        estimator, a warning says the result is not reproducible.
     n_jobs : int, optional
         Parallel fits with joblib.
     progress : bool, default False
@@ -506,7 +544,8 @@ def oob_bootstrap(
         raise ValueError("y holds a single class: a classifier cannot be trained on it")
     if yb.size < 3:
         raise ValueError(f"the out-of-bag bootstrap needs at least 3 cases; got {yb.size}")
-    fitted = _clone(estimator).fit(X, y_raw)
+    _check_seeding(estimator, random_state, "oob_bootstrap")
+    fitted = _clone(estimator, ss).fit(X, y_raw)
     used = _resolve_response(fitted, method)
     apparent = _value(yb, _scores(fitted, X, pos, used), m, p, th)
     tasks = [(estimator, X, y_raw, yb, pos, used, m.id, p, th, seed) for seed in ss.spawn(B)]

@@ -91,6 +91,7 @@ from binmetrics.validation import (
     check_alternative,
     check_count,
     check_level,
+    check_random_state,
     check_threshold,
 )
 
@@ -416,7 +417,7 @@ def bootstrap(
     targets = _targets(measures, params)
     estimate = {tg.key: tg.value(t, th) for tg in targets}  # ambient undefined policy
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_random_state(random_state))
     reps = _evaluate_blocks(sampler.blocks(rng, B), targets, th, t.cut_index(th), B, progress)
     for r in reps.values():
         r.flags.writeable = False
@@ -452,7 +453,7 @@ def bootstrap_tables(
     t = _check_table(table)
     B = check_count(n_resamples, "n_resamples")
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_random_state(random_state))
     for block in sampler.blocks(rng, B):
         yield from block.tables()
 
@@ -566,7 +567,7 @@ def permutation_test(
         (target,) = _targets([measure], None)
     sampler = _PermutationSampler(t)
     observed = target.value(t, th)
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_random_state(random_state))
     null = _evaluate_blocks(sampler.blocks(rng, B), [target], th, t.cut_index(th), B,
                             progress)[target.key]
     null.flags.writeable = False
@@ -591,6 +592,6 @@ def permutation_tables(
     t = _check_table(table)
     B = check_count(n_permutations, "n_permutations")
     sampler = _PermutationSampler(t)
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_random_state(random_state))
     for block in sampler.blocks(rng, B):
         yield from block.tables()

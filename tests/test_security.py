@@ -1,0 +1,371 @@
+"""Untrusted input and the user's files (issue 19).
+
+* the ``where`` filter is one condition over the input's columns on every engine:
+  the payloads that read files, list directories, fetch URLs or break out of the
+  condition are refused with a one-line error that leaks nothing, and nothing is
+  fetched;
+* an output never replaces an input (same file, other spelling, hard link), writes
+  through a symlink to its target, and writes a FIFO directly.
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import shutil
+import stat
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from binmetrics.cli import main
+from binmetrics.engines import evaluate_file
+
+pytest.importorskip("duckdb")
+
+SECRET = "TOP-SECRET-4f1d2c"
+
+
+class _Server:
+    """A local HTTP server that counts the requests it gets (it must get none)."""
+
+    def __init__(self) -> None:
+        hits: list[str] = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                hits.append(self.path)
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(b"y,p\n1,0.5\n")
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.hits = hits
+        self.httpd = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[_Server]:
+    s = _Server()
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("security")
+    secret = d / "secret.txt"
+    secret.write_text(f"{SECRET}\n")
+    (d / "secret.csv").write_text(f"a\n{SECRET}\n")
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"y": rng.integers(0, 2, 40), "p": rng.random(40).round(3),
+                       "split": np.where(np.arange(40) % 2 == 0, "test", "train")})
+    df.to_parquet(d / "data.parquet")
+    df.to_csv(d / "data.csv", index=False)
+    return {"dir": d, "secret": secret, "secret_csv": d / "secret.csv",
+            "parquet": d / "data.parquet", "csv": d / "data.csv"}
+
+
+def duckdb_payloads(f: dict[str, Path], port: int) -> list[str]:
+    s, c, url = f["secret"], f["secret_csv"], f"http://127.0.0.1:{port}"
+    return [
+        # the issue's payloads
+        f"CAST((SELECT content FROM read_text('{s}')) AS INTEGER) = 1",
+        f"(SELECT count(*) FROM read_csv('{c}')) > 0",
+        "(SELECT count(*) FROM glob('/etc/*')) > 0",
+        f"(SELECT count(*) FROM read_csv('{url}/x.csv')) > 0",
+        "p > 0.5) OR (1=1",
+        # and more
+        f"p > 0.5; SELECT content FROM read_text('{s}')",
+        f"EXISTS (SELECT 1 FROM read_text('{s}'))",
+        f"split IN (SELECT content FROM read_text('{s}'))",
+        f"read_text('{s}') IS NOT NULL",
+        f"p > (FROM read_text('{s}') SELECT 1)",
+        f"p > 0.5 UNION SELECT content FROM read_text('{s}')",
+        f"p > 0.5 FROM read_text('{s}')",
+        "getenv('HOME') = 'x'",
+        "current_setting('temp_directory') = 'x'",
+        "p > 0.5; INSTALL httpfs",
+        f"p > 0.5; COPY (SELECT 1) TO '{f['dir'] / 'out.csv'}'",
+        f"p > 0.5; ATTACH '{f['dir'] / 'x.db'}'",
+        "p > $1",
+        "t.p > 0.5",
+        "sum(p) > 0",
+        "COLUMNS(*) > 0",
+        "len(list_filter([1, 2], x -> x > 1)) > 0",
+        "row_number() OVER () > 1",
+        "p > 0.5\n; SELECT 1",
+        "p > 0.5 /*",
+        "",
+        f"(SELECT count(*) FROM read_parquet('{url}/x.parquet')) > 0",
+        f"split = (SELECT content FROM read_text('{url}/secret'))",
+    ]
+
+
+def spark_payloads(f: dict[str, Path], port: int) -> list[str]:
+    s, url = f["secret"], f"http://127.0.0.1:{port}"
+    return [
+        f"(SELECT count(*) FROM text.`{s}`) > 0",
+        f"CAST((SELECT first(value) FROM text.`{s}`) AS INT) = 1",
+        f"EXISTS (SELECT * FROM csv.`{f['secret_csv']}`)",
+        f"split IN (SELECT value FROM text.`{s}`)",
+        "p > 0.5) OR (1=1",
+        f"p > 0.5; SELECT * FROM text.`{s}`",
+        "reflect('java.lang.System', 'getenv', 'HOME') = 'x'",
+        "java_method('java.lang.System', 'getProperty', 'user.home') = 'x'",
+        "input_file_name() = 'x'",
+        f"(SELECT count(*) FROM read_files('{url}/x.csv')) > 0",
+        "t.p > 0.5",
+        "sum(p) > 0",
+        "size(transform(array(1), x -> x + 1)) > 0",
+        "row_number() OVER (ORDER BY p) > 1",
+        "current_user() = 'x'",
+        "",
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_duckdb_where_payloads_are_refused(files: dict[str, Path], server: _Server,
+                                           fmt: str) -> None:
+    for payload in duckdb_payloads(files, server.port):
+        with pytest.raises(ValueError, match="where=") as info:
+            evaluate_file(files[fmt], label="y", score="p", where=payload)
+        msg = str(info.value)
+        assert SECRET not in msg, payload
+        assert "\n" not in msg.replace(payload, ""), payload
+    assert server.hits == []
+
+
+def test_duckdb_where_payloads_in_the_cli(files: dict[str, Path], server: _Server,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = files["dir"] / "cli-out.json"
+    for payload in duckdb_payloads(files, server.port):
+        code = main(["evaluate", str(files["parquet"]), "--label", "y", "--score", "p",
+                     "--engine", "duckdb", "--where", payload, "-o", str(out)])
+        captured = capsys.readouterr()
+        assert code == 2, payload
+        assert SECRET not in captured.err + captured.out, payload
+        assert captured.out == ""
+        assert captured.err.startswith("binmetrics: error: where=")
+        assert captured.err.count("\n") == 1
+        assert not out.exists()
+    assert server.hits == []
+
+
+def test_duckdb_engine_itself_is_locked(files: dict[str, Path]) -> None:
+    """Beyond the parse: once the input is open the connection reads only its files and
+    its configuration cannot be changed back."""
+    import duckdb
+
+    from binmetrics.engines.files import FileJob
+
+    with FileJob(files["parquet"], label="y", score="p") as job:
+        with pytest.raises(duckdb.Error, match=r"disabled|locked|Permission"):
+            job.con.sql(f"SELECT * FROM read_text('{files['secret']}')").fetchall()
+        with pytest.raises(duckdb.Error, match="locked"):
+            job.con.execute("SET enable_external_access = true")
+        assert job.evaluate(_options()).n_rows == 40
+
+
+def _options() -> Any:
+    from binmetrics.evaluation.options import EvalOptions
+
+    return EvalOptions()
+
+
+GOOD = [
+    "p > 0.15 AND split = 'test'",
+    "lower(split) LIKE 't%'",
+    "y IN (0, 1) AND NOT p < 0.1",
+    "p BETWEEN 0.1 AND 0.9",
+    "CAST(p * 10 AS INTEGER) >= 2",
+    "CASE WHEN p > 0.5 THEN true ELSE split = 'test' END",
+    "split IS NOT NULL AND abs(p - 0.5) < 0.4",
+    "\"split\" = 'test' -- a comment",
+]
+
+
+@pytest.mark.parametrize("where", GOOD)
+def test_duckdb_ordinary_filters_still_work(files: dict[str, Path], where: str) -> None:
+    import duckdb
+
+    df = pd.read_parquet(files["parquet"])
+    con = duckdb.connect()
+    con.register("df", df)
+    expected = con.sql(f"SELECT count(*) FROM df WHERE ({where}\n)").fetchall()[0][0]
+    ev = evaluate_file(files["parquet"], label="y", score="p", where=where)
+    assert ev.n_rows == expected
+
+
+def test_duckdb_misspelt_where_column(files: dict[str, Path]) -> None:
+    with pytest.raises(ValueError, match=r"column 'splt' not found \(did you mean 'split'\?\)"):
+        evaluate_file(files["parquet"], label="y", score="p", where="splt = 'test'")
+
+
+@pytest.mark.slow
+def test_spark_where_payloads_are_refused(files: dict[str, Path], server: _Server) -> None:
+    pytest.importorskip("pyspark")
+    if shutil.which("java") is None:
+        pytest.skip("Spark needs Java")
+    from pyspark.sql import SparkSession
+
+    from binmetrics.engines import evaluate_spark
+
+    spark = (SparkSession.builder.master("local[1]").appName("binmetrics-security")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    df = spark.read.parquet(str(files["parquet"]))
+    for payload in spark_payloads(files, server.port):
+        with pytest.raises(ValueError, match="where=") as info:
+            evaluate_spark(df, label="y", score="p", where=payload)
+        assert SECRET not in str(info.value), payload
+    assert server.hits == []
+    for where in GOOD[:7]:
+        expected = df.where(where).count()
+        assert evaluate_spark(df, label="y", score="p", where=where).n_rows == expected
+    with pytest.raises(ValueError, match=r"did you mean 'split'"):
+        evaluate_spark(df, label="y", score="p", where="splt = 'test'")
+
+
+# --- outputs ----------------------------------------------------------------------------
+
+def _evaluate(data: Path, out: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["evaluate", str(data), "--label", "y", "--score", "p", "-o", out])
+    return code, capsys.readouterr().err
+
+
+def test_output_that_is_the_input_is_refused(files: dict[str, Path], tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "same.csv"
+    shutil.copy(files["csv"], data)
+    before = data.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    os.link(data, tmp_path / "hard.csv")
+    for out in [str(data), "same.csv", "./sub/../same.csv", str(tmp_path / "hard.csv")]:
+        code, err = _evaluate(data, out, capsys)
+        assert code == 2, out
+        assert "is the input" in err and err.count("\n") == 1, err
+        assert data.read_bytes() == before
+    for cmd in (["report", str(data), "--label", "y", "--score", "p", "-o", str(data)],
+                ["compare", str(data), "-o", "same.csv"]):
+        assert main(cmd) == 2
+        assert "is the input" in capsys.readouterr().err
+        assert data.read_bytes() == before
+
+
+def test_output_through_a_symlink_writes_its_target(files: dict[str, Path], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "target.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    code, err = _evaluate(files["csv"], str(link), capsys)
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text().startswith("file:")
+    # a dangling link: its target is created
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "new.json")
+    assert _evaluate(files["csv"], str(dangling), capsys)[0] == 0
+    assert dangling.is_symlink() and (tmp_path / "new.json").read_text().startswith("file:")
+    # a link to the input is refused
+    data = tmp_path / "data.csv"
+    shutil.copy(files["csv"], data)
+    to_input = tmp_path / "to-input.csv"
+    to_input.symlink_to(data)
+    code, err = _evaluate(data, str(to_input), capsys)
+    assert code == 2 and "is the input" in err
+
+
+def test_output_to_a_fifo_is_written_directly(files: dict[str, Path], tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    code, err = _evaluate(files["csv"], str(fifo), capsys)
+    reader.join(10)
+    assert code == 0, err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
+    assert got and got[0].startswith(b"file:")
+    assert [p.name for p in tmp_path.iterdir()] == ["out.fifo"]  # no temporary file
+
+
+def test_output_dash_is_stdout(files: dict[str, Path], tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code = main(["evaluate", str(files["csv"]), "--label", "y", "--score", "p", "-o", "-"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert captured.out.startswith("file:")
+    assert not (tmp_path / "-").exists()
+
+
+def test_output_to_a_device_is_written_directly(files: dict[str, Path],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _evaluate(files["csv"], os.devnull, capsys)
+    assert code == 0, err
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_report_and_figures_never_replace_the_input(files: dict[str, Path], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "table.csv"
+    table.write_text("model,a,b,c\nm1,1,2,3\nm2,2,3,1\nm3,3,1,2\nm4,1,3,2\n")
+    before = table.read_bytes()
+    link = tmp_path / "table-link.png"
+    link.symlink_to(table)
+    for cmd in (["compare", str(table), "--plot", str(link)],
+                ["compare", str(table), "--covat", str(table)]):
+        assert main(cmd) == 2
+        assert "is the input" in capsys.readouterr().err
+        assert table.read_bytes() == before
+
+
+# --- Ctrl-C -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_ctrl_c_exits_130_and_leaves_nothing(files: dict[str, Path], tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            engine: str) -> None:
+    import tempfile
+
+    from binmetrics.engines.files import FileJob
+    from binmetrics.evaluation import binary
+
+    def interrupt(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    spill = tmp_path / "tmp"
+    spill.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spill))
+    monkeypatch.setattr(FileJob, "_stats", interrupt)
+    monkeypatch.setattr(binary.Evaluation, "to_dict", interrupt)
+    out = tmp_path / "out.json"
+    code = main(["evaluate", str(files["csv"]), "--label", "y", "--score", "p",
+                 "--engine", engine, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130
+    assert err.strip() == "binmetrics: interrupted"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]
+    assert list(spill.iterdir()) == []
