@@ -241,3 +241,142 @@ def test_binned_scores_keep_the_exact_sums_and_refuse_the_rest() -> None:
         assert binned[m] == pytest.approx(exact[m], rel=1e-12), m
     with pytest.warns(UndefinedMeasureWarning, match="needs the raw probabilities"):
         assert np.isnan(binned["ece"])
+
+
+# --- the result objects -----------------------------------------------------------------
+# ResourceSelection 0.3-6's hoslem.test (binary branch), run in R 4.2 on p, y, w above:
+#   qq <- unique(quantile(yhat, probs = seq(0, 1, 1/g)))
+#   cutyhat <- cut(yhat, breaks = qq, include.lowest = TRUE)
+#   observed <- xtabs(cbind(y0 = 1 - y, y1 = y) ~ cutyhat)
+#   expected <- xtabs(cbind(yhat0 = 1 - yhat, yhat1 = yhat) ~ cutyhat)
+#   chisq <- sum((observed - expected)^2/expected); G <- length(unique(cutyhat))
+#   c(chisq, G - 2, 1 - pchisq(chisq, G - 2))
+# for hoslem.test(y, p, 10), hoslem.test(y, p, 5), hoslem.test(rep(y, w), rep(p, w), 10)
+HOSLEM = [(False, 10, 11.687062704261345, 8, 0.165721973474206),
+          (False, 5, 3.445134708218382, 3, 0.327947990264392),
+          (True, 10, 9.981289743940891, 8, 0.266341588885495)]
+
+
+@pytest.mark.parametrize(("weighted", "g", "chi2", "df", "pvalue"), HOSLEM)
+def test_hosmer_lemeshow_agrees_with_resourceselection(weighted, g, chi2, df, pvalue) -> None:
+    ev = bm.evaluate(Y_R, P_R, sample_weight=W_R if weighted else None)
+    r = ev.calibration_test("hosmer_lemeshow", n_groups=g)
+    assert r.statistic == pytest.approx(chi2, abs=1e-9)
+    assert r.df == df and r.n_groups == df + 2
+    assert r.pvalue == pytest.approx(pvalue, abs=1e-9)
+    assert r.groups["n"].sum() == pytest.approx(ev.table.total)
+    assert "hosmer_lemeshow" in repr(r) and len(r.to_frame()) == 1
+
+
+def test_hosmer_lemeshow_with_too_few_groups_says_how_many_formed() -> None:
+    ev = bm.evaluate([0, 1, 0, 1, 1, 0], [0.2, 0.2, 0.2, 0.8, 0.8, 0.8])
+    with pytest.warns(UndefinedMeasureWarning, match="only 2 groups formed"):
+        r = ev.calibration_test("hosmer_lemeshow")
+    assert np.isnan(r.pvalue)
+
+
+def test_spiegelhalter_test_is_val_probs() -> None:
+    r = bm.evaluate(Y_R, P_R).calibration_test("spiegelhalter")
+    assert r.statistic == pytest.approx(VALPROB["S:z"], abs=1e-9)
+    assert r.pvalue == pytest.approx(0.7674550361973920, abs=1e-9)  # val.prob's S:p
+
+
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_murphy_decomposition_sums_to_the_brier_score(strategy: str, weighted: bool) -> None:
+    ev = bm.evaluate(Y_R, P_R, sample_weight=W_R if weighted else None)
+    for n_bins in (1, 3, 10, 40):
+        d = ev.brier_decomposition(n_bins=n_bins, strategy=strategy)
+        assert d.total == pytest.approx(ev["brier"], abs=1e-14)
+        o = np.average(Y_R, weights=W_R if weighted else None)
+        assert d.uncertainty == pytest.approx(o * (1 - o))
+        assert d.reliability >= 0 and d.resolution >= 0 and d.within_bin_variance >= 0
+    # one value per bin: the within-bin terms vanish and REL - RES + UNC is the Brier score
+    y, p = np.array([0, 1, 1, 0, 1, 1]), np.array([.1, .1, .5, .5, .9, .9])
+    d = bm.evaluate(y, p).brier_decomposition(n_bins=10)
+    assert d.within_bin_variance == pytest.approx(0) and d.within_bin_covariance == 0
+    assert d.reliability - d.resolution + d.uncertainty == pytest.approx(np.mean((y - p) ** 2))
+    assert list(d.to_frame().term)[-1] == "brier"
+
+
+def test_reliability_agrees_with_calibration_curve() -> None:
+    from sklearn.calibration import calibration_curve
+
+    rng = np.random.default_rng(8)
+    p = np.round(rng.uniform(size=500), 2)
+    y = (rng.uniform(size=500) < p).astype(int)
+    ev = bm.evaluate(y, p)
+    for strategy in ("uniform", "quantile"):
+        r = ev.reliability(n_bins=8, strategy=strategy)
+        true, pred = calibration_curve(y, p, n_bins=8, strategy=strategy)
+        assert np.allclose(r.observed, true, rtol=0, atol=1e-14)
+        assert np.allclose(r.mean_predicted, pred, rtol=0, atol=1e-14)
+        assert r.ece == pytest.approx(ev.value("ece", n_bins=8, strategy=strategy))
+        assert np.all((r.ci_low <= r.observed) & (r.observed <= r.ci_high))
+    frame = r.to_frame()
+    assert list(frame.columns) == ["low", "high", "mean_predicted", "observed", "weight",
+                                   "ci_low", "ci_high"]
+    assert frame.equals(bm.plot.reliability_table(ev, n_bins=8, strategy="quantile")
+                        .join(frame[["ci_low", "ci_high"]]))
+    # Wilson interval of 3 successes in 10 trials, 95%: statsmodels'
+    # proportion_confint(3, 10, method="wilson")
+    lo, hi = bm.evaluate([1] * 3 + [0] * 7, [0.5] * 10).reliability().to_frame().iloc[0][
+        ["ci_low", "ci_high"]]
+    assert (lo, hi) == pytest.approx((0.10779126740630, 0.60322185253885), abs=1e-9)
+
+
+def test_decision_curve_agrees_with_dcurves() -> None:
+    dcurves = pytest.importorskip("dcurves")
+    rng = np.random.default_rng(11)
+    n = 500
+    a = np.round(rng.beta(1, 3, n), 2)
+    y = (rng.uniform(size=n) < a).astype(int)
+    b = np.round(np.clip(a + rng.normal(0, .15, n), 0, 1), 2)
+    th = np.arange(0.01, 1, 0.01)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = dcurves.dca(data=pd.DataFrame({"y": y, "a": a, "b": b}), outcome="y",
+                          modelnames=["a", "b"], thresholds=th)
+    dc = bm.evaluate(y, a).decision_curve(th, name="a", others={"b": bm.evaluate(y, b)})
+    got = dc.to_frame()
+    for model in ("a", "b"):
+        mine = got[got.model == model]
+        theirs = ref[ref.model == model]
+        assert np.allclose(mine.net_benefit, theirs.net_benefit, rtol=0, atol=1e-9)
+        assert np.allclose(mine.interventions_avoided / 100,
+                           theirs.net_intervention_avoided, rtol=0, atol=1e-9)
+    assert np.allclose(dc.treat_all, ref[ref.model == "all"].net_benefit, rtol=0, atol=1e-9)
+    assert np.allclose(got.standardized_net_benefit, got.net_benefit / y.mean())
+    assert "DecisionCurve(models=['a', 'b']" in repr(dc)
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        bm.evaluate(y, a).decision_curve([0.0, 0.5])
+
+
+def test_cost_curve_is_the_lower_envelope() -> None:
+    rng = np.random.default_rng(2)
+    y = rng.uniform(size=300) < 0.4
+    s = np.round(rng.normal(size=300) + y, 1)
+    ev = bm.evaluate(y, s)
+    cc = ev.cost_curve()
+    cuts = ev.table.cuts()
+    fpr, tpr = cuts.fp / ev.table.N, cuts.tp / ev.table.P
+    grid = np.linspace(0, 1, 20001)
+    env = np.min((1 - tpr)[:, None] * grid + fpr[:, None] * (1 - grid), axis=0)
+    assert np.allclose(np.interp(grid, cc.pc, cc.cost), env, atol=1e-12)
+    assert cc.area == pytest.approx(np.trapezoid(env, grid), abs=1e-7)
+    assert len(cc.to_frame()) == cc.pc.size and "area=" in repr(cc)
+
+
+def test_result_objects_plot() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ev = bm.evaluate(Y_R, P_R)
+    for obj in (ev.reliability(), ev.calibration_test(), ev.calibration_test("spiegelhalter"),
+                ev.brier_decomposition(), ev.decision_curve(), ev.cost_curve()):
+        ax = obj.plot()
+        assert ax.get_title()
+        plt.close("all")

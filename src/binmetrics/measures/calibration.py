@@ -111,16 +111,19 @@ class CalibrationBins:
     Attributes
     ----------
     edges : the ``n_bins + 1`` bin edges.
-    weight, positives, sum_p, sum_p2 : per bin (length ``n_bins``, zeros for empty bins).
+    weight, positives, sum_p, sum_p2, sum_py : per bin (length ``n_bins``, zeros for empty
+        bins): total weight, weight of the positives, sums of w p, w p^2 and of p over the
+        positives.
     """
 
     def __init__(self, edges: FloatArray, weight: FloatArray, positives: FloatArray,
-                 sum_p: FloatArray, sum_p2: FloatArray) -> None:
+                 sum_p: FloatArray, sum_p2: FloatArray, sum_py: FloatArray) -> None:
         self.edges = edges
         self.weight = weight
         self.positives = positives
         self.sum_p = sum_p
         self.sum_p2 = sum_p2
+        self.sum_py = sum_py
 
     @property
     def nonempty(self) -> npt.NDArray[np.bool_]:
@@ -177,7 +180,7 @@ def calibration_bins(t: CountTable, n_bins: int = 10,
             return np.bincount(ids, v, n).astype(np.float64, copy=False)
 
         return CalibrationBins(edges, per_bin(tot), per_bin(pos), per_bin(tot * s),
-                               per_bin(tot * (s * s)))
+                               per_bin(tot * (s * s)), per_bin(pos * s))
 
     return t.memo(("calibration_bins", n, strategy), compute)
 
