@@ -380,3 +380,40 @@ def test_result_objects_plot() -> None:
         ax = obj.plot()
         assert ax.get_title()
         plt.close("all")
+
+
+# --- the lowess family against rms::val.prob ----------------------------------------------
+@pytest.mark.parametrize("weighted", [False, True])
+def test_lowess_family_agrees_with_val_prob(weighted: bool) -> None:
+    ref = VALPROB_W if weighted else VALPROB
+    ev = bm.evaluate(Y_R, P_R, sample_weight=W_R if weighted else None)
+    assert ev["ici"] == pytest.approx(ref["Eavg"], abs=1e-9)
+    assert ev["e90"] == pytest.approx(ref["E90"], abs=1e-9)
+    assert ev["emax"] == pytest.approx(ref["Emax"], abs=1e-9)
+
+
+# R: o <- order(p, y) (ties: negatives first, as binmetrics takes them); Sm <- lowess(p[o],
+# y[o], iter = 0); cs <- approx(Sm, xout = p[o], ties = mean)$y; e <- abs(p[o] - cs)
+# c(mean(e), quantile(e, 0.9), max(e), median(e)) on the data of this test, written to a
+# csv with np.savetxt(fmt=["%.2f", "%d"]) (3000 rows, p with two decimals: heavy ties)
+LOWESS_TIES = (0.0684163274177045, 0.0886524734666890, 0.0897033954062508,
+               0.0745232114278752)
+
+
+def test_lowess_family_with_heavy_ties() -> None:
+    rng = np.random.default_rng(21)
+    n = 3000
+    p = np.round(rng.beta(2, 5, n), 2)
+    y = (rng.uniform(size=n) < p ** 0.8).astype(int)
+    ev = bm.evaluate(y, p)
+    got = (ev["ici"], ev["e90"], ev["emax"], ev["e50"])
+    assert got == pytest.approx(LOWESS_TIES, abs=1e-9)
+
+
+def test_lowess_family_refuses_beyond_its_size_and_fractional_weights() -> None:
+    ev = bm.evaluate(Y_R, P_R)
+    with pytest.warns(UndefinedMeasureWarning, match="max_rows=50"):
+        assert np.isnan(ev.value("ici", max_rows=50))
+    assert ev.value("ici", max_rows=None) == pytest.approx(VALPROB["Eavg"], abs=1e-9)
+    with pytest.warns(UndefinedMeasureWarning, match="integer weights"):
+        assert np.isnan(bm.evaluate(Y_R, P_R, sample_weight=W_R / 3)["e90"])

@@ -7,7 +7,7 @@ Importing this package registers every measure; see :func:`measures` for the tab
 # Importing the modules registers their measures; the registry lists them in this order.
 from binmetrics.measures import confusion, probabilistic  # noqa: F401
 from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
-from binmetrics.measures import calibration  # noqa: F401  (reliability, decision-analytic)
+from binmetrics.measures import calibration, lowess  # noqa: F401  (reliability, decision)
 from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
 
 # isort: on
