@@ -417,3 +417,27 @@ def test_lowess_family_refuses_beyond_its_size_and_fractional_weights() -> None:
     assert ev.value("ici", max_rows=None) == pytest.approx(VALPROB["Eavg"], abs=1e-9)
     with pytest.warns(UndefinedMeasureWarning, match="integer weights"):
         assert np.isnan(bm.evaluate(Y_R, P_R, sample_weight=W_R / 3)["e90"])
+
+
+# --- multiclass ECE -------------------------------------------------------------------------
+def test_multiclass_ece_top_label_and_classwise() -> None:
+    rng = np.random.default_rng(0)
+    n = 1500
+    z = rng.normal(size=(n, 3))
+    p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    y = (p.cumsum(axis=1) < rng.uniform(size=(n, 1))).sum(axis=1)  # y drawn from p
+    mev = bm.evaluate(y, p)
+    top = p.argmax(axis=1)
+    conf = p.max(axis=1)
+    for strategy in ("uniform", "quantile"):
+        want = _ece_reference((top == y).astype(int), conf, 10, strategy)
+        assert mev.value("ece", strategy=strategy) == pytest.approx(want, abs=1e-12)
+        classwise = np.mean([_ece_reference((y == k).astype(int), p[:, k], 10, strategy)
+                             for k in range(3)])
+        assert mev.value("ece", strategy=strategy, kind="classwise") == pytest.approx(
+            classwise, abs=1e-12)
+    assert mev.value("mce", kind="classwise") == pytest.approx(np.mean(
+        [_ece_reference((y == k).astype(int), p[:, k], 10, "uniform", "max")
+         for k in range(3)]), abs=1e-12)
+    with pytest.raises(ValueError, match="kind must be"):
+        mev.value("ece", kind="toplabel")

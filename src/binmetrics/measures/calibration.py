@@ -34,9 +34,10 @@ from scipy.special import betainc, expit
 
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
 from binmetrics.measures._util import ratio
+from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
-from binmetrics.measures.registry import register
+from binmetrics.measures.registry import declare_fast_path, register
 from binmetrics.measures.sums import POLY, RawSum, SumGroup, table_sums
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import check_in_range
@@ -607,3 +608,36 @@ def h_measure(t: CountTable, *, severity_ratio: float | None = None) -> float:
     loss = float(pi0 * fpr @ (m1(hi) - m1(lo)) + pi1 * (1.0 - tpr) @ (m2(hi) - m2(lo)))
     lmax = float(pi0 * m1(pi1) + pi1 * (m2(1.0) - m2(pi1)))
     return 1.0 - loss / lmax
+
+
+# --- multiclass ---------------------------------------------------------------------------
+def _ece_multiclass(data: MulticlassData, *, n_bins: int = 10, strategy: str = "uniform",
+                    norm: str = "l1", kind: str = "top_label") -> float:
+    """Multiclass ECE. ``kind="top_label"`` (default; Guo et al. 2017): the binary ECE of
+    "the argmax class is right" against the top probability. ``kind="classwise"`` (Kull
+    et al. 2019): the mean over the classes of the one-vs-rest ECE of each column."""
+    proba = data.proba
+    if proba.size and (proba.min() < 0 or proba.max() > 1):
+        raise ValueError("ece needs probabilities in [0, 1]")
+    if kind == "top_label":
+        top = proba.argmax(axis=1)
+        t = CountTable.from_arrays(top == data.codes, proba[np.arange(top.size), top],
+                                   sample_weight=data.weight)
+        return ece(t, n_bins=n_bins, strategy=strategy, norm=norm)
+    if kind == "classwise":
+        values = [ece(CountTable.from_arrays(data.codes == k, proba[:, k],
+                                             sample_weight=data.weight),
+                      n_bins=n_bins, strategy=strategy, norm=norm)
+                  for k in range(data.n_classes)]
+        return float(np.mean(values))
+    raise ValueError(f"kind must be 'top_label' or 'classwise', got {kind!r}")
+
+
+def _mce_multiclass(data: MulticlassData, *, n_bins: int = 10, strategy: str = "uniform",
+                    kind: str = "top_label") -> float:
+    """Multiclass MCE: ``ece`` with ``norm="max"`` (top-label or classwise)."""
+    return _ece_multiclass(data, n_bins=n_bins, strategy=strategy, norm="max", kind=kind)
+
+
+declare_fast_path("ece", multiclass=_ece_multiclass)
+declare_fast_path("mce", multiclass=_mce_multiclass)
