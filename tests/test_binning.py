@@ -17,7 +17,9 @@ from binmetrics.exceptions import UndefinedMeasureError, UndefinedMeasureWarning
 from binmetrics.table.binning import check_bin_args
 
 RANKING = [m.id for m in bm.iter_measures("ranking")]
-PROBABILISTIC = [m.id for m in bm.iter_measures("probabilistic")]
+# the probabilistic measures that declare raw sums (ECE, the logistic calibration fits
+# need each case's p and are undefined on binned scores: tests/test_calibration_measures.py)
+PROBABILISTIC = [m.id for m in bm.iter_measures("probabilistic") if m.sums]
 NO_BOUND = {"taks", "aucpr_min", "aucpr_max", "aucpr_minmax", "auprg"}
 
 

@@ -303,31 +303,11 @@ def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
 
 
 # --- reliability ----------------------------------------------------------------------------
-def _np_lerp(a: FloatArray, b: FloatArray, t: FloatArray) -> FloatArray:
-    """numpy's interpolation between order statistics (bit for bit as np.percentile)."""
-    diff = b - a
-    return np.where(t >= 0.5, b - diff * (1.0 - t), a + diff * t)
-
-
-def _weighted_percentiles(x: FloatArray, w: FloatArray, q: FloatArray) -> FloatArray:
-    """np.percentile(np.repeat(x, w), q) ("linear" method) from the sorted distinct
-    values ``x`` and their counts ``w``, without repeating; non-integer weights are
-    frequencies in the same formula."""
-    cum = np.cumsum(w)
-    quant = np.true_divide(q, 100)  # as np.percentile
-    pos = np.clip((cum[-1] - 1.0) * quant, 0.0, None)
-    below = np.floor(pos)
-    gamma = pos - below
-
-    def at(k: FloatArray) -> FloatArray:  # the k-th (0-based) value of the repeated data
-        return x[np.minimum(np.searchsorted(cum, k, side="right"), x.size - 1)]
-
-    return _np_lerp(at(below), at(np.minimum(below + 1.0, cum[-1] - 1.0)), gamma)
-
-
 def reliability_table(ev: Evaluation, *, n_bins: int = 10,
                       strategy: Literal["uniform", "quantile"] = "uniform") -> pd.DataFrame:
-    """The numbers of the reliability diagram: one row per non-empty bin.
+    """The numbers of the reliability diagram: one row per non-empty bin, read from
+    ``ev.reliability(n_bins, strategy)`` (:class:`~binmetrics.curves.Reliability`,
+    which adds Wilson intervals).
 
     Bins as scikit-learn's ``calibration_curve`` (edges ``linspace(0, 1)`` or the
     score quantiles; a score on an inner edge falls in the lower bin), computed
@@ -356,32 +336,11 @@ def reliability_table(ev: Evaluation, *, n_bins: int = 10,
     >>> tab.observed.tolist(), tab.mean_predicted.round(3).tolist()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
-    import pandas as pd
-
     n_bins = check_count(n_bins, "n_bins")
-    t = ev.table
-    if not t.probabilities_ok:
-        raise ValueError(f"the reliability diagram needs probabilities in [0, 1]; the scores "
-                         f"range over [{t.scores[-1]:g}, {t.scores[0]:g}]")
-    s = t.scores[::-1]  # ascending
-    pos = t.pos[::-1].astype(np.float64)
-    w = pos + t.neg[::-1].astype(np.float64)
-    if strategy == "uniform":
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
-    elif strategy == "quantile":
-        edges = _weighted_percentiles(s, w, np.linspace(0, 1, n_bins + 1) * 100)
-    else:
+    if strategy not in ("uniform", "quantile"):
         raise ValueError(f"strategy must be 'uniform' or 'quantile', got {strategy!r}")
-    ids = np.searchsorted(edges[1:-1], s)
-    total = np.bincount(ids, weights=w, minlength=n_bins)
-    keep = total > 0
-    rows = np.flatnonzero(keep)
-    return pd.DataFrame({
-        "low": edges[rows], "high": edges[rows + 1],
-        "mean_predicted": np.bincount(ids, weights=s * w, minlength=n_bins)[keep] / total[keep],
-        "observed": np.bincount(ids, weights=pos, minlength=n_bins)[keep] / total[keep],
-        "weight": total[keep],
-    })
+    frame = ev.reliability(n_bins=n_bins, strategy=strategy).to_frame()
+    return frame[["low", "high", "mean_predicted", "observed", "weight"]]
 
 
 # --- the data of each kind ----------------------------------------------------------------

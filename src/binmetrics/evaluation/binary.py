@@ -19,6 +19,7 @@ from binmetrics.curves import (
     ROCCurve,
     ThresholdCurves,
 )
+from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.exceptions import (
     SumsUnavailable,
     UndefinedMeasureWarning,
@@ -55,7 +56,7 @@ class BestThreshold:
     confusion: Confusion
 
 
-class Evaluation:
+class Evaluation(CalibrationMethods):
     """All measures of one classifier on one data set, computed from its count table.
 
     Create it with :func:`evaluate`. Index it with any measure id or alias

@@ -106,7 +106,7 @@ class Measure:
         doc = inspect.getdoc(self.func) or ""
         return doc.split("\n\n", 1)[0].replace("\n", " ")
 
-    def compute(self, table: CountTable, threshold: float, **params: Any) -> float:
+    def compute(self, table: CountTable, threshold: float, /, **params: Any) -> float:
         """The measure on a count table (a confusion measure at ``score >= threshold``),
         with ``params`` already resolved (:meth:`resolve_params`)."""
         arg = table.confusion(threshold) if self.family == "confusion" else table

@@ -1,0 +1,493 @@
+r"""Result objects of probability calibration and clinical usefulness, read from the count
+table: the reliability diagram's bins (:class:`Reliability`), the Hosmer-Lemeshow and
+Spiegelhalter tests (:class:`CalibrationTest`), Murphy's decomposition of the Brier score
+(:class:`BrierDecomposition`), the decision curve (:class:`DecisionCurve`) and the
+Drummond-Holte cost curve (:class:`CostCurve`). Each has ``to_frame()``, ``plot()`` and
+a repr. The scalar measures behind them are in :mod:`binmetrics.measures.calibration`;
+``Evaluation.reliability()`` and its neighbours build these objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from scipy import stats
+from scipy.special import ndtri
+
+from binmetrics.backends import axes
+from binmetrics.exceptions import report_undefined
+from binmetrics.measures.calibration import (
+    calibration_bins,
+    spiegelhalter_z,
+    weighted_percentile,
+)
+from binmetrics.measures.probabilistic import require_probabilities
+from binmetrics.measures.ranking import roc_hull
+from binmetrics.table.counts import CountTable, FloatArray
+from binmetrics.validation import check_in_range
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+__all__ = ["BrierDecomposition", "CalibrationTest", "CostCurve", "DecisionCurve",
+           "Reliability", "calibration_test"]
+
+
+def _exact(t: CountTable, what: str) -> None:
+    if t.binning is not None:
+        raise ValueError(f"{what} needs each case's predicted probability; a table of binned "
+                         "scores holds bin representatives: evaluate the raw scores")
+
+
+def _wilson(k: FloatArray, n: FloatArray, level: float) -> tuple[FloatArray, FloatArray]:
+    """Wilson score interval of k successes in n trials (weights as counts)."""
+    z = float(ndtri(0.5 + level / 2))
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return np.maximum(mid - half, 0.0), np.minimum(mid + half, 1.0)
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """The reliability diagram's numbers: per non-empty bin, its edges, its weight, the
+    mean predicted probability and the observed rate with a Wilson interval.
+
+    Bins as :func:`binmetrics.measures.calibration.calibration_bins` (scikit-learn's
+    ``calibration_curve``); ``histogram`` is the weight of the cases in 20 equal-width
+    bins of [0, 1] (the histogram of p under the diagram).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([0, 0, 0, 0, 1, 1, 1, 1, 1],
+    ...                  [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0])
+    >>> r = ev.reliability(n_bins=3)  # scikit-learn's example
+    >>> r.observed.tolist(), r.mean_predicted.round(3).tolist()
+    ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
+    >>> r
+    Reliability(n_bins=3, strategy='uniform', nonempty=3, ece=0.1389)
+    """
+
+    n_bins: int
+    strategy: str
+    low: FloatArray
+    high: FloatArray
+    weight: FloatArray
+    mean_predicted: FloatArray
+    observed: FloatArray
+    ci_low: FloatArray
+    ci_high: FloatArray
+    histogram: FloatArray
+    level: float
+
+    @classmethod
+    def from_table(cls, t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
+                   level: float = 0.95) -> Reliability:
+        if not t.probabilities_ok:
+            if t.binning is not None:
+                require_probabilities(t, "the reliability diagram")
+            raise ValueError(f"the reliability diagram needs probabilities in [0, 1]; the "
+                             f"scores range over [{t.scores[-1]:g}, {t.scores[0]:g}]")
+        _exact(t, "the reliability diagram")
+        level = check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
+        b = calibration_bins(t, n_bins, strategy)
+        keep = b.nonempty
+        rows = np.flatnonzero(keep)
+        w = b.weight[keep]
+        lo, hi = _wilson(b.positives[keep], w, level)
+        tot = (t.pos + t.neg).astype(np.float64)
+        hist = np.bincount(np.minimum((t.scores * 20).astype(np.intp), 19), tot,
+                           20).astype(np.float64)
+        return cls(int(n_bins), strategy, b.edges[rows], b.edges[rows + 1], w,
+                   b.sum_p[keep] / w, b.positives[keep] / w, lo, hi, hist, level)
+
+    @property
+    def ece(self) -> float:
+        """The expected calibration error of these bins (the ``ece`` measure)."""
+        return float(self.weight @ np.abs(self.observed - self.mean_predicted)
+                     / self.weight.sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per non-empty bin: low, high (edges), mean_predicted, observed, weight,
+        ci_low, ci_high."""
+        import pandas as pd
+
+        return pd.DataFrame({"low": self.low, "high": self.high,
+                             "mean_predicted": self.mean_predicted, "observed": self.observed,
+                             "weight": self.weight, "ci_low": self.ci_low,
+                             "ci_high": self.ci_high})
+
+    def plot(self, *, ax: Any = None, histogram: bool = True) -> Axes:
+        """The diagram with Wilson intervals, the diagonal and (below) the histogram of p."""
+        ax = axes(ax, "Reliability.plot")
+        err = np.maximum(np.vstack([self.observed - self.ci_low, self.ci_high - self.observed]),
+                         0.0)
+        ax.errorbar(self.mean_predicted, self.observed, yerr=err, marker="o", markersize=4,
+                    capsize=2, label=f"{self.observed.size} bins ({self.strategy})")
+        ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1,
+                label="perfectly calibrated")
+        if histogram and self.histogram.sum() > 0:
+            h = 0.2 * self.histogram / self.histogram.max()
+            ax.bar(np.arange(20) / 20, h, width=0.05, align="edge", color="grey", alpha=0.3,
+                   label="histogram of p")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("mean predicted probability")
+        ax.set_ylabel("fraction of positives")
+        ax.set_title(f"Reliability diagram ({int(self.level * 100)}% Wilson intervals)")
+        ax.legend(loc="upper left", fontsize="small")
+        return ax
+
+    def __repr__(self) -> str:
+        return (f"Reliability(n_bins={self.n_bins}, strategy={self.strategy!r}, "
+                f"nonempty={self.observed.size}, ece={self.ece:.4g})")
+
+
+@dataclass(frozen=True)
+class CalibrationTest:
+    """A goodness-of-fit test of predicted probabilities: statistic, df, p-value.
+
+    ``method`` "hosmer_lemeshow": chi-square with ``df`` = groups formed - 2;
+    "spiegelhalter": Spiegelhalter's z, two-sided normal p-value (``df`` None).
+    ``groups`` (Hosmer-Lemeshow) holds, per group, the observed and expected counts.
+    """
+
+    method: str
+    statistic: float
+    df: float | None
+    pvalue: float
+    n_groups: int | None = None
+    groups: Any = None
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: method, statistic, df, pvalue, n_groups."""
+        import pandas as pd
+
+        return pd.DataFrame([{"method": self.method, "statistic": self.statistic,
+                              "df": self.df, "pvalue": self.pvalue,
+                              "n_groups": self.n_groups}])
+
+    def plot(self, *, ax: Any = None) -> Axes:
+        """Hosmer-Lemeshow: observed against expected positives per group; Spiegelhalter:
+        the statistic on the standard normal density."""
+        ax = axes(ax, "CalibrationTest.plot")
+        if self.groups is not None:
+            g = self.groups
+            ax.plot(g["expected_1"], g["observed_1"], marker="o")
+            top = float(max(g["expected_1"].max(), g["observed_1"].max()))
+            ax.plot([0, top], [0, top], color="grey", linestyle="--", linewidth=1)
+            ax.set_xlabel("expected positives")
+            ax.set_ylabel("observed positives")
+        else:
+            x = np.linspace(-4, 4, 200)
+            ax.plot(x, stats.norm.pdf(x), color="grey")
+            ax.axvline(self.statistic, color="C0")
+            ax.set_xlabel("z")
+        ax.set_title(f"{self.method}: p = {self.pvalue:.3g}")
+        return ax
+
+    def __repr__(self) -> str:
+        df = "" if self.df is None else f", df={self.df:g}"
+        return (f"CalibrationTest(method={self.method!r}, statistic={self.statistic:.6g}"
+                f"{df}, pvalue={self.pvalue:.4g})")
+
+
+def _hosmer_lemeshow(t: CountTable, n_groups: int) -> CalibrationTest:
+    g = int(n_groups)
+    if g < 3:
+        raise ValueError(f"n_groups must be at least 3, got {n_groups!r}")
+    breaks = np.unique(weighted_percentile(t, np.linspace(0, 1, g + 1) * 100))
+    ids = np.searchsorted(breaks[1:-1], t.scores)
+    m = max(breaks.size - 1, 1)
+    pos = t.pos.astype(np.float64)
+    tot = pos + t.neg.astype(np.float64)
+    obs1 = np.bincount(ids, pos, m)
+    n = np.bincount(ids, tot, m)
+    exp1 = np.bincount(ids, tot * t.scores, m)
+    keep = n > 0
+    obs1, n, exp1 = obs1[keep], n[keep], exp1[keep]
+    formed = int(keep.sum())
+    obs0, exp0 = n - obs1, n - exp1
+    import pandas as pd
+
+    groups = pd.DataFrame({"n": n, "observed_1": obs1, "expected_1": exp1,
+                           "observed_0": obs0, "expected_0": exp0})
+    if formed < 3:
+        report_undefined("hosmer_lemeshow", f"only {formed} groups formed (ties merge the "
+                         f"quantile groups); the test needs at least 3")
+        return CalibrationTest("hosmer_lemeshow", float("nan"), float(formed - 2),
+                               float("nan"), formed, groups)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = (obs1 - exp1) ** 2 / exp1 + (obs0 - exp0) ** 2 / exp0
+    chi2 = float(np.sum(terms))
+    df = formed - 2
+    return CalibrationTest("hosmer_lemeshow", chi2, float(df),
+                           float(stats.chi2.sf(chi2, df)), formed, groups)
+
+
+def calibration_test(t: CountTable, method: str = "hosmer_lemeshow", *,
+                     n_groups: int = 10) -> CalibrationTest:
+    """The Hosmer-Lemeshow or Spiegelhalter test of the table's probabilities.
+
+    Hosmer-Lemeshow, as R's ``ResourceSelection::hoslem.test`` (0.3-6): groups cut at
+    ``quantile(p, seq(0, 1, 1/g))`` (type 7, ``np.percentile``), duplicate breaks
+    merged, intervals closed on the right with the lowest included; the statistic sums
+    (observed - expected)^2 / expected over both outcome columns; df = groups formed - 2.
+    Integer weights count as repeated rows.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([0, 1, 1, 0, 1, 0, 1, 1], [.1, .8, .3, .6, .9, .2, .7, .5])
+    >>> ev.calibration_test("spiegelhalter")
+    CalibrationTest(method='spiegelhalter', statistic=-0.216506, pvalue=0.8286)
+    """
+    require_probabilities(t, "calibration_test")
+    _exact(t, "calibration_test")
+    if method == "hosmer_lemeshow":
+        return _hosmer_lemeshow(t, n_groups)
+    if method == "spiegelhalter":
+        z = spiegelhalter_z(t)
+        return CalibrationTest("spiegelhalter", z, None, float(2 * stats.norm.sf(abs(z))))
+    raise ValueError(f"method must be 'hosmer_lemeshow' or 'spiegelhalter', got {method!r}")
+
+
+@dataclass(frozen=True)
+class BrierDecomposition:
+    r"""Murphy's (1973) decomposition of the Brier score over probability bins, with the
+    within-bin terms of Stephenson et al. (2008) so the parts sum to the Brier score:
+
+    .. math:: \mathrm{Brier} = \mathrm{REL} - \mathrm{RES} + \mathrm{UNC} + \mathrm{WBV}
+              - \mathrm{WBC}
+
+    REL = sum_k (n_k/n)(pbar_k - obar_k)^2, RES = sum_k (n_k/n)(obar_k - obar)^2,
+    UNC = obar(1 - obar), WBV = (1/n) sum_k sum_i (p_i - pbar_k)^2 (within-bin variance)
+    and WBC = (2/n) sum_k sum_i (p_i - pbar_k)(y_i - obar_k) (within-bin covariance).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([0, 1, 1, 0, 1, 0, 1, 1], [.1, .8, .3, .6, .9, .2, .7, .5])
+    >>> d = ev.brier_decomposition(n_bins=4)
+    >>> round(d.total, 12) == round(ev["brier"], 12)
+    True
+    """
+
+    reliability: float
+    resolution: float
+    uncertainty: float
+    within_bin_variance: float
+    within_bin_covariance: float
+    n_bins: int
+    strategy: str
+
+    @classmethod
+    def from_table(cls, t: CountTable, *, n_bins: int = 10,
+                   strategy: str = "uniform") -> BrierDecomposition:
+        require_probabilities(t, "brier_decomposition")
+        _exact(t, "brier_decomposition")
+        b = calibration_bins(t, n_bins, strategy)
+        keep = b.nonempty
+        w, k, sp, sp2, spy = (b.weight[keep], b.positives[keep], b.sum_p[keep],
+                              b.sum_p2[keep], b.sum_py[keep])
+        n = t.total
+        pbar, obar = sp / w, k / w
+        o = t.P / n
+        rel = float(w @ (pbar - obar) ** 2) / n
+        res = float(w @ (obar - o) ** 2) / n
+        wbv = float(np.sum(sp2 - w * pbar * pbar)) / n
+        wbc = 2 * float(np.sum(spy - w * pbar * obar)) / n
+        return cls(rel, res, o * (1 - o), wbv, wbc, int(n_bins), strategy)
+
+    @property
+    def total(self) -> float:
+        """REL - RES + UNC + WBV - WBC: the Brier score."""
+        return (self.reliability - self.resolution + self.uncertainty
+                + self.within_bin_variance - self.within_bin_covariance)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per term, and the total (the Brier score)."""
+        import pandas as pd
+
+        names = ["reliability", "resolution", "uncertainty", "within_bin_variance",
+                 "within_bin_covariance"]
+        signs = [1, -1, 1, 1, -1]
+        return pd.DataFrame({"term": [*names, "brier"],
+                             "value": [getattr(self, x) for x in names] + [self.total],
+                             "sign": [*signs, 0]})
+
+    def plot(self, *, ax: Any = None) -> Axes:
+        """The terms as bars (signed as they enter the Brier score)."""
+        ax = axes(ax, "BrierDecomposition.plot")
+        f = self.to_frame()
+        ax.bar(f.term, f.value * np.where(f.sign == 0, 1, f.sign))
+        ax.set_ylabel("contribution to the Brier score")
+        ax.tick_params(axis="x", labelrotation=30)
+        ax.set_title("Brier score decomposition (Murphy 1973)")
+        return ax
+
+    def __repr__(self) -> str:
+        return (f"BrierDecomposition(reliability={self.reliability:.6g}, "
+                f"resolution={self.resolution:.6g}, uncertainty={self.uncertainty:.6g}, "
+                f"within_bin_variance={self.within_bin_variance:.3g}, "
+                f"within_bin_covariance={self.within_bin_covariance:.3g}, "
+                f"brier={self.total:.6g})")
+
+
+def _net_benefits(t: CountTable, thresholds: FloatArray) -> FloatArray:
+    """Net benefit at each threshold, from the cumulative counts (one bisection each)."""
+    n = t.total
+    k = np.array([t.cut_index(float(th)) for th in thresholds], dtype=np.intp)
+    tp, fp = t.tp[k], t.fp[k]
+    return np.asarray(tp / n - fp / n * (thresholds / (1 - thresholds)), dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class DecisionCurve:
+    """Net benefit against the threshold probability (Vickers & Elkin 2006), for one or
+    several models, with "treat all" and "treat none" (0), as the dcurves packages.
+
+    ``net_benefit[name]``; ``treat_all`` = prevalence - (1 - prevalence) t/(1-t);
+    standardized net benefit = net benefit / prevalence; interventions avoided per 100
+    = (NB - NB_all) / (t/(1-t)) * 100.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 0, 1, 0, 0], [0.9, 0.6, 0.4, 0.3, 0.1])
+    >>> dc = ev.decision_curve(thresholds=[0.25, 0.5])
+    >>> dc.to_frame()[["threshold", "net_benefit", "treat_all"]].round(4).values.tolist()
+    [[0.25, 0.2667, 0.2], [0.5, 0.0, -0.2]]
+    """
+
+    thresholds: FloatArray
+    net_benefit: Mapping[str, FloatArray]
+    treat_all: FloatArray
+    prevalence: float
+
+    @classmethod
+    def from_tables(cls, tables: Mapping[str, CountTable],
+                    thresholds: Any = None) -> DecisionCurve:
+        th = np.arange(0.01, 1, 0.01) if thresholds is None else np.asarray(
+            thresholds, dtype=np.float64).ravel()
+        if th.size == 0 or not np.all((th > 0) & (th < 1)):
+            raise ValueError("thresholds must lie strictly between 0 and 1")
+        first = next(iter(tables.values()))
+        prev = first.prevalence
+        for name, t in tables.items():
+            require_probabilities(t, "decision_curve")
+            if t.total != first.total or t.P != first.P:
+                raise ValueError(f"model {name!r} is not evaluated on the same cases")
+        odds = th / (1 - th)
+        return cls(th, {k: _net_benefits(t, th) for k, t in tables.items()},
+                   prev - (1 - prev) * odds, prev)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per model and threshold: model, threshold, net_benefit, treat_all,
+        standardized_net_benefit, interventions_avoided (per 100)."""
+        import pandas as pd
+
+        odds = self.thresholds / (1 - self.thresholds)
+        parts = []
+        for name, nb in self.net_benefit.items():
+            with np.errstate(divide="ignore", invalid="ignore"):
+                snb = nb / self.prevalence
+            parts.append(pd.DataFrame({
+                "model": name, "threshold": self.thresholds, "net_benefit": nb,
+                "treat_all": self.treat_all, "treat_none": 0.0,
+                "standardized_net_benefit": snb,
+                "interventions_avoided": (nb - self.treat_all) / odds * 100}))
+        return pd.concat(parts, ignore_index=True)
+
+    def plot(self, *, ax: Any = None) -> Axes:
+        """Each model's net benefit, treat all and treat none."""
+        ax = axes(ax, "DecisionCurve.plot")
+        for name, nb in self.net_benefit.items():
+            ax.plot(self.thresholds, nb, label=name or "model")
+        ax.plot(self.thresholds, self.treat_all, color="grey", label="treat all")
+        ax.axhline(0.0, color="black", linewidth=1, label="treat none")
+        top = max(self.prevalence, *(float(np.nanmax(v)) for v in self.net_benefit.values()))
+        ax.set_ylim(-0.05 * max(top, 1e-9) - 0.01, top * 1.1 + 0.01)
+        ax.set_xlabel("threshold probability")
+        ax.set_ylabel("net benefit")
+        ax.set_title("Decision curve")
+        ax.legend(fontsize="small")
+        return ax
+
+    def __repr__(self) -> str:
+        return (f"DecisionCurve(models={list(self.net_benefit)}, thresholds="
+                f"{self.thresholds.size} from {self.thresholds[0]:g} to "
+                f"{self.thresholds[-1]:g}, prevalence={self.prevalence:.4g})")
+
+
+@dataclass(frozen=True)
+class CostCurve:
+    r"""Drummond & Holte's (2006) cost curve: normalized expected cost against the
+    probability cost PC(+), each ROC point a line :math:`(1 - TPR)\,PC + FPR\,(1 - PC)`;
+    the lower envelope (from the ROC convex hull's vertices) and the area under it.
+
+    ``pc``, ``cost``: the envelope's corners; ``area``: the area under it.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> cc = bm.evaluate([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9]).cost_curve()
+    >>> cc.area
+    0.0
+    >>> round(bm.evaluate([0, 1, 0, 1], [0.5] * 4).cost_curve().area, 6)
+    0.25
+    """
+
+    pc: FloatArray
+    cost: FloatArray
+    fpr: FloatArray
+    tpr: FloatArray
+    area: float
+
+    @classmethod
+    def from_table(cls, t: CountTable) -> CostCurve:
+        if t.P == 0 or t.N == 0:
+            raise ValueError("the cost curve needs both classes")
+        f, r = roc_hull(t)
+        df, dt = np.diff(f), np.diff(r)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cuts = np.where(df + dt > 0, df / (df + dt), 0.0)
+        lo = np.concatenate([[0.0], cuts])
+        hi = np.concatenate([cuts, [1.0]])
+        half = (hi * hi - lo * lo) / 2
+        area = float(np.sum((1 - r) * half + f * ((hi - lo) - half)))
+        pc = np.concatenate([[0.0], cuts, [1.0]])
+        # the envelope at each corner: vertex k holds on [lo_k, hi_k]
+        cost = np.concatenate([[f[0]], (1 - r) * hi + f * (1 - hi)])
+        return cls(pc, cost, f, r, area)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The lower envelope's corners: pc, normalized_expected_cost."""
+        import pandas as pd
+
+        return pd.DataFrame({"pc": self.pc, "normalized_expected_cost": self.cost})
+
+    def plot(self, *, ax: Any = None) -> Axes:
+        """The hull vertices' cost lines (thin), the lower envelope and the trivial
+        classifiers (the diagonals)."""
+        ax = axes(ax, "CostCurve.plot")
+        for f, r in zip(self.fpr, self.tpr, strict=True):
+            ax.plot([0, 1], [f, 1 - r], color="grey", linewidth=0.5, alpha=0.5)
+        ax.plot(self.pc, self.cost, color="C0", linewidth=2,
+                label=f"lower envelope (area {self.area:.4f})")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("probability cost PC(+)")
+        ax.set_ylabel("normalized expected cost")
+        ax.set_title("Cost curve (Drummond & Holte 2006)")
+        ax.legend(fontsize="small")
+        return ax
+
+    def __repr__(self) -> str:
+        return f"CostCurve(vertices={self.fpr.size}, area={self.area:.6g})"

@@ -1,0 +1,70 @@
+"""The calibration and decision-analytic methods of :class:`~binmetrics.Evaluation`
+(a mixin, so that ``evaluation/binary.py`` stays small): each builds a result object of
+:mod:`binmetrics.curves.calibration` from the evaluation's count table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from binmetrics.curves.calibration import (
+    BrierDecomposition,
+    CalibrationTest,
+    CostCurve,
+    DecisionCurve,
+    Reliability,
+    calibration_test,
+)
+from binmetrics.exceptions import UndefinedPolicy, undefined_policy
+
+if TYPE_CHECKING:
+    from binmetrics.table.counts import CountTable
+
+__all__ = ["CalibrationMethods"]
+
+
+class CalibrationMethods:
+    """Reliability, calibration tests, Brier decomposition, decision and cost curves.
+
+    Not Siblini's prior calibration (``calibrated(pi0)``): see the docs page "Two
+    meanings of calibration".
+    """
+
+    table: CountTable
+    undefined: UndefinedPolicy
+
+    def reliability(self, n_bins: int = 10, strategy: str = "uniform", *,
+                    level: float = 0.95) -> Reliability:
+        """The reliability diagram's bins: count, mean predicted, observed rate with a
+        Wilson interval (``.to_frame()``, ``.plot()`` with a histogram of p); bins as
+        the ``ece`` measure and scikit-learn's ``calibration_curve``."""
+        return Reliability.from_table(self.table, n_bins=n_bins, strategy=strategy,
+                                      level=level)
+
+    def calibration_test(self, method: str = "hosmer_lemeshow", *,
+                         n_groups: int = 10) -> CalibrationTest:
+        """The Hosmer-Lemeshow (``n_groups`` quantile groups, as
+        ResourceSelection::hoslem.test) or Spiegelhalter test: statistic, df, p-value."""
+        with undefined_policy(self.undefined):
+            return calibration_test(self.table, method, n_groups=n_groups)
+
+    def brier_decomposition(self, n_bins: int = 10,
+                            strategy: str = "uniform") -> BrierDecomposition:
+        """Murphy's reliability, resolution and uncertainty, plus the within-bin terms,
+        summing to the Brier score."""
+        return BrierDecomposition.from_table(self.table, n_bins=n_bins, strategy=strategy)
+
+    def decision_curve(self, thresholds: Any = None, *,
+                       others: Mapping[str, Any] | None = None,
+                       name: str = "model") -> DecisionCurve:
+        """Net benefit against the threshold probability, with treat all and treat none
+        (default thresholds 0.01, 0.02, ..., 0.99). ``others``: more evaluations of the
+        same cases (name -> Evaluation) drawn on the same curve."""
+        tables = {name: self.table}
+        for k, ev in (others or {}).items():
+            tables[k] = ev.table
+        return DecisionCurve.from_tables(tables, thresholds)
+
+    def cost_curve(self) -> CostCurve:
+        """Drummond & Holte's cost curve: lower envelope and its area."""
+        return CostCurve.from_table(self.table)

@@ -1,0 +1,643 @@
+r"""Probability calibration and clinical usefulness: ECE/MCE, the logistic calibration
+slope and intercept, calibration-in-the-large, Spiegelhalter's z, the Brier skill score,
+net benefit, expected cost and Hand's H-measure.
+
+"Calibration" here is the agreement of predicted probabilities with observed rates
+(reliability). It is not the *prior* calibration of Siblini et al.
+(``ev.calibrated(pi0)``), which re-weights the classes to a reference prevalence; see
+the docs page "Two meanings of calibration".
+
+Every measure reads the count table (each distinct score once, with its weighted
+positives and negatives), so ties and weights cost nothing and integer weights act as
+repeated rows. Conventions, which decide agreement with the peers:
+
+* **Bins** (ECE, MCE, :func:`calibration_bins`). ``"uniform"``: ``n_bins`` equal widths
+  of [0, 1]. ``"quantile"``: edges ``np.percentile(p, np.linspace(0, 100, n_bins + 1))``
+  of the (weighted) cases, as scikit-learn's ``calibration_curve`` computes them. A bin
+  is closed on the right, the first also holds its left edge (``np.searchsorted(
+  edges[1:-1], p)``, as ``calibration_curve`` assigns them). Empty bins drop out.
+* **Slope and intercept**: the maximum-likelihood logistic regression
+  ``logit P(y = 1) = a + b logit(p)`` (rms::val.prob's ``Intercept`` and ``Slope``);
+  calibration-in-the-large is the intercept of ``logit P(y = 1) = a + logit(p)`` (slope
+  fixed at 1, logit(p) an offset). Cases with p exactly 0 or 1 are left out of these
+  fits with a :class:`~binmetrics.exceptions.MeasureCaveatWarning`, as val.prob does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy.special import beta as beta_fn
+from scipy.special import betainc, expit
+
+from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
+from binmetrics.measures._util import ratio
+from binmetrics.measures.multiclass import MulticlassData
+from binmetrics.measures.probabilistic import brier, require_probabilities
+from binmetrics.measures.ranking import roc_hull
+from binmetrics.measures.registry import declare_fast_path, register
+from binmetrics.measures.sums import POLY, RawSum, SumGroup, table_sums
+from binmetrics.table.counts import Confusion, CountTable, FloatArray
+from binmetrics.validation import check_in_range
+
+__all__ = [
+    "SPIEGELHALTER",
+    "CalibrationBins",
+    "brier_skill",
+    "calibration_bins",
+    "calibration_in_the_large",
+    "calibration_intercept",
+    "calibration_slope",
+    "ece",
+    "expected_cost",
+    "h_measure",
+    "logistic_calibration",
+    "mce",
+    "net_benefit",
+    "spiegelhalter_z",
+    "weighted_percentile",
+]
+
+_STRATEGIES = ("uniform", "quantile")
+_NORMS = ("l1", "l2", "max")
+
+
+# --- bins ---------------------------------------------------------------------------------
+def _exact_scores(t: CountTable, measure: str) -> None:
+    """Raise :class:`SumsUnavailable` for binned scores: the measure needs each case's p."""
+    if t.binning is not None:
+        raise SumsUnavailable(f"binned scores: {measure} needs the raw probabilities of each "
+                              "case, which a table of bin representatives does not hold; "
+                              "evaluate the raw scores (no decimals=/bins=)")
+
+
+def weighted_percentile(t: CountTable, q: FloatArray) -> FloatArray:
+    """``np.percentile(p, q)`` (method "linear") of the cases of the table, weights as
+    repeated rows, in the same floating-point steps as NumPy.
+
+    Non-integer weights use the same formula with the cumulative weights as row
+    positions.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> t = bm.CountTable.from_arrays([1, 0, 1, 0], [0.1, 0.4, 0.4, 0.9])
+    >>> weighted_percentile(t, np.array([0.0, 50.0, 100.0])).tolist()
+    [0.1, 0.4, 0.9]
+    """
+    s = t.scores[::-1]  # ascending
+    cw = np.cumsum((t.pos + t.neg)[::-1].astype(np.float64))
+    n = cw[-1]
+    quantiles = np.true_divide(np.asarray(q, dtype=np.float64), 100)
+    virtual = (n - 1) * quantiles
+    prev = np.floor(virtual)
+    nxt = np.minimum(prev + 1, n - 1)
+    gamma = virtual - prev
+    a = s[np.minimum(np.searchsorted(cw, prev, side="right"), s.size - 1)]
+    b = s[np.minimum(np.searchsorted(cw, nxt, side="right"), s.size - 1)]
+    diff = b - a
+    out = a + diff * gamma
+    high = gamma >= 0.5
+    out[high] = (b - diff * (1 - gamma))[high]
+    return np.asarray(out, dtype=np.float64)
+
+
+class CalibrationBins:
+    """The bins of the predicted probabilities, per bin: the weight of its cases, of its
+    positives, and the weighted sum of its p (what ECE, the reliability diagram and
+    Murphy's decomposition read).
+
+    Attributes
+    ----------
+    edges : the ``n_bins + 1`` bin edges.
+    weight, positives, sum_p, sum_p2, sum_py : per bin (length ``n_bins``, zeros for empty
+        bins): total weight, weight of the positives, sums of w p, w p^2 and of p over the
+        positives.
+    """
+
+    def __init__(self, edges: FloatArray, weight: FloatArray, positives: FloatArray,
+                 sum_p: FloatArray, sum_p2: FloatArray, sum_py: FloatArray) -> None:
+        self.edges = edges
+        self.weight = weight
+        self.positives = positives
+        self.sum_p = sum_p
+        self.sum_p2 = sum_p2
+        self.sum_py = sum_py
+
+    @property
+    def nonempty(self) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.weight > 0)
+
+    @property
+    def mean_predicted(self) -> FloatArray:
+        w = self.weight
+        return np.divide(self.sum_p, w, out=np.full(w.shape, np.nan), where=w > 0)
+
+    @property
+    def observed(self) -> FloatArray:
+        w = self.weight
+        return np.divide(self.positives, w, out=np.full(w.shape, np.nan), where=w > 0)
+
+    def __repr__(self) -> str:
+        return (f"CalibrationBins(n_bins={self.weight.size}, "
+                f"nonempty={int(self.nonempty.sum())}, total={self.weight.sum():g})")
+
+
+def _check_bins(n_bins: Any, strategy: str) -> int:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise ValueError(f"n_bins must be an integer >= 1, got {n_bins!r}")
+    if strategy not in _STRATEGIES:
+        raise ValueError(f"strategy must be one of {_STRATEGIES}, got {strategy!r}")
+    return int(n_bins)
+
+
+def calibration_bins(t: CountTable, n_bins: int = 10,
+                     strategy: str = "uniform") -> CalibrationBins:
+    """Bin the table's cases by predicted probability (conventions in the module doc).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> t = bm.CountTable.from_arrays([0, 0, 1, 1], [0.1, 0.2, 0.2, 0.9])
+    >>> b = calibration_bins(t, n_bins=2)
+    >>> b.weight.tolist(), b.observed.tolist()
+    ([3.0, 1.0], [0.3333333333333333, 1.0])
+    """
+    n = _check_bins(n_bins, strategy)
+
+    def compute() -> CalibrationBins:
+        if strategy == "quantile":
+            edges = weighted_percentile(t, np.linspace(0, 1, n + 1) * 100)
+        else:
+            edges = np.linspace(0.0, 1.0, n + 1)
+        ids = np.searchsorted(edges[1:-1], t.scores)
+        pos = t.pos.astype(np.float64, copy=False)
+        tot = pos + t.neg.astype(np.float64, copy=False)
+        s = t.scores
+
+        def per_bin(v: FloatArray) -> FloatArray:
+            return np.bincount(ids, v, n).astype(np.float64, copy=False)
+
+        return CalibrationBins(edges, per_bin(tot), per_bin(pos), per_bin(tot * s),
+                               per_bin(tot * (s * s)), per_bin(pos * s))
+
+    return t.memo(("calibration_bins", n, strategy), compute)
+
+
+# --- ECE, MCE -----------------------------------------------------------------------------
+@register("ece", name="Expected calibration error", family="probabilistic", direction=-1,
+          range=(0.0, 1.0), plot="reliability", needs_probabilities=True,
+          aliases=("expected_calibration_error",),
+          source="Naeini, Cooper & Hauskrecht 2015; Guo et al. 2017",
+          formula="sum_b (n_b/n) |mean y_b - mean p_b| (l1); sqrt(sum_b (n_b/n) gap_b^2) "
+                  "(l2); max_b gap_b (max)")
+def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
+        norm: str = "l1") -> float:
+    r"""Expected calibration error: the gap between observed rate and mean predicted
+    probability in each bin, averaged with the bins' shares of the cases.
+
+    .. math:: \mathrm{ECE} = \sum_b \frac{n_b}{n}\,|\bar y_b - \bar p_b|
+
+    Parameters
+    ----------
+    n_bins : int, default 10
+    strategy : "uniform" (equal widths of [0, 1]) or "quantile" (equal counts, edges as
+        scikit-learn's ``calibration_curve``).
+    norm : "l1" (default), "l2" (square root of the weighted mean squared gap) or "max"
+        (the largest gap of a non-empty bin: the MCE, Naeini et al. 2015).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([0, 0, 1, 1], [0.1, 0.2, 0.2, 0.9])
+    >>> round(ev.value("ece", n_bins=2), 6)  # bin 1: |1/3 - 0.5/3| * 3/4; bin 2: 0.1 * 1/4
+    0.15
+    """
+    require_probabilities(t, "ece")
+    if norm not in _NORMS:
+        raise ValueError(f"norm must be one of {_NORMS}, got {norm!r}")
+    _exact_scores(t, "ece")
+    b = calibration_bins(t, n_bins, strategy)
+    keep = b.nonempty
+    w = b.weight[keep]
+    gap = np.abs(b.positives[keep] - b.sum_p[keep]) / w
+    if norm == "max":
+        return float(gap.max())
+    share = w / w.sum()
+    if norm == "l2":
+        return float(np.sqrt(share @ (gap * gap)))
+    return float(share @ gap)
+
+
+@register("mce", name="Maximum calibration error", family="probabilistic", direction=-1,
+          range=(0.0, 1.0), plot="reliability", needs_probabilities=True,
+          aliases=("maximum_calibration_error",), source="Naeini, Cooper & Hauskrecht 2015",
+          formula="max_b |mean y_b - mean p_b| over non-empty bins")
+def mce(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform") -> float:
+    """Maximum calibration error: the largest bin gap, ``ece`` with ``norm="max"``.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> round(bm.evaluate([0, 0, 1, 1], [0.1, 0.2, 0.2, 0.9]).value("mce", n_bins=2), 6)
+    0.166667
+    """
+    require_probabilities(t, "mce")
+    _exact_scores(t, "mce")
+    return ece(t, n_bins=n_bins, strategy=strategy, norm="max")
+
+
+# --- logistic recalibration ---------------------------------------------------------------
+def _logit_data(t: CountTable, measure: str) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+    """logit(p), positives and totals of the scores strictly inside (0, 1); None (with a
+    warning) when the fit is undefined."""
+    require_probabilities(t, measure)
+    _exact_scores(t, measure)
+    s = t.scores
+    inside = (s > 0.0) & (s < 1.0)
+    pos = t.pos.astype(np.float64, copy=False)
+    tot = pos + t.neg.astype(np.float64, copy=False)
+    if not inside.all():
+        dropped = float(tot[~inside].sum())
+        if dropped > 0:
+            report_caveat(measure, f"{dropped:g} cases with p exactly 0 or 1 are left out of "
+                          "the logistic calibration fit (as rms::val.prob does)")
+        s, pos, tot = s[inside], pos[inside], tot[inside]
+    npos, ntot = float(pos.sum()), float(tot.sum())
+    if ntot == 0 or npos == 0 or npos == ntot:
+        report_undefined(measure, "the logistic calibration fit needs both classes among "
+                         "the cases with 0 < p < 1")
+        return None
+    return np.log(s) - np.log1p(-s), pos, tot
+
+
+def _newton(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
+            measure: str) -> tuple[float, float] | None:
+    """Maximum-likelihood (a, b) of logit P(y=1) = a + b x (b fixed at 1 unless slope)."""
+    a, b = 0.0, 1.0
+
+    def loglik(a: float, b: float) -> float:
+        eta = a + b * x
+        # sum pos*eta - tot*log(1 + e^eta), stably
+        return float(pos @ eta - tot @ np.logaddexp(0.0, eta))
+
+    ll = loglik(a, b)
+    for _ in range(100):
+        mu = expit(a + b * x)
+        r = pos - tot * mu
+        v = tot * mu * (1.0 - mu)
+        if slope:
+            g = np.array([r.sum(), r @ x])
+            vx = v * x
+            h = np.array([[v.sum(), vx.sum()], [vx.sum(), vx @ x]])
+            try:
+                step = np.linalg.solve(h, g)
+            except np.linalg.LinAlgError:
+                break
+        else:
+            hv = float(v.sum())
+            if hv <= 0:
+                break
+            step = np.array([float(r.sum()) / hv, 0.0])
+        k = 1.0
+        while True:  # step halving keeps the likelihood increasing
+            na, nb = a + k * step[0], b + k * step[1]
+            nll = loglik(na, nb)
+            if nll >= ll - 1e-12 * abs(ll) or k < 1e-10:
+                break
+            k /= 2
+        done = abs(na - a) <= 1e-13 * (1 + abs(a)) and abs(nb - b) <= 1e-13 * (1 + abs(b))
+        a, b, ll = na, nb, nll
+        if done or (abs(step[0]) < 1e-15 and abs(step[1]) < 1e-15):
+            if abs(a) > 1e6 or abs(b) > 1e6:
+                break
+            return float(a), float(b)
+    report_undefined(measure, "the logistic calibration fit does not converge (the outcome "
+                     "is perfectly separated by logit(p): the estimate is infinite)")
+    return None
+
+
+def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> tuple[float, float]:
+    """(intercept, slope) of the logistic calibration fit y ~ a + b logit(p)
+    (rms::val.prob's ``Intercept`` and ``Slope``); (NaN, NaN) with a warning if undefined.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> t = bm.CountTable.from_arrays([0, 1, 0, 1, 1, 0, 1], [.2, .3, .4, .6, .7, .8, .5])
+    >>> [round(v, 6) for v in logistic_calibration(t)]  # R: glm(y ~ qlogis(p), binomial)
+    [0.292758, 0.298525]
+    """
+    def compute() -> tuple[float, float]:
+        data = _logit_data(t, measure)
+        fit = None if data is None else _newton(*data, slope=True, measure=measure)
+        return (float("nan"), float("nan")) if fit is None else fit
+
+    return t.memo(("logistic_calibration",), compute)
+
+
+@register("calibration_slope", name="Calibration slope", family="probabilistic",
+          direction=0, range=(-np.inf, np.inf), plot="reliability",
+          needs_probabilities=True, aliases=("logistic_calibration_slope",),
+          source="Cox 1958; Steyerberg 2019; rms::val.prob (Slope)",
+          formula="b in logit P(y=1) = a + b logit(p), maximum likelihood")
+def calibration_slope(t: CountTable) -> float:
+    r"""Slope b of the logistic recalibration :math:`\mathrm{logit}\,P(y=1) = a + b\,
+    \mathrm{logit}(p)`: 1 when well calibrated, below 1 when the predictions are too
+    extreme (overfitting), above 1 when too moderate. As rms::val.prob's ``Slope``.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([0, 1, 0, 1, 1, 0, 1], [.2, .3, .4, .6, .7, .8, .5])
+    >>> round(ev["calibration_slope"], 6)
+    0.298525
+    """
+    return logistic_calibration(t, "calibration_slope")[1]
+
+
+@register("calibration_intercept", name="Calibration intercept (joint fit)",
+          family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
+          needs_probabilities=True, source="Cox 1958; rms::val.prob (Intercept)",
+          formula="a in logit P(y=1) = a + b logit(p), fitted jointly with b")
+def calibration_intercept(t: CountTable) -> float:
+    r"""Intercept a of the joint fit :math:`\mathrm{logit}\,P(y=1) = a + b\,\mathrm{logit}
+    (p)`, as rms::val.prob's ``Intercept`` (0 when well calibrated). Not the
+    calibration-in-the-large, which fixes b = 1 (see ``calibration_in_the_large``).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([0, 1, 0, 1, 1, 0, 1], [.2, .3, .4, .6, .7, .8, .5])
+    >>> round(ev["calibration_intercept"], 6)
+    0.292758
+    """
+    return logistic_calibration(t, "calibration_intercept")[0]
+
+
+@register("calibration_in_the_large", name="Calibration-in-the-large",
+          family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
+          needs_probabilities=True, aliases=("citl",),
+          source="Steyerberg 2019; Van Calster et al. 2016",
+          formula="a in logit P(y=1) = a + logit(p) (logit(p) an offset)")
+def calibration_in_the_large(t: CountTable) -> float:
+    r"""Intercept a of :math:`\mathrm{logit}\,P(y=1) = a + \mathrm{logit}(p)` with the
+    slope fixed at 1: positive when the model under-predicts on average, negative when
+    it over-predicts; as R's ``glm(y ~ offset(qlogis(p)), family = binomial)``.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([0, 1, 0, 1, 1, 0, 1], [.2, .3, .4, .6, .7, .8, .5])
+    >>> round(ev["calibration_in_the_large"], 6)  # R: glm(y ~ offset(qlogis(p)), binomial)
+    0.34209
+    """
+    def compute() -> float:
+        data = _logit_data(t, "calibration_in_the_large")
+        fit = None if data is None else _newton(*data, slope=False,
+                                                measure="calibration_in_the_large")
+        return float("nan") if fit is None else fit[0]
+
+    return t.memo(("calibration_in_the_large",), compute)
+
+
+# --- Spiegelhalter, Brier skill -------------------------------------------------------------
+def _one_minus_2x(x: FloatArray) -> FloatArray:
+    return 1.0 - 2.0 * x
+
+
+def _unit_bound(low: float, high: float) -> float:
+    a = max(abs(low), abs(high))
+    return (1.0 + a) ** 4
+
+
+#: Spiegelhalter's z: sum pos (1-p)(1-2p), sum neg p(1-2p), and the variance terms
+#: sum (1-2p)^2 p(1-p) over the positives and the negatives
+SPIEGELHALTER = SumGroup("spiegelhalter", "Spiegelhalter's z", (
+    RawSum("spiegel_pos", "pos", "((1.0 - x) * (1.0 - 2.0 * x))",
+           lambda x, _p, _pi: (1.0 - x) * _one_minus_2x(x), _unit_bound),
+    RawSum("spiegel_neg", "neg", "(x * (1.0 - 2.0 * x))",
+           lambda x, _p, _pi: x * _one_minus_2x(x), _unit_bound),
+    RawSum("spiegel_var_pos", "pos", "((1.0 - 2.0 * x) * (1.0 - 2.0 * x) * x * (1.0 - x))",
+           lambda x, _p, _pi: _one_minus_2x(x) ** 2 * x * (1.0 - x), _unit_bound),
+    RawSum("spiegel_var_neg", "neg", "((1.0 - 2.0 * x) * (1.0 - 2.0 * x) * x * (1.0 - x))",
+           lambda x, _p, _pi: _one_minus_2x(x) ** 2 * x * (1.0 - x), _unit_bound),
+))
+
+
+@register("spiegelhalter_z", name="Spiegelhalter's z", family="probabilistic", direction=0,
+          range=(-np.inf, np.inf), plot="reliability", needs_probabilities=True,
+          sums=(SPIEGELHALTER,), aliases=("spiegelhalter",),
+          source="Spiegelhalter 1986; rms::val.prob (S:z)",
+          formula="sum (y - p)(1 - 2p) / sqrt(sum (1 - 2p)^2 p (1 - p))")
+def spiegelhalter_z(t: CountTable) -> float:
+    r"""Spiegelhalter's (1986) z statistic of calibration, as rms::val.prob's ``S:z``:
+
+    .. math:: z = \frac{\sum (y_i - p_i)(1 - 2p_i)}{\sqrt{\sum (1 - 2p_i)^2 p_i (1 - p_i)}}
+
+    approximately standard normal when the p are the true probabilities
+    (``ev.calibration_test("spiegelhalter")`` gives its p-value). NaN with a warning
+    when every p is 0, 1/2 or 1 (zero variance).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> round(bm.evaluate([0, 1, 1, 0], [0.1, 0.8, 0.3, 0.6])["spiegelhalter_z"], 6)
+    0.502519
+    """
+    require_probabilities(t, "spiegelhalter_z")
+    sp, sn, vp, vn = table_sums(t, SPIEGELHALTER)
+    var = vp + vn
+    if not var > 0:
+        report_undefined("spiegelhalter_z", "its variance sum (1-2p)^2 p(1-p) is 0 (every p "
+                         "is 0, 1/2 or 1)")
+        return float("nan")
+    return (sp - sn) / float(np.sqrt(var))
+
+
+@register("brier_skill", name="Brier skill score", family="probabilistic", direction=1,
+          range=(-np.inf, 1.0), plot="reliability", needs_probabilities=True, sums=(POLY,),
+          aliases=("bss", "brier_skill_score", "scaled_brier"),
+          source="Murphy 1973; Steyerberg et al. 2010 (scaled Brier)",
+          formula="1 - Brier / (pi (1 - pi)), pi the prevalence")
+def brier_skill(t: CountTable) -> float:
+    r"""Brier skill score: :math:`1 - \mathrm{Brier} / \mathrm{Brier}_{ref}` with the
+    reference forecast "the prevalence pi for everyone", :math:`\mathrm{Brier}_{ref} =
+    \pi(1 - \pi)`. 1 is perfect, 0 no better than the prevalence. NaN with a warning on
+    a single class.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> round(bm.evaluate([0, 1, 1, 0], [0.1, 0.8, 0.3, 0.6])["brier_skill"], 6)
+    0.1
+    """
+    require_probabilities(t, "brier_skill")
+    pi = t.prevalence
+    ref = pi * (1.0 - pi)
+    if not ref > 0:
+        report_undefined("brier_skill", "y_true has one class, so the reference Brier score "
+                         "pi (1 - pi) is 0")
+        return float("nan")
+    return 1.0 - brier(t) / ref
+
+
+# --- decision-analytic --------------------------------------------------------------------
+def _nb_threshold(t: CountTable, threshold: Any, measure: str) -> float | None:
+    thr = check_in_range(threshold, "threshold", 0.0, 1.0)
+    if thr in (0.0, 1.0):
+        report_undefined(measure, f"the threshold probability {thr:g} gives odds t/(1-t) of "
+                         f"{'0' if thr == 0 else 'infinity'}; use 0 < threshold < 1")
+        return None
+    if t.binning is not None:
+        t.binning.warn_inexact(thr, t, stacklevel=4)
+    return thr
+
+
+@register("net_benefit", name="Net benefit", family="probabilistic", direction=1,
+          range=(-np.inf, 1.0), needs_probabilities=True,
+          source="Vickers & Elkin 2006",
+          formula="TP/n - FP/n * t/(1 - t), treating everyone with p >= t")
+def net_benefit(t: CountTable, *, threshold: float = 0.5) -> float:
+    r"""Net benefit of treating everyone whose predicted risk is at least the threshold
+    probability t (Vickers & Elkin 2006), as the dcurves packages:
+
+    .. math:: \mathrm{NB}(t) = \frac{TP}{n} - \frac{FP}{n}\,\frac{t}{1 - t}
+
+    t/(1-t) is the harm of a needless treatment relative to the benefit of a needed
+    one. ``ev.decision_curve()`` draws it over t, with "treat all" and "treat none".
+
+    Parameters
+    ----------
+    threshold : float in (0, 1), default 0.5 (independent of the evaluation's threshold).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 0, 1, 0, 0], [0.9, 0.6, 0.4, 0.3, 0.1])
+    >>> round(ev.value("net_benefit", threshold=0.25), 6)  # TP 2, FP 2: 2/5 - 2/5 * 1/3
+    0.266667
+    """
+    require_probabilities(t, "net_benefit")
+    thr = _nb_threshold(t, threshold, "net_benefit")
+    if thr is None:
+        return float("nan")
+    c = t.confusion(thr)
+    return float(c.tp / t.total - c.fp / t.total * (thr / (1.0 - thr)))
+
+
+@register("expected_cost", name="Expected misclassification cost", family="confusion",
+          direction=-1, range=(0.0, np.inf), plot="measure",
+          aliases=("misclassification_cost",), source="Drummond & Holte 2006; Elkan 2001",
+          formula="(cost_fp FP + cost_fn FN) / n")
+def expected_cost(c: Confusion, *, cost_fp: float = 1.0, cost_fn: float = 1.0) -> Any:
+    r"""Mean cost per case at the threshold, :math:`(c_{FP}\,FP + c_{FN}\,FN) / n`;
+    ``ev.best_threshold("expected_cost", cost_fp=1, cost_fn=5)`` finds the cheapest cut.
+    With both costs 1 it is the error rate.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 0, 1, 0, 0], [0.9, 0.6, 0.4, 0.3, 0.1])
+    >>> ev.value("expected_cost", cost_fp=1, cost_fn=5)  # FP 1, FN 1 at 0.5
+    1.2
+    """
+    cfp = check_in_range(cost_fp, "cost_fp", 0.0, np.inf, high_open=True)
+    cfn = check_in_range(cost_fn, "cost_fn", 0.0, np.inf, high_open=True)
+    return ratio(cfp * c.fp + cfn * c.fn, c.total, "expected_cost", "there are no cases")
+
+
+def _h_integrals(a: float, b: float) -> tuple[Any, Any]:
+    """c -> int_0^c x u(x) dx and c -> int_0^c (1-x) u(x) dx, u the Beta(a, b) density."""
+    b00 = beta_fn(a, b)
+    k1, k2 = beta_fn(a + 1, b) / b00, beta_fn(a, b + 1) / b00
+
+    def m1(c: Any) -> Any:
+        return k1 * betainc(a + 1, b, c)
+
+    def m2(c: Any) -> Any:
+        return k2 * betainc(a, b + 1, c)
+
+    return m1, m2
+
+
+@register("h_measure", name="H-measure", family="ranking", direction=1, range=(0.0, 1.0),
+          plot="roc", aliases=("hmeasure",), binning_bound="refinements",
+          source="Hand 2009; Hand & Anagnostopoulos 2014; R/Python hmeasure",
+          formula="1 - L / L_max, L the minimum expected loss under a Beta(2, 1 + 1/SR) "
+                  "prior on the cost c")
+def h_measure(t: CountTable, *, severity_ratio: float | None = None) -> float:
+    r"""Hand's (2009) H-measure: one minus the expected minimum misclassification loss,
+    relative to that of the best trivial classifier, under a Beta(a, b) distribution of
+    the relative cost c, with a = 2 and b = 1 + 1/SR (Hand & Anagnostopoulos 2014).
+
+    The minimum loss at cost c is that of the ROC convex hull's best vertex,
+    :math:`\min_k\; c\,\pi_0\,FPR_k + (1 - c)\,\pi_1\,(1 - TPR_k)`, and
+    :math:`L_{max} = \int \min(c\,\pi_0, (1 - c)\,\pi_1)\,u(c)\,dc`.
+
+    Parameters
+    ----------
+    severity_ratio : float > 0, optional. The relative severity of the two errors;
+        default pi1/pi0 (positives over negatives), as the hmeasure package.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.4, 0.3, 0.1])
+    >>> round(ev["h_measure"], 6)
+    0.666667
+    """
+    if t.P == 0 or t.N == 0:
+        which = "positives" if t.P == 0 else "negatives"
+        report_undefined("h_measure", f"y_true has no {which}; the H-measure needs both classes")
+        return float("nan")
+    pi1 = t.prevalence
+    pi0 = 1.0 - pi1
+    sr = pi1 / pi0 if severity_ratio is None else check_in_range(
+        severity_ratio, "severity_ratio", 0.0, np.inf, low_open=True, high_open=True)
+    a, b = 2.0, 1.0 + 1.0 / sr
+    m1, m2 = _h_integrals(a, b)
+    fpr, tpr = roc_hull(t)
+    df, dt = np.diff(fpr), np.diff(tpr)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cuts = pi1 * dt / (pi1 * dt + pi0 * df)
+    hi = np.concatenate([[1.0], cuts])
+    lo = np.concatenate([cuts, [0.0]])
+    loss = float(pi0 * fpr @ (m1(hi) - m1(lo)) + pi1 * (1.0 - tpr) @ (m2(hi) - m2(lo)))
+    lmax = float(pi0 * m1(pi1) + pi1 * (m2(1.0) - m2(pi1)))
+    return 1.0 - loss / lmax
+
+
+# --- multiclass ---------------------------------------------------------------------------
+def _ece_multiclass(data: MulticlassData, *, n_bins: int = 10, strategy: str = "uniform",
+                    norm: str = "l1", kind: str = "top_label") -> float:
+    """Multiclass ECE. ``kind="top_label"`` (default; Guo et al. 2017): the binary ECE of
+    "the argmax class is right" against the top probability. ``kind="classwise"`` (Kull
+    et al. 2019): the mean over the classes of the one-vs-rest ECE of each column."""
+    proba = data.proba
+    if proba.size and (proba.min() < 0 or proba.max() > 1):
+        raise ValueError("ece needs probabilities in [0, 1]")
+    if kind == "top_label":
+        top = proba.argmax(axis=1)
+        t = CountTable.from_arrays(top == data.codes, proba[np.arange(top.size), top],
+                                   sample_weight=data.weight)
+        return ece(t, n_bins=n_bins, strategy=strategy, norm=norm)
+    if kind == "classwise":
+        values = [ece(CountTable.from_arrays(data.codes == k, proba[:, k],
+                                             sample_weight=data.weight),
+                      n_bins=n_bins, strategy=strategy, norm=norm)
+                  for k in range(data.n_classes)]
+        return float(np.mean(values))
+    raise ValueError(f"kind must be 'top_label' or 'classwise', got {kind!r}")
+
+
+def _mce_multiclass(data: MulticlassData, *, n_bins: int = 10, strategy: str = "uniform",
+                    kind: str = "top_label") -> float:
+    """Multiclass MCE: ``ece`` with ``norm="max"`` (top-label or classwise)."""
+    return _ece_multiclass(data, n_bins=n_bins, strategy=strategy, norm="max", kind=kind)
+
+
+declare_fast_path("ece", multiclass=_ece_multiclass)
+declare_fast_path("mce", multiclass=_mce_multiclass)
