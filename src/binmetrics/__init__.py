@@ -8,6 +8,12 @@ source papers define them, from one mergeable count table.
 """
 
 from binmetrics.comparison.anova import AnovaResult, anova
+from binmetrics.comparison.bayesian import (
+    BayesianSignedRank,
+    CorrelatedTTest,
+    bayesian_signed_rank,
+    correlated_t_test,
+)
 from binmetrics.comparison.ranks import PosthocResult, RankComparison, rank_comparison
 from binmetrics.comparison.srd import (
     COVATResult,
@@ -76,11 +82,13 @@ __all__ = [
     "AccumulationCurve",
     "Accumulator",
     "AnovaResult",
+    "BayesianSignedRank",
     "BestThreshold",
     "ByResult",
     "COVATResult",
     "Comparison",
     "Confusion",
+    "CorrelatedTTest",
     "CountTable",
     "EvalOptions",
     "Evaluation",
@@ -113,9 +121,11 @@ __all__ = [
     "__version__",
     "anova",
     "auc_ci",
+    "bayesian_signed_rank",
     "benchmark",
     "bootstrap",
     "compare",
+    "correlated_t_test",
     "covat",
     "delong_test",
     "evaluate",

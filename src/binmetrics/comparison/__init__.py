@@ -14,6 +14,12 @@ start with an underscore are their private helpers.
 """
 
 from binmetrics.comparison.anova import AnovaResult, anova
+from binmetrics.comparison.bayesian import (
+    BayesianSignedRank,
+    CorrelatedTTest,
+    bayesian_signed_rank,
+    correlated_t_test,
+)
 from binmetrics.comparison.covat import COVATResult, covat
 from binmetrics.comparison.ranks import PosthocResult, RankComparison, rank_comparison
 from binmetrics.comparison.srd import SRDResult, srd
@@ -25,7 +31,9 @@ from binmetrics.comparison.study_srd import StudySRD
 
 __all__ = [
     "AnovaResult",
+    "BayesianSignedRank",
     "COVATResult",
+    "CorrelatedTTest",
     "PosthocResult",
     "RankComparison",
     "SRDCrossValidation",
@@ -34,7 +42,9 @@ __all__ = [
     "Study",
     "StudySRD",
     "anova",
+    "bayesian_signed_rank",
     "benchmark",
+    "correlated_t_test",
     "covat",
     "rank_comparison",
     "srd",

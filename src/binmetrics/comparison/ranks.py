@@ -561,9 +561,8 @@ def rank_comparison(scores: Any, measure: str | None = None, *,
     (9.28, 3, 3.69, (3, 39))
     """
     if not isinstance(scores, (pd.DataFrame, Mapping, np.ndarray, list, tuple)):
-        from binmetrics.comparison.study_results import Study
-
-        if isinstance(scores, Study):
+        # a Study (its module imports this one, so it is recognised by its method)
+        if callable(getattr(scores, "rank_comparison", None)):
             if measure is None:
                 raise ValueError("rank_comparison(study, measure): name the measure to rank "
                                  "by, e.g. rank_comparison(study, 'auc')")

@@ -5,7 +5,8 @@ self-contained HTML report (:mod:`~binmetrics.display.report`).
   one declaration of each plot kind (:class:`~binmetrics.display.plot.PlotKind`);
 - :mod:`~binmetrics.display.plot_curves` (ROC, threshold, PR, PRG, gain, lift),
   :mod:`~binmetrics.display.plot_cases` (loss, reliability, any confusion measure,
-  confusion matrix), :mod:`~binmetrics.display.plot_compare` (SRD, COVAT, ANOVA);
+  confusion matrix), :mod:`~binmetrics.display.plot_compare` (SRD, COVAT, ANOVA),
+  :mod:`~binmetrics.display.plot_ranks` (critical-difference diagram, Bayesian posteriors);
 - :mod:`~binmetrics.display.chart_data`: the numbers of each chart, without matplotlib;
 - :mod:`~binmetrics.display.report` (``report()``), built from
   :mod:`~binmetrics.display.report_data` (the embedded numbers),
@@ -19,7 +20,7 @@ its functions with :mod:`binmetrics.backends`, through which ``Evaluation.plot``
 """
 
 from binmetrics.backends import register_display
-from binmetrics.display import plot
+from binmetrics.display import plot, plot_ranks
 from binmetrics.display.report import report as _report
 
 __all__ = ["plot"]
@@ -27,3 +28,5 @@ __all__ = ["plot"]
 
 register_display("plot", plot.draw)
 register_display("report", _report)
+register_display("critical_difference", plot_ranks.critical_difference)
+register_display("bayesian_posterior", plot_ranks.bayesian_posterior)

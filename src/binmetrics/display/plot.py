@@ -21,7 +21,9 @@ kinds, the numbers of each chart for other renderers (:func:`chart_data`: lines 
 data units, step functions expanded by :func:`step_vertices`); the HTML report
 (:mod:`binmetrics.display.report`) draws its charts from it, in :data:`KINDS` order,
 so the report and these plots show the same lines. :func:`srd`, :func:`covat` and
-:func:`anova_means` draw the results of the comparison tools.
+:func:`anova_means` draw the results of the comparison tools, and
+:func:`critical_difference` and :func:`bayesian_posterior` those of the rank and Bayesian
+comparisons (:mod:`~binmetrics.display.plot_ranks`).
 
 The functions live in :mod:`~binmetrics.display.plot_curves` (roc, threshold, pr,
 prg, gain, lift), :mod:`~binmetrics.display.plot_cases` (loss, reliability, measure,
@@ -72,6 +74,7 @@ from binmetrics.display.chart_data import (
 from binmetrics.display.plot_cases import confusion_matrix, loss, measure, reliability
 from binmetrics.display.plot_compare import anova_means, covat, srd
 from binmetrics.display.plot_curves import gain, lift, pr, prg, roc, threshold
+from binmetrics.display.plot_ranks import bayesian_posterior, critical_difference
 from binmetrics.measures import REGISTRY, get_measure
 
 if TYPE_CHECKING:
@@ -85,9 +88,11 @@ __all__ = [
     "PlotKind",
     "Series",
     "anova_means",
+    "bayesian_posterior",
     "chart_data",
     "confusion_matrix",
     "covat",
+    "critical_difference",
     "draw",
     "gain",
     "kinds",
