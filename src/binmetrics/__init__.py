@@ -24,6 +24,12 @@ from binmetrics.comparison.srd import (
     srd,
 )
 from binmetrics.comparison.study import Study, StudySRD, benchmark
+from binmetrics.comparison.two_model_tests import (
+    CV5x2Test,
+    WilcoxonTest,
+    cv_5x2_test,
+    wilcoxon_test,
+)
 from binmetrics.curves import (
     AccumulationCurve,
     GainCurve,
@@ -86,6 +92,7 @@ __all__ = [
     "BestThreshold",
     "ByResult",
     "COVATResult",
+    "CV5x2Test",
     "Comparison",
     "Confusion",
     "CorrelatedTTest",
@@ -118,6 +125,7 @@ __all__ = [
     "UndefinedMeasureError",
     "UndefinedMeasureWarning",
     "UndersampledEvaluation",
+    "WilcoxonTest",
     "__version__",
     "anova",
     "auc_ci",
@@ -127,6 +135,7 @@ __all__ = [
     "compare",
     "correlated_t_test",
     "covat",
+    "cv_5x2_test",
     "delong_test",
     "evaluate",
     "evaluate_by",
@@ -149,4 +158,5 @@ __all__ = [
     "triplet_loss",
     "two_proportion_test",
     "undefined_policy",
+    "wilcoxon_test",
 ]

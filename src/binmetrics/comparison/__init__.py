@@ -28,11 +28,18 @@ from binmetrics.comparison.srd_randomization import SRDRandomization
 from binmetrics.comparison.study import benchmark
 from binmetrics.comparison.study_results import Study
 from binmetrics.comparison.study_srd import StudySRD
+from binmetrics.comparison.two_model_tests import (
+    CV5x2Test,
+    WilcoxonTest,
+    cv_5x2_test,
+    wilcoxon_test,
+)
 
 __all__ = [
     "AnovaResult",
     "BayesianSignedRank",
     "COVATResult",
+    "CV5x2Test",
     "CorrelatedTTest",
     "PosthocResult",
     "RankComparison",
@@ -41,11 +48,14 @@ __all__ = [
     "SRDResult",
     "Study",
     "StudySRD",
+    "WilcoxonTest",
     "anova",
     "bayesian_signed_rank",
     "benchmark",
     "correlated_t_test",
     "covat",
+    "cv_5x2_test",
     "rank_comparison",
     "srd",
+    "wilcoxon_test",
 ]

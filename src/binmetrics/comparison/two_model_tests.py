@@ -1,0 +1,260 @@
+"""Frequentist tests of two models: the Wilcoxon signed-rank test over data sets (Demšar
+2006, section 3.1.3) and the 5x2cv tests on one data set (Dietterich's 1998 paired t,
+Alpaydin's 1999 combined F).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy import stats
+
+from binmetrics.evaluation.api import evaluate
+from binmetrics.exceptions import report_undefined
+from binmetrics.measures import get_measure
+from binmetrics.validation import check_labels, n_rows, take_rows
+
+__all__ = ["CV5x2Test", "WilcoxonTest", "cv_5x2_test", "wilcoxon_test"]
+
+ZeroMethod = Literal["zsplit", "wilcox", "pratt"]
+_ZERO_METHODS = ("zsplit", "wilcox", "pratt")
+
+
+@dataclass(frozen=True)
+class WilcoxonTest:
+    """The Wilcoxon signed-rank test of two models (:func:`wilcoxon_test`).
+
+    ``statistic`` is scipy's: min(R+, R-) two-sided, R+ (the rank sum of a - b > 0) for
+    one-sided alternatives. ``method`` says how the p-value was computed: "exact" (the
+    permutation distribution) or "approx" (the normal approximation, with the variance
+    corrected for ties).
+    """
+
+    statistic: float
+    p_value: float
+    method: str
+    zero_method: str
+    alternative: str
+    n: int
+    n_zero: int
+    median_difference: float
+
+    def __repr__(self) -> str:
+        return (f"WilcoxonTest(statistic={self.statistic:g}, p_value={self.p_value:.4g}, "
+                f"method={self.method!r}, zero_method={self.zero_method!r}, n={self.n}, "
+                f"n_zero={self.n_zero})")
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a one-row table."""
+        return pd.DataFrame([self.__dict__])
+
+
+def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
+                  alternative: str = "two-sided",
+                  method: Literal["auto", "exact", "approx"] = "auto") -> WilcoxonTest:
+    """The Wilcoxon signed-rank test of two models over N data sets.
+
+    The differences d_i = a_i - b_i are ranked by |d_i| (ties sharing ranks); R+ and R-
+    are the rank sums of the positive and negative ones. Zero differences are, by
+    default, split evenly between R+ and R- (Demšar 2006 recommends it; scipy's
+    ``zero_method="zsplit"``); "wilcox" drops them, "pratt" ranks them and drops their
+    ranks.
+
+    Parameters
+    ----------
+    a, b : array-like
+        The scores of the two models on the same data sets.
+    zero_method : {"zsplit", "wilcox", "pratt"}, default "zsplit"
+    alternative : {"two-sided", "greater", "less"}
+        "greater": a tends to be larger than b.
+    method : {"auto", "exact", "approx"}
+        "auto": exact when N <= 50 with no zero difference and no tied |d| (the exact
+        distribution assumes neither), the normal approximation otherwise. The method
+        used is stated on the result.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> from binmetrics.data import demsar_table
+    >>> t = demsar_table()
+    >>> res = bm.wilcoxon_test(t["C4.5+m"], t["C4.5"])  # Demšar section 3.1.3
+    >>> res.statistic, res.n_zero, res.method  # his T = min(R+, R-) = min(93, 12)
+    (12.0, 2, 'approx')
+    >>> round(res.p_value, 3)
+    0.011
+    """
+    xa = np.asarray(a, dtype=float)
+    xb = np.asarray(b, dtype=float)
+    if xa.ndim != 1 or xa.shape != xb.shape:
+        raise ValueError(f"a and b must hold one score per data set each; got shapes "
+                         f"{xa.shape} and {xb.shape}")
+    if not (np.isfinite(xa).all() and np.isfinite(xb).all()):
+        raise ValueError("a or b has missing or infinite scores; drop those data sets from "
+                         "both first")
+    if xa.size < 2:
+        raise ValueError(f"the Wilcoxon test needs at least 2 data sets; got {xa.size}")
+    if zero_method not in _ZERO_METHODS:
+        raise ValueError(f"zero_method must be one of {', '.join(_ZERO_METHODS)}; got "
+                         f"{zero_method!r}")
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; got "
+                         f"{alternative!r}")
+    d = xa - xb
+    n_zero = int(np.sum(d == 0))
+    nonzero = np.abs(d[d != 0])
+    ties = np.unique(nonzero).size < nonzero.size
+    if method == "auto":
+        method = "exact" if d.size <= 50 and n_zero == 0 and not ties else "approx"
+    elif method not in ("exact", "approx"):
+        raise ValueError(f"method must be 'auto', 'exact' or 'approx'; got {method!r}")
+    elif method == "exact" and (n_zero or ties):
+        raise ValueError("the exact Wilcoxon distribution assumes no zero differences and no "
+                         "tied |a - b|; use method='approx'")
+    if n_zero == d.size:
+        report_undefined("Wilcoxon signed-rank test", "every difference a - b is zero")
+        return WilcoxonTest(math.nan, math.nan, method, zero_method, alternative, int(d.size),
+                            n_zero, 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # scipy's note on small samples
+        res = stats.wilcoxon(xa, xb, zero_method=zero_method, alternative=alternative,
+                             method=method)
+    return WilcoxonTest(float(res.statistic), float(res.pvalue), method, zero_method,
+                        alternative, int(d.size), n_zero, float(np.median(d)))
+
+
+@dataclass(frozen=True)
+class CV5x2Test:
+    """A 5x2cv test (:func:`cv_5x2_test`).
+
+    ``differences`` is the (5, 2) array of a - b, replication by half (the first column
+    trained on the first half and tested on the second); ``statistic`` is Dietterich's t
+    (``kind="t"``, df = 5) or Alpaydin's F (``kind="f"``, df = (10, 5)).
+    """
+
+    statistic: float
+    df: tuple[int, ...]
+    p_value: float
+    kind: str
+    measure: str
+    differences: npt.NDArray[np.float64]
+    scores_a: npt.NDArray[np.float64]
+    scores_b: npt.NDArray[np.float64]
+
+    def __repr__(self) -> str:
+        return (f"CV5x2Test(kind={self.kind!r}, measure={self.measure!r}, "
+                f"statistic={self.statistic:.4g}, df={self.df}, p_value={self.p_value:.4g}, "
+                f"mean_difference={float(self.differences.mean()):.4g})")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per fit (replication, half): the measure of A and of B and A - B."""
+        rep, half = np.divmod(np.arange(10), 2)
+        return pd.DataFrame({"replication": rep + 1, "half": half + 1,
+                             "a": self.scores_a.ravel(), "b": self.scores_b.ravel(),
+                             "difference": self.differences.ravel()})
+
+
+def _scores(fitted: Any, X: Any, pos: Any) -> npt.NDArray[np.float64]:
+    """The positive-class scores of a fitted classifier (probability, else decision)."""
+    classes = list(fitted.classes_)
+    if hasattr(fitted, "predict_proba"):
+        return np.asarray(fitted.predict_proba(X), dtype=float)[:, classes.index(pos)]
+    if hasattr(fitted, "decision_function"):
+        d = np.asarray(fitted.decision_function(X), dtype=float).reshape(-1)
+        return d if classes[-1] == pos else -d
+    return (np.asarray(fitted.predict(X)) == pos).astype(float)
+
+
+def cv_5x2_test(estimator_a: Any, estimator_b: Any, X: Any, y: Any, *,
+                measure: str = "auc", kind: Literal["t", "f"] = "t",
+                random_state: Any = None, splits: Sequence[tuple[Any, Any]] | None = None,
+                pos_label: Any = None) -> CV5x2Test:
+    """The 5x2cv test of two classifiers on one data set.
+
+    Five replications of 2-fold cross-validation; in replication i the difference of the
+    measure, p_i^(j) = A - B, is taken on each half j (trained on the other), with mean
+    m_i and variance s_i^2 = sum_j (p_i^(j) - m_i)^2. Dietterich's (1998) paired t is
+    t = p_1^(1) / sqrt(sum_i s_i^2 / 5) on 5 df; Alpaydin's (1999) combined F is
+    F = sum_{i,j} (p_i^(j))^2 / (2 sum_i s_i^2) on (10, 5) df, which is more robust to the
+    choice of p_1^(1).
+
+    Parameters
+    ----------
+    estimator_a, estimator_b : scikit-learn classifiers
+        Cloned and refitted on each half (needs scikit-learn).
+    X, y : array-like
+    measure : str, default "auc"
+        A registry measure, computed on the positive class scores (``predict_proba``,
+        else ``decision_function``, else ``predict``).
+    kind : {"t", "f"}
+    random_state : int, optional
+        Seeds the five stratified, shuffled halvings.
+    splits : sequence of five (half_1, half_2) index arrays, optional
+        The halvings to use instead (e.g. to reproduce another tool's).
+    pos_label : optional
+        The positive class (binmetrics' usual default otherwise).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> lr = make_pipeline(StandardScaler(), LogisticRegression())
+    >>> res = bm.cv_5x2_test(lr, GaussianNB(), X, y, measure="auc", random_state=0)
+    >>> res.differences.shape, res.kind, res.df
+    ((5, 2), 't', (5,))
+    """
+    try:
+        from sklearn.base import clone
+        from sklearn.model_selection import StratifiedKFold
+    except ImportError:
+        raise ImportError("cv_5x2_test needs scikit-learn; install it with "
+                          "pip install 'binmetrics[sklearn]'") from None
+    m = get_measure(measure)
+    if kind not in ("t", "f"):
+        raise ValueError(f"kind must be 't' (Dietterich's paired t) or 'f' (Alpaydin's "
+                         f"combined F); got {kind!r}")
+    y_raw = np.asarray(y)
+    n = n_rows(X, "X")
+    if y_raw.ndim != 1 or y_raw.size != n:
+        raise ValueError(f"y must hold one label per row of X ({n}); got shape {y_raw.shape}")
+    y_bool, pos = check_labels(y_raw, pos_label)
+    if splits is None:
+        seeds = np.random.SeedSequence(random_state).generate_state(5)
+        splits = [next(iter(StratifiedKFold(2, shuffle=True, random_state=int(s)).split(
+            np.zeros(n), y_bool))) for s in seeds]
+    if len(splits) != 5:
+        raise ValueError(f"splits must be five (half_1, half_2) pairs; got {len(splits)}")
+    scores = np.empty((2, 5, 2))
+    for i, (h1, h2) in enumerate(splits):
+        h1, h2 = np.asarray(h1, dtype=np.intp), np.asarray(h2, dtype=np.intp)
+        for j, (train, test) in enumerate(((h1, h2), (h2, h1))):
+            for e, est in enumerate((estimator_a, estimator_b)):
+                fitted = clone(est).fit(take_rows(X, train), y_raw[train])
+                s = _scores(fitted, take_rows(X, test), pos)
+                scores[e, i, j] = evaluate(y_bool[test], s, pos_label=True).value(m)
+    diff = scores[0] - scores[1]
+    var = ((diff - diff.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    total = float(var.sum())
+    if total == 0.0:
+        report_undefined("5x2cv test", "the two differences of every replication are equal, "
+                         "so the variance estimate is 0")
+        stat = p = math.nan
+    elif kind == "t":
+        stat = float(diff[0, 0] / math.sqrt(total / 5.0))
+        p = float(2.0 * stats.t.sf(abs(stat), 5))
+    else:
+        stat = float((diff**2).sum() / (2.0 * total))
+        p = float(stats.f.sf(stat, 10, 5))
+    return CV5x2Test(stat, (5,) if kind == "t" else (10, 5), p, kind, m.id, diff,
+                     scores[0], scores[1])
