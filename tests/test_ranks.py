@@ -266,7 +266,7 @@ def test_posthoc_arguments():
         res.posthoc("holm", control="C5")
     with pytest.raises(ValueError, match="Nemenyi test compares all pairs"):
         res.posthoc("nemenyi", control="C4.5")
-    with pytest.raises(ValueError, match="pass control="):
+    with pytest.raises(ValueError, match=r"name one \(control=<model>"):
         res.posthoc("bonferroni_dunn")
     with pytest.raises(ValueError, match="alpha must be between 0 and 1"):
         res.posthoc(alpha=1.5)

@@ -467,7 +467,8 @@ def test_example_quick_run_writes_its_outputs(tmp_path: Path) -> None:
                     "--quick", "--out", str(out)], check=True, timeout=600)
     names = {p.name for p in out.iterdir()}
     for expected in ("results.csv", "anova_measures.csv", "anova_models.csv",
-                     "srd_measures.csv", "srd_models.csv", "failures.csv"):
+                     "srd_measures.csv", "srd_models.csv", "failures.csv", "cd_auc.png",
+                     "ranks_auc.txt", "ranks_brier_nemenyi.csv"):
         assert expected in names
     assert any(n.startswith("covat_") and n.endswith(".png") for n in names)
     assert any(n.startswith("srd_measures_") and n.endswith(".png") for n in names)

@@ -386,8 +386,9 @@ class RankComparison:
             raise ValueError("the Nemenyi test compares all pairs; for a control use "
                              "'bonferroni_dunn' or 'holm'")
         if method == "bonferroni_dunn" and control is None:
-            raise ValueError("the Bonferroni-Dunn test compares models with a control; "
-                             "pass control=<model> (or use 'nemenyi' for all pairs)")
+            raise ValueError("the Bonferroni-Dunn test compares models with a control; name "
+                             "one (control=<model>; --control on the command line), or use "
+                             "'nemenyi' for all pairs")
         ranks = self.ranks.mean(axis=0)
         order = list(self.average_ranks.index)
         if control is None:
@@ -586,8 +587,8 @@ def rank_comparison(scores: Any, measure: str | None = None, *,
         if missing == "raise":
             raise ValueError(f"{plural(nan_rows.sum(), 'data set')} ({where}{more}) miss a "
                              "score; the Friedman test needs one value per model per data "
-                             "set: fill them in, or pass missing='drop' to leave those data "
-                             "sets out")
+                             "set: fill them in, or pass missing='drop' (--drop-missing on "
+                             "the command line) to leave those data sets out")
         dropped = table.index[nan_rows].tolist()
         warnings.warn(f"rank_comparison: dropped {plural(len(dropped), 'data set')} with a "
                       f"missing score ({where}{more})", UserWarning, stacklevel=2)
