@@ -326,3 +326,19 @@ def test_study_rank_comparison_refusals(study):
         study.rank_comparison("auc", validation="test", fold=1)
     with pytest.raises(ValueError, match="at least 2 data sets"):
         study.rank_comparison("auc", dataset="toy", balance="balanced", classes="2-class")
+
+
+def test_docs_page_examples_run():
+    """The pycon examples of docs/howto/ranks.md give the numbers they show."""
+    import doctest
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "howto" / "ranks.md").read_text(
+        encoding="utf-8")
+    blocks = re.findall(r"```pycon\n(.*?)```", page, flags=re.S)
+    assert blocks
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(verbose=False)
+    for i, block in enumerate(blocks):
+        runner.run(parser.get_doctest(block, {}, f"ranks.md[{i}]", "ranks.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
