@@ -342,3 +342,19 @@ def test_docs_page_examples_run():
     for i, block in enumerate(blocks):
         runner.run(parser.get_doctest(block, {}, f"ranks.md[{i}]", "ranks.md", 0))
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_study_bayesian_signed_rank_orients_by_direction(study):
+    wide = study.scores_table("brier")
+    res = study.bayesian_signed_rank("brier", "NaiB", "tree", rope=0.01, random_state=1,
+                                     nsamples=2000)
+    # lower Brier is better: A better means b - a > rope
+    ref = bm.bayesian_signed_rank(wide["tree"] - wide["NaiB"], rope=0.01, random_state=1,
+                                  nsamples=2000)
+    np.testing.assert_array_equal(res.samples, ref.samples)
+    assert res.names == ("NaiB", "tree")
+    auc = study.bayesian_signed_rank("auc", "NaiB", "tree", random_state=1, nsamples=2000)
+    np.testing.assert_array_equal(auc.differences, (study.scores_table("auc")["NaiB"]
+                                                    - study.scores_table("auc")["tree"]))
+    with pytest.raises(ValueError, match="no 'test' values of svm"):
+        study.bayesian_signed_rank("auc", "NaiB", "svm")

@@ -6,7 +6,10 @@ with the failures, undefined values, warnings and design of the run, and runs th
 multi-level comparison paper's analyses on it: the measures comparison (section 2.1,
 :meth:`Study.srd_measures`), the models comparison (section 2.2,
 :meth:`Study.srd_models`), the factorial ANOVA of eq. 1 (:meth:`Study.anova`) and
-SRD-COVAT (:meth:`Study.covat`).
+SRD-COVAT (:meth:`Study.covat`); and, beside them, Demšar's (2006) rank comparison of
+the models (:meth:`Study.rank_comparison`: Friedman, post-hoc tests, the
+critical-difference diagram) and the Bayesian signed-rank test of two models
+(:meth:`Study.bayesian_signed_rank`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from binmetrics.exceptions import UndefinedMeasureWarning
 
 if TYPE_CHECKING:
     from binmetrics.comparison.anova import AnovaResult
+    from binmetrics.comparison.bayesian import BayesianSignedRank
     from binmetrics.comparison.covat import COVATResult
     from binmetrics.comparison.ranks import RankComparison
 
@@ -478,39 +482,24 @@ class Study:
         return anova(data, factors=factors, response="srd_pct", typ=typ,
                      interactions=interactions)  # type: ignore[arg-type]
 
-    def rank_comparison(self, measure: str, *, validation: str = "test",
-                        blocks: Sequence[str] = ("dataset", "balance", "classes"),
-                        higher_is_better: bool | None = None, tie_correction: bool = False,
-                        missing: str = "raise", **where: Any) -> RankComparison:
-        """Demšar's (2006) comparison of the models on one measure: average ranks, the
-        Friedman test, post-hoc tests and the critical-difference diagram
-        (:func:`~binmetrics.comparison.ranks.rank_comparison`).
-
-        Each ``blocks`` combination (default: every data set x balance x class setting)
-        is one "data set" of the Friedman test, the models are its columns and
-        ``validation`` ("test" or "cv") picks the values. Whether higher is better comes
-        from the measure registry (loss measures rank ascending); a measure without a
-        direction (prevalence) is refused. A block where a model failed or the measure is
-        undefined has a missing cell: an error, or ``missing="drop"`` leaves the block
-        out with a warning. ``where`` filters the table first (``balance="balanced"``).
+    def scores_table(self, measure: str, *, validation: str = "test",
+                     blocks: Sequence[str] = ("dataset", "balance", "classes"),
+                     **where: Any) -> pd.DataFrame:
+        """One measure as a blocks x models table: each ``blocks`` combination (default:
+        every data set x balance x class setting) a row, each model a column, the
+        ``validation`` ("test" or "cv") values; a model that failed or a value that is
+        undefined leaves a NaN. ``where`` filters first (``balance="balanced"``). The
+        input of :meth:`rank_comparison` and :meth:`bayesian_signed_rank`.
 
         Examples
         --------
         >>> from binmetrics.comparison.study import example_study
-        >>> res = example_study().rank_comparison("brier")  # lower is better
-        >>> res.higher_is_better, res.n_datasets, res.n_models
-        (False, 4, 3)
+        >>> example_study().scores_table("auc").shape
+        (4, 3)
         """
-        from binmetrics.comparison.ranks import rank_comparison
         from binmetrics.measures import get_measure
 
         m = get_measure(measure)
-        if m.direction == 0:
-            raise ValueError(f"{m.id} has no direction (neither higher nor lower is better), "
-                             "so the models cannot be ranked by it")
-        if higher_is_better is not None and bool(higher_is_better) != (m.direction > 0):
-            raise ValueError(f"{m.id} is {'higher' if m.direction > 0 else 'lower'}-is-better "
-                             "in the measure registry; leave higher_is_better unset")
         if m.id not in self.measures:
             raise ValueError(f"the study did not compute {m.id}; it has: "
                              f"{', '.join(self.measures)}")
@@ -534,9 +523,84 @@ class Study:
         if len(rows) > 1:
             wide.index = _labels(wide.index)
         wide.columns.name = "model"
-        return rank_comparison(wide, higher_is_better=m.direction > 0,
-                               tie_correction=tie_correction,
+        return wide
+
+    def _direction(self, measure: str, higher_is_better: bool | None) -> bool:
+        from binmetrics.measures import get_measure
+
+        m = get_measure(measure)
+        if m.direction == 0:
+            raise ValueError(f"{m.id} has no direction (neither higher nor lower is better), "
+                             "so the models cannot be ranked by it")
+        if higher_is_better is not None and bool(higher_is_better) != (m.direction > 0):
+            raise ValueError(f"{m.id} is {'higher' if m.direction > 0 else 'lower'}-is-better "
+                             "in the measure registry; leave higher_is_better unset")
+        return m.direction > 0
+
+    def rank_comparison(self, measure: str, *, validation: str = "test",
+                        blocks: Sequence[str] = ("dataset", "balance", "classes"),
+                        higher_is_better: bool | None = None, tie_correction: bool = False,
+                        missing: str = "raise", **where: Any) -> RankComparison:
+        """Demšar's (2006) comparison of the models on one measure: average ranks, the
+        Friedman test, post-hoc tests and the critical-difference diagram
+        (:func:`~binmetrics.comparison.ranks.rank_comparison`).
+
+        Each ``blocks`` combination is one "data set" of the Friedman test
+        (:meth:`scores_table`). Whether higher is better comes from the measure registry
+        (loss measures rank ascending); a measure without a direction (prevalence) is
+        refused. A block where a model failed or the measure is undefined has a missing
+        cell: an error, or ``missing="drop"`` leaves the block out with a warning.
+
+        Examples
+        --------
+        >>> from binmetrics.comparison.study import example_study
+        >>> res = example_study().rank_comparison("brier")  # lower is better
+        >>> res.higher_is_better, res.n_datasets, res.n_models
+        (False, 4, 3)
+        """
+        from binmetrics.comparison.ranks import rank_comparison
+
+        higher = self._direction(measure, higher_is_better)
+        wide = self.scores_table(measure, validation=validation, blocks=blocks, **where)
+        return rank_comparison(wide, higher_is_better=higher, tie_correction=tie_correction,
                                missing=missing)  # type: ignore[arg-type]
+
+    def bayesian_signed_rank(self, measure: str, model_a: str, model_b: str, *,
+                             rope: float = 0.0, validation: str = "test",
+                             blocks: Sequence[str] = ("dataset", "balance", "classes"),
+                             random_state: Any = None, **options: Any) -> BayesianSignedRank:
+        """The Bayesian signed-rank test of two models over the study's blocks
+        (:func:`~binmetrics.comparison.bayesian.bayesian_signed_rank`).
+
+        "A better" means better by the measure's direction in the registry: for a loss
+        measure the differences are b - a, so that a smaller loss of A counts for A.
+        Blocks where either model has no value are an error (the study's failures and
+        undefined values say why). ``options`` go to the test (``prior``, ``nsamples``).
+
+        Examples
+        --------
+        >>> from binmetrics.comparison.study import example_study
+        >>> res = example_study().bayesian_signed_rank("brier", "NaiB", "knn", rope=0.01,
+        ...                                            random_state=0)
+        >>> res.names, len(res.differences)
+        (('NaiB', 'knn'), 4)
+        """
+        from binmetrics.comparison.bayesian import bayesian_signed_rank
+
+        higher = self._direction(measure, None)
+        wide = self.scores_table(measure, validation=validation, blocks=blocks)
+        missing = [m for m in (model_a, model_b) if m not in wide.columns]
+        if missing:
+            raise ValueError(f"no {validation!r} values of {', '.join(missing)}; the models: "
+                             f"{', '.join(map(str, wide.columns))}")
+        pair = wide[[model_a, model_b]]
+        if pair.isna().to_numpy().any():
+            gaps = pair.index[pair.isna().any(axis=1)].tolist()
+            raise ValueError(f"{model_a} or {model_b} has no value on {gaps[:5]} (see "
+                             "study.failures and study.undefined); filter those blocks out")
+        d = (pair[model_a] - pair[model_b]).to_numpy(dtype=float)
+        return bayesian_signed_rank(d if higher else -d, rope=rope, random_state=random_state,
+                                    names=(model_a, model_b), **options)
 
     def covat(self, *, balance: str | None = None, classes: str | None = None,
               pretreat: str = "unit_length", orient: bool = True, order: str = "mean",
