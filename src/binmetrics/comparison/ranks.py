@@ -476,9 +476,9 @@ class RankComparison:
 
 def wilcoxon_pair(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64],
                   zero_method: str = "zsplit") -> tuple[float, float]:
-    """Wilcoxon's T and two-sided p of a - b (scipy; normal approximation when there are
-    zero differences or ties, exact otherwise for n <= 50), NaN p when every difference is
-    zero."""
+    """Wilcoxon's T and two-sided p of a - b (scipy's choice of exact or normal p-value),
+    for the post-hoc table: T = 0 and p = 1 when every difference is zero (the pair shows
+    no difference at all; :func:`wilcoxon_test` reports that case as undefined)."""
     d = a - b
     if np.all(d == 0):
         return 0.0, 1.0
