@@ -174,7 +174,8 @@ def read_columns(path: Path, columns: Sequence[str],
             sep = sniff_delimiter(path, TEXT_SUFFIXES[suffix])
             available = [str(c) for c in pd.read_csv(path, sep=sep, nrows=0).columns]
             check_columns(path, available, columns, roles)
-            return pd.read_csv(path, sep=sep, usecols=columns)
+            # round_trip: the scores as written (pandas 2.x's default parser may be 1 ulp off)
+            return pd.read_csv(path, sep=sep, usecols=columns, float_precision="round_trip")
     except CLIError:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable

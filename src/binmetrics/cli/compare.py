@@ -106,7 +106,8 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
         if suffix in PARQUET_SUFFIXES:
             frame = pd.read_parquet(path)
         elif suffix in TEXT_SUFFIXES:
-            frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]))
+            frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]),
+                                float_precision="round_trip")
         else:
             raise unknown_type(path)
     except CLIError:
