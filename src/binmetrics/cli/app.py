@@ -2,7 +2,7 @@
 
 Each subcommand lives in its own module (:mod:`~binmetrics.cli.evaluate`,
 :mod:`~binmetrics.cli.measures`, :mod:`~binmetrics.cli.compare`,
-:mod:`~binmetrics.cli.report`) over the shared helpers of
+:mod:`~binmetrics.cli.srd`, :mod:`~binmetrics.cli.report`) over the shared helpers of
 :mod:`binmetrics.cli.common`, and registers itself with one
 ``add_<name>_parser(subparsers)``. Every measure, its family, direction and source
 come from the registry; the CLI keeps no list of its own. Errors print
@@ -24,6 +24,7 @@ from binmetrics.cli.compare import add_compare_parser
 from binmetrics.cli.evaluate import add_evaluate_parser
 from binmetrics.cli.measures import add_measures_parser
 from binmetrics.cli.report import add_report_parser
+from binmetrics.cli.srd import add_srd_parser
 from binmetrics.io import check_output, write_text
 from binmetrics.version import __version__
 
@@ -34,7 +35,8 @@ examples:
   {PROG} evaluate --example screening
   {PROG} evaluate scores.csv --label y --score p --threshold 0.3
   {PROG} measures --family ranking
-  {PROG} compare table.csv --reference best --cv 7 --plot srd.png
+  {PROG} compare preds.csv --label y --score p_lr,p_gb
+  {PROG} srd table.csv --reference best --cv 7 --plot srd.png
   {PROG} report preds.csv --label y --score p1,p2 -o report.html
 
 Run '{PROG} COMMAND --help' for the options of a command.
@@ -61,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_evaluate_parser(sub)
     add_measures_parser(sub)
     add_compare_parser(sub)
+    add_srd_parser(sub)
     add_report_parser(sub)
     return parser
 
