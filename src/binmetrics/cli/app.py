@@ -25,6 +25,7 @@ from binmetrics.cli.evaluate import add_evaluate_parser
 from binmetrics.cli.measures import add_measures_parser
 from binmetrics.cli.report import add_report_parser
 from binmetrics.cli.srd import add_srd_parser
+from binmetrics.exceptions import MeasureCaveatWarning
 from binmetrics.io import check_output, write_text
 from binmetrics.version import __version__
 
@@ -69,11 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _show_warnings(caught: list[warnings.WarningMessage], cols: Columns | None) -> None:
+    """Each warning once; a measure's caveat once, however many evaluations it came from
+    (the overall and the calibrated values, each group)."""
     seen: set[str] = set()
     for w in caught:
         msg = cli_message(" ".join(str(w.message).split()), cols)
-        if msg not in seen:
-            seen.add(msg)
+        key = (msg.split(":", 1)[0] if issubclass(w.category, MeasureCaveatWarning)
+               else msg)
+        if key not in seen:
+            seen.add(key)
             print(f"warning: {msg}", file=sys.stderr)
 
 

@@ -23,9 +23,11 @@ from binmetrics.exceptions import (
     SumsUnavailable,
     UndefinedMeasureWarning,
     UndefinedPolicy,
+    caveats_once,
     report_undefined,
     undefined_message,
     undefined_policy,
+    warn_at_user,
 )
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
@@ -134,7 +136,7 @@ class Evaluation:
         key = (m.id, tuple(sorted((k, repr(v)) for k, v in p.items())))
         if key not in self._cache:
             arg = self._confusion if m.family == "confusion" else self.table
-            with undefined_policy(self.undefined):
+            with undefined_policy(self.undefined), caveats_once():
                 try:
                     self._cache[key] = float(m.func(arg, **p))
                 except SumsUnavailable as exc:  # binned scores: the engine lacks this sum
@@ -170,7 +172,7 @@ class Evaluation:
     def _values(self, measures: list[Measure]) -> dict[str, float]:
         """Values of many measures, with one warning per reason for those undefined
         (instead of one per measure: a single-class input leaves ~20 undefined)."""
-        with warnings.catch_warnings(record=True) as caught:
+        with caveats_once(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             values = {m.id: self._value_or_nan(m) for m in measures}
         reasons: dict[str, list[str]] = {}
@@ -181,8 +183,8 @@ class Evaluation:
             else:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         for reason, ids in reasons.items():
-            warnings.warn(UndefinedMeasureWarning(undefined_message(tuple(ids), reason),
-                                                  tuple(ids), reason), stacklevel=3)
+            warn_at_user(UndefinedMeasureWarning(undefined_message(tuple(ids), reason),
+                                                 tuple(ids), reason))
         return values
 
     def to_dict(self, family: Family | None = None, *,

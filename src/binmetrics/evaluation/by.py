@@ -18,7 +18,7 @@ import pandas as pd
 from binmetrics.backends import axes, pyplot
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
-from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.exceptions import UndefinedPolicy, caveats_once
 from binmetrics.measures import Measure, get_measure, iter_measures
 from binmetrics.table.counts import CountTable
 from binmetrics.validation import (
@@ -398,6 +398,7 @@ def by_tables(
                       n_resamples=n_resamples, random_state=random_state)
 
 
+@caveats_once()
 def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, int]],
                names: list[str], tuple_keys: bool, opts: EvalOptions,
                min_cases: int, chosen: list[Measure], ids: list[str], *, pos_label: Any,
