@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import special
 
+from binmetrics.formatting import frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
     _replicate_table,
@@ -377,9 +378,35 @@ class Comparison:
             "high", "level", "pvalue", "statistic", "method", "interval", "alternative",
             "n_undefined"])
 
+    def _title(self) -> str:
+        pairs = len(self.results) // max(len(self.measures), 1)
+        return (f"Comparison of {len(self.names)} models ({pairs} "
+                f"pair{'s' if pairs != 1 else ''}): difference = A - B, "
+                f"{100 * self.level:g}% interval, p-value ({self.alternative})")
+
+    def _shown(self) -> pd.DataFrame:
+        return self.to_frame()[["model_a", "model_b", "measure", "value_a", "value_b",
+                                "difference", "low", "high", "pvalue", "method"]]
+
     def __repr__(self) -> str:
-        return (f"Comparison(models={list(self.names)}, measures={list(self.measures)}, "
-                f"pairs={len(self.results) // max(len(self.measures), 1)})")
+        """The table of every pair and measure, with the differences' intervals and
+        p-values.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> cmp = bm.compare([1, 0, 1, 0, 1, 0], {"A": [.9, .2, .8, .3, .7, .4],
+        ...                                      "B": [.6, .5, .4, .3, .7, .8]})
+        >>> print(cmp)  # doctest: +NORMALIZE_WHITESPACE
+        Comparison of 2 models (1 pair): difference = A - B, 95% interval, p-value (two-sided)
+        model_a model_b  measure value_a  value_b difference       low     high   pvalue        method
+              A       B      auc       1 0.555556   0.444444 -0.171513   1.0604 0.157299        delong
+              A       B accuracy       1      0.5        0.5  0.099924 0.900076     0.25 mcnemar-exact
+        """
+        return frame_text(self._title(), self._shown(), max_rows=20)
+
+    def _repr_html_(self) -> str:
+        return frame_html(self._title(), self._shown())
 
 
 def _models(scores: Any) -> tuple[tuple[str, ...], list[Any]]:
