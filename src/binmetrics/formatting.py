@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,13 +72,21 @@ def frame_text(title: str, frame: pd.DataFrame, max_rows: int = 12) -> str:
     >>> print(frame_text("Two rows", pd.DataFrame({"id": ["a", "b"], "value": [2 / 3, 1]})))
     Two rows
     id    value
-     a 0.666667
-     b        1
+    a  0.666667
+    b         1
     """
-    body = frame.to_string(index=False, max_rows=max_rows,
-                           formatters={c: format_number for c in frame.columns
-                                       if frame[c].dtype.kind == "f"})
-    return f"{title}\n{body}"
+    formatters: dict[Any, Callable[[Any], str]] = {}
+    names: dict[Any, str] = {}
+    for c in frame.columns:
+        if frame[c].dtype.kind == "f":
+            formatters[c] = format_number
+        elif frame[c].dtype.kind == "O":  # text reads left-aligned, its header too
+            width = max([len(str(c)), *(len(str(v)) for v in frame[c])])
+            names[c] = f"{c!s:<{width}}"
+            formatters[names[c]] = lambda v, w=width: f"{v!s:<{w}}"
+    body = frame.rename(columns=names).to_string(index=False, max_rows=max_rows,
+                                                 formatters=formatters)
+    return title + "\n" + "\n".join(line.rstrip() for line in body.splitlines())
 
 
 def frame_html(title: str, frame: pd.DataFrame, max_rows: int = 30) -> str:

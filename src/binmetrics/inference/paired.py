@@ -399,9 +399,9 @@ class Comparison:
         ...                                      "B": [.6, .5, .4, .3, .7, .8]})
         >>> print(cmp)  # doctest: +NORMALIZE_WHITESPACE
         Comparison of 2 models (1 pair): difference = A - B, 95% interval, p-value (two-sided)
-        model_a model_b  measure value_a  value_b difference       low     high   pvalue        method
-              A       B      auc       1 0.555556   0.444444 -0.171513   1.0604 0.157299        delong
-              A       B accuracy       1      0.5        0.5  0.099924 0.900076     0.25 mcnemar-exact
+        model_a model_b measure value_a value_b difference low high pvalue method
+        A B auc 1 0.555556 0.444444 -0.171513 1.0604 0.157299 delong
+        A B accuracy 1 0.5 0.5 0.099924 0.900076 0.25 mcnemar-exact
         """
         return frame_text(self._title(), self._shown(), max_rows=20)
 
