@@ -62,6 +62,13 @@ def format_number(value: float, style: NumberStyle = CLI, *, digits: int | None 
     return f"{v:.{d}f}" if style.fixed else f"{v:.{d}g}"
 
 
+def _left(width: int) -> Callable[[Any], str]:
+    def fmt(v: Any) -> str:
+        return f"{v!s:<{width}}"
+
+    return fmt
+
+
 def frame_text(title: str, frame: pd.DataFrame, max_rows: int = 12) -> str:
     """A result's ``repr``: a title line over its table (the first and last rows of a
     long one), numbers in the CLI's style.
@@ -83,7 +90,7 @@ def frame_text(title: str, frame: pd.DataFrame, max_rows: int = 12) -> str:
         elif frame[c].dtype.kind == "O":  # text reads left-aligned, its header too
             width = max([len(str(c)), *(len(str(v)) for v in frame[c])])
             names[c] = f"{c!s:<{width}}"
-            formatters[names[c]] = lambda v, w=width: f"{v!s:<{w}}"
+            formatters[names[c]] = _left(width)
     body = frame.rename(columns=names).to_string(index=False, max_rows=max_rows,
                                                  formatters=formatters)
     return title + "\n" + "\n".join(line.rstrip() for line in body.splitlines())

@@ -218,6 +218,9 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
     >>> cli_message("y_score has NaN; use nan_policy='omit'", Columns("y", "p", None))
     "score column 'p' has NaN; use --nan-policy omit"
     """
+    text = re.sub(r"; for a multiclass classifier pass its probability matrix.*$",
+                  "; the command line evaluates binary classifiers (a label column with "
+                  "two values)", text)
     text = text.replace("nan_policy='omit'", "--nan-policy omit")
     text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
     text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")
