@@ -63,7 +63,7 @@ def test_evaluate_takes_a_table_and_its_columns(frame):
     pl = pytest.importorskip("polars")
     ev = bm.evaluate(data=pl.from_pandas(frame), label="y", score="p", threshold=0.4)
     assert ev.confusion == ref.confusion
-    with pytest.raises(KeyError, match="score column 'px'.*columns: y, p"):
+    with pytest.raises(KeyError, match=r"score column 'px'.*columns: y, p"):
         bm.evaluate(frame, label="y", score="px")
 
 

@@ -174,7 +174,7 @@ def by_table(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
             if info["ci"]:
                 line += [format_number(r[f"{m.id}_low"]), format_number(r[f"{m.id}_high"])]
             if info["pi0"] is not None:
-                line.append(format_number(r[f"{m.id}_cal"]))
+                line.append(format_number(r.get(f"{m.id}_cal", math.nan)))
             body.append(line)
     return "\n".join(head) + "\n\n" + groups + "\n" + align(header, body, right=right)
 

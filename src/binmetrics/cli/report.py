@@ -248,5 +248,8 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     page = report(models, out, title=title, ci=ci, paired=paired,
                   max_points=args.max_points, thresholds=args.thresholds, notes=notes)
     size = len(page.encode("utf-8"))
-    return (f"wrote {out} ({size / 1e6:.2f} MB): {len(models)} model(s), "
-            f"{sum(int(ev.n_rows or 0) for ev in models.values())} rows\n")
+    if args.model_col is None and len(models) > 1:  # wide: every model scores each row
+        what = f"{len(models)} models scored on the same {len(df)} rows"
+    else:
+        what = f"{len(models)} model(s), {len(df)} rows"
+    return f"wrote {out} ({size / 1e6:.2f} MB): {what} of {path.name}\n"

@@ -23,6 +23,8 @@ from binmetrics.cli.common import (
     CLIError,
     add_format_and_output,
     align,
+    check_has_header,
+    check_has_rows,
     check_input_file,
     help_formatter,
     json_value,
@@ -109,6 +111,7 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
         if suffix in PARQUET_SUFFIXES:
             frame = pd.read_parquet(path)
         elif suffix in TEXT_SUFFIXES:
+            check_has_header(path)
             frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]))
         else:
             raise unknown_type(path)
@@ -116,6 +119,7 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable
         raise CLIError(f"cannot read {path}: {one_line(exc)}") from None
+    check_has_rows(path, frame)
     frame.columns = [str(c) for c in frame.columns]
     if index_col is not None:
         if index_col not in frame.columns:

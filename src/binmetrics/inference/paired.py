@@ -501,7 +501,8 @@ def _clean(y_true: Any, arrays: list[Any], names: tuple[str, ...], sample_weight
                 rows = ", ".join(map(str, np.flatnonzero(bad)[:5].tolist()))
                 raise ValueError(f"the scores of {name!r} have {int(bad.sum())} non-finite "
                                  f"values (NaN or inf) at rows [{rows}"
-                                 f"{', ...' if bad.sum() > 5 else ''}]; pass nan_policy='omit' "
+                                 f"{', ...' if bad.sum() > 5 else ''}] (0-based); pass "
+                                 "nan_policy='omit' "
                                  "to drop those rows for every model")
             keep &= ~bad
     if not keep.all():
