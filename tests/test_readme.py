@@ -37,7 +37,7 @@ def test_pycon_blocks_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         warnings.simplefilter("ignore")
         for i, (lang, text) in enumerate(blocks):
             if lang == "python" and i + 1 < len(blocks) and blocks[i + 1][0] == "pycon":
-                exec(compile(text, f"{page.name} block {i}", "exec"), globs)  # noqa: S102
+                exec(compile(text, f"{page.name} block {i}", "exec"), globs)
             elif lang == "pycon":  # a blank line inside printed output is part of it
                 text = re.sub(r"\n\n(?!>>>|\Z)", "\n<BLANKLINE>\n", text)
                 test = parser.get_doctest(text, globs, f"{page.name} block {i}", str(page), 0)

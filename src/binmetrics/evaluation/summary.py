@@ -18,8 +18,6 @@ from binmetrics.table.counts import Confusion
 if TYPE_CHECKING:
     import pandas as pd
 
-    from binmetrics.evaluation.binary import Evaluation
-
 __all__ = ["SUMMARY_MEASURES", "Summary", "summarize"]
 
 #: the measures of a summary, in order (the Brier score only for probabilities)
@@ -98,10 +96,12 @@ class Summary:
                 + frame_html("measures", self._measures_shown()))
 
 
-def summarize(ev: Evaluation, *, ci: bool = True, level: float = 0.95,
+def summarize(ev: Any, *, ci: bool = True, level: float = 0.95,
               n_resamples: int = 2000, random_state: Any = None,
               progress: Any = None) -> Summary:
-    """The :class:`Summary` of ``ev`` (what :meth:`Evaluation.summary` returns)."""
+    """The :class:`Summary` of ``ev``, an :class:`~binmetrics.Evaluation` (what
+    :meth:`Evaluation.summary` returns; this module does not import the Evaluation,
+    which imports it)."""
     import pandas as pd
 
     t = ev.table
