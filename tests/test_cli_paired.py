@@ -100,3 +100,12 @@ def test_srd_runs_and_text_column_names_index_col(tmp_path):
                   "m2": [2.0, 1, 4, 3]}).to_csv(ok, index=False)
     p = cli("srd", str(ok))
     assert p.returncode == 0 and "SRD of 2 columns" in p.stdout, p.stderr
+
+
+def test_compare_progress_off_a_terminal(preds):
+    path, _ = preds
+    argv = ("compare", str(path), "--label", "y", "--score", "p_lr,p_gb", "--measures",
+            "mcc", "--resamples", "300", "--seed", "0")
+    p = cli(*argv, "--progress", "always")
+    assert p.returncode == 0 and "paired bootstrap: 300/300 (100%) done in" in p.stderr
+    assert cli(*argv, "--progress", "never").stderr == ""

@@ -22,7 +22,9 @@ QUIET_FOR = 2.0
 
 
 def _duration(seconds: float) -> str:
-    """A duration as 42s, 3m05s or 1h02m."""
+    """A duration as 0.4s, 42s, 3m05s or 1h02m."""
+    if seconds < 10:
+        return f"{seconds:.1f}s"
     s = round(seconds)
     if s < 60:
         return f"{s}s"

@@ -27,6 +27,7 @@ from binmetrics.cli.common import (
     json_value,
     read_columns,
 )
+from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.formatting import format_number
 from binmetrics.inference.paired import Comparison, compare
 
@@ -96,6 +97,7 @@ def add_compare_parser(sub: Any) -> None:
     for opt in _SRD_OPTIONS:  # accepted only to point an old-style call at `srd`
         cp.add_argument(opt, dest="srd_" + opt[2:].replace("-", "_"), metavar="X",
                         help=argparse.SUPPRESS)
+    add_progress_option(cp)
     add_format_and_output(cp)
     cp.set_defaults(handler=run_compare, subparser=cp)
 
@@ -150,7 +152,8 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
                   threshold=args.threshold, measures=measures, method=args.method,
                   sample_weight=None if args.weight is None else df[args.weight].to_numpy(),
                   pos_label=pos_label, n_resamples=args.resamples, level=args.ci_level,
-                  nan_policy=args.nan_policy, random_state=args.seed)
+                  nan_policy=args.nan_policy, random_state=args.seed,
+                  progress=progress_for(args))
     info = {"file": str(path), "label": args.label, "rows": len(df),
             "engine": "pandas, in memory"}
     render = {"table": _table, "json": _json, "csv": _csv}

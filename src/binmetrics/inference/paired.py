@@ -63,6 +63,7 @@ from binmetrics.inference.proportions import (
 from binmetrics.inference.resampling import quantiles
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel
+from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import (
     Alternative,
@@ -217,8 +218,8 @@ class _ModelBlock:
 
 def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: FloatArray | None,
                       tables: list[CountTable], targets: list[_Target], threshold: float,
-                      B: int, stratified: bool,
-                      rng: np.random.Generator) -> list[dict[str, FloatArray]]:
+                      B: int, stratified: bool, rng: np.random.Generator,
+                      progress: Any = None) -> list[dict[str, FloatArray]]:
     """Each model's replicate values of each target, on the same drawn rows."""
     strata = _strata(y, stratified)
     keys = [_ModelKeys.of(t, y, s, threshold) for t, s in zip(tables, arrays, strict=True)]
@@ -235,6 +236,8 @@ def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: Flo
             for key, v in vals.items():
                 out[k][key][start:start + b] = v
         start += b
+        if progress is not None:
+            progress(start, B)
     for d in out:
         for v in d.values():
             v.flags.writeable = False
@@ -536,6 +539,7 @@ def compare(
     params: Mapping[str, Mapping[str, Any]] | None = None,
     nan_policy: NanPolicy = "raise",
     random_state: Any = None,
+    progress: Any = None,
 ) -> Comparison:
     """Compare models scored on the same cases: every pair, every measure.
 
@@ -580,6 +584,9 @@ def compare(
         row for every model (with a warning).
     random_state : seed, Generator or None
         Same seed, same bootstrap (see :func:`paired_bootstrap_indices`).
+    progress : bool, "auto" or callable, optional
+        Report the paired bootstrap's progress on stderr (see
+        :mod:`binmetrics.progress`), or call ``progress(done, total)``.
 
     Returns
     -------
@@ -646,7 +653,8 @@ def compare(
     if boot_ids:
         rng = np.random.default_rng(random_state)
         reps = _paired_bootstrap(y, arrays, w, tables, [targets[k] for k in boot_ids], th, B,
-                                 bool(stratified), rng)
+                                 bool(stratified), rng,
+                                 as_callback(progress, "paired bootstrap"))
     results: list[PairedResult] = []
     q = float(special.ndtri(1.0 - (1.0 - lv) / 2.0))
     for i in range(len(names)):
