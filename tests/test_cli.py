@@ -63,13 +63,11 @@ def berrar_ev(berrar: pd.DataFrame) -> bm.Evaluation:
 
 # --- bundled data ------------------------------------------------------------------
 def test_bundled_berrar_matches_reference() -> None:
-    ref_path = Path(__file__).resolve().parents[2] / "shared" / "reference" / \
-        "berrar_worked_example.json"
+    ref_path = Path(__file__).resolve().parent / "data" / "berrar_worked_example.json"
     df = pd.read_csv(example_path("berrar"))
     assert list(df.columns) == ["case", "label", "score"]
-    if ref_path.exists():
-        cases = json.loads(ref_path.read_text())["cases"]
-        assert df.to_dict(orient="list") == cases
+    cases = json.loads(ref_path.read_text())["cases"]
+    assert df.to_dict(orient="list") == cases
 
 
 def test_bundled_screening_data() -> None:

@@ -385,13 +385,13 @@ Y3 = [2, 0, 1, 1]
 
 @pytest.mark.parametrize(("proba", "message"), [
     (np.array([[.2, .3, .6], [.6, .2, .2], [.1, .8, .3], [.3, .3, .4]]),
-     r"2 rows do not, the worst row 2 sums to 1\.2 \(rows \[0, 2\]\)"),
+     r"2 rows do not, the worst row 2 sums to 1\.2 \(0-based rows \[0, 2\]\)"),
     (np.array([[.2, .3, .5], [.6, .2, .2], [.1, .8, .1]]),
      r"different numbers of rows: 4 and 3"),
     (np.array([[1.0], [1.0], [1.0], [1.0]]), r"y_proba has 1 column\(s\)"),
     (np.array([.2, .3, .5, .4]), r"y_proba must be 2-D.*shape \(4,\)"),
     (np.array([[.2, .3, .5], [np.nan, .2, .2], [.1, .8, .1], [.3, np.inf, .4]]),
-     r"2 rows with NaN or infinite values at rows \[1, 3\]; pass nan_policy='omit'"),
+     r"2 rows with NaN or infinite values at rows \[1, 3\] \(0-based\); pass nan_policy='omit'"),
     (np.array([[.2, .3, .5], [1.2, -.2, 0.0], [.1, .8, .1], [.3, .3, .4]]),
      r"probabilities in \[0, 1\]; 2 values in 1 row lie outside it \(min -0\.2, max 1\.2"),
     (np.array([["a", "b", "c"]] * 4), r"y_proba must be numeric"),
@@ -420,7 +420,7 @@ def test_labels_must_match_the_columns() -> None:
     with pytest.raises(ValueError, match=r"labels has 2 values but y_proba has 3 columns"):
         evaluate_multiclass(Y3, P3, labels=[0, 1])
     with pytest.raises(ValueError, match=r"1 row whose class is not in labels \[0, 1, 3\]: "
-                                         r"\[2\] \(rows \[0\]\)"):
+                                         r"\[2\] \(0-based rows \[0\]\)"):
         evaluate_multiclass(Y3, P3, labels=[0, 1, 3])
     with pytest.raises(ValueError, match=r"labels must be distinct; repeated: \[1\]"):
         evaluate_multiclass(Y3, P3, labels=[0, 1, 1])

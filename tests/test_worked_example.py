@@ -1,6 +1,6 @@
 """Berrar's introductory example (ten cases, Figures 1-6) against the reference JSON.
 
-Every value under ``expected`` in ``shared/reference/berrar_worked_example.json`` is
+Every value under ``expected`` in ``tests/data/berrar_worked_example.json`` is
 reproduced through the public API with the JSON's own tolerance, plus the ranking
 table of Figure 2, the ROC convex hull of Figure 5a and the confusion matrix of
 Figure 3b.
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import warnings
 from pathlib import Path
@@ -28,16 +27,7 @@ import pytest
 
 import binmetrics as bm
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-REF_PATH = SHARED / "reference" / "berrar_worked_example.json"
-
-if not REF_PATH.is_file():
-    if os.environ.get("CI"):  # CI has shared/ beside the clone: a skip would hide a failure
-        raise FileNotFoundError(f"reference file {REF_PATH} is missing")
-    pytest.skip(
-        f"reference file {REF_PATH} is missing (the shared/ checkout sits next to the repo)",
-        allow_module_level=True,
-    )
+REF_PATH = Path(__file__).resolve().parent / "data" / "berrar_worked_example.json"
 
 REF = json.loads(REF_PATH.read_text())
 LABELS = np.asarray(REF["cases"]["label"])

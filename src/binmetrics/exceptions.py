@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import os
+import sys
 import warnings
 from collections.abc import Iterator
 from typing import Literal
@@ -20,6 +22,11 @@ UndefinedPolicy = Literal["warn", "raise", "ignore"]
 _POLICY: contextvars.ContextVar[UndefinedPolicy] = contextvars.ContextVar(
     "binmetrics_undefined", default="warn"
 )
+#: the caveats of the call under way (measure -> [first message, times]), or None
+_CAVEATS: contextvars.ContextVar[dict[str, tuple[str, int]] | None] = contextvars.ContextVar(
+    "binmetrics_caveats", default=None
+)
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class UndefinedMeasureWarning(UserWarning):
@@ -93,12 +100,61 @@ def report_undefined(measure: str, reason: str) -> None:
         return
     if policy == "raise":
         raise UndefinedMeasureError(f"{measure} is undefined: {reason}")
-    warnings.warn(UndefinedMeasureWarning(undefined_message((measure,), reason), (measure,),
-                                          reason), stacklevel=3)
+    warn_at_user(UndefinedMeasureWarning(undefined_message((measure,), reason), (measure,),
+                                         reason))
+
+
+def warn_at_user(message: Warning | str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` with the stack level of the first frame outside binmetrics: the
+    warning names the user's line, however deep in the package it was raised."""
+    frame = sys._getframe(0)
+    level = 1
+    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+                                 or frame.f_code.co_filename == contextlib.__file__):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+@contextlib.contextmanager
+def caveats_once() -> Iterator[None]:
+    """Within it, each measure's caveat warns once, when the outermost such block ends
+    (a call over many groups says "bedroc: ..." once, with how many times it applied).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     with caveats_once():
+    ...         for _ in range(3):
+    ...             report_caveat("bedroc", "alpha * Ra > 1")
+    >>> [str(w.message) for w in caught]
+    ['bedroc: alpha * Ra > 1 (and 2 more times in this call)']
+    """
+    if _CAVEATS.get() is not None:  # an outer block reports them
+        yield
+        return
+    seen: dict[str, tuple[str, int]] = {}
+    token = _CAVEATS.set(seen)
+    try:
+        yield
+    finally:
+        _CAVEATS.reset(token)
+    for message, times in seen.values():
+        extra = times - 1
+        more = f" (and {extra} more time{'s' if extra > 1 else ''} in this call)" if extra else ""
+        warn_at_user(f"{message}{more}", MeasureCaveatWarning)
 
 
 def report_caveat(measure: str, message: str) -> None:
-    """Warn about a defined value that needs care (silenced with the "ignore" policy)."""
+    """Warn about a defined value that needs care (silenced with the "ignore" policy):
+    at the user's line, and once per measure within :func:`caveats_once`."""
     if _POLICY.get() == "ignore":
         return
-    warnings.warn(f"{measure}: {message}", MeasureCaveatWarning, stacklevel=3)
+    seen = _CAVEATS.get()
+    if seen is None:
+        warn_at_user(f"{measure}: {message}", MeasureCaveatWarning)
+        return
+    first, times = seen.get(measure, (f"{measure}: {message}", 0))
+    seen[measure] = (first, times + 1)

@@ -42,11 +42,17 @@ def plural(count: Any, noun: str) -> str:
     return f"{k} {noun}{'' if k == 1 else 's'}"
 
 
-def row_list(mask: npt.NDArray[np.bool_], limit: int = 5) -> str:
-    """The first row positions where ``mask`` holds, for messages: '[0, 4, ...]'."""
+def row_list(mask: npt.NDArray[np.bool_], limit: int = 5, note: bool = True) -> str:
+    """The first row positions where ``mask`` holds, for messages, saying that they
+    count from 0 (the command line turns them into data rows counted from 1); with
+    ``note=False`` the caller says it.
+
+    >>> row_list(np.array([True, False, False, False, True]))
+    '[0, 4] (0-based)'
+    """
     idx = np.flatnonzero(mask)
     shown = ", ".join(str(i) for i in idx[:limit].tolist())
-    return f"[{shown}{', ...' if idx.size > limit else ''}]"
+    return f"[{shown}{', ...' if idx.size > limit else ''}]" + (" (0-based)" if note else "")
 
 
 def as_1d(x: Any, name: str) -> np.ndarray:

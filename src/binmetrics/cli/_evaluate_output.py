@@ -34,8 +34,10 @@ def evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> s
     c = info["confusion"]
     n, pos = info["n"], info["positives"]
     omitted = f" ({info['n_omitted']} omitted: non-finite score)" if info["n_omitted"] else ""
-    head = [
-        f"file:       {info['file']}",
+    head = [f"file:       {info['file']}"]
+    if info.get("engine"):
+        head.append(f"engine:     {info['engine']}")
+    head += [
         f"rows:       {n}{omitted}; label {info['label']!r}, score {info['score']!r}",
         f"positives:  {pos} (label {info['pos_label']!r}), negatives: {n - pos}",
     ]
@@ -81,6 +83,7 @@ def evaluate_json(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> st
     """One evaluation as a JSON object (NaN as null)."""
     obj: dict[str, Any] = {
         "file": info["file"],
+        "engine": info.get("engine"),
         "label": info["label"],
         "score": info["score"],
         "weight": info["weight"],
@@ -138,8 +141,10 @@ def by_table(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
     """--by groups as text: the groups, then the values in long format."""
     frame = res.to_frame()
     by = info["by"]
-    head = [
-        f"file:       {info['file']}",
+    head = [f"file:       {info['file']}"]
+    if info.get("engine"):
+        head.append(f"engine:     {info['engine']}")
+    head += [
         f"label:      {info['label']!r} (positive {info['pos_label']!r}), "
         f"score {info['score']!r}" + (f", weight {info['weight']!r}" if info["weight"] else ""),
         f"groups:     {len(frame)} by {', '.join(repr(b) for b in by)}",
@@ -169,7 +174,7 @@ def by_table(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
             if info["ci"]:
                 line += [format_number(r[f"{m.id}_low"]), format_number(r[f"{m.id}_high"])]
             if info["pi0"] is not None:
-                line.append(format_number(r[f"{m.id}_cal"]))
+                line.append(format_number(r.get(f"{m.id}_cal", math.nan)))
             body.append(line)
     return "\n".join(head) + "\n\n" + groups + "\n" + align(header, body, right=right)
 

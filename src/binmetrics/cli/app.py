@@ -1,8 +1,8 @@
 """The ``binmetrics`` command line: the entry point that wires the subcommands.
 
 Each subcommand lives in its own module (:mod:`~binmetrics.cli.evaluate`,
-:mod:`~binmetrics.cli.measures`, :mod:`~binmetrics.cli.compare`, :mod:`~binmetrics.cli.ranks`,
-:mod:`~binmetrics.cli.report`) over the shared helpers of
+:mod:`~binmetrics.cli.measures`, :mod:`~binmetrics.cli.compare`, :mod:`~binmetrics.cli.srd`,
+:mod:`~binmetrics.cli.ranks`, :mod:`~binmetrics.cli.report`) over the shared helpers of
 :mod:`binmetrics.cli.common`, and registers itself with one
 ``add_<name>_parser(subparsers)``. Every measure, its family, direction and source
 come from the registry; the CLI keeps no list of its own. Errors print
@@ -35,6 +35,8 @@ from binmetrics.cli.evaluate import add_evaluate_parser
 from binmetrics.cli.measures import add_measures_parser
 from binmetrics.cli.ranks import add_ranks_parser
 from binmetrics.cli.report import add_report_parser
+from binmetrics.cli.srd import add_srd_parser
+from binmetrics.exceptions import MeasureCaveatWarning
 from binmetrics.io import write_text
 from binmetrics.version import __version__
 
@@ -45,7 +47,8 @@ examples:
   {PROG} evaluate --example screening
   {PROG} evaluate scores.csv --label y --score p --threshold 0.3
   {PROG} measures --family ranking
-  {PROG} compare table.csv --reference best --cv 7 --plot srd.png
+  {PROG} compare preds.csv --label y --score p_lr,p_gb
+  {PROG} srd table.csv --reference best --cv 7 --plot srd.png
   {PROG} ranks auc_by_dataset.csv --posthoc nemenyi --plot cd.png
   {PROG} report preds.csv --label y --score p1,p2 -o report.html
 
@@ -73,17 +76,22 @@ def build_parser() -> argparse.ArgumentParser:
     add_evaluate_parser(sub)
     add_measures_parser(sub)
     add_compare_parser(sub)
+    add_srd_parser(sub)
     add_ranks_parser(sub)
     add_report_parser(sub)
     return parser
 
 
 def _show_warnings(caught: list[warnings.WarningMessage], cols: Columns | None) -> None:
+    """Each warning once; a measure's caveat once, however many evaluations it came from
+    (the overall and the calibrated values, each group)."""
     seen: set[str] = set()
     for w in caught:
         msg = cli_message(" ".join(str(w.message).split()), cols)
-        if msg not in seen:
-            seen.add(msg)
+        key = (msg.split(":", 1)[0] if issubclass(w.category, MeasureCaveatWarning)
+               else msg)
+        if key not in seen:
+            seen.add(key)
             print(f"warning: {msg}", file=sys.stderr)
 
 

@@ -38,6 +38,8 @@ __all__ = [
     "add_format_and_output",
     "align",
     "check_columns",
+    "check_has_header",
+    "check_has_rows",
     "check_input_file",
     "check_outputs",
     "check_text_inputs",
@@ -149,6 +151,22 @@ def check_input_file(path: Path) -> str:
     return path.suffix.lower()
 
 
+def check_has_header(path: Path) -> None:
+    """Fail when a text file is empty (or blank): it has no header and no rows."""
+    with open(path, "rb") as f:
+        empty = not f.read(_SNIFF_BYTES).strip()
+    if empty:
+        raise CLIError(f"{path} is empty: the file has no header and no rows")
+
+
+def check_has_rows(path: Path, frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame``, unless the file had a header but no rows."""
+    if len(frame) == 0:
+        raise CLIError(f"{path} has no rows: the file holds only its header "
+                       f"({', '.join(map(str, frame.columns[:10]))})")
+    return frame
+
+
 def unknown_type(path: Path) -> CLIError:
     """The error for a file whose extension says nothing readable."""
     return CLIError(f"cannot read {path}: unknown file type "
@@ -169,13 +187,15 @@ def read_columns(path: Path, columns: Sequence[str],
             names = pq.read_schema(path).names
             available = [n for n in names if not n.startswith("__index_level_")]
             check_columns(path, available, columns, roles)
-            return pd.read_parquet(path, columns=columns)
+            return check_has_rows(path, pd.read_parquet(path, columns=columns))
         if suffix in TEXT_SUFFIXES:
+            check_has_header(path)
             sep = sniff_delimiter(path, TEXT_SUFFIXES[suffix])
             available = [str(c) for c in pd.read_csv(path, sep=sep, nrows=0).columns]
             check_columns(path, available, columns, roles)
             # round_trip: the scores as written (pandas 2.x's default parser may be 1 ulp off)
-            return pd.read_csv(path, sep=sep, usecols=columns, float_precision="round_trip")
+            return check_has_rows(path, pd.read_csv(path, sep=sep, usecols=columns,
+                                                    float_precision="round_trip"))
     except CLIError:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable
@@ -284,12 +304,27 @@ def convert_pos_label(value: str, column: pd.Series) -> Any:
 
 
 # --- messages ------------------------------------------------------------------------
+def _data_rows(m: re.Match[str]) -> str:
+    """0-based row positions as data rows counted from 1 ("data row 1" is the first row
+    under a CSV header, so CSV line 2)."""
+    shown = ", ".join(p if p == "..." else str(int(p) + 1)
+                      for p in (x.strip() for x in m.group(1).split(",")))
+    return f"data rows [{shown}] (the first data row is 1)"
+
+
 def cli_message(text: str, cols: Columns | None = None) -> str:
     """A library message in the CLI's terms: option names, column names.
 
     >>> cli_message("y_score has NaN; use nan_policy='omit'", Columns("y", "p", None))
     "score column 'p' has NaN; use --nan-policy omit"
+    >>> cli_message("NaN at rows [0, 4, ...] (0-based)")
+    'NaN at data rows [1, 5, ...] (the first data row is 1)'
+
     """
+    text = re.sub(r"; for a multiclass classifier pass its probability matrix.*$",
+                  "; the command line evaluates binary classifiers (a label column with "
+                  "two values)", text)
+    text = re.sub(r"\brows \[([0-9, .]+)\] \(0-based\)", _data_rows, text)
     text = text.replace("nan_policy='omit'", "--nan-policy omit")
     text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
     text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")

@@ -1,236 +1,225 @@
-"""``binmetrics compare``: Sum of Ranking Differences of a table from the command line.
+"""``binmetrics compare``: the paired comparison of models scored on the same cases.
 
-The table has objects in rows (models, data sets, or measures) and the methods to
-compare in columns; the first column holds the row labels when it is not numeric.
+The command line of :func:`binmetrics.compare`: every pair of the ``--score`` columns,
+every ``--measures`` measure, by DeLong's test for the AUC, McNemar's for accuracy and
+the paired bootstrap for any other measure, as a table, JSON or CSV. Sum of Ranking
+Differences of a table, which this command ran before, is ``binmetrics srd``; an
+old-style call gets a one-line pointer there.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from binmetrics.cli.common import (
-    PARQUET_SUFFIXES,
     PROG,
-    TEXT_SUFFIXES,
     CLIError,
     add_format_and_output,
     align,
-    check_input_file,
+    convert_pos_label,
+    csv_value,
     help_formatter,
     json_value,
-    one_line,
-    sniff_delimiter,
-    unknown_type,
+    read_columns,
 )
-from binmetrics.comparison.srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
+from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.formatting import format_number
-from binmetrics.io import check_output, write_with
+from binmetrics.inference.paired import Comparison, compare
+
+__all__ = ["add_compare_parser", "run_compare"]
 
 COMPARE_EPILOG = f"""\
 examples:
-  {PROG} compare table.csv
-  {PROG} compare models_by_measure.csv --reference best --pretreat range --axis rows
-  {PROG} compare table.csv --reference best --cv 7 --plot srd.png --covat covat.png
-  {PROG} compare table.parquet --reference gold --cv-method loo --format json -o srd.json
+  {PROG} compare preds.csv --label y --score p_lr,p_gb
+  {PROG} compare preds.parquet --label y --score a,b,c --measures auc,accuracy,mcc --ci
+  {PROG} compare preds.csv --label y --score p_lr,p_gb --measures brier --seed 0 \\
+      --format json -o comparison.json
 
-The table has objects in rows and the methods to compare in columns. Its first
-column is taken as the row labels when it is not numeric (or name it with
---index-col). --reference is mean, median, min, max, best (each row's best value;
-when rows are measure ids, e.g. auc or brier, whether larger or smaller is better
-is read from the measure registry; otherwise give --directions), or the name of
-a column. Each column gets its SRD, SRD% and the exact probability that a random
-ranking comes as close to the reference (p_lower). --cv K validates the order by
-K-fold cross-validation and tests neighbouring columns (Wilcoxon, sign test).
+Every pair of the --score columns is compared on every measure of --measures
+(default auc,accuracy), on the same rows: the AUC by DeLong's paired test,
+accuracy by McNemar's exact test, any other measure by the paired bootstrap
+(--resamples replicates drawn with --seed; --method bootstrap bootstraps every
+measure). Each line gives both values, the difference A - B and its p-value;
+--ci adds the interval of the difference at --ci-level (json and csv always
+have it). Scores at or above --threshold are predicted positive.
+
+Sum of Ranking Differences of a table (objects in rows, methods in columns) is
+'{PROG} srd'.
 """
+
+#: the options of ``binmetrics srd`` that mark an old-style ``compare`` call
+_SRD_OPTIONS = ("--index-col", "--reference", "--directions", "--pretreat", "--axis",
+                "--decimals", "--null", "--cv", "--cv-method", "--repeats", "--plot",
+                "--covat")
 
 
 def add_compare_parser(sub: Any) -> None:
-    """Register the ``compare`` sub-command on the ``binmetrics`` parser."""
+    """Register the ``compare`` subcommand on the ``binmetrics`` parser."""
     cp = sub.add_parser(
         "compare",
-        help="compare methods or models by Sum of Ranking Differences (SRD)",
-        description="Sum of Ranking Differences: how close each column's ranking of the "
-                    "rows comes to a reference, with a randomization test and optional "
-                    "cross-validation (METHODS.md section 1).",
+        help="compare models scored on the same cases (DeLong, McNemar, paired bootstrap)",
+        description="Compare models scored on the same cases: every pair of --score "
+                    "columns on every measure, with a paired test (bm.compare).",
         epilog=COMPARE_EPILOG,
         formatter_class=help_formatter,
     )
-    cp.add_argument("file", metavar="FILE", help="CSV/TSV/TXT or Parquet table")
-    cp.add_argument("--index-col", metavar="COL",
-                    help="column of row labels (default: the first, if not numeric)")
-    cp.add_argument("--reference", default="mean", metavar="REF",
-                    help="mean, median, min, max, best, or a column name (default: mean)")
-    cp.add_argument("--directions", metavar="+1,-1,...",
-                    help="with --reference best: +1 (larger is better) or -1 per row, "
-                         "or one value for all rows (default: from the measure registry)")
-    cp.add_argument("--pretreat", default="none",
-                    choices=("none", "range", "standardize", "unit_length", "scale_to_max",
-                             "rank"),
-                    help="data pretreatment (default: none)")
-    cp.add_argument("--axis", default="columns", choices=("columns", "rows"),
-                    help="pretreat each column or each row (default: columns)")
-    cp.add_argument("--decimals", type=int, metavar="D",
-                    help="round down to D decimals before ranking (rSRD's precision)")
-    cp.add_argument("--null", default="auto",
-                    choices=("auto", "exact", "permutation", "normal", "rsrd"),
-                    help="null distribution of the randomization test (default: auto)")
-    cp.add_argument("--cv", type=int, metavar="K",
-                    help="cross-validate with K folds and test neighbouring columns")
-    cp.add_argument("--cv-method", default="kfold",
-                    choices=("kfold", "loo", "bootstrap", "rsrd_wilcoxon"),
-                    help="resampling of the cross-validation (default: kfold)")
-    cp.add_argument("--repeats", type=int, default=1, metavar="R",
-                    help="repetitions of shuffled K-fold (default: 1)")
-    cp.add_argument("--seed", type=int, default=0, metavar="S",
-                    help="random seed of the folds and Monte Carlo nulls (default: 0)")
+    cp.add_argument("file", metavar="FILE", help="CSV/TSV/TXT or Parquet file")
+    cp.add_argument("--label", metavar="COL", help="column of true labels")
+    cp.add_argument("--score", metavar="A,B[,C...]",
+                    help="comma-separated score columns, one per model (at least two)")
+    cp.add_argument("--measures", default="auc,accuracy", metavar="ID,ID,...",
+                    help="measure ids or aliases (default: %(default)s)")
+    cp.add_argument("--threshold", type=float, default=0.5, metavar="T",
+                    help="score >= T is predicted positive (default: %(default)s)")
+    cp.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
+    cp.add_argument("--pos-label", metavar="VALUE",
+                    help="label of the positive class (needed unless labels are 0/1, "
+                         "-1/1 or true/false)")
     cp.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
-                    help="missing cells: an error, or their rows are dropped "
-                         "(default: raise)")
-    cp.add_argument("--plot", type=Path, metavar="PATH",
-                    help="save the SRD plot (.png, .svg or .pdf)")
-    cp.add_argument("--covat", type=Path, metavar="PATH",
-                    help="save the SRD-COVAT heatmap (.png, .svg or .pdf)")
+                    help="NaN/inf scores: an error, or drop those rows for every model "
+                         "(default: %(default)s)")
+    cp.add_argument("--method", choices=("auto", "bootstrap"), default="auto",
+                    help="auto: DeLong for auc, McNemar for accuracy, bootstrap otherwise; "
+                         "bootstrap: every measure (default: %(default)s)")
+    cp.add_argument("--ci", action="store_true",
+                    help="show the interval of each difference")
+    cp.add_argument("--ci-level", type=float, default=0.95, metavar="L",
+                    help="level of the intervals (default: %(default)s)")
+    cp.add_argument("--resamples", type=int, default=2000, metavar="N",
+                    help="paired-bootstrap replicates (default: %(default)s)")
+    cp.add_argument("--seed", type=int, default=None, metavar="S",
+                    help="random seed of the bootstrap (default: none)")
+    for opt in _SRD_OPTIONS:  # accepted only to point an old-style call at `srd`
+        cp.add_argument(opt, dest="srd_" + opt[2:].replace("-", "_"), metavar="X",
+                        help=argparse.SUPPRESS)
+    add_progress_option(cp)
     add_format_and_output(cp)
     cp.set_defaults(handler=run_compare, subparser=cp)
 
 
-def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
-    """A whole CSV/TSV/TXT or Parquet table, row labels in the index."""
-    suffix = check_input_file(path)
-    try:
-        if suffix in PARQUET_SUFFIXES:
-            frame = pd.read_parquet(path)
-        elif suffix in TEXT_SUFFIXES:
-            frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]),
-                                float_precision="round_trip")
-        else:
-            raise unknown_type(path)
-    except CLIError:
-        raise
-    except Exception as exc:  # any reader failure means the file is unreadable
-        raise CLIError(f"cannot read {path}: {one_line(exc)}") from None
-    frame.columns = [str(c) for c in frame.columns]
-    if index_col is not None:
-        if index_col not in frame.columns:
-            raise CLIError(f"--index-col {index_col!r} is not a column of {path}; columns: "
-                           f"{', '.join(frame.columns[:30])}")
-        return frame.set_index(index_col)
-    if len(frame.columns) and not pd.api.types.is_numeric_dtype(frame.iloc[:, 0]):
-        return frame.set_index(frame.columns[0])
-    return frame
+def _old_style(args: argparse.Namespace) -> str | None:
+    """The SRD options given, or "" when --label/--score are missing; None for a paired
+    comparison."""
+    given = [o for o in _SRD_OPTIONS if getattr(args, "srd_" + o[2:].replace("-", "_"))
+             is not None]
+    if given:
+        return ", ".join(given)
+    if args.label is None and args.score is None:
+        return ""
+    return None
 
 
-def _directions(spec: str | None) -> Any:
-    if spec is None:
-        return None
-    try:
-        values = [float(v) for v in spec.split(",")]
-    except ValueError:
-        raise CLIError(f"--directions must be numbers separated by commas, got {spec!r}") \
-            from None
-    return values[0] if len(values) == 1 else values
-
-
-def check_figure_path(path: Path) -> str:
-    """Fail before any work when ``path`` cannot take a figure; returns its suffix."""
-    check_output(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".png", ".svg", ".pdf"):
-        raise CLIError(f"cannot save a plot as {path}: use .png, .svg or .pdf")
-    return suffix
-
-
-def save_figure(fig: Any, path: Path) -> None:
-    """Save a matplotlib figure as :func:`binmetrics.io.write_with` writes (atomically,
-    through symlinks, directly into a FIFO or device)."""
-    suffix = check_figure_path(path)
-    fmt = suffix.lstrip(".")
-    write_with(path, lambda name: fig.savefig(name, bbox_inches="tight", format=fmt),
-               suffix=suffix)
+def _score_columns(spec: str) -> list[str]:
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if len(names) < 2:
+        raise CLIError(f"--score needs at least two comma-separated columns, one per model "
+                       f"(e.g. --score p_lr,p_gb); got {spec!r}")
+    if len(set(names)) != len(names):
+        raise CLIError(f"--score names a column twice: {spec}")
+    return names
 
 
 def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
     """Run ``binmetrics compare``; returns the text to print or write."""
-    for p in (args.plot, args.covat):
-        if p is not None:
-            check_figure_path(p)
-    if args.cv is not None and args.cv_method in ("loo", "bootstrap"):
-        raise CLIError(f"--cv K sets the number of folds, which --cv-method {args.cv_method} "
-                       "does not have; leave out --cv")
-    frame = read_table(Path(args.file), args.index_col)
-    res = srd(frame, args.reference, directions=_directions(args.directions),
-              pretreat=args.pretreat, axis=args.axis, decimals=args.decimals,
-              nan_policy=args.nan_policy)
-    rt = res.randomization(null=args.null, random_state=args.seed)
-    cv = None
-    if args.cv is not None or args.cv_method != "kfold":
-        cv = res.cross_validate(args.cv_method, k=args.cv or 7, repeats=args.repeats,
-                                random_state=args.seed)
-    figures: list[tuple[Any, Path]] = []  # (matplotlib figure, where to save it)
-    if args.plot is not None:
-        figures.append((res.plot(null=rt).figure, args.plot))
-    if args.covat is not None:
-        hm = covat(frame, pretreat=args.pretreat, axis=args.axis, decimals=args.decimals,
-                   nan_policy=args.nan_policy)
-        figures.append((hm.plot().figure, args.covat))
-    text = _render(args.format, res, rt, cv)
-    import matplotlib.pyplot as plt  # only reached when a figure was drawn
+    old = _old_style(args)
+    if old is not None:
+        what = ""
+        if old:
+            what = f" ({old} {'is an option' if ',' not in old else 'are options'} of srd)"
+        raise CLIError(f"'{PROG} compare' now compares models scored on the same cases "
+                       f"(--label COL --score A,B); Sum of Ranking Differences of a table "
+                       f"is '{PROG} srd {args.file}'{what}")
+    if args.label is None or args.score is None:
+        missing = "--label" if args.label is None else "--score"
+        raise CLIError(f"compare needs {missing}: e.g. {PROG} compare {args.file} "
+                       "--label y --score p_lr,p_gb")
+    scores = _score_columns(args.score)
+    measures = [s.strip() for s in args.measures.split(",") if s.strip()]
+    if not measures:
+        raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
+    if args.label in scores:
+        raise CLIError(f"--label {args.label!r} is also a --score column")
+    path = Path(args.file)
+    df = read_columns(path, [c for c in (args.label, *scores, args.weight) if c])
+    labels = df[args.label]
+    pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
+    cmp = compare(labels.to_numpy(), {s: df[s].to_numpy() for s in scores},
+                  threshold=args.threshold, measures=measures, method=args.method,
+                  sample_weight=None if args.weight is None else df[args.weight].to_numpy(),
+                  pos_label=pos_label, n_resamples=args.resamples, level=args.ci_level,
+                  nan_policy=args.nan_policy, random_state=args.seed,
+                  progress=progress_for(args))
+    info = {"file": str(path), "label": args.label, "rows": len(df),
+            "engine": "pandas, in memory"}
+    render = {"table": _table, "json": _json, "csv": _csv}
+    return render[args.format](info, cmp, args.ci)
 
-    for fig, path in figures:
-        save_figure(fig, path)
-        plt.close(fig)
-    return text
+
+def _header(info: dict[str, Any], cmp: Comparison) -> list[str]:
+    boot = [m for m, how in cmp.methods.items() if how == "bootstrap"]
+    lines = [f"file:       {info['file']} (read with {info['engine']})",
+             f"rows:       {info['rows']}; label {info['label']!r}; models: "
+             f"{', '.join(cmp.names)}",
+             f"threshold:  {cmp.threshold!r} (score >= threshold is predicted positive)"]
+    if boot:
+        lines.append(f"bootstrap:  {cmp.n_resamples} paired replicates "
+                     f"({', '.join(boot)})")
+    return lines
 
 
-def _render(fmt: str, res: SRDResult, rt: SRDRandomization,
-            cv: SRDCrossValidation | None) -> str:
-    table = rt.to_frame()
-    if fmt == "json":
-        doc: dict[str, Any] = {
-            "n": res.n, "srd_max": res.srd_max, "reference": str(res.reference.name),
-            "quantiles_pct": rt.quantiles,
-            "columns": [{"column": str(c), **{k: json_value(v.item() if hasattr(v, "item")
-                                                            else v)
-                                              for k, v in row.items()}}
-                        for c, row in table.iterrows()],
-        }
-        if cv is not None:
-            doc["cross_validation"] = {
-                "method": cv.cv, "order": [str(c) for c in cv.order],
-                "folds": cv.folds.to_dict(orient="records"),
-                "tests": cv.tests.to_dict(orient="records"),
-            }
-        return json.dumps(doc, indent=2, default=str) + "\n"
-    if fmt == "csv":
-        out = table.copy()
-        if cv is not None:
-            s = cv.summary()
-            out = out.join(s.add_prefix("cv_"))
-        return str(out.reset_index().to_csv(index=False, lineterminator="\n"))
-    q = rt.quantiles
-    head = [f"SRD of {len(table)} columns over {res.n} rows; reference: "
-            f"{res.reference.name}; SRDmax = {res.srd_max}",
-            "random ranking (SRD%): " + ", ".join(f"{k} {v:.2f}" for k, v in q.items())]
-    header = ["column", "SRD", "SRD%", "p_lower", "p_upper", "better than random", "null"]
-    body = [[str(c), f"{r.srd:g}", f"{r.srd_pct:.2f}", format_number(r.p_lower),
-             format_number(r.p_upper), "yes" if r.better_than_random else "no", str(r.null)]
-            for c, r in table.iterrows()]
-    text = "\n".join(head) + "\n\n" + align(header, body, right=[1, 2, 3, 4])
-    if cv is not None:
-        s = cv.summary()
-        cv_body = [[str(c), f"{r['median']:.2f}", f"{r['q1']:.2f}", f"{r['q3']:.2f}"]
-                   for c, r in s.iterrows()]
-        text += (f"\ncross-validation ({cv.cv}, {len(cv.folds)} resamples), SRD%:\n"
-                 + align(["column", "median", "Q1", "Q3"], cv_body, right=[1, 2, 3]))
-        t_body = [[f"{r['column']} vs {r['next']}", f"{r['wilcoxon_stat']:g}",
-                   format_number(r["wilcoxon_p"]), format_number(r["sign_p"])]
-                  for _, r in cv.tests.iterrows()]
-        text += ("\nneighbouring columns:\n"
-                 + align(["pair", "|W+ - W-|", "Wilcoxon p", "sign test p"], t_body,
-                         right=[1, 2, 3]))
-    return text
+def _table(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
+    """The comparison as text: a header, then one line per pair and measure."""
+    header = ["model_a", "model_b", "measure", "value_a", "value_b", "difference"]
+    right = [3, 4, 5]
+    if ci:
+        pct = f"{100 * cmp.level:g}%"
+        header += [f"{pct} low", f"{pct} high"]
+        right += [6, 7]
+    header += ["p-value", "method"]
+    right.append(len(header) - 2)
+    body = []
+    for r in cmp.results:
+        row = [r.model_a, r.model_b, r.measure, format_number(r.value_a),
+               format_number(r.value_b), format_number(r.difference)]
+        if ci:
+            row += [format_number(r.ci.low), format_number(r.ci.high)]
+        body.append([*row, format_number(r.pvalue), r.method])
+    return "\n".join(_header(info, cmp)) + "\n\n" + align(header, body, right=right)
+
+
+def _json(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
+    """The comparison as a JSON object (NaN as null)."""
+    doc = {
+        "file": info["file"], "label": info["label"], "rows": info["rows"],
+        "engine": info["engine"], "models": list(cmp.names),
+        "threshold": json_value(cmp.threshold), "level": cmp.level,
+        "n_resamples": cmp.n_resamples, "methods": dict(cmp.methods),
+        "comparisons": [
+            {"model_a": r.model_a, "model_b": r.model_b, "measure": r.measure,
+             "value_a": json_value(r.value_a), "value_b": json_value(r.value_b),
+             "difference": json_value(r.difference), "low": json_value(r.ci.low),
+             "high": json_value(r.ci.high), "pvalue": json_value(r.pvalue),
+             "statistic": json_value(r.statistic), "method": r.method,
+             "n_undefined": r.n_undefined}
+            for r in cmp.results],
+    }
+    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+
+
+def _csv(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
+    """The comparison as CSV, one row per pair and measure."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["model_a", "model_b", "measure", "value_a", "value_b", "difference", "low",
+                "high", "level", "pvalue", "statistic", "method", "n_undefined"])
+    for r in cmp.results:
+        w.writerow([r.model_a, r.model_b, r.measure, csv_value(r.value_a),
+                    csv_value(r.value_b), csv_value(r.difference), csv_value(r.ci.low),
+                    csv_value(r.ci.high), repr(cmp.level), csv_value(r.pvalue),
+                    csv_value(r.statistic), r.method, r.n_undefined])
+    return buf.getvalue()

@@ -6,8 +6,9 @@ as a table, JSON or CSV.
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,11 @@ from binmetrics.cli.common import (
     add_format_and_output,
     convert_pos_label,
     help_formatter,
+    json_value,
     one_line,
     read_columns,
 )
+from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.engines.registry import file_engines, get_engine
 from binmetrics.evaluation.api import evaluate
@@ -38,6 +41,7 @@ from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.options import EvalOptions, check_pi0
 from binmetrics.exceptions import EngineError
+from binmetrics.formatting import format_number
 from binmetrics.measures.registry import Measure, get_measure, iter_measures
 
 __all__ = ["add_evaluate_parser", "prepare_evaluate", "run_evaluate"]
@@ -144,6 +148,11 @@ def add_evaluate_parser(sub: Any) -> None:
                     help="bin the scores to D decimals (floor; duckdb, spark)")
     ev.add_argument("--bins", metavar="B|E1,E2,...",
                     help="bin the scores into B equal-width bins or at these edges")
+    ev.add_argument("--summary", action="store_true",
+                    help="a classification-report style summary instead of every measure: "
+                         "counts, per-class precision/recall/F1, the main measures (with "
+                         "intervals when --ci is given)")
+    add_progress_option(ev)
     add_format_and_output(ev)
     ev.set_defaults(handler=run_evaluate, subparser=ev, prepare=prepare_evaluate)
 
@@ -185,7 +194,11 @@ def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
     selected = _parse_measure_list(args.measures) if args.measures else None
     pi0 = _parse_pi0(args.pi0)
     by = _parse_by(args.by)
+    if args.summary and (by or selected or pi0 is not None):
+        raise CLIError("--summary shows the main measures of one evaluation; leave out "
+                       "--by, --measures and --pi0 (or --summary)")
     engine = _engine_for(args)
+    args.engine_used = f"{engine} ({_engine_reason(args, engine)})"
     if engine != "numpy":
         return _run_engine(args, cols, engine, by, pi0, selected)
     path = Path(args.file) if args.file is not None else example_path(args.example)
@@ -207,12 +220,16 @@ def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
 def _report(args: argparse.Namespace, cols: Columns, path: str, ev: Evaluation,
             selected: list[Measure] | None, pi0: float | str | None) -> str:
     """The output of one evaluation (every engine)."""
+    check_threshold_range(ev)
+    if args.summary:
+        return _summary(args, path, ev)
     chosen = list(iter_measures()) if selected is None else selected
     values = ev.to_dict(measures=chosen)
 
     c = ev.confusion
     info: dict[str, Any] = {
         "file": path,
+        "engine": getattr(args, "engine_used", None),
         "label": cols.label,
         "score": cols.score,
         "weight": cols.weight,
@@ -238,6 +255,38 @@ def _report(args: argparse.Namespace, cols: Columns, path: str, ev: Evaluation,
                            "max_error": {m.id: ev.binning_error(m) for m in chosen}}
     render = {"table": evaluate_table, "json": evaluate_json, "csv": evaluate_csv}
     return render[args.format](info, rows)
+
+
+def check_threshold_range(ev: Evaluation) -> None:
+    """Warn when --threshold lies outside the scores' range: every case is then
+    predicted the same class."""
+    t = ev.table
+    if t.n_distinct == 0:
+        return
+    low, high = float(t.scores.min()), float(t.scores.max())
+    if not low <= ev.threshold <= high:
+        side = "positive" if ev.threshold <= low else "negative"
+        warnings.warn(f"--threshold {ev.threshold:g} is outside the scores' range "
+                      f"[{format_number(low)}, {format_number(high)}]: every case is "
+                      f"predicted {side}", UserWarning, stacklevel=2)
+
+
+def _summary(args: argparse.Namespace, path: str, ev: Evaluation) -> str:
+    """``--summary``: the classification-report style view of :meth:`Evaluation.summary`."""
+    sm = ev.summary(ci=args.ci, level=args.ci_level, n_resamples=args.resamples,
+                    random_state=args.seed, progress=progress_for(args))
+    frame = sm.to_frame()
+    if args.format == "json":
+        doc = {"file": path, "engine": args.engine_used, "n": sm.n,
+               "positives": sm.positives, "pos_label": sm.pos_label,
+               "threshold": sm.threshold, "confusion": sm.confusion.as_dict(),
+               "per_class": sm.per_class.to_dict(orient="records"),
+               "measures": [{k: json_value(v) for k, v in r.items()}
+                            for r in frame.to_dict(orient="records")]}
+        return json.dumps(doc, indent=2, default=str) + "\n"
+    if args.format == "csv":
+        return str(frame.to_csv(index=False, lineterminator="\n"))
+    return f"file:       {path}\nengine:     {args.engine_used}\n{sm}\n"
 
 
 def _parse_pi0(spec: str | None) -> float | str | None:
@@ -273,6 +322,30 @@ def _parse_bins(spec: str | None) -> Any:
     except ValueError:
         raise CLIError(f"--bins must be a whole number of bins or comma-separated edges; "
                        f"got {spec!r}") from None
+
+
+def _engine_reason(args: argparse.Namespace, engine: str) -> str:
+    """Why ``engine`` reads FILE, for the output's header."""
+    import glob
+
+    if args.engine != "auto":
+        return f"--engine {args.engine}"
+    for e in file_engines():
+        given = [o.flag for o in e.options if getattr(args, o.dest, None) is not None]
+        if e.name == engine and given:
+            return f"{given[0]} given"
+    file = args.file if args.file is not None else str(example_path(args.example))
+    if glob.has_magic(file):
+        return "FILE is a glob"
+    sql = [f for f, v in (("--where", args.where), ("--decimals", args.decimals),
+                          ("--bins", args.bins)) if v is not None]
+    if sql and engine != "numpy":
+        return f"{sql[0]} given"
+    size = os.path.getsize(file) / 2**20 if os.path.isfile(file) else 0.0
+    shown = "under 0.1 MB" if size < 0.1 else f"{size:.3g} MB"
+    if engine == "numpy":
+        return f"in memory with pandas: the file is {shown}, under {AUTO_DUCKDB_MB} MB"
+    return f"the file is {shown}, at least {AUTO_DUCKDB_MB} MB"
 
 
 def _engine_for(args: argparse.Namespace) -> str:
@@ -354,7 +427,8 @@ def _run_evaluate_by(args: argparse.Namespace, cols: Columns, path: Path, df: pd
 def _report_by(args: argparse.Namespace, cols: Columns, path: str, res: ByResult,
                by: list[str], chosen: list[Measure]) -> str:
     info: dict[str, Any] = {
-        "file": path, "label": cols.label, "score": cols.score, "weight": cols.weight,
+        "file": path, "engine": getattr(args, "engine_used", None), "label": cols.label,
+        "score": cols.score, "weight": cols.weight,
         "by": by, "pos_label": res.pos_label, "threshold": args.threshold, "pi0": res.pi0,
         "ci": args.ci,
     }
@@ -381,5 +455,5 @@ def _intervals(ev: Evaluation, chosen: list[Measure],
     plan = _ci_plan(chosen, args)
     table: Any = ev.ci_table(chosen, method=plan, level=args.ci_level,
                              n_resamples=args.resamples, random_state=args.seed,
-                             progress=sys.stderr.isatty())
+                             progress=progress_for(args))
     return {r.id: (r.low, r.high, r.method) for r in table.itertuples()}

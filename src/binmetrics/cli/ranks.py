@@ -21,7 +21,7 @@ from binmetrics.cli.common import (
     help_formatter,
     json_value,
 )
-from binmetrics.cli.compare import check_figure_path, read_table, save_figure
+from binmetrics.cli.srd import check_figure_path, read_table, save_figure
 from binmetrics.comparison.ranks import (
     POSTHOC_METHODS,
     PosthocResult,

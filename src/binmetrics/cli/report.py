@@ -8,7 +8,6 @@ m``): one model per value of column m, each evaluated on its own rows.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from binmetrics.cli.common import (
     one_line,
     read_columns,
 )
+from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.display.report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, report
 from binmetrics.evaluation.api import evaluate
@@ -113,6 +113,7 @@ def add_report_parser(sub: Any) -> None:
                     default=Path("report.html"),
                     help="the HTML file to write (default: %(default)s)")
     # main() writes args.output itself; this command writes its HTML and prints a summary
+    add_progress_option(rp)
     rp.set_defaults(handler=run_report, subparser=rp, output=None)
 
 
@@ -244,10 +245,13 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     ci: Any = False
     if args.ci:
         ci = {"level": args.ci_level, "n_resamples": args.resamples,
-              "random_state": args.seed, "progress": sys.stderr.isatty()}
+              "random_state": args.seed, "progress": progress_for(args)}
     title = args.title or f"{path.name}: {', '.join(models)}"
     page = report(models, out, title=title, ci=ci, paired=paired,
                   max_points=args.max_points, thresholds=args.thresholds, notes=notes)
     size = len(page.encode("utf-8"))
-    return (f"wrote {out} ({size / 1e6:.2f} MB): {len(models)} model(s), "
-            f"{sum(int(ev.n_rows or 0) for ev in models.values())} rows\n")
+    if args.model_col is None and len(models) > 1:  # wide: every model scores each row
+        what = f"{len(models)} models scored on the same {len(df)} rows"
+    else:
+        what = f"{len(models)} model(s), {len(df)} rows"
+    return f"wrote {out} ({size / 1e6:.2f} MB): {what} of {path.name}\n"

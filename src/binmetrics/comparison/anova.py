@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.exceptions import report_undefined
+from binmetrics.formatting import frame_html
 from binmetrics.validation import (
     NanPolicy,
     check_in_range,
@@ -116,6 +117,10 @@ class AnovaResult:
     def to_frame(self) -> pd.DataFrame:
         """The ANOVA table (:attr:`table`, a copy)."""
         return self.table.copy()
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the repr's line over the table of :meth:`to_frame`."""
+        return frame_html(repr(self), self.to_frame())
 
     def __repr__(self) -> str:
         return (f"AnovaResult(response={self.response!r}, factors={self.factors}, "

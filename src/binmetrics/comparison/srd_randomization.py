@@ -23,6 +23,7 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.comparison._srd_core import FloatArray, _Null, _SRDFit, srd_max
+from binmetrics.formatting import frame_html
 
 __all__ = ["ENUMERATE_MAX_N", "EXACT_MAX_N", "QUANTILES", "SRDRandomization", "footrule_null"]
 
@@ -253,6 +254,10 @@ class SRDRandomization:
         out = self._res.to_frame()
         return out.join([self.p_lower, self.p_upper, self.better_than_random,
                          self.null_kind])
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the repr's line over the table of :meth:`to_frame`."""
+        return frame_html(repr(self), self.to_frame())
 
     def __repr__(self) -> str:
         q = ", ".join(f"{k}={v:.2f}" for k, v in self.quantiles.items())

@@ -7,18 +7,22 @@ name, so a curve's area and the scalar in a report can never disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from binmetrics.exceptions import undefined_policy
+from binmetrics.formatting import format_number, frame_html, frame_text
 from binmetrics.measures import early_recognition as er
 from binmetrics.measures import get_measure
 from binmetrics.measures import prg as prg_measures
 from binmetrics.measures import ranking as rk
 from binmetrics.measures._util import trapezoid
 from binmetrics.table.counts import CountTable, FloatArray
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "AccumulationCurve",
@@ -40,8 +44,46 @@ def _rates(t: CountTable, what: str) -> tuple[FloatArray, FloatArray]:
     return t.tp / t.P, t.fp / t.N
 
 
-@dataclass(frozen=True)
-class ROCHull:
+class _Points:
+    """What every curve shares: ``to_frame()`` (one row per point, a column per array),
+    a ``repr`` with its size and area over its first and last points, and a notebook
+    table."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """The curve's points as a DataFrame, one column per array (in the order of the
+        attributes).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2]).roc().to_frame().columns.tolist()
+        ['fpr', 'tpr', 'thresholds']
+        """
+        import pandas as pd
+
+        names = [f.name for f in fields(self) if f.name != "table"]  # type: ignore[arg-type]
+        cols = {name: np.asarray(getattr(self, name)) for name in names}
+        return pd.DataFrame(cols)
+
+    def _title(self) -> str:
+        first = next(iter(fields(self)))  # type: ignore[arg-type]
+        n = np.size(getattr(self, first.name))
+        title = f"{type(self).__name__}: {n} points"
+        how = "area" if hasattr(self, "area") else "average" if hasattr(self, "average") else ""
+        if how:
+            with undefined_policy("ignore"):
+                title += f"; {how} {format_number(getattr(self, how)())}"
+        return title
+
+    def __repr__(self) -> str:
+        return frame_text(self._title(), self.to_frame(), max_rows=8)
+
+    def _repr_html_(self) -> str:
+        return frame_html(self._title(), self.to_frame(), max_rows=20)
+
+
+@dataclass(frozen=True, repr=False)
+class ROCHull(_Points):
     """Vertices of the ROC convex hull (Berrar Def. 29), from (0, 0) to (1, 1)."""
 
     fpr: FloatArray
@@ -52,8 +94,8 @@ class ROCHull:
         return trapezoid(self.fpr, self.tpr)
 
 
-@dataclass(frozen=True)
-class ROCCurve:
+@dataclass(frozen=True, repr=False)
+class ROCCurve(_Points):
     """ROC curve: FPR and TPR at every distinct threshold, from (0, 0) to (1, 1).
 
     ``thresholds[k]`` is the cut of point k (``score >= threshold`` is positive;
@@ -94,8 +136,8 @@ class ROCCurve:
 _PR_AREAS = ("step", "min", "max", "minmax", "linear", "davis_goadrich")
 
 
-@dataclass(frozen=True)
-class PRCurve:
+@dataclass(frozen=True, repr=False)
+class PRCurve(_Points):
     """Precision-recall curve at every distinct threshold (cuts 1..n_distinct).
 
     The point "nothing predicted positive" has no precision and is not listed;
@@ -167,8 +209,8 @@ def _davis_goadrich(t: CountTable) -> float:
     return float(np.sum(integral) / t.P)
 
 
-@dataclass(frozen=True)
-class PRGCurve:
+@dataclass(frozen=True, repr=False)
+class PRGCurve(_Points):
     """Precision-recall-gain curve (Flach & Kull 2015) with the axis crossing points
     inserted as prg.py does (METHODS.md section 4)."""
 
@@ -192,8 +234,8 @@ class PRGCurve:
         return float(prg_measures.auprg(self.table))
 
 
-@dataclass(frozen=True)
-class ThresholdCurves:
+@dataclass(frozen=True, repr=False)
+class ThresholdCurves(_Points):
     """TPR and FPR against the threshold (Berrar Fig. 5b), and any confusion measure.
 
     ``thresholds[0]`` is +inf (nothing positive); then the distinct scores, descending.
@@ -236,8 +278,8 @@ class ThresholdCurves:
         return float(self.thresholds[k]), float(gap[k])
 
 
-@dataclass(frozen=True)
-class GainCurve:
+@dataclass(frozen=True, repr=False)
+class GainCurve(_Points):
     """Gain chart (Berrar Fig. 4a): positives found among the top j cases, against j.
 
     ``baseline`` is the random line j P / n.
@@ -258,8 +300,8 @@ class GainCurve:
         return float(er.average_gain(self.table))
 
 
-@dataclass(frozen=True)
-class LiftCurve:
+@dataclass(frozen=True, repr=False)
+class LiftCurve(_Points):
     """Lift chart (Berrar Fig. 4b): lift when the top j cases are predicted positive.
 
     Points at the distinct thresholds; the random baseline is 1.
@@ -281,8 +323,8 @@ class LiftCurve:
         return float(er.average_lift(self.table))
 
 
-@dataclass(frozen=True)
-class AccumulationCurve:
+@dataclass(frozen=True, repr=False)
+class AccumulationCurve(_Points):
     """Fraction of positives found against the fraction of cases screened."""
 
     fraction_screened: FloatArray

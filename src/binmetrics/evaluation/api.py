@@ -40,26 +40,32 @@ def _larger_label(y_true: Any) -> Any:
 @overload
 def evaluate(y_true: Any, y_score: ScoreVector, *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
-             undefined: UndefinedPolicy = ..., pi0: float | None = ...) -> Evaluation: ...
+             undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
+             label: str | None = ..., score: str | None = ..., weight: str | None = ...,
+             labels: Any = ...) -> Evaluation: ...
 
 
 @overload
 def evaluate(y_true: Any, y_score: ScoreMatrix, *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
-             undefined: UndefinedPolicy = ..., pi0: float | None = ...
+             undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
+             label: str | None = ..., score: str | Sequence[str] | None = ...,
+             weight: str | None = ..., labels: Any = ...
              ) -> Evaluation | MulticlassEvaluation: ...
 
 
 @overload
-def evaluate(y_true: Any, y_score: Any, *, threshold: float = ...,
+def evaluate(y_true: Any = ..., y_score: Any = ..., *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
-             undefined: UndefinedPolicy = ..., pi0: float | None = ...
+             undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
+             label: str | None = ..., score: str | Sequence[str] | None = ...,
+             weight: str | None = ..., labels: Any = ...
              ) -> Evaluation | MulticlassEvaluation: ...
 
 
 def evaluate(
-    y_true: Any,
-    y_score: Any,
+    y_true: Any = None,
+    y_score: Any = None,
     *,
     threshold: float = DEFAULTS.threshold,
     sample_weight: Any = None,
@@ -67,6 +73,11 @@ def evaluate(
     nan_policy: NanPolicy = DEFAULTS.nan_policy,
     undefined: UndefinedPolicy = DEFAULTS.undefined,
     pi0: float | None = None,
+    data: Any = None,
+    label: str | None = None,
+    score: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    labels: Any = None,
 ) -> Evaluation | MulticlassEvaluation:
     """Evaluate a binary classifier: every measure of the registry from one sort.
 
@@ -102,6 +113,14 @@ def evaluate(
     pi0 : float in (0, 1), optional
         Calibrate to this reference prevalence (:meth:`Evaluation.calibrated`,
         Siblini et al.); default None, no calibration.
+    data, label, score, weight : optional
+        A table (pandas, polars or PyArrow; also the first positional argument) and the
+        names of its label, score and weight columns, as :func:`evaluate_by` and
+        :func:`evaluate_file` take them: ``bm.evaluate(df, label="y", score="p")``.
+        ``score`` may list one column per class for a multiclass classifier.
+    labels : sequence, optional
+        Multiclass: the class of each column of the probability matrix (as
+        :func:`~binmetrics.multiclass.evaluate_multiclass`).
 
     Returns
     -------
@@ -129,7 +148,27 @@ def evaluate(
     >>> mev = bm.evaluate([0, 1, 2, 1], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3]])
     >>> type(mev).__name__, mev["accuracy"]
     ('MulticlassEvaluation', 0.75)
+
+    A table and its columns, as ``evaluate_by`` takes them:
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": y, "p": s})
+    >>> bm.evaluate(df, label="y", score="p", threshold=0.55).confusion
+    Confusion(tp=3, fp=1, fn=2, tn=4)
     """
+    if data is not None or label is not None or score is not None or weight is not None:
+        y_true, y_score, sample_weight = _from_table(
+            data if data is not None else y_true, y_score if data is not None else None,
+            label, score, weight, sample_weight)
+    if y_true is None or y_score is None:
+        raise TypeError("evaluate needs the labels and the scores: evaluate(y_true, y_score) "
+                        "or evaluate(data, label='y', score='p')")
+    if labels is not None:
+        if not is_score_matrix(y_score):
+            raise ValueError("labels= names the columns of a probability matrix (multiclass); "
+                             "for binary scores give pos_label= instead")
+        return evaluate_multiclass(y_true, y_score, labels=labels, sample_weight=sample_weight,
+                                   nan_policy=nan_policy, undefined=undefined)
     if is_score_matrix(y_score) and np.shape(y_score)[1] == 2:
         # a binary classifier's predict_proba: columns in sorted label order, so the
         # second is the probability of the larger label, the positive one
@@ -148,11 +187,52 @@ def evaluate(
                                    nan_policy=nan_policy, undefined=undefined)
     opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
                        undefined=undefined, pi0=pi0)
-    inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
-                              nan_policy=nan_policy)
+    try:
+        inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
+                                  nan_policy=nan_policy)
+    except ValueError as exc:
+        if "exactly two classes" in str(exc) and pos_label is None:
+            raise ValueError(f"{exc}; for a multiclass classifier pass its probability "
+                             "matrix, one column per class (shape (n, k)), e.g. "
+                             "bm.evaluate(y, model.predict_proba(X)), with labels=[...] "
+                             "naming the columns if they are not in sorted order") from None
+        raise
     table = CountTable.from_validated(inp.y, inp.score, inp.weight)
     return opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
                            n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
+
+
+def _column(data: Any, name: str, role: str) -> Any:
+    """One column of a pandas, polars or PyArrow table, as a NumPy array."""
+    names = getattr(data, "column_names", None)  # PyArrow; pandas and polars: columns
+    columns = [str(c) for c in (names if names is not None else getattr(data, "columns", []))]
+    if not columns:
+        raise TypeError(f"data must be a table (pandas, polars or PyArrow) with columns; got "
+                        f"{type(data).__name__}")
+    if name not in columns:
+        shown = ", ".join(columns[:20]) + (", ..." if len(columns) > 20 else "")
+        raise KeyError(f"{role} column {name!r} is not a column of data; columns: {shown}")
+    col = data.column(name) if hasattr(data, "column_names") else data[name]
+    return col.to_numpy() if hasattr(col, "to_numpy") else np.asarray(col)
+
+
+def _from_table(data: Any, y_score: Any, label: str | None, score: str | Sequence[str] | None,
+                weight: str | None, sample_weight: Any) -> tuple[Any, Any, Any]:
+    """(labels, scores, weights) from ``data`` and its column names."""
+    if data is None or label is None or score is None:
+        raise TypeError("a table needs its columns: evaluate(data, label='y', score='p')")
+    if y_score is not None:
+        raise TypeError("give the scores as a column (score='p') or as an array, not both")
+    if weight is not None and sample_weight is not None:
+        raise TypeError("give the weights as a column (weight='w') or sample_weight=, not "
+                        "both")
+    y = _column(data, label, "label")
+    if isinstance(score, str):
+        s = _column(data, score, "score")
+    else:
+        s = np.column_stack([_column(data, c, "score") for c in score])
+    w = _column(data, weight, "weight") if weight is not None else sample_weight
+    return y, s, w
 
 
 def score(

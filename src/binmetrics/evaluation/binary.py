@@ -24,9 +24,11 @@ from binmetrics.exceptions import (
     SumsUnavailable,
     UndefinedMeasureWarning,
     UndefinedPolicy,
+    caveats_once,
     report_undefined,
     undefined_message,
     undefined_policy,
+    warn_at_user,
 )
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
+    from binmetrics.evaluation.summary import Summary
     from binmetrics.evaluation.undersample import UndersampledEvaluation
     from binmetrics.inference.intervals import Interval
     from binmetrics.inference.resampling import PermutationResult
@@ -135,7 +138,7 @@ class Evaluation(CalibrationMethods):
         key = (m.id, tuple(sorted((k, repr(v)) for k, v in p.items())))
         if key not in self._cache:
             arg = self._confusion if m.family == "confusion" else self.table
-            with undefined_policy(self.undefined):
+            with undefined_policy(self.undefined), caveats_once():
                 try:
                     self._cache[key] = float(m.func(arg, **p))
                 except SumsUnavailable as exc:  # binned scores: the engine lacks this sum
@@ -171,16 +174,15 @@ class Evaluation(CalibrationMethods):
                     raise
                 if self.undefined == "warn":
                     reason = "the scores are not probabilities in [0, 1]"
-                    warnings.warn(UndefinedMeasureWarning(
-                        f"{m.id} is undefined: {exc}; returning NaN", (m.id,), reason),
-                        stacklevel=3)
+                    warn_at_user(UndefinedMeasureWarning(
+                        f"{m.id} is undefined: {exc}; returning NaN", (m.id,), reason))
                 return float("nan")
             raise
 
     def _values(self, measures: list[Measure]) -> dict[str, float]:
         """Values of many measures, with one warning per reason for those undefined
         (instead of one per measure: a single-class input leaves ~20 undefined)."""
-        with warnings.catch_warnings(record=True) as caught:
+        with caveats_once(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             values = {m.id: self._value_or_nan(m) for m in measures}
         reasons: dict[str, list[str]] = {}
@@ -191,8 +193,8 @@ class Evaluation(CalibrationMethods):
             else:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         for reason, ids in reasons.items():
-            warnings.warn(UndefinedMeasureWarning(undefined_message(tuple(ids), reason),
-                                                  tuple(ids), reason), stacklevel=3)
+            warn_at_user(UndefinedMeasureWarning(undefined_message(tuple(ids), reason),
+                                                 tuple(ids), reason))
         return values
 
     def to_dict(self, family: Family | None = None, *,
@@ -687,6 +689,40 @@ class Evaluation(CalibrationMethods):
             return AccumulationCurve.from_table(self.table)
 
     # --- display -----------------------------------------------------------------------
+    def summary(self, *, ci: bool = True, level: float = 0.95, n_resamples: int = 2000,
+                random_state: Any = None, progress: Any = None) -> Summary:
+        """A classification-report style view: counts, threshold, confusion matrix, each
+        class's precision, recall, F1 and support, and the main measures with intervals
+        (``ci=False``: without them). ``.to_frame()`` gives the measures.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
+        >>> print(ev.summary(ci=False))  # doctest: +NORMALIZE_WHITESPACE +ELLIPSIS
+        10 cases: 5 positive (label 1), 5 negative; threshold 0.55 (score >= threshold is
+        positive)
+        confusion: tp=3 fp=1 fn=2 tn=4
+        <BLANKLINE>
+        per class:
+        class        precision recall       f1 support
+        positive (1)      0.75    0.6 0.666667       5
+        negative      0.666667    0.8 0.727273       5
+        <BLANKLINE>
+        measures:
+        id                name                                value
+        tpr               True positive rate                    0.6
+        ...
+        brier             Brier score (mean squared error)    0.192
+        >>> ev.summary(n_resamples=200, random_state=0).to_frame().method.tolist()[:2]
+        ['clopper-pearson', 'clopper-pearson']
+        """
+        from binmetrics.evaluation.summary import summarize
+
+        return summarize(self, ci=ci, level=level, n_resamples=n_resamples,
+                         random_state=random_state, progress=progress)
+
     def _repr_html_(self) -> str:
         """Jupyter: every measure as a table (hover a row for its formula and source)."""
         from binmetrics.evaluation.notebook import measures_table, quiet_values

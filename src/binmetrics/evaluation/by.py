@@ -18,7 +18,8 @@ import pandas as pd
 from binmetrics.backends import axes, pyplot
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
-from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.exceptions import UndefinedPolicy, caveats_once
+from binmetrics.formatting import frame_html
 from binmetrics.measures import Measure, get_measure, iter_measures
 from binmetrics.table.counts import CountTable
 from binmetrics.validation import (
@@ -85,6 +86,10 @@ class ByResult:
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the repr's line over the table of :meth:`to_frame`."""
+        return frame_html(repr(self), self.to_frame())
 
     def __repr__(self) -> str:
         shown = "" if self.pi0 is None else f", pi0={self.pi0:g}"
@@ -402,6 +407,7 @@ def by_tables(
                       n_resamples=n_resamples, random_state=random_state)
 
 
+@caveats_once()
 def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, int]],
                names: list[str], tuple_keys: bool, opts: EvalOptions,
                min_cases: int, chosen: list[Measure], ids: list[str], *, pos_label: Any,

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.exceptions import UndefinedMeasureWarning, UndefinedPolicy, undefined_policy
+from binmetrics.formatting import frame_html
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import CountTable, HasTable, count_dtype
@@ -305,6 +306,10 @@ class UndersampledEvaluation:
         return pd.DataFrame([{"id": m.id, "value": values[m.id], "std": self.std(m),
                               "n_undefined": self.n_undefined(m), "n_repeats": self.n_repeats,
                               "pi0": self.pi0} for m in chosen])
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the repr's line over the table of :meth:`to_frame`."""
+        return frame_html(repr(self), self.to_frame())
 
     def __repr__(self) -> str:
         return (f"UndersampledEvaluation(pi0={self.pi0:g}, n_repeats={self.n_repeats}, "

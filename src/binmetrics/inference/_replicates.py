@@ -20,7 +20,6 @@ The methods and their conventions are described in :mod:`binmetrics.inference.re
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -34,6 +33,7 @@ from binmetrics.exceptions import (
     UndefinedMeasureWarning,
     current_policy,
     undefined_policy,
+    warn_at_user,
 )
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel, auc_transform
@@ -268,12 +268,12 @@ def _draw_counts(table: CountTable, stratified: bool,
     if n_cases is None:
         counts = tuple(round(w) for w in totals)
         if not _integral(table):
-            warnings.warn(
+            warn_at_user(
                 "the table is weighted with non-integer weights; the bootstrap treats weights "
                 f"as frequencies and draws round(total weight) = {counts} cases"
                 f"{' per class' if stratified else ''}. Pass n_cases (the number of rows "
                 "behind the table) if that is not what the weights mean",
-                ResamplingWarning, stacklevel=4)
+                ResamplingWarning)
     else:
         if stratified:
             if isinstance(n_cases, (int, np.integer)) or len(n_cases) != 2:
@@ -709,4 +709,4 @@ def _report_undefined_replicates(measure: str, k: int, total: int, what: str) ->
            f"the result uses the {total - k} defined ones")
     if policy == "raise":
         raise UndefinedMeasureError(msg)
-    warnings.warn(msg, UndefinedMeasureWarning, stacklevel=3)
+    warn_at_user(msg, UndefinedMeasureWarning)

@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import special
 
+from binmetrics.formatting import frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
     _replicate_table,
@@ -62,6 +63,7 @@ from binmetrics.inference.proportions import (
 from binmetrics.inference.resampling import quantiles
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel
+from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import (
     Alternative,
@@ -217,8 +219,8 @@ class _ModelBlock:
 
 def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: FloatArray | None,
                       tables: list[CountTable], targets: list[_Target], threshold: float,
-                      B: int, stratified: bool,
-                      rng: np.random.Generator) -> list[dict[str, FloatArray]]:
+                      B: int, stratified: bool, rng: np.random.Generator,
+                      progress: Any = None) -> list[dict[str, FloatArray]]:
     """Each model's replicate values of each target, on the same drawn rows."""
     strata = _strata(y, stratified)
     keys = [_ModelKeys.of(t, y, s, threshold) for t, s in zip(tables, arrays, strict=True)]
@@ -235,6 +237,8 @@ def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: Flo
             for key, v in vals.items():
                 out[k][key][start:start + b] = v
         start += b
+        if progress is not None:
+            progress(start, B)
     for d in out:
         for v in d.values():
             v.flags.writeable = False
@@ -378,9 +382,35 @@ class Comparison:
             "high", "level", "pvalue", "statistic", "method", "interval", "alternative",
             "n_undefined"])
 
+    def _title(self) -> str:
+        pairs = len(self.results) // max(len(self.measures), 1)
+        return (f"Comparison of {len(self.names)} models ({pairs} "
+                f"pair{'s' if pairs != 1 else ''}): difference = A - B, "
+                f"{100 * self.level:g}% interval, p-value ({self.alternative})")
+
+    def _shown(self) -> pd.DataFrame:
+        return self.to_frame()[["model_a", "model_b", "measure", "value_a", "value_b",
+                                "difference", "low", "high", "pvalue", "method"]]
+
     def __repr__(self) -> str:
-        return (f"Comparison(models={list(self.names)}, measures={list(self.measures)}, "
-                f"pairs={len(self.results) // max(len(self.measures), 1)})")
+        """The table of every pair and measure, with the differences' intervals and
+        p-values.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> cmp = bm.compare([1, 0, 1, 0, 1, 0], {"A": [.9, .2, .8, .3, .7, .4],
+        ...                                      "B": [.6, .5, .4, .3, .7, .8]})
+        >>> print(cmp)  # doctest: +NORMALIZE_WHITESPACE
+        Comparison of 2 models (1 pair): difference = A - B, 95% interval, p-value (two-sided)
+        model_a model_b measure value_a value_b difference low high pvalue method
+        A B auc 1 0.555556 0.444444 -0.171513 1.0604 0.157299 delong
+        A B accuracy 1 0.5 0.5 0.099924 0.900076 0.25 mcnemar-exact
+        """
+        return frame_text(self._title(), self._shown(), max_rows=20)
+
+    def _repr_html_(self) -> str:
+        return frame_html(self._title(), self._shown())
 
 
 def _models(scores: Any) -> tuple[tuple[str, ...], list[Any]]:
@@ -475,7 +505,8 @@ def _clean(y_true: Any, arrays: list[Any], names: tuple[str, ...], sample_weight
                 rows = ", ".join(map(str, np.flatnonzero(bad)[:5].tolist()))
                 raise ValueError(f"the scores of {name!r} have {int(bad.sum())} non-finite "
                                  f"values (NaN or inf) at rows [{rows}"
-                                 f"{', ...' if bad.sum() > 5 else ''}]; pass nan_policy='omit' "
+                                 f"{', ...' if bad.sum() > 5 else ''}] (0-based); pass "
+                                 "nan_policy='omit' "
                                  "to drop those rows for every model")
             keep &= ~bad
     if not keep.all():
@@ -509,6 +540,7 @@ def compare(
     params: Mapping[str, Mapping[str, Any]] | None = None,
     nan_policy: NanPolicy = "raise",
     random_state: Any = None,
+    progress: Any = None,
 ) -> Comparison:
     """Compare models scored on the same cases: every pair, every measure.
 
@@ -553,6 +585,9 @@ def compare(
         row for every model (with a warning).
     random_state : seed, Generator or None
         Same seed, same bootstrap (see :func:`paired_bootstrap_indices`).
+    progress : bool, "auto" or callable, optional
+        Report the paired bootstrap's progress on stderr (see
+        :mod:`binmetrics.progress`), or call ``progress(done, total)``.
 
     Returns
     -------
@@ -620,7 +655,8 @@ def compare(
     if boot_ids:
         rng = np.random.default_rng(check_random_state(random_state))
         reps = _paired_bootstrap(y, arrays, w, tables, [targets[k] for k in boot_ids], th, B,
-                                 bool(stratified), rng)
+                                 bool(stratified), rng,
+                                 as_callback(progress, "paired bootstrap"))
     results: list[PairedResult] = []
     q = float(special.ndtri(1.0 - (1.0 - lv) / 2.0))
     for i in range(len(names)):

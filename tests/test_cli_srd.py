@@ -1,4 +1,4 @@
-"""``binmetrics compare``: the SRD command line gives the library's numbers."""
+"""``binmetrics srd``: the SRD command line gives the library's numbers."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def table_csv(tmp_path: Path) -> Path:
 
 
 def test_table_output(capsys, table_csv):
-    code, out, err = run(capsys, "compare", str(table_csv), "--reference", "E")
+    code, out, err = run(capsys, "srd", str(table_csv), "--reference", "E")
     assert code == 0, err
     assert "reference: E; SRDmax = 12" in out
     row_a = next(line for line in out.splitlines() if line.startswith("A "))
@@ -50,7 +50,7 @@ def test_table_output(capsys, table_csv):
 
 
 def test_json_matches_library(capsys, table_csv):
-    code, out, _ = run(capsys, "compare", str(table_csv), "--format", "json",
+    code, out, _ = run(capsys, "srd", str(table_csv), "--format", "json",
                        "--cv-method", "loo")
     assert code == 0
     doc = json.loads(out)
@@ -69,7 +69,7 @@ def test_best_reference_from_registry_and_plots(capsys, tmp_path):
     path = tmp_path / "m.parquet"
     MEASURES.to_parquet(path)
     plot, heat = tmp_path / "srd.png", tmp_path / "covat.svg"
-    code, out, err = run(capsys, "compare", str(path), "--reference", "best", "--pretreat",
+    code, out, err = run(capsys, "srd", str(path), "--reference", "best", "--pretreat",
                          "range", "--axis", "rows", "--format", "csv", "--plot", str(plot),
                          "--covat", str(heat), "--seed", "0")
     assert code == 0, err
@@ -80,7 +80,7 @@ def test_best_reference_from_registry_and_plots(capsys, tmp_path):
 
 
 def test_cv_table(capsys, table_csv):
-    code, out, _ = run(capsys, "compare", str(table_csv), "--cv", "5", "--seed", "1")
+    code, out, _ = run(capsys, "srd", str(table_csv), "--cv", "5", "--seed", "1")
     assert code == 0
     assert "cross-validation (kfold, 5 resamples)" in out
     assert "neighbouring columns:" in out
@@ -97,33 +97,33 @@ def test_cv_table(capsys, table_csv):
 ])
 def test_errors_write_nothing(capsys, table_csv, tmp_path, argv, message):
     out_file = tmp_path / "out.json"
-    code, out, err = run(capsys, "compare", str(table_csv), *argv, "-o", str(out_file))
+    code, out, err = run(capsys, "srd", str(table_csv), *argv, "-o", str(out_file))
     assert code == 2
     assert message in err and out == ""
     assert not out_file.exists()
 
 
 def test_bad_files(capsys, tmp_path):
-    code, _, err = run(capsys, "compare", str(tmp_path / "missing.csv"))
+    code, _, err = run(capsys, "srd", str(tmp_path / "missing.csv"))
     assert code == 2 and "no such file" in err
     small = tmp_path / "small.csv"
     RSRD.iloc[:2].to_csv(small)
-    code, _, err = run(capsys, "compare", str(small))
+    code, _, err = run(capsys, "srd", str(small))
     assert code == 2 and "at least 3 rows" in err
     nan = tmp_path / "nan.csv"
     RSRD.astype(float).assign(B=[1, np.nan, 2, 3, 4]).to_csv(nan)
-    code, _, err = run(capsys, "compare", str(nan))
+    code, _, err = run(capsys, "srd", str(nan))
     assert code == 2 and "missing (NaN) cells" in err and "'o1', 'B'" in err
     assert "--nan-policy omit" in err
-    code, out, err = run(capsys, "compare", str(nan), "--nan-policy", "omit", "--format", "csv")
+    code, out, err = run(capsys, "srd", str(nan), "--nan-policy", "omit", "--format", "csv")
     assert code == 0 and "dropped 1 rows" in err and len(out.splitlines()) == 6
     good = tmp_path / "good.csv"
     RSRD.to_csv(good)
-    code, _, err = run(capsys, "compare", str(good), "--plot", str(tmp_path / "x.gif"))
+    code, _, err = run(capsys, "srd", str(good), "--plot", str(tmp_path / "x.gif"))
     assert code == 2 and "use .png, .svg or .pdf" in err
     assert not (tmp_path / "x.gif").exists()
 
 
 def test_help_has_examples(capsys):
-    code, out, _ = run(capsys, "compare", "--help")
+    code, out, _ = run(capsys, "srd", "--help")
     assert code == 0 and "examples:" in out and "--reference best" in out
