@@ -692,7 +692,7 @@ def wide(tmp_path: Path) -> tuple[Path, pd.DataFrame]:
                        "p2": 1 / (1 + np.exp(-(rng.normal(size=n) + 0.7 * y - 1)))})
     path = tmp_path / "wide.csv"
     df.to_csv(path, index=False)
-    return path, pd.read_csv(path)  # the values the CLI reads (CSV may round the last bit)
+    return path, pd.read_csv(path, float_precision="round_trip")  # as the CLI reads it
 
 
 def test_cli_wide_with_paired_tests(run: Any, wide: tuple[Path, pd.DataFrame],

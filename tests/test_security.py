@@ -264,7 +264,7 @@ def test_output_that_is_the_input_is_refused(files: dict[str, Path], tmp_path: P
         assert "is the input" in err and err.count("\n") == 1, err
         assert data.read_bytes() == before
     for cmd in (["report", str(data), "--label", "y", "--score", "p", "-o", str(data)],
-                ["compare", str(data), "-o", "same.csv"]):
+                ["srd", str(data), "-o", "same.csv"]):
         assert main(cmd) == 2
         assert "is the input" in capsys.readouterr().err
         assert data.read_bytes() == before
@@ -334,8 +334,8 @@ def test_report_and_figures_never_replace_the_input(files: dict[str, Path], tmp_
     before = table.read_bytes()
     link = tmp_path / "table-link.png"
     link.symlink_to(table)
-    for cmd in (["compare", str(table), "--plot", str(link)],
-                ["compare", str(table), "--covat", str(table)]):
+    for cmd in (["srd", str(table), "--plot", str(link)],
+                ["srd", str(table), "--covat", str(table)]):
         assert main(cmd) == 2
         assert "is the input" in capsys.readouterr().err
         assert table.read_bytes() == before

@@ -239,7 +239,8 @@ def check_text_inputs(args: argparse.Namespace) -> None:
                                f"{seen[name]} and {i}); rename one of them")
             seen[name] = i
         if header and not has_rows:
-            raise CLIError(f"{path} has a header but no rows: there is nothing to evaluate")
+            raise CLIError(f"{path} has no rows: the file holds only its header "
+                           f"({', '.join(header[:10])})")  # as check_has_rows says it
 
 
 def short_line(args: argparse.Namespace) -> str | None:
