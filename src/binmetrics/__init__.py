@@ -8,6 +8,7 @@ source papers define them, from one mergeable count table.
 """
 
 from binmetrics.comparison.anova import AnovaResult, anova
+from binmetrics.comparison.correlation import MeasureCorrelation, measure_correlation
 from binmetrics.comparison.srd import (
     COVATResult,
     SRDCrossValidation,
@@ -92,6 +93,7 @@ __all__ = [
     "McNemarTest",
     "Measure",
     "MeasureCaveatWarning",
+    "MeasureCorrelation",
     "MulticlassEvaluation",
     "MultilabelEvaluation",
     "OOBBootstrapResult",
@@ -132,6 +134,7 @@ __all__ = [
     "iter_measures",
     "make_scorer",
     "mcnemar_test",
+    "measure_correlation",
     "measures",
     "oob_bootstrap",
     "plot",
