@@ -18,7 +18,8 @@ from binmetrics.table.binning import check_bin_args
 
 RANKING = [m.id for m in bm.iter_measures("ranking")]
 PROBABILISTIC = [m.id for m in bm.iter_measures("probabilistic")]
-NO_BOUND = {"taks", "aucpr_min", "aucpr_max", "aucpr_minmax", "auprg"}
+# mean_precision averages over the distinct thresholds, whose number binning changes
+NO_BOUND = {"taks", "aucpr_min", "aucpr_max", "aucpr_minmax", "auprg", "mean_precision"}
 
 
 def quiet(ev: bm.Evaluation, ids: list[str] | None = None) -> dict[str, float]:
