@@ -20,7 +20,9 @@ RANKING = [m.id for m in bm.iter_measures("ranking")]
 # the probabilistic measures that declare raw sums (ECE, the logistic calibration fits
 # need each case's p and are undefined on binned scores: tests/test_calibration_measures.py)
 PROBABILISTIC = [m.id for m in bm.iter_measures("probabilistic") if m.sums]
-NO_BOUND = {"taks", "aucpr_min", "aucpr_max", "aucpr_minmax", "auprg"}
+# the ranking measures without a declared binning bound (taKS, the trapezoids, AUPRG and
+# mean_precision depend on how many distinct scores a bin holds)
+NO_BOUND = {m.id for m in bm.iter_measures("ranking") if m.binning_bound is None}
 
 
 def quiet(ev: bm.Evaluation, ids: list[str] | None = None) -> dict[str, float]:

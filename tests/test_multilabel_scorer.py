@@ -128,3 +128,23 @@ def test_multiclass_scorer() -> None:
     a = cross_val_score(LogisticRegression(), X, y, cv=cv, scoring=bm.make_scorer("accuracy"))
     b = cross_val_score(LogisticRegression(), X, y, cv=cv, scoring="accuracy")
     np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_multilabel_to_frame_and_multiclass_interpret() -> None:
+    Y, S = multilabel_case(6, n=40, k=3)
+    lev = bm.evaluate_multilabel(Y, S, labels=["a", "b", "c"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = lev.to_frame("confusion")
+        per = lev.per_label("f1")
+    assert list(frame.columns) == ["id", "name", "macro", "micro", "weighted", "samples"]
+    assert frame.set_index("id").loc["f1", "macro"] == pytest.approx(per.mean(), rel=1e-12)
+    assert per.index.tolist() == ["a", "b", "c"]
+    rng = np.random.default_rng(0)
+    proba = rng.dirichlet(np.ones(3), size=200)
+    y = np.argmax(proba + rng.normal(0, 0.1, proba.shape), axis=1)
+    mev = bm.evaluate_multiclass(y, proba)
+    from binmetrics.measures.interpretation import interpret
+
+    assert mev.interpret("kappa") == interpret("kappa", mev["kappa"])
+    assert mev.interpret("cramer_v").endswith("(Cramér)")

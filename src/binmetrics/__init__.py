@@ -14,6 +14,7 @@ from binmetrics.comparison.bayesian import (
     bayesian_signed_rank,
     correlated_t_test,
 )
+from binmetrics.comparison.correlation import MeasureCorrelation, measure_correlation
 from binmetrics.comparison.ranks import PosthocResult, RankComparison, rank_comparison
 from binmetrics.comparison.srd import (
     COVATResult,
@@ -108,6 +109,7 @@ __all__ = [
     "McNemarTest",
     "Measure",
     "MeasureCaveatWarning",
+    "MeasureCorrelation",
     "MulticlassEvaluation",
     "MultilabelEvaluation",
     "OOBBootstrapResult",
@@ -154,6 +156,7 @@ __all__ = [
     "iter_measures",
     "make_scorer",
     "mcnemar_test",
+    "measure_correlation",
     "measures",
     "oob_bootstrap",
     "plot",
