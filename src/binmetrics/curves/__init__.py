@@ -3,6 +3,7 @@ gain, lift and accumulation. Every curve is read from the sorted table; no curve
 
 from binmetrics.curves.core import (
     AccumulationCurve,
+    DETCurve,
     GainCurve,
     LiftCurve,
     PRCurve,
@@ -11,13 +12,16 @@ from binmetrics.curves.core import (
     ROCHull,
     ThresholdCurves,
 )
+from binmetrics.curves.roc_tools import ROCCoords
 
 __all__ = [
     "AccumulationCurve",
+    "DETCurve",
     "GainCurve",
     "LiftCurve",
     "PRCurve",
     "PRGCurve",
+    "ROCCoords",
     "ROCCurve",
     "ROCHull",
     "ThresholdCurves",

@@ -12,16 +12,19 @@ from typing import Any
 
 import numpy as np
 
+from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
 from binmetrics.exceptions import undefined_policy
 from binmetrics.measures import early_recognition as er
 from binmetrics.measures import get_measure
 from binmetrics.measures import prg as prg_measures
 from binmetrics.measures import ranking as rk
 from binmetrics.measures._util import trapezoid
+from binmetrics.measures.partial_auc import partial_auc
 from binmetrics.table.counts import CountTable, FloatArray
 
 __all__ = [
     "AccumulationCurve",
+    "DETCurve",
     "GainCurve",
     "LiftCurve",
     "PRCurve",
@@ -89,6 +92,36 @@ class ROCCurve:
             return ROCHull(fpr=np.array([np.nan]), tpr=np.array([np.nan]))
         f, t = rk.roc_hull(self.table)
         return ROCHull(fpr=f, tpr=t)
+
+    def partial_area(self, *, fpr: tuple[float, float] | None = None,
+                     tpr: tuple[float, float] | None = None, correct: bool = False) -> float:
+        """The partial AUC over an FPR or TPR range (the ``partial_auc`` measure;
+        pROC's ``auc(roc, partial.auc=)``)."""
+        return float(partial_auc(self.table, fpr=fpr, tpr=tpr, correct=correct))
+
+    def at(self, *, fpr: Any = None, tpr: Any = None) -> ROCCoords:
+        """The curve read at given FPR(s) or TPR(s), as pROC's ``coords(roc, x, input =
+        "specificity" | "sensitivity")`` with ``x = 1 - fpr`` or ``x = tpr``.
+
+        An exact hit on several vertices gives the highest TPR (asked by FPR) or the
+        lowest FPR (asked by TPR), with that vertex's threshold (``score >= threshold``
+        is positive; pROC's thresholds lie halfway between scores); otherwise the other
+        rate is interpolated linearly and the threshold is NaN.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> roc = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2]).roc()
+        >>> roc.at(fpr=0.5)  # vertices (.5, .5) and (.5, 1): the higher TPR
+        ROCCoords(fpr=0.5, tpr=1, threshold=0.6)
+        >>> roc.at(fpr=0.25).tpr  # between the vertices (0, .5) and (.5, .5)
+        0.5
+        >>> roc.at(tpr=[0.5, 0.75]).to_frame()  # (0, .5) is a vertex; .75 is on a vertical
+           fpr   tpr  threshold
+        0  0.0  0.50        0.9
+        1  0.5  0.75        NaN
+        """
+        return roc_at(self.fpr, self.tpr, self.thresholds, fpr=fpr, tpr=tpr)
 
 
 _PR_AREAS = ("step", "min", "max", "minmax", "linear", "davis_goadrich")

@@ -12,6 +12,7 @@ import numpy as np
 from binmetrics.backends import display_hook
 from binmetrics.curves import (
     AccumulationCurve,
+    DETCurve,
     GainCurve,
     LiftCurve,
     PRCurve,
@@ -634,6 +635,12 @@ class Evaluation:
         """The ROC curve (``.area()`` is the AUC, ``.hull()`` the convex hull)."""
         with undefined_policy(self.undefined):
             return ROCCurve.from_table(self.table)
+
+    def det(self) -> DETCurve:
+        """The DET curve (FPR and FNR by threshold, as scikit-learn's ``det_curve``);
+        ``.plot()`` draws it on normal-deviate axes."""
+        with undefined_policy(self.undefined):
+            return DETCurve.from_table(self.table)
 
     def pr(self) -> PRCurve:
         """The precision-recall curve (``.area(method)``: step, min, max, minmax, linear,

@@ -7,6 +7,7 @@ Importing this package registers every measure; see :func:`measures` for the tab
 # Importing the modules registers their measures; the registry lists them in this order.
 from binmetrics.measures import confusion, probabilistic  # noqa: F401
 from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
+from binmetrics.measures import partial_auc, roc_points  # noqa: F401
 from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
 
 # isort: on
