@@ -19,6 +19,7 @@ from binmetrics.comparison.srd import (
 from binmetrics.comparison.study import Study, StudySRD, benchmark
 from binmetrics.curves import (
     AccumulationCurve,
+    DETCurve,
     GainCurve,
     LiftCurve,
     PRCurve,
@@ -45,6 +46,7 @@ from binmetrics.exceptions import (
 from binmetrics.inference.delong import delong_test
 from binmetrics.inference.intervals import Interval, auc_ci, proportion_ci
 from binmetrics.inference.paired import Comparison, PairedResult, compare
+from binmetrics.inference.power import PowerResult, power_roc_test
 from binmetrics.inference.proportions import (
     McNemarTest,
     ProportionTest,
@@ -59,6 +61,7 @@ from binmetrics.inference.refit import (
     refit_permutation_test,
 )
 from binmetrics.inference.resampling import bootstrap
+from binmetrics.inference.roc_tests import ROCTest, roc_test
 from binmetrics.measures import (
     REGISTRY,
     Measure,
@@ -81,6 +84,7 @@ __all__ = [
     "Comparison",
     "Confusion",
     "CountTable",
+    "DETCurve",
     "EvalOptions",
     "Evaluation",
     "GainCurve",
@@ -94,9 +98,11 @@ __all__ = [
     "PRCurve",
     "PRGCurve",
     "PairedResult",
+    "PowerResult",
     "ProportionTest",
     "ROCCurve",
     "ROCHull",
+    "ROCTest",
     "RefitPermutationResult",
     "SRDCrossValidation",
     "SRDRandomization",
@@ -126,10 +132,12 @@ __all__ = [
     "measures",
     "oob_bootstrap",
     "plot",
+    "power_roc_test",
     "proportion_ci",
     "proportion_test",
     "refit_permutation_test",
     "report",
+    "roc_test",
     "score",
     "srd",
     "triplet_loss",
