@@ -218,3 +218,49 @@ def test_hand_till_weights_equal_repeated_rows_and_errors():
     assert a == pytest.approx(b, abs=1e-12)
     with pytest.raises(ValueError, match="one-vs-one AUC"):
         bm.evaluate(y, p).value("f1", average="hand_till")
+
+
+# pROC: coords(r, "best", best.method = ..., best.weights = ...,
+#              ret = c("threshold", "specificity", "sensitivity", <criterion>))
+# threshold is pROC's midpoint between two scores; ours is the upper score (>=)
+BEST = [
+    (dict(measure="youden"), 'best.method = "youden"', 1.05, 1.1, 0.84210526315789469,
+     0.42857142857142855, None),
+    (dict(measure="youden", weights=(2, .3)), 'best.method = "youden", best.weights = c(2, 0.3)',
+     1.05, 1.1, 0.84210526315789469, 0.42857142857142855, 1.4110275689223057),
+    (dict(measure="youden", weights=(.5, .7)),
+     'best.method = "youden", best.weights = c(0.5, 0.7)', -1.05, -0.8, 0.21052631578947367,
+     1.0, 1.1804511278195489),
+    (dict(measure="closest_topleft"), 'best.method = "closest.topleft"', 0.85, 1.0,
+     0.73684210526315785, 0.47619047619047616, 0.34362849479588697),
+    (dict(measure="closest_topleft", weights=(3, .2)),
+     'best.method = "closest.topleft", best.weights = c(3, 0.2)', 1.05, 1.1,
+     0.84210526315789469, 0.42857142857142855, 0.35977160947481485),
+]
+
+
+@pytest.mark.parametrize("kwargs, r_call, proc_threshold, threshold, sp, se, crit", BEST)
+def test_best_thresholds_match_proc(kwargs, r_call, proc_threshold, threshold, sp, se, crit):
+    b = bm.evaluate(Y, S).best_threshold(**kwargs)
+    c = b.confusion
+    assert (c.tn / (c.tn + c.fp), c.tp / (c.tp + c.fn)) == pytest.approx((sp, se), abs=1e-12)
+    assert b.threshold == threshold
+    if crit is not None:
+        assert b.value == pytest.approx(crit, abs=1e-12), r_call
+
+
+def test_best_threshold_weights_errors():
+    ev = bm.evaluate(Y, S)
+    with pytest.raises(ValueError, match="prevalence"):
+        ev.best_threshold("youden", weights=(1, 1.2))
+    with pytest.raises(ValueError, match="apply to 'youden'"):
+        ev.best_threshold("f1", weights=(1, .5))
+
+
+def test_tpr_at_fpr_measures_match_coords():
+    ev = bm.evaluate(Y, S)
+    assert ev.value("tpr_at_fpr", fpr=.1) == pytest.approx(0.32857142857142851, abs=1e-12)
+    assert ev.value("se_at_sp", fpr=4 / 19) == pytest.approx(0.45238095238095233, abs=1e-12)
+    assert ev.value("tnr_at_tpr", tpr=.95) == pytest.approx(0.21052631578947367, abs=1e-12)
+    with pytest.raises(ValueError, match="one fpr= rate"):
+        ev.value("tpr_at_fpr", fpr=[.1, .2])

@@ -22,7 +22,7 @@ from binmetrics.table.counts import CountTable, FloatArray
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["DETCurve", "ROCCoords", "roc_at"]
+__all__ = ["ROC_CRITERIA", "DETCurve", "ROCCoords", "roc_at", "roc_criterion"]
 
 
 @dataclass(frozen=True)
@@ -140,3 +140,32 @@ class DETCurve:
         ax.set_ylabel("False negative rate")
         ax.set_title("DET curve")
         return ax
+
+
+#: the ``best_threshold`` criteria read off the ROC curve (pROC's ``best.method``)
+ROC_CRITERIA = ("youden", "closest_topleft")
+
+
+def roc_criterion(tpr: FloatArray, fpr: FloatArray, method: str,
+                  weights: tuple[float, float] | None = None) -> FloatArray:
+    r"""pROC's optimality criterion at every point of the ROC curve (``best.method``,
+    ``best.weights = c(cost, prevalence)``).
+
+    With :math:`r = (1 - \pi) / (c\,\pi)` (``weights = (c, pi)``: the relative cost of a
+    false negative and the prevalence; default (1, 0.5), r = 1), Youden's criterion is
+    :math:`\mathrm{TPR} + r\,\mathrm{TNR}` and the closest-to-top-left one
+    :math:`-\left[(1 - \mathrm{TPR})^2 + r\,(1 - \mathrm{TNR})^2\right]`; higher is better.
+    """
+    cost, prevalence = (1.0, 0.5) if weights is None else (float(v) for v in weights)
+    if not 0.0 < prevalence < 1.0:
+        raise ValueError(f"weights=(cost, prevalence) needs 0 < prevalence < 1; got "
+                         f"{prevalence!r}")
+    if not cost > 0.0:
+        raise ValueError(f"weights=(cost, prevalence) needs cost > 0; got {cost!r}")
+    r = (1.0 - prevalence) / (cost * prevalence)
+    tnr = 1.0 - fpr
+    if method == "youden":
+        return tpr + r * tnr
+    if method == "closest_topleft":
+        return -((1.0 - tpr) ** 2 + r * (1.0 - tnr) ** 2)
+    raise ValueError(f"method must be one of {', '.join(ROC_CRITERIA)}; got {method!r}")

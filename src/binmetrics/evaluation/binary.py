@@ -20,6 +20,7 @@ from binmetrics.curves import (
     ROCCurve,
     ThresholdCurves,
 )
+from binmetrics.curves.roc_tools import roc_criterion
 from binmetrics.exceptions import (
     SumsUnavailable,
     UndefinedMeasureWarning,
@@ -596,12 +597,20 @@ class Evaluation:
                           n_omitted=self.n_omitted, undefined=self.undefined,
                           n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
 
-    def best_threshold(self, measure: str = "informedness", **params: Any) -> BestThreshold:
+    def best_threshold(self, measure: str = "informedness", *,
+                       weights: tuple[float, float] | None = None,
+                       **params: Any) -> BestThreshold:
         """The threshold whose cut optimises a confusion measure, with its value.
 
         Every cut of the table is scored at once (the measure is vectorised over
         the cumulative counts). Higher is better unless the measure's direction
         says otherwise; among equal values the highest threshold wins.
+
+        pROC's ``coords(roc, "best")``: ``"closest_topleft"``, or ``"youden"`` with
+        ``weights=(cost, prevalence)`` (``best.weights``), maximise pROC's criterion
+        (:func:`binmetrics.curves.roc_tools.roc_criterion`); the value reported is pROC's
+        (TPR + r TNR, or the weighted squared distance to the top left corner); the cut is the same ROC point as pROC's, its threshold the score
+        (``score >= threshold``) where pROC gives the midpoint to the next score.
 
         Examples
         --------
@@ -612,6 +621,19 @@ class Evaluation:
         >>> best.threshold, round(best.value, 12)
         (0.5, 0.6)
         """
+        criterion = measure if measure == "closest_topleft" else (
+            "youden" if weights is not None and get_measure(measure).id == "informedness"
+            else None)
+        if criterion is not None:
+            roc = self.roc()
+            crit = roc_criterion(roc.tpr, roc.fpr, criterion, weights)
+            k = int(np.nanargmax(crit)) if not np.all(np.isnan(crit)) else 0
+            th = float(roc.thresholds[k])
+            value = -float(crit[k]) if criterion == "closest_topleft" else float(crit[k])
+            return BestThreshold(criterion, th, value, self._shown(self.table.confusion(th)))
+        if weights is not None:
+            raise ValueError("weights=(cost, prevalence) apply to 'youden' (informedness) "
+                             "and 'closest_topleft' (pROC's best.weights)")
         m = get_measure(measure)
         if m.family != "confusion":
             raise ValueError(f"{m.id} is a {m.family} measure; best_threshold needs a "

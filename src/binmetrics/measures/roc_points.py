@@ -73,7 +73,7 @@ def read_curve(xs: FloatArray, ys: FloatArray, x: FloatArray, *,
 
 
 @register("tpr_at_fpr", name="Sensitivity at a fixed false positive rate", family="ranking",
-          plot="roc", direction=1, range=(0.0, 1.0),
+          plot="roc", binning_bound="refinements", direction=1, range=(0.0, 1.0),
           aliases=("sensitivity_at_specificity", "se_at_sp"),
           source="pROC coords(input = \"specificity\"); roc.test(method = \"specificity\")",
           formula="TPR(fpr), linear between the ROC vertices (highest TPR on a vertical run)")
@@ -94,7 +94,7 @@ def tpr_at_fpr(t: CountTable, *, fpr: float = 0.1) -> float:
 
 
 @register("tnr_at_tpr", name="Specificity at a fixed true positive rate", family="ranking",
-          plot="roc", direction=1, range=(0.0, 1.0),
+          plot="roc", binning_bound="refinements", direction=1, range=(0.0, 1.0),
           aliases=("specificity_at_sensitivity", "sp_at_se"),
           source="pROC coords(input = \"sensitivity\"); roc.test(method = \"sensitivity\")",
           formula="1 - FPR(tpr), linear between the ROC vertices (lowest FPR on a run)")
