@@ -609,8 +609,9 @@ class Evaluation:
         pROC's ``coords(roc, "best")``: ``"closest_topleft"``, or ``"youden"`` with
         ``weights=(cost, prevalence)`` (``best.weights``), maximise pROC's criterion
         (:func:`binmetrics.curves.roc_tools.roc_criterion`); the value reported is pROC's
-        (TPR + r TNR, or the weighted squared distance to the top left corner); the cut is the same ROC point as pROC's, its threshold the score
-        (``score >= threshold``) where pROC gives the midpoint to the next score.
+        (TPR + r TNR, or the weighted squared distance to the top left corner). The cut
+        is pROC's ROC point; its threshold is the score (``score >= threshold``) where
+        pROC gives the midpoint to the next score.
 
         Examples
         --------
