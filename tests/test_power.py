@@ -113,7 +113,7 @@ def test_obuchowski_constants():
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(auc=0.8, n_cases=20, power=0.9), "every quantity is given"),
-    (dict(auc=0.8), "n_cases and power are all missing"),
+    (dict(auc=0.8), "n_cases and power are missing"),
     (dict(power=0.9), "n_cases and auc"),
     (dict(auc=0.4, power=0.9), r"auc must lie in \(0.5, 1\)"),
     (dict(auc=0.8, power=1.2), "power must lie"),
@@ -132,3 +132,17 @@ def test_pilot_forms_refuse_design_quantities():
         bm.power_roc_test(Y, S, S2, n_cases=30)
     with pytest.raises(TypeError, match="positional"):
         bm.power_roc_test(Y, S)
+
+
+def test_cli_power(capsys):
+    from binmetrics.cli.app import main
+
+    assert main(["power", "--auc", "0.8", "--power", "0.9", "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert '"solved_for": "n_cases"' in out and "16.6191992021" in out
+    assert main(["power", "--auc", "0.8", "--n-cases", "20", "--power", "0.9",
+                 "--sig-level", "none"]) == 0
+    assert "0.0239418" in capsys.readouterr().out
+    assert main(["power", "--auc", "0.8"]) == 2
+    err = capsys.readouterr().err
+    assert "--n-cases and --power are missing" in err and err.count("\n") == 1

@@ -264,3 +264,34 @@ def test_tpr_at_fpr_measures_match_coords():
     assert ev.value("tnr_at_tpr", tpr=.95) == pytest.approx(0.21052631578947367, abs=1e-12)
     with pytest.raises(ValueError, match="one fpr= rate"):
         ev.value("tpr_at_fpr", fpr=[.1, .2])
+
+
+def test_binormal_smoothing_matches_proc():
+    # sm <- smooth(r, method = "binormal"); coefficients(sm$model); auc(sm)
+    sm = bm.evaluate(Y, S).roc().smooth("binormal")
+    assert (sm.intercept, sm.slope, sm.area()) == pytest.approx(
+        (0.47390868882495563, -1.289805617635144, 0.61423558873776707), abs=1e-12)
+    # sm$sensitivities / sm$specificities [c(100, 256, 400, 511)] (pROC lists them from
+    # sensitivity 1 down, after one added point (1, 0))
+    se = [0.80821917808219157, 0.50293542074363984, 0.2211350293542074, 0.0039138943248532305]
+    sp = [0.25785682588885861, 0.67882592428914268, 0.92853283655664565, 0.99995269783629392]
+    idx = [98, 254, 398, 509]
+    np.testing.assert_allclose(sm.tpr[::-1][idx], se, atol=1e-12)
+    np.testing.assert_allclose(1 - sm.fpr[::-1][idx], sp, atol=1e-12)
+    # smooth(r, method = "binormal", n = 20)$specificities, without pROC's added end points
+    sp20 = [0, 0.053113022565718683, 0.12691787923033176, 0.2061202547284007,
+            0.28642326340131724, 0.36566241582721559, 0.44252898384403211, 0.51614669056805007,
+            0.58588713852894969, 0.65127547734445601, 0.71193657523445042, 0.76756145721107782,
+            0.81788452219696728, 0.86266645598277969, 0.90167956010074968, 0.93469256170744452,
+            0.9614507013190603, 0.98164161366390523, 0.99481451100741713, 1]
+    sm20 = bm.evaluate(Y, S).roc().smooth(n=20)
+    np.testing.assert_allclose((1 - sm20.fpr)[::-1], sp20, atol=1e-12)
+    assert "binormal" in repr(sm) and list(sm.to_frame().columns) == ["fpr", "tpr"]
+
+
+def test_smoothing_errors():
+    roc = bm.evaluate(Y, S).roc()
+    with pytest.raises(NotImplementedError, match="density"):
+        roc.smooth("density")
+    with pytest.raises(ValueError, match="cannot be smoothed"):
+        bm.evaluate([0, 1], [0.1, 0.9]).roc().smooth()

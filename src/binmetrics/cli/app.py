@@ -23,6 +23,7 @@ from binmetrics.cli.common import PROG, CLIError, Columns, cli_message, help_for
 from binmetrics.cli.compare import add_compare_parser
 from binmetrics.cli.evaluate import add_evaluate_parser
 from binmetrics.cli.measures import add_measures_parser
+from binmetrics.cli.power import add_power_parser
 from binmetrics.cli.report import add_report_parser
 from binmetrics.io import check_output, write_text
 from binmetrics.version import __version__
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_measures_parser(sub)
     add_compare_parser(sub)
     add_report_parser(sub)
+    add_power_parser(sub)
     return parser
 
 

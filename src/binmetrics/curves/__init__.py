@@ -13,6 +13,7 @@ from binmetrics.curves.core import (
     ThresholdCurves,
 )
 from binmetrics.curves.roc_tools import ROCCoords
+from binmetrics.curves.smooth import SmoothROC
 
 __all__ = [
     "AccumulationCurve",
@@ -24,5 +25,6 @@ __all__ = [
     "ROCCoords",
     "ROCCurve",
     "ROCHull",
+    "SmoothROC",
     "ThresholdCurves",
 ]

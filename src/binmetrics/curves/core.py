@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
+from binmetrics.curves.smooth import SMOOTH_METHODS, SmoothROC, binormal_smooth
 from binmetrics.exceptions import undefined_policy
 from binmetrics.measures import early_recognition as er
 from binmetrics.measures import get_measure
@@ -98,6 +99,20 @@ class ROCCurve:
         """The partial AUC over an FPR or TPR range (the ``partial_auc`` measure;
         pROC's ``auc(roc, partial.auc=)``)."""
         return float(partial_auc(self.table, fpr=fpr, tpr=tpr, correct=correct))
+
+    def smooth(self, method: str = "binormal", *, n: int = 512) -> SmoothROC:
+        """The smoothed curve (pROC ``smooth(roc, method, n)``); ``.area()``, ``.plot()``.
+
+        ``"binormal"``: least squares of probit(TNR) on probit(TPR) over the points
+        strictly inside the unit square (:mod:`binmetrics.curves.smooth`). pROC's
+        ``"density"`` and ``"fitdistr"`` are not implemented yet.
+        """
+        if method != "binormal":
+            raise NotImplementedError(f"smoothing method {method!r} is not implemented; the "
+                                      f"methods: {', '.join(SMOOTH_METHODS)}")
+        if not rk.both_classes(self.table, "smoothed roc curve"):
+            raise ValueError("a ROC curve needs both classes to be smoothed")
+        return binormal_smooth(self.fpr, self.tpr, n)
 
     def at(self, *, fpr: Any = None, tpr: Any = None) -> ROCCoords:
         """The curve read at given FPR(s) or TPR(s), as pROC's ``coords(roc, x, input =

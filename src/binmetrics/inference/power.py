@@ -136,7 +136,7 @@ def _missing_error(missing: list[str]) -> ValueError:
     if not missing:
         return ValueError("every quantity is given: leave out exactly one of n_cases, power, "
                           "auc, or pass sig_level=None, to have it computed")
-    return ValueError(f"{' and '.join(missing)} are all missing: give all but one of "
+    return ValueError(f"{' and '.join(missing)} are missing: give all but one of "
                       "n_cases (or n_controls with kappa), power, sig_level, auc")
 
 
