@@ -83,7 +83,7 @@ def run_power(args: argparse.Namespace, cols: Any = None) -> str:
         return json.dumps(frame.to_dict(orient="records")[0], indent=2) + "\n"
     if args.format == "csv":
         return str(frame.to_csv(index=False, lineterminator="\n"))
-    rows = [[name, f"{value:.6g}" if isinstance(value, float) else str(value),
+    rows = [[str(name), f"{value:.6g}" if isinstance(value, float) else str(value),
              "<- computed" if name == r.solved_for else ""]
             for name, value in frame.iloc[0].items() if name != "solved_for"]
     return (f"{r.method} (Obuchowski; pROC power.roc.test)\n"
