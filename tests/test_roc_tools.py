@@ -295,3 +295,41 @@ def test_smoothing_errors():
         roc.smooth("density")
     with pytest.raises(ValueError, match="cannot be smoothed"):
         bm.evaluate([0, 1], [0.1, 0.9]).roc().smooth()
+
+
+def test_ci_band_within_monte_carlo_error_of_proc():
+    """pROC (R 4.2.2, pROC 1.18.0) on the data of tests/test_roc_test.py (rt.csv):
+    r1 <- roc(d$y, d$a, levels = c(0, 1), direction = "<"); set.seed(1)
+    ci.se(r1, specificities = c(0.95, 0.9, 0.8, 0.5, 0.2), boot.n = 2000)
+    set.seed(1); ci.sp(r1, sensitivities = c(0.95, 0.9, 0.8, 0.5), boot.n = 2000)
+    The draws differ (R's generator, NumPy's): the 2.5 % and 97.5 % quantiles of 2000
+    replicates agree within about 0.01-0.02; we allow 0.03."""
+    r = np.random.default_rng(2015)
+    y = r.integers(0, 2, 300)
+    a = np.round(r.normal(size=300) + 1.0 * y, 1)
+    roc = bm.evaluate(y, a).roc()
+    se = roc.ci_band(fpr=[.05, .1, .2, .5, .8], n_resamples=2000, random_state=0)
+    proc_se = [[0.09866541, 0.2394737, 0.3650170], [0.24901151, 0.3341009, 0.4552919],
+               [0.37631579, 0.4903070, 0.6390695], [0.75836947, 0.8539004, 0.9246501],
+               [0.94736842, 0.9776316, 1.0000000]]
+    np.testing.assert_allclose(np.c_[se.low, se.median, se.high], proc_se, atol=0.03)
+    sp = roc.ci_band(tpr=[.95, .9, .8, .5], n_resamples=2000, random_state=0)
+    proc_sp = [[0.1878153, 0.3369369, 0.4452703], [0.3236402, 0.4297297, 0.5440444],
+               [0.4567483, 0.5635135, 0.6912218], [0.7184685, 0.7937890, 0.8793758]]
+    np.testing.assert_allclose(np.c_[sp.low, sp.median, sp.high], proc_sp, atol=0.03)
+    again = roc.ci_band(fpr=[.05, .1, .2, .5, .8], n_resamples=2000, random_state=0)
+    np.testing.assert_array_equal(again.low, se.low)
+    assert list(se.to_frame().columns) == ["fpr", "tpr", "low", "median", "high"]
+    with pytest.raises(ValueError, match="exactly one"):
+        roc.ci_band(fpr=[.1], tpr=[.9])
+
+
+def test_band_and_smooth_plots():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    roc = bm.evaluate(Y, S).roc()
+    ax = roc.ci_band(fpr=np.linspace(0, 1, 11), n_resamples=50, random_state=0).plot()
+    roc.smooth().plot(ax=ax)
+    assert ax.get_xlabel() == "False positive rate"

@@ -1,6 +1,7 @@
 """Curves of one count table: ROC (+ convex hull), PR, PR-gain, threshold curves,
 gain, lift and accumulation. Every curve is read from the sorted table; no curve sorts."""
 
+from binmetrics.curves.band import ROCBand
 from binmetrics.curves.core import (
     AccumulationCurve,
     DETCurve,
@@ -22,6 +23,7 @@ __all__ = [
     "LiftCurve",
     "PRCurve",
     "PRGCurve",
+    "ROCBand",
     "ROCCoords",
     "ROCCurve",
     "ROCHull",

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from binmetrics.curves.band import ROCBand, roc_band
 from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
 from binmetrics.curves.smooth import SMOOTH_METHODS, SmoothROC, binormal_smooth
 from binmetrics.exceptions import undefined_policy
@@ -113,6 +114,15 @@ class ROCCurve:
         if not rk.both_classes(self.table, "smoothed roc curve"):
             raise ValueError("a ROC curve needs both classes to be smoothed")
         return binormal_smooth(self.fpr, self.tpr, n)
+
+    def ci_band(self, *, fpr: Any = None, tpr: Any = None, n_resamples: int = 2000,
+                level: float = 0.95, random_state: Any = None) -> ROCBand:
+        """Bootstrap intervals of the sensitivity at fixed FPRs (``fpr=``; pROC ``ci.se``
+        at specificities 1 - fpr) or of the specificity at fixed TPRs (``tpr=``; pROC
+        ``ci.sp``): stratified replicates of the count table, percentile intervals and
+        medians (:mod:`binmetrics.curves.band`); ``.plot()`` shades the band."""
+        return roc_band(self.table, fpr=fpr, tpr=tpr, n_resamples=n_resamples, level=level,
+                        random_state=random_state)
 
     def at(self, *, fpr: Any = None, tpr: Any = None) -> ROCCoords:
         """The curve read at given FPR(s) or TPR(s), as pROC's ``coords(roc, x, input =
