@@ -262,7 +262,7 @@ def test_tpr_at_fpr_measures_match_coords():
     assert ev.value("tpr_at_fpr", fpr=.1) == pytest.approx(0.32857142857142851, abs=1e-12)
     assert ev.value("se_at_sp", fpr=4 / 19) == pytest.approx(0.45238095238095233, abs=1e-12)
     assert ev.value("tnr_at_tpr", tpr=.95) == pytest.approx(0.21052631578947367, abs=1e-12)
-    with pytest.raises(ValueError, match="one fpr= rate"):
+    with pytest.raises(TypeError, match="one fpr= rate"):
         ev.value("tpr_at_fpr", fpr=[.1, .2])
 
 

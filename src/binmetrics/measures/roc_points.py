@@ -44,7 +44,7 @@ def check_rates(values: Any, name: str) -> FloatArray:
 def _one_rate(value: Any, name: str, measure: str) -> FloatArray:
     v = check_rates(value, name)
     if v.size != 1:
-        raise ValueError(f"{measure} takes one {name}= rate; for several read the curve: "
+        raise TypeError(f"{measure} takes one {name}= rate; for several read the curve: "
                          f"ev.roc().at({name}=[...])")
     return v.reshape(1)
 
