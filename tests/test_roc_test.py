@@ -103,7 +103,9 @@ def test_alternatives_and_repr():
     (dict(method="sensitivity", fpr=.1), ValueError, "tpr=x"),
     (dict(method="bootstrap", fpr=(0, .2), tpr=(.8, 1)), ValueError, "not both"),
     (dict(method="wilcoxon"), ValueError, "method must be"),
-    (dict(method="venkatraman"), NotImplementedError, "not implemented"),
+    (dict(method="venkatraman", alternative="greater"), ValueError, "two-sided only"),
+    (dict(method="venkatraman", fpr=(0, .2)), ValueError, "whole curves"),
+    (dict(method="venkatraman", y_b=Y[::-1].copy()), NotImplementedError, "unpaired"),
 ])
 def test_bad_arguments(kwargs, err, match):
     with pytest.raises(err, match=match):
@@ -117,3 +119,34 @@ def test_paired_looking_unpaired_input_needs_paired_false():
     assert not t.paired
     with pytest.raises(ValueError, match="same cases"):
         bm.roc_test(Y, A, B[:150], y_b=Y[:150], paired=True)
+
+
+def test_venkatraman_matches_proc():
+    """E is deterministic: = pROC's with ties.method = "average" (our rule: tied scores get
+    their average rank, so no result depends on row order; pROC's default "first" ranks
+    ties by position and gives E = 1798 here). The p-value is a permutation p-value:
+
+        set.seed(k); roc.test(r1, r2, method = "venkatraman", boot.n = 2000,
+                              ties.method = "average")
+        -> E = 1837, p = 0.2455 (k = 1), 0.2515, 0.2585, 0.254 (k = 2, 3, 4)
+
+    binmetrics with random_state 0-5 gave p = 0.2655, 0.272, 0.249, 0.2775, 0.2645, 0.2595
+    (a p-value near 0.25 from 2000 permutations has Monte Carlo sd 0.0097)."""
+    t = bm.roc_test(Y, A, B, method="venkatraman", n_resamples=2000, random_state=0)
+    assert t.statistic == 1837
+    assert t.pvalue == pytest.approx(0.2525, abs=0.04)
+    assert t.method == "venkatraman" and t.paired
+
+
+def test_venkatraman_does_not_depend_on_row_order():
+    """pROC's default ranks ties by position; ours does not look at the row order.
+    (Checked by hand on continuous scores, where the rule does not matter: with
+    set.seed(7); a <- d$a + rnorm(300) * 1e-6; b <- d$b + rnorm(300) * 1e-6, pROC's
+    default roc.test(r1, r2, method = "venkatraman") gives E = 1810, as binmetrics does on
+    the same numbers.)"""
+    r = np.random.default_rng(0)
+    t = bm.roc_test(Y, A, B, method="venkatraman", n_resamples=10, random_state=0)
+    perm = r.permutation(Y.size)
+    u = bm.roc_test(Y[perm], A[perm], B[perm], method="venkatraman", n_resamples=10,
+                    random_state=0)
+    assert t.statistic == u.statistic == 1837
