@@ -333,3 +333,32 @@ def test_band_and_smooth_plots():
     ax = roc.ci_band(fpr=np.linspace(0, 1, 11), n_resamples=50, random_state=0).plot()
     roc.smooth().plot(ax=ax)
     assert ax.get_xlabel() == "False positive rate"
+
+
+def test_partial_auc_bootstrap_interval_within_monte_carlo_error_of_proc():
+    """r <- roc(d$y, d$a, levels = c(0, 1), direction = "<", partial.auc = c(1, .8)
+    [, partial.auc.correct = TRUE]); set.seed(1); ci.auc(r, method = "bootstrap",
+    boot.n = 2000) -> 0.04477993 0.06276954 0.08418857 and (corrected) 0.5688332
+    0.6188043 0.6783016, on the data of tests/test_roc_test.py (pROC's middle value is
+    the bootstrap median; the estimate, auc(r), is 0.06257267959)."""
+    r = np.random.default_rng(2015)
+    y = r.integers(0, 2, 300)
+    a = np.round(r.normal(size=300) + 1.0 * y, 1)
+    ev = bm.evaluate(y, a)
+    ci = ev.ci("partial_auc", fpr=(0, .2), n_resamples=2000, random_state=0)
+    assert ci.estimate == pytest.approx(0.06257267959, abs=1e-10)
+    assert (ci.low, ci.high) == pytest.approx((0.04477993, 0.08418857), abs=0.004)
+    ci = ev.ci("partial_auc", fpr=(0, .2), correct=True, n_resamples=2000, random_state=0)
+    assert (ci.low, ci.high) == pytest.approx((0.5688332, 0.6783016), abs=0.01)
+
+
+def test_hand_till_matches_proc_multiclass_roc():
+    """The data below, written to mc.csv with pandas (17 significant digits) and read in
+    R: d <- read.csv("mc.csv", check.names = FALSE); p <- as.matrix(d[, c("0", "1", "2")]);
+    multiclass.roc(factor(d$y), p)$auc -> 0.8249642123437364 (pROC 1.18.0)."""
+    r = np.random.default_rng(5)
+    y = r.integers(0, 3, 120)
+    p = np.round(r.dirichlet(np.ones(3), 120) + np.eye(3)[y] * .3, 2)
+    p = p / p.sum(axis=1, keepdims=True)
+    assert bm.evaluate(y, p).value("auc", average="hand_till") == pytest.approx(
+        0.8249642123437364, abs=1e-12)
