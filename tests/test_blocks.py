@@ -23,9 +23,13 @@ def _all_values(y, s, w, **kw):
         values = ev.to_dict()
         for m in bm.iter_measures("ranking"):  # parameterised variants too
             for params in ({"fraction": 0.05}, {"fraction": 0.37}, {"fpr": 0.1},
-                           {"fpr": 0.5, "at": "bottom"}, {"alpha": 80.5}):
+                           {"fpr": 0.5, "at": "bottom"}, {"alpha": 80.5},
+                           {"fpr": (0.05, 0.3)}, {"tpr": (0.6, 0.95), "correct": True}):
                 if set(params) <= set(m.params):
-                    values[f"{m.id}{params}"] = ev.value(m, **params)
+                    try:  # "fpr" is one rate for some measures, a range for partial_auc
+                        values[f"{m.id}{params}"] = ev.value(m, **params)
+                    except TypeError:
+                        continue
     return values
 
 

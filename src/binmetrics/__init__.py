@@ -33,6 +33,7 @@ from binmetrics.comparison.two_model_tests import (
 )
 from binmetrics.curves import (
     AccumulationCurve,
+    DETCurve,
     GainCurve,
     LiftCurve,
     PRCurve,
@@ -62,6 +63,7 @@ from binmetrics.exceptions import (
 from binmetrics.inference.delong import delong_test
 from binmetrics.inference.intervals import Interval, auc_ci, proportion_ci
 from binmetrics.inference.paired import Comparison, PairedResult, compare
+from binmetrics.inference.power import PowerResult, power_roc_test
 from binmetrics.inference.proportions import (
     McNemarTest,
     ProportionTest,
@@ -76,6 +78,7 @@ from binmetrics.inference.refit import (
     refit_permutation_test,
 )
 from binmetrics.inference.resampling import bootstrap
+from binmetrics.inference.roc_tests import ROCTest, roc_test
 from binmetrics.measures import (
     REGISTRY,
     Measure,
@@ -101,6 +104,7 @@ __all__ = [
     "Confusion",
     "CorrelatedTTest",
     "CountTable",
+    "DETCurve",
     "EvalOptions",
     "Evaluation",
     "GainCurve",
@@ -117,10 +121,12 @@ __all__ = [
     "PRGCurve",
     "PairedResult",
     "PosthocResult",
+    "PowerResult",
     "PredictiveValues",
     "ProportionTest",
     "ROCCurve",
     "ROCHull",
+    "ROCTest",
     "RankComparison",
     "RefitPermutationResult",
     "SRDCrossValidation",
@@ -160,12 +166,14 @@ __all__ = [
     "measures",
     "oob_bootstrap",
     "plot",
+    "power_roc_test",
     "predictive_values",
     "proportion_ci",
     "proportion_test",
     "rank_comparison",
     "refit_permutation_test",
     "report",
+    "roc_test",
     "score",
     "srd",
     "triplet_loss",

@@ -33,6 +33,7 @@ from binmetrics.cli.common import (
 from binmetrics.cli.compare import add_compare_parser
 from binmetrics.cli.evaluate import add_evaluate_parser
 from binmetrics.cli.measures import add_measures_parser
+from binmetrics.cli.power import add_power_parser
 from binmetrics.cli.ranks import add_ranks_parser
 from binmetrics.cli.report import add_report_parser
 from binmetrics.cli.srd import add_srd_parser
@@ -79,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_srd_parser(sub)
     add_ranks_parser(sub)
     add_report_parser(sub)
+    add_power_parser(sub)
     return parser
 
 

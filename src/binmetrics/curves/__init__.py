@@ -3,6 +3,7 @@ gain, lift and accumulation; the calibration and decision-analytic results (reli
 calibration tests, Brier decomposition, decision and cost curves). Every curve is read
 from the sorted table; no curve sorts."""
 
+from binmetrics.curves.band import ROCBand
 from binmetrics.curves.calibration import (
     BrierDecomposition,
     CalibrationTest,
@@ -12,6 +13,7 @@ from binmetrics.curves.calibration import (
 )
 from binmetrics.curves.core import (
     AccumulationCurve,
+    DETCurve,
     GainCurve,
     LiftCurve,
     PRCurve,
@@ -20,19 +22,25 @@ from binmetrics.curves.core import (
     ROCHull,
     ThresholdCurves,
 )
+from binmetrics.curves.roc_tools import ROCCoords
+from binmetrics.curves.smooth import SmoothROC
 
 __all__ = [
     "AccumulationCurve",
     "BrierDecomposition",
     "CalibrationTest",
     "CostCurve",
+    "DETCurve",
     "DecisionCurve",
     "GainCurve",
     "LiftCurve",
     "PRCurve",
     "PRGCurve",
+    "ROCBand",
+    "ROCCoords",
     "ROCCurve",
     "ROCHull",
     "Reliability",
+    "SmoothROC",
     "ThresholdCurves",
 ]

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from binmetrics.curves.band import ROCBand, roc_band
+from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
+from binmetrics.curves.smooth import SMOOTH_METHODS, SmoothROC, binormal_smooth
 from binmetrics.exceptions import undefined_policy
 from binmetrics.formatting import format_number, frame_html, frame_text
 from binmetrics.measures import early_recognition as er
@@ -19,6 +22,7 @@ from binmetrics.measures import get_measure
 from binmetrics.measures import prg as prg_measures
 from binmetrics.measures import ranking as rk
 from binmetrics.measures._util import trapezoid
+from binmetrics.measures.partial_auc import partial_auc
 from binmetrics.table.counts import CountTable, FloatArray
 
 if TYPE_CHECKING:
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AccumulationCurve",
+    "DETCurve",
     "GainCurve",
     "LiftCurve",
     "PRCurve",
@@ -131,6 +136,59 @@ class ROCCurve(_Points):
             return ROCHull(fpr=np.array([np.nan]), tpr=np.array([np.nan]))
         f, t = rk.roc_hull(self.table)
         return ROCHull(fpr=f, tpr=t)
+
+    def partial_area(self, *, fpr: tuple[float, float] | None = None,
+                     tpr: tuple[float, float] | None = None, correct: bool = False) -> float:
+        """The partial AUC over an FPR or TPR range (the ``partial_auc`` measure;
+        pROC's ``auc(roc, partial.auc=)``)."""
+        return float(partial_auc(self.table, fpr=fpr, tpr=tpr, correct=correct))
+
+    def smooth(self, method: str = "binormal", *, n: int = 512) -> SmoothROC:
+        """The smoothed curve (pROC ``smooth(roc, method, n)``); ``.area()``, ``.plot()``.
+
+        ``"binormal"``: least squares of probit(TNR) on probit(TPR) over the points
+        strictly inside the unit square (:mod:`binmetrics.curves.smooth`). pROC's
+        ``"density"`` and ``"fitdistr"`` are not implemented yet.
+        """
+        if method != "binormal":
+            raise NotImplementedError(f"smoothing method {method!r} is not implemented; the "
+                                      f"methods: {', '.join(SMOOTH_METHODS)}")
+        if not rk.both_classes(self.table, "smoothed roc curve"):
+            raise ValueError("a ROC curve needs both classes to be smoothed")
+        return binormal_smooth(self.fpr, self.tpr, n)
+
+    def ci_band(self, *, fpr: Any = None, tpr: Any = None, n_resamples: int = 2000,
+                level: float = 0.95, random_state: Any = None) -> ROCBand:
+        """Bootstrap intervals of the sensitivity at fixed FPRs (``fpr=``; pROC ``ci.se``
+        at specificities 1 - fpr) or of the specificity at fixed TPRs (``tpr=``; pROC
+        ``ci.sp``): stratified replicates of the count table, percentile intervals and
+        medians (:mod:`binmetrics.curves.band`); ``.plot()`` shades the band."""
+        return roc_band(self.table, fpr=fpr, tpr=tpr, n_resamples=n_resamples, level=level,
+                        random_state=random_state)
+
+    def at(self, *, fpr: Any = None, tpr: Any = None) -> ROCCoords:
+        """The curve read at given FPR(s) or TPR(s), as pROC's ``coords(roc, x, input =
+        "specificity" | "sensitivity")`` with ``x = 1 - fpr`` or ``x = tpr``.
+
+        An exact hit on several vertices gives the highest TPR (asked by FPR) or the
+        lowest FPR (asked by TPR), with that vertex's threshold (``score >= threshold``
+        is positive; pROC's thresholds lie halfway between scores); otherwise the other
+        rate is interpolated linearly and the threshold is NaN.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> roc = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2]).roc()
+        >>> roc.at(fpr=0.5)  # vertices (.5, .5) and (.5, 1): the higher TPR
+        ROCCoords(fpr=0.5, tpr=1, threshold=0.6)
+        >>> roc.at(fpr=0.25).tpr  # between the vertices (0, .5) and (.5, .5)
+        0.5
+        >>> roc.at(tpr=[0.5, 0.75]).to_frame()  # (0, .5) is a vertex; .75 is on a vertical
+           fpr   tpr  threshold
+        0  0.0  0.50        0.9
+        1  0.5  0.75        NaN
+        """
+        return roc_at(self.fpr, self.tpr, self.thresholds, fpr=fpr, tpr=tpr)
 
 
 _PR_AREAS = ("step", "min", "max", "minmax", "linear", "davis_goadrich")

@@ -12,6 +12,7 @@ import numpy as np
 from binmetrics.backends import display_hook
 from binmetrics.curves import (
     AccumulationCurve,
+    DETCurve,
     GainCurve,
     LiftCurve,
     PRCurve,
@@ -19,6 +20,7 @@ from binmetrics.curves import (
     ROCCurve,
     ThresholdCurves,
 )
+from binmetrics.curves.roc_tools import roc_criterion
 from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.exceptions import (
     SumsUnavailable,
@@ -607,12 +609,21 @@ class Evaluation(CalibrationMethods):
                           n_omitted=self.n_omitted, undefined=self.undefined,
                           n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
 
-    def best_threshold(self, measure: str = "informedness", **params: Any) -> BestThreshold:
+    def best_threshold(self, measure: str = "informedness", *,
+                       weights: tuple[float, float] | None = None,
+                       **params: Any) -> BestThreshold:
         """The threshold whose cut optimises a confusion measure, with its value.
 
         Every cut of the table is scored at once (the measure is vectorised over
         the cumulative counts). Higher is better unless the measure's direction
         says otherwise; among equal values the highest threshold wins.
+
+        pROC's ``coords(roc, "best")``: ``"closest_topleft"``, or ``"youden"`` with
+        ``weights=(cost, prevalence)`` (``best.weights``), maximise pROC's criterion
+        (:func:`binmetrics.curves.roc_tools.roc_criterion`); the value reported is pROC's
+        (TPR + r TNR, or the weighted squared distance to the top left corner). The cut
+        is pROC's ROC point; its threshold is the score (``score >= threshold``) where
+        pROC gives the midpoint to the next score.
 
         Examples
         --------
@@ -623,6 +634,19 @@ class Evaluation(CalibrationMethods):
         >>> best.threshold, round(best.value, 12)
         (0.5, 0.6)
         """
+        criterion = measure if measure == "closest_topleft" else (
+            "youden" if weights is not None and get_measure(measure).id == "informedness"
+            else None)
+        if criterion is not None:
+            roc = self.roc()
+            crit = roc_criterion(roc.tpr, roc.fpr, criterion, weights)
+            k = int(np.nanargmax(crit)) if not np.all(np.isnan(crit)) else 0
+            th = float(roc.thresholds[k])
+            value = -float(crit[k]) if criterion == "closest_topleft" else float(crit[k])
+            return BestThreshold(criterion, th, value, self._shown(self.table.confusion(th)))
+        if weights is not None:
+            raise ValueError("weights=(cost, prevalence) apply to 'youden' (informedness) "
+                             "and 'closest_topleft' (pROC's best.weights)")
         m = get_measure(measure)
         if m.family != "confusion":
             raise ValueError(f"{m.id} is a {m.family} measure; best_threshold needs a "
@@ -657,6 +681,12 @@ class Evaluation(CalibrationMethods):
         """The ROC curve (``.area()`` is the AUC, ``.hull()`` the convex hull)."""
         with undefined_policy(self.undefined):
             return ROCCurve.from_table(self.table)
+
+    def det(self) -> DETCurve:
+        """The DET curve (FPR and FNR by threshold, as scikit-learn's ``det_curve``);
+        ``.plot()`` draws it on normal-deviate axes."""
+        with undefined_policy(self.undefined):
+            return DETCurve.from_table(self.table)
 
     def pr(self) -> PRCurve:
         """The precision-recall curve (``.area(method)``: step, min, max, minmax, linear,

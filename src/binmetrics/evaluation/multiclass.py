@@ -45,6 +45,7 @@ from binmetrics.exceptions import (
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.multiclass import ROW_SUM_TOL, MulticlassData
 from binmetrics.measures.multiclass import accuracy as native_accuracy
+from binmetrics.measures.ovo import OVO_AVERAGES, one_vs_one_auc
 from binmetrics.measures.registry import Family, iter_measures, select_measures
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import (
@@ -60,8 +61,8 @@ from binmetrics.validation import (
 
 __all__ = ["NATIVE_MEASURES", "MulticlassEvaluation", "evaluate_multiclass"]
 
-Average = Literal["weighted", "macro", "micro", "none", "native"]
-_AVERAGES = ("weighted", "macro", "micro", "none", "native")
+Average = Literal["weighted", "macro", "micro", "none", "native", "hand_till", "ovo_weighted"]
+_AVERAGES = ("weighted", "macro", "micro", "none", "native", *OVO_AVERAGES)
 #: how far from 1 a row of probabilities may sum
 
 
@@ -505,7 +506,10 @@ class MulticlassEvaluation:
             scikit-learn's ``zero_division=np.nan``. An explicit average applies to the
             natively multiclass measures too (their binary one-vs-rest versions);
             "native" asks for the native value. For per-class values use
-            :meth:`per_class`.
+            :meth:`per_class`. For the AUC, "hand_till" is Hand & Till's one-vs-one
+            M (scikit-learn ``multi_class="ovo"``, pROC ``multiclass.roc``) and
+            "ovo_weighted" its pair-prevalence-weighted form
+            (:func:`binmetrics.measures.ovo.one_vs_one_auc`).
         **params : the measure's parameters: for the native value those of the native
             function (``base``/``eps`` of the log loss; ``prior``, ``priors``,
             ``prior_counts``, ``base`` of the information scores), otherwise those of
@@ -527,6 +531,16 @@ class MulticlassEvaluation:
             raise ValueError(f"average must be one of {_AVERAGES} or None; got {average!r}")
         if average == "none":
             raise ValueError("average='none' gives one value per class: use per_class()")
+        if average in OVO_AVERAGES:
+            if m.id != "auc" or params:
+                raise ValueError(f"average={average!r} is a one-vs-one AUC: pass it with "
+                                 f"measure 'auc' and no parameters (got {m.id!r})")
+            key = ("ovo", average)
+            if key not in self._cache:
+                with self._collecting():
+                    self._cache[key] = self._run(lambda: one_vs_one_auc(
+                        self._data, weighted=average == "ovo_weighted"))
+            return float(self._cache[key])
         with self._collecting():
             if average == "native" or (average is None and m.id in NATIVE_MEASURES):
                 if m.id not in NATIVE_MEASURES:

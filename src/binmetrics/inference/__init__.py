@@ -12,6 +12,10 @@ sits below :mod:`binmetrics.evaluation`.
   count table (no re-sort); the samplers are in
   :mod:`~binmetrics.inference._replicates`.
 * :mod:`~binmetrics.inference.paired`: paired comparisons of models on the same cases.
+* :mod:`~binmetrics.inference.power`: power and sample size of ROC studies
+  (Obuchowski; pROC's ``power.roc.test``).
+* :mod:`~binmetrics.inference.roc_tests`: pROC's ``roc.test`` (DeLong, bootstrap,
+  sensitivity at a fixed specificity and the reverse).
 * :mod:`~binmetrics.inference.proportions`: McNemar's test and the proportion z-tests.
 * :mod:`~binmetrics.inference.refit`: Berrar's procedures that refit an estimator.
 """
@@ -42,6 +46,7 @@ from binmetrics.inference.paired import (
     compare_methods,
     paired_bootstrap_indices,
 )
+from binmetrics.inference.power import PowerResult, obuchowski_variance, power_roc_test
 from binmetrics.inference.proportions import (
     McNemarTest,
     ProportionTest,
@@ -66,9 +71,11 @@ from binmetrics.inference.resampling import (
     permutation_tables,
     permutation_test,
 )
+from binmetrics.inference.roc_tests import ROC_TEST_METHODS, ROCTest, roc_test
 
 __all__ = [
     "PROPORTION_METHODS",
+    "ROC_TEST_METHODS",
     "BootstrapInterval",
     "BootstrapResult",
     "Comparison",
@@ -80,7 +87,9 @@ __all__ = [
     "PairedResult",
     "PermutationResult",
     "Placements",
+    "PowerResult",
     "ProportionTest",
+    "ROCTest",
     "RefitPermutationResult",
     "ResamplingWarning",
     "auc_ci",
@@ -96,14 +105,17 @@ __all__ = [
     "delong_test_unpaired",
     "mcnemar_test",
     "measure_ci",
+    "obuchowski_variance",
     "oob_bootstrap",
     "paired_bootstrap_indices",
     "permutation_pvalue",
     "permutation_tables",
     "permutation_test",
+    "power_roc_test",
     "proportion_ci",
     "proportion_test",
     "refit_permutation_test",
+    "roc_test",
     "table_placements",
     "two_proportion_test",
 ]

@@ -10,6 +10,7 @@ from binmetrics.measures import imbalance, agreement, information  # noqa: F401
 from binmetrics.measures import probabilistic, topk  # noqa: F401
 from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
 from binmetrics.measures import calibration, lowess  # noqa: F401  (reliability, decision)
+from binmetrics.measures import partial_auc, roc_points  # noqa: F401
 from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
 
 # isort: on

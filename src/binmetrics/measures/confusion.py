@@ -166,7 +166,7 @@ def _both_classes_reason(c: Confusion) -> str:
 
 @register("informedness", name="Informedness (Youden's J)", family="confusion", direction=1,
           plot="measure",
-          range=_SIGNED, aliases=("youden_j", "bookmaker_informedness", "youden_index"),
+          range=_SIGNED, aliases=("youden_j", "bookmaker_informedness", "youden_index", "youden"),
           source="Berrar Def. 8; Wikipedia table; multi-level paper Table 5",
           formula="TPR + TNR - 1")
 def informedness(c: Confusion) -> FloatOrArray:

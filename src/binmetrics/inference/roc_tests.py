@@ -1,0 +1,311 @@
+r"""pROC's ``roc.test``: two ROC curves compared by DeLong's test or by the bootstrap.
+
+``method="delong"``
+    DeLong, DeLong & Clarke-Pearson (1988): paired, the z-test of the AUC difference
+    with DeLong's covariance (:func:`~binmetrics.inference.delong.delong_test`);
+    unpaired, pROC 1.18's t-test with Welch-type degrees of freedom
+    (:func:`~binmetrics.inference.delong.delong_test_unpaired`). Full AUCs only (pROC
+    refuses DeLong for partial AUCs too).
+``method="bootstrap"``
+    The AUC (or, with ``fpr=(a, b)`` / ``tpr=(a, b)``, the partial AUC) difference over
+    the standard deviation of its bootstrap replicates, :math:`D = (\hat\theta_1 -
+    \hat\theta_2) / \operatorname{sd}(\theta_1^* - \theta_2^*)`, referred to the normal
+    distribution (pROC's ``bootstrap.test``). Paired: each replicate draws the same cases
+    for both models (stratified by class); unpaired: each sample is resampled on its own.
+``method="venkatraman"``
+    Venkatraman's (2000) permutation test of the whole curves (paired only):
+    :mod:`binmetrics.inference.venkatraman`.
+``method="specificity"`` / ``"sensitivity"``
+    The same bootstrap statistic for the sensitivities at a fixed FPR (``fpr=x``, pROC's
+    ``specificity = 1 - x``) or the specificities at a fixed TPR (``tpr=x``), read off
+    the curves with pROC's ``coords`` rules (the ``tpr_at_fpr`` and ``tnr_at_tpr``
+    measures).
+
+Every replicate is a new count vector of the tables built once (no re-sort); the same
+``random_state`` gives the same replicates. The resampling tests agree with pROC's only
+within Monte Carlo error (their random draws differ): see the docs page "From pROC".
+
+References
+----------
+DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas under
+two or more correlated receiver operating characteristic curves: a nonparametric
+approach. *Biometrics* 44, 837-845.
+
+Robin, X. et al. (2011). pROC: an open-source package for R and S+ to analyze and
+compare ROC curves. *BMC Bioinformatics* 12, 77.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from binmetrics.inference.delong import delong_test, delong_test_unpaired
+from binmetrics.inference.intervals import normal_pvalue
+from binmetrics.inference.paired import compare
+from binmetrics.inference.resampling import bootstrap
+from binmetrics.inference.venkatraman import venkatraman_paired
+from binmetrics.measures.partial_auc import partial_auc_range
+from binmetrics.measures.ranking import auc
+from binmetrics.measures.roc_points import check_rates
+from binmetrics.table.counts import CountTable
+from binmetrics.validation import (
+    as_1d,
+    as_float,
+    check_alternative,
+    check_binary_inputs,
+    check_count,
+)
+
+__all__ = ["ROC_TEST_METHODS", "ROCTest", "roc_test"]
+
+#: the methods of :func:`roc_test`
+ROC_TEST_METHODS = ("delong", "bootstrap", "specificity", "sensitivity", "venkatraman")
+
+
+@dataclass(frozen=True)
+class ROCTest:
+    """The result of :func:`roc_test`.
+
+    Attributes
+    ----------
+    method : str
+    paired : bool
+    measure : str
+        What was compared: ``"auc"``, ``"partial_auc"``, ``"tpr_at_fpr"`` or
+        ``"tnr_at_tpr"``; ``params`` its parameters.
+    estimate_a, estimate_b, difference : float
+    statistic : float
+        DeLong's Z (paired), its t (unpaired), or the bootstrap's D.
+    pvalue : float
+    alternative : str
+    df : float or None
+        The unpaired DeLong test's degrees of freedom.
+    n_resamples : int or None
+    n_undefined : int
+        Bootstrap replicates where the difference was undefined (left out, with a warning).
+    """
+
+    method: str
+    paired: bool
+    measure: str
+    params: dict[str, Any]
+    estimate_a: float
+    estimate_b: float
+    difference: float
+    statistic: float
+    pvalue: float
+    alternative: str
+    df: float | None = None
+    n_resamples: int | None = None
+    n_undefined: int = 0
+    detail: Any = field(default=None, repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row with the test's numbers."""
+        return pd.DataFrame([{"method": self.method, "paired": self.paired,
+                              "measure": self.measure, "estimate_a": self.estimate_a,
+                              "estimate_b": self.estimate_b, "difference": self.difference,
+                              "statistic": self.statistic, "pvalue": self.pvalue,
+                              "alternative": self.alternative, "df": self.df,
+                              "n_resamples": self.n_resamples}])
+
+    def __repr__(self) -> str:
+        kind = "paired" if self.paired else "unpaired"
+        extra = f", df={self.df:.6g}" if self.df is not None else ""
+        reps = f", n_resamples={self.n_resamples}" if self.n_resamples else ""
+        return (f"ROCTest({self.method}, {kind}, {self.measure}: {self.estimate_a:.6g} vs "
+                f"{self.estimate_b:.6g}, statistic={self.statistic:.6g}, "
+                f"pvalue={self.pvalue:.6g}{extra}, alternative={self.alternative!r}{reps})")
+
+
+def _target(method: str, fpr: Any, tpr: Any) -> tuple[str, dict[str, Any]]:
+    if method == "specificity":
+        if fpr is None or tpr is not None or np.ndim(fpr) != 0:
+            raise ValueError("method='specificity' compares the sensitivities at one FPR: pass "
+                             "fpr=x (pROC's specificity = 1 - x), e.g. fpr=0.1")
+        return "tpr_at_fpr", {"fpr": float(check_rates(fpr, "fpr"))}
+    if method == "sensitivity":
+        if tpr is None or fpr is not None or np.ndim(tpr) != 0:
+            raise ValueError("method='sensitivity' compares the specificities at one TPR: pass "
+                             "tpr=x, e.g. tpr=0.9")
+        return "tnr_at_tpr", {"tpr": float(check_rates(tpr, "tpr"))}
+    if fpr is None and tpr is None:
+        return "auc", {}
+    if method == "delong":
+        raise ValueError("DeLong's test compares full AUCs; for partial AUCs (fpr=(a, b) or "
+                         "tpr=(a, b)) pass method='bootstrap'")
+    focus, low, high = partial_auc_range(fpr, tpr)
+    return "partial_auc", {focus: (low, high)}
+
+
+def _looks_paired(y: Any, y_b: Any, s_a: Any, s_b: Any) -> bool:
+    a, b = as_1d(y, "y_true"), as_1d(y_b, "y_b")
+    return (a.size == b.size and as_1d(s_a, "score_a").size == as_1d(s_b, "score_b").size
+            and bool(np.array_equal(a, b)))
+
+
+def _unpaired_bootstrap(y_a: Any, s_a: Any, y_b: Any, s_b: Any, w_a: Any, w_b: Any,
+                        measure: str, params: dict[str, Any], B: int,
+                        random_state: Any) -> tuple[float, float, np.ndarray]:
+    rng = np.random.default_rng(random_state)
+    ta = CountTable.from_arrays(y_a, s_a, sample_weight=w_a)
+    tb = CountTable.from_arrays(y_b, s_b, sample_weight=w_b)
+    p = {measure: params} if params else None
+    ra = bootstrap(ta, measure, n_resamples=B, random_state=rng, params=p)
+    rb = bootstrap(tb, measure, n_resamples=B, random_state=rng, params=p)
+    key = ra.measures[0]
+    return (ra.estimate[key], rb.estimate[key],
+            np.asarray(ra.replicates[key]) - np.asarray(rb.replicates[key]))
+
+
+def _venkatraman(y_true: Any, score_a: Any, score_b: Any, paired: bool, alt: str, fpr: Any,
+                 tpr: Any, n_resamples: int, random_state: Any,
+                 sample_weight: Any) -> ROCTest:
+    if not paired:
+        raise NotImplementedError("the unpaired Venkatraman test is not implemented; pass "
+                                  "paired data or method='bootstrap'")
+    if alt != "two-sided":
+        raise ValueError("Venkatraman's test is two-sided only (as pROC's)")
+    if fpr is not None or tpr is not None:
+        raise ValueError("Venkatraman's test compares whole curves; fpr= and tpr= do not "
+                         "apply (pass method='bootstrap' for partial AUCs)")
+    if sample_weight is not None:
+        raise ValueError("Venkatraman's test takes no sample weights; repeat the rows")
+    B = check_count(n_resamples, "n_resamples")
+    inp = check_binary_inputs(y_true, score_a)
+    b = as_float(as_1d(score_b, "score_b"), "score_b")
+    if b.size != inp.y.size:
+        raise ValueError(f"score_a and score_b have different lengths: {inp.y.size} and "
+                         f"{b.size}")
+    e, p, null = venkatraman_paired(inp.y, inp.score, b, B, random_state)
+    auc_a = float(auc(CountTable.from_arrays(inp.y, inp.score, pos_label=True)))
+    auc_b = float(auc(CountTable.from_arrays(inp.y, b, pos_label=True)))
+    return ROCTest("venkatraman", True, "roc curve", {}, auc_a, auc_b, auc_a - auc_b, e, p,
+                   alt, n_resamples=B, detail=null)
+
+
+def roc_test(
+    y_true: Any,
+    score_a: Any,
+    score_b: Any,
+    *,
+    y_b: Any = None,
+    method: str = "delong",
+    paired: bool | None = None,
+    alternative: str = "two-sided",
+    fpr: Any = None,
+    tpr: Any = None,
+    n_resamples: int = 2000,
+    random_state: Any = None,
+    sample_weight: Any = None,
+    sample_weight_b: Any = None,
+) -> ROCTest:
+    """Compare two ROC curves, as pROC's ``roc.test``.
+
+    Parameters
+    ----------
+    y_true : array-like
+        Labels of the cases of ``score_a`` (and of ``score_b`` when paired).
+    score_a, score_b : array-like
+        The two models' scores (higher = more positive).
+    y_b : array-like, optional
+        Labels of ``score_b``'s cases when the two curves come from different cases
+        (unpaired). Labels identical to ``y_true`` look paired: then say ``paired=``.
+    method : {"delong", "bootstrap", "specificity", "sensitivity", "venkatraman"}
+        See the module docstring; "venkatraman" is the paired permutation test of
+        :mod:`binmetrics.inference.venkatraman` (two-sided, full curves, unweighted; the
+        unpaired form is not implemented).
+    paired : bool, optional
+        Default: True when ``y_b`` is not given, False when it is. ``paired=False``
+        with one ``y_true`` tests the two score vectors as independent samples.
+    alternative : {"two-sided", "greater", "less"}
+        "greater": curve A's value above B's.
+    fpr, tpr :
+        For "bootstrap": a range ``(a, b)`` to compare partial AUCs (pROC
+        ``partial.auc``); for "specificity" the FPR (one number) and for "sensitivity"
+        the TPR at which the curves are compared.
+    n_resamples : int, default 2000
+        Bootstrap replicates (pROC's ``boot.n``).
+    random_state : seed or Generator
+        Same seed, same replicates.
+    sample_weight, sample_weight_b : optional
+        Case weights (multiplicities) of the two samples.
+
+    Returns
+    -------
+    ROCTest
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> y = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
+    >>> s1 = [.9, .8, .7, .55, .4, .7, .5, .3, .2, .1, .4]
+    >>> s2 = [.6, .9, .4, .5, .5, .5, .8, .2, .3, .1, .35]
+    >>> t = bm.roc_test(y, s1, s2)  # pROC roc.test(r1, r2): Z = 0.51257, p = 0.6083
+    >>> round(t.statistic, 6), round(t.pvalue, 6)
+    (0.512568, 0.608254)
+    >>> t = bm.roc_test(y, s1, s2, method="bootstrap", n_resamples=500, random_state=0)
+    >>> t.method, t.n_resamples
+    ('bootstrap', 500)
+    """
+    method = str(method).lower()
+    if method not in ROC_TEST_METHODS:
+        raise ValueError(f"method must be one of {', '.join(ROC_TEST_METHODS)}; got {method!r}")
+    alt = check_alternative(alternative)
+    if y_b is not None:
+        if paired:
+            raise ValueError("paired=True needs the same cases: pass one y_true, not y_b")
+        if paired is None and _looks_paired(y_true, y_b, score_a, score_b):
+            raise ValueError("y_b equals y_true and the scores have the same length: the "
+                             "curves look paired; pass paired=True (and no y_b) to pair "
+                             "them, or paired=False to test them as independent samples")
+        is_paired = False
+    else:
+        is_paired = True if paired is None else bool(paired)
+        y_b = y_true
+        if sample_weight_b is None:
+            sample_weight_b = sample_weight
+    if method == "venkatraman":
+        return _venkatraman(y_true, score_a, score_b, is_paired, alt, fpr, tpr, n_resamples,
+                            random_state, sample_weight)
+    measure, params = _target(method, fpr, tpr)
+    if method == "delong":
+        if is_paired:
+            dl = delong_test(y_true, score_a, score_b, alternative=alt,
+                             sample_weight=sample_weight)
+            return ROCTest("delong", True, "auc", {}, dl.auc_a, dl.auc_b, dl.difference,
+                           dl.statistic, dl.pvalue, alt, detail=dl)
+        u = delong_test_unpaired(y_true, score_a, y_b, score_b, alternative=alt,
+                                 sample_weight_a=sample_weight,
+                                 sample_weight_b=sample_weight_b)
+        return ROCTest("delong", False, "auc", {}, u.auc_a, u.auc_b, u.difference,
+                       u.statistic, u.pvalue, alt, df=u.df, detail=u)
+    B = check_count(n_resamples, "n_resamples")
+    if is_paired:
+        cmp = compare(y_true, {"a": score_a, "b": score_b}, measures=[measure],
+                      method="bootstrap", n_resamples=B, random_state=random_state,
+                      sample_weight=sample_weight, alternative=alt,
+                      params={measure: params} if params else None)
+        r = cmp.result("a", "b", measure)
+        diffs = cmp.differences("a", "b", measure)
+        est_a, est_b = r.value_a, r.value_b
+    else:
+        est_a, est_b, diffs = _unpaired_bootstrap(y_true, score_a, y_b, score_b,
+                                                  sample_weight, sample_weight_b, measure,
+                                                  params, B, random_state)
+    ok = diffs[~np.isnan(diffs)]
+    n_bad = int(diffs.size - ok.size)
+    if n_bad and not is_paired:  # compare() has reported the paired ones
+        warnings.warn(f"{n_bad} of {B} bootstrap replicates gave an undefined difference and "
+                      "were left out (as pROC)", UserWarning, stacklevel=2)
+    d = est_a - est_b
+    sd = float(np.std(ok, ddof=1)) if ok.size > 1 else math.nan
+    stat = 0.0 if (d == 0 and sd == 0) else (d / sd if sd > 0 else math.copysign(math.inf, d))
+    return ROCTest(method, is_paired, measure, params, est_a, est_b, d, stat,
+                   normal_pvalue(stat, alt), alt, n_resamples=B, n_undefined=n_bad)

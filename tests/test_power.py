@@ -1,0 +1,148 @@
+"""power_roc_test against pROC 1.18's power.roc.test (R 4.2.2; values recorded with
+``sprintf("%.17g", c(p$ncases, p$ncontrols, p$auc, p$sig.level, p$power))``)."""
+
+from __future__ import annotations
+
+import pytest
+
+import binmetrics as bm
+from binmetrics.inference.power import obuchowski_variance
+
+# the data of tests/test_roc_tools.py (y <- c(...); s <- c(...) in R)
+Y = [1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1,
+     0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1]
+S = [1.4, 0.6, -0.7, -0.8, 0.2, 0.7, 1.4, -0.6, 0.1, -0, 0.4, -2.3, 1.5, 0.1, -0.1, 0.4, 1.1,
+     -1.3, 1.5, 1.6, 0.5, 0.1, -1.6, -0.8, -0.2, 1, 0.1, 2.6, 1.1, 1, 1.7, -0.3, 1, 0.5, -1.3,
+     0.7, 1.1, 1.8, 1.9, -0.6]
+
+# (binmetrics arguments, the pROC call, (ncases, ncontrols, auc, sig.level, power))
+ONE_CURVE = [
+    (dict(auc=0.8, power=0.9), "power.roc.test(auc = 0.8, power = 0.9)",
+     (16.619199202101981, 16.619199202101981, 0.8, 0.05, 0.9), "n_cases"),
+    (dict(auc=0.8, n_cases=20), "power.roc.test(auc = 0.8, ncases = 20)",
+     (20, 20, 0.8, 0.05, 0.94789863656853135), "power"),
+    (dict(auc=0.8, n_cases=20, power=0.9, sig_level=None),
+     "power.roc.test(auc = 0.8, ncases = 20, power = 0.9, sig.level = NULL)",
+     (20, 20, 0.8, 0.023941839347157767, 0.9), "sig_level"),
+    (dict(auc=0.72, n_controls=60, kappa=3, sig_level=0.01),
+     "power.roc.test(auc = 0.72, ncontrols = 60, kappa = 3, sig.level = 0.01)",
+     (20, 60, 0.72, 0.01, 0.67818076724336596), "power"),
+    (dict(auc=0.7, kappa=2.5, power=0.8, alternative="one-sided"),
+     'power.roc.test(auc = 0.7, kappa = 2.5, power = 0.8, alternative = "one.sided")',
+     (16.910409933150227, 42.276024832875564, 0.7, 0.05, 0.8), "n_cases"),
+]
+
+
+@pytest.mark.parametrize("kwargs, r_call, expected, solved", ONE_CURVE)
+def test_one_curve_matches_proc(kwargs, r_call, expected, solved):
+    r = bm.power_roc_test(**kwargs)
+    got = (r.n_cases, r.n_controls, r.auc, r.sig_level, r.power)
+    assert got == pytest.approx(expected, rel=1e-12, abs=1e-12), r_call
+    assert r.solved_for == solved
+
+
+@pytest.mark.parametrize("kwargs, r_call, proc_root, exact_root", [
+    # power.roc.test(ncases = 20, power = 0.9)$auc -> 0.7766823346926528 (uniroot's
+    # default tol = .Machine$double.eps^0.25); the exact root, from the same function with
+    # uniroot(pROC:::power.roc.test.optimize.auc.function, c(0.5, 1 - 1e-16), ncontrols = 20,
+    #         ncases = 20, zalpha = qnorm(1 - 0.025), zbeta = qnorm(0.9), tol = 1e-15)
+    (dict(n_cases=20, power=0.9), "ncases = 20, power = 0.9", 0.7766823346926528,
+     0.77668056662412588),
+    # power.roc.test(ncases = 35, ncontrols = 70, power = 0.8, sig.level = 0.01,
+    #   alternative = "one.sided")$auc; exact: the same uniroot with zalpha = qnorm(0.99),
+    #   zbeta = qnorm(0.8), ncases = 35, ncontrols = 70, tol = 1e-15
+    (dict(n_cases=35, n_controls=70, power=0.8, sig_level=0.01, alternative="one-sided"),
+     "ncases = 35, ncontrols = 70, ...", 0.68363643134966878, 0.68363782209609991),
+])
+def test_solving_for_the_auc(kwargs, r_call, proc_root, exact_root):
+    r = bm.power_roc_test(**kwargs)
+    assert r.solved_for == "auc"
+    assert r.auc == pytest.approx(exact_root, abs=1e-12), r_call
+    assert r.auc == pytest.approx(proc_root, abs=2e-6)  # pROC's root is off by uniroot's tol
+    back = bm.power_roc_test(auc=r.auc, n_cases=r.n_cases, n_controls=r.n_controls,
+                             sig_level=r.sig_level, alternative=r.alternative)
+    assert back.power == pytest.approx(r.power, abs=1e-9)
+
+
+def test_pilot_curve_matches_proc():
+    # r <- roc(y, s, levels = c(0, 1), direction = "<"): power.roc.test(r) and
+    # power.roc.test(r, power = 0.95)
+    ev = bm.evaluate(Y, S)
+    r = bm.power_roc_test(ev)
+    assert (r.n_cases, r.n_controls, r.auc, r.power) == pytest.approx(
+        (21, 19, 0.63032581453634084, 0.30651022392332272), rel=1e-12)
+    r = bm.power_roc_test(ev, power=0.95)
+    assert (r.n_cases, r.n_controls) == pytest.approx(
+        (125.64088016427337, 113.6750820533902), rel=1e-12)
+
+
+# set.seed(1); s2 <- round(s + rnorm(length(s)), 1)
+S2 = [0.8, 0.8, -1.5, 0.8, 0.5, -0.1, 1.9, 0.1, 0.7, -0.3, 1.9, -1.9, 0.9, -2.1, 1, 0.4, 1.1,
+      -0.4, 2.3, 2.2, 1.4, 0.9, -1.5, -2.8, 0.4, 0.9, -0.1, 1.1, 0.6, 1.4, 3.1, -0.4, 1.4, 0.4,
+      -2.7, 0.3, 0.7, 1.7, 3, 0.2]
+
+
+@pytest.mark.parametrize("kwargs, r_call, expected", [
+    (dict(power=0.9), "power.roc.test(r, r2, power = 0.9)",
+     (259.41893743204832, 234.71237196232943, 0.05, 0.9)),
+    (dict(), "power.roc.test(r, r2)", (21, 19, 0.05, 0.18113275869896492)),
+    # pROC's level comes out above 1 here (z_alpha < 0); we keep its formula
+    (dict(power=0.9, sig_level=None), "power.roc.test(r, r2, power = 0.9, sig.level = NULL)",
+     (21, 19, 1.3475127971500509, 0.9)),
+    (dict(power=0.8, kappa=2, alternative="one-sided"),
+     'power.roc.test(r, r2, power = 0.8, kappa = 2, alternative = "one.sided")',
+     (150.98774903977773, 301.97549807955545, 0.05, 0.8)),
+])
+def test_two_paired_curves_match_proc(kwargs, r_call, expected):
+    # r2 <- roc(y, s2, levels = c(0, 1), direction = "<")
+    r = bm.power_roc_test(Y, S, S2, **kwargs)
+    got = (r.n_cases, r.n_controls, r.sig_level, r.power)
+    assert got == pytest.approx(expected, rel=1e-10), r_call
+    assert r.auc == pytest.approx((0.63032581453634084, 0.57393483709273185), rel=1e-12)
+    assert "Two ROC curves" in repr(r)
+    assert list(r.to_frame().columns)[:5] == ["n_cases", "n_controls", "auc", "sig_level",
+                                              "power"]
+
+
+def test_obuchowski_constants():
+    # pROC:::var.theta.obuchowski(0.8, 1)
+    a = 1.414 * 0.8416212335729143
+    assert obuchowski_variance(0.8, 1) == pytest.approx(
+        0.0099 * 2.718281828459045 ** (-a * a / 2) * (6 * a * a + 16), rel=1e-14)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(auc=0.8, n_cases=20, power=0.9), "every quantity is given"),
+    (dict(auc=0.8), "n_cases and power are missing"),
+    (dict(power=0.9), "n_cases and auc"),
+    (dict(auc=0.4, power=0.9), r"auc must lie in \(0.5, 1\)"),
+    (dict(auc=0.8, power=1.2), "power must lie"),
+    (dict(auc=0.8, power=0.9, alternative="greater"), "alternative"),
+    (dict(auc=0.8, n_cases=-3), "positive"),
+])
+def test_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        bm.power_roc_test(**kwargs)
+
+
+def test_pilot_forms_refuse_design_quantities():
+    with pytest.raises(ValueError, match="from the pilot"):
+        bm.power_roc_test(bm.evaluate(Y, S), auc=0.8)
+    with pytest.raises(ValueError, match="two models"):
+        bm.power_roc_test(Y, S, S2, n_cases=30)
+    with pytest.raises(TypeError, match="positional"):
+        bm.power_roc_test(Y, S)
+
+
+def test_cli_power(capsys):
+    from binmetrics.cli.app import main
+
+    assert main(["power", "--auc", "0.8", "--power", "0.9", "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert '"solved_for": "n_cases"' in out and "16.6191992021" in out
+    assert main(["power", "--auc", "0.8", "--n-cases", "20", "--power", "0.9",
+                 "--sig-level", "none"]) == 0
+    assert "0.0239418" in capsys.readouterr().out
+    assert main(["power", "--auc", "0.8"]) == 2
+    err = capsys.readouterr().err
+    assert "--n-cases and --power are missing" in err and err.count("\n") == 1
