@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -22,6 +22,7 @@ from binmetrics.curves import (
 )
 from binmetrics.curves.roc_tools import roc_criterion
 from binmetrics.evaluation.calibration import CalibrationMethods
+from binmetrics.evaluation.inference_methods import InferenceMethods
 from binmetrics.exceptions import (
     SumsUnavailable,
     UndefinedMeasureWarning,
@@ -34,9 +35,8 @@ from binmetrics.exceptions import (
 )
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
-from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable
-from binmetrics.validation import check_alternative, check_threshold
+from binmetrics.validation import check_threshold
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,8 +44,6 @@ if TYPE_CHECKING:
 
     from binmetrics.evaluation.summary import Summary
     from binmetrics.evaluation.undersample import UndersampledEvaluation
-    from binmetrics.inference.intervals import Interval
-    from binmetrics.inference.resampling import PermutationResult
     from binmetrics.table.binning import Binning
 
 __all__ = ["BestThreshold", "Evaluation"]
@@ -61,7 +59,7 @@ class BestThreshold:
     confusion: Confusion
 
 
-class Evaluation(CalibrationMethods):
+class Evaluation(InferenceMethods, CalibrationMethods):
     """All measures of one classifier on one data set, computed from its count table.
 
     Create it with :func:`evaluate`. Index it with any measure id or alias
@@ -369,233 +367,6 @@ class Evaluation(CalibrationMethods):
         from binmetrics.evaluation.bounds import error_bounds
 
         return error_bounds(self, select_measures(family, measures))
-
-    # --- uncertainty -----------------------------------------------------------------
-    def ci(
-        self,
-        measure: str | Measure,
-        *,
-        method: str = "auto",
-        level: float = 0.95,
-        n_resamples: int = 2000,
-        kind: str = "percentile",
-        stratified: bool = True,
-        random_state: Any = None,
-        progress: Any = None,
-        **params: Any,
-    ) -> Interval:
-        """Confidence interval of one measure.
-
-        Parameters
-        ----------
-        measure : any id or alias of the registry.
-        method : str, default "auto"
-            One of :func:`binmetrics.intervals.ci_methods` of the measure: for a
-            proportion "clopper-pearson" (exact, Berrar Def. 37), "wald" (Def. 36),
-            "wilson", "agresti-coull", "jeffreys"; for the AUC "delong" (as pROC);
-            "bootstrap" for any measure. "auto" takes the first: the exact interval
-            for proportions, DeLong for the AUC, the bootstrap otherwise. Asking
-            for a method that does not apply is an error that lists those that do.
-        level : confidence level in (0, 1), default 0.95.
-        n_resamples, kind, stratified, random_state :
-            For the bootstrap: replicates (without re-sorting, see
-            :func:`binmetrics.resampling.bootstrap`), "percentile", "basic" or "bca",
-            per-class resampling, and the seed (same seed, same interval);
-            ``progress(done, total)`` is called as the replicates are drawn.
-        **params : the measure's own parameters (``beta=2``...).
-
-        Returns
-        -------
-        Interval
-            ``estimate``, ``low``, ``high``, ``level``, ``method``; unpacks as
-            ``low, high``.
-
-        Examples
-        --------
-        >>> import binmetrics as bm
-        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
-        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
-        >>> low, high = ev.ci("sensitivity")  # Clopper-Pearson, Berrar's [0.1466, 0.9473]
-        >>> round(low, 4), round(high, 4)
-        (0.1466, 0.9473)
-        >>> ci = ev.ci("mcc", n_resamples=500, random_state=0)
-        >>> ci.method, bool(ci.low < ev["mcc"] < ci.high)
-        ('bootstrap-percentile', True)
-        """
-        from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
-
-        m = get_measure(measure)
-        methods = self._ci_methods(m, ci_methods)
-        chosen = methods[0] if method == "auto" else method_name(method)
-        if chosen not in methods:
-            raise ValueError(f"method {method!r} does not apply to {m.id}"
-                             f"{' (calibrated)' if self.pi0 is not None else ''}; methods "
-                             f"that apply to it: {', '.join(methods)}")
-        m.resolve_params(**params)  # an unknown parameter is an error
-        if chosen != "bootstrap":  # the closed forms are of measures without parameters
-            if (kind, n_resamples, stratified, random_state) != ("percentile", 2000, True, None):
-                warnings.warn(f"kind, n_resamples, stratified and random_state apply to the "
-                              f"bootstrap; {m.id} gets a {chosen} interval",
-                              UserWarning, stacklevel=2)
-            return measure_ci(self, m, method=chosen, level=level)
-        return self._bootstrap([m], {m.id: params}, n_resamples, stratified,
-                               random_state, progress).ci(m.id, kind=kind, level=level)
-
-    def _check_resampled(self, measures: Iterable[Measure]) -> None:
-        """Resampled tables of binned scores would give probabilistic measures of the bin
-        representatives: refuse rather than approximate."""
-        if self.table.binning is not None:
-            bad = [m.id for m in measures if m.family == "probabilistic"]
-            if bad:
-                raise ValueError(f"{', '.join(bad)}: resampling binned scores "
-                                 f"({self.table.binning.describe()}) would use the bin "
-                                 "representatives; leave the probabilistic measures out "
-                                 "or evaluate the exact scores")
-
-    def _ci_methods(self, m: Measure, ci_methods: Any) -> tuple[str, ...]:
-        # a calibrated table's weights are not case counts, so its closed forms do not
-        # apply; its measures are resampled on the real cases (see _on_calibrated)
-        return ("bootstrap",) if self.pi0 is not None else ci_methods(m)
-
-    def _on_calibrated(self, m: Measure, params: dict[str, Any]) -> Any:
-        """The measure of a table's calibrated version: resampling a calibrated evaluation
-        draws the real cases (the uncalibrated table) and calibrates each replicate."""
-        pi0, th, p = self.pi0, self.threshold, m.resolve_params(**params)
-
-        def statistic(table: CountTable) -> float:
-            if table.P == 0 or table.N == 0:
-                return float("nan")
-            cal = table.calibrated(pi0)  # type: ignore[arg-type]
-            return float(m.func(cal.confusion(th) if m.family == "confusion" else cal, **p))
-
-        statistic.__name__ = m.id
-        return statistic
-
-    def _bootstrap(self, measures: list[Measure], params: dict[str, dict[str, Any]],
-                   n_resamples: int, stratified: bool, random_state: Any,
-                   progress: Any = None) -> Any:
-        from binmetrics.inference.resampling import bootstrap
-
-        self._check_resampled(measures)
-        table: CountTable | None = self.table
-        targets: list[Any] = list(measures)
-        if self.pi0 is not None:
-            table = self.table.uncalibrated
-            targets = [self._on_calibrated(m, params.get(m.id, {})) for m in measures]
-            params = {}
-        assert table is not None
-        with undefined_policy(self.undefined):
-            return bootstrap(table, targets, n_resamples=n_resamples,
-                             threshold=self.threshold, stratified=stratified,
-                             random_state=random_state, params=params,
-                             progress=as_callback(progress, "bootstrap"))
-
-    def ci_table(
-        self,
-        measures: Iterable[str | Measure] | None = None,
-        *,
-        method: str | Mapping[str, str] = "auto",
-        level: float = 0.95,
-        n_resamples: int = 2000,
-        kind: str = "percentile",
-        stratified: bool = True,
-        random_state: Any = None,
-        progress: Any = None,
-    ) -> pd.DataFrame:
-        """Intervals of many measures as a DataFrame (id, value, low, high, method, level).
-
-        ``method="auto"`` picks per measure the exact interval for proportions,
-        DeLong for the AUC and the bootstrap for the rest; a mapping gives a method
-        per measure id ("auto" for those it leaves out). All bootstrapped measures
-        share one set of replicates. Default: every registered measure (those that
-        are NaN are listed with NaN bounds).
-
-        Examples
-        --------
-        >>> import binmetrics as bm
-        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
-        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
-        >>> ev.ci_table(["sensitivity", "auc", "mcc"], n_resamples=200,
-        ...             random_state=0).method.tolist()
-        ['clopper-pearson', 'delong', 'bootstrap-percentile']
-        """
-        import pandas as pd
-
-        from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
-
-        chosen = select_measures(None, measures)
-        values = self._values(chosen)
-        if isinstance(method, Mapping):  # keys are ids or aliases of the chosen measures
-            asked = {get_measure(k).id: v for k, v in method.items()}
-            stray = set(asked) - {m.id for m in chosen}
-            if stray:
-                raise ValueError(f"method names measures not in the table: {sorted(stray)}")
-        else:
-            asked = {m.id: method for m in chosen}
-        plan = {m.id: method_name(asked.get(m.id, "auto")) for m in chosen}
-        plan = {k: (self._ci_methods(get_measure(k), ci_methods)[0] if v == "auto" else v)
-                for k, v in plan.items()}
-        if self.pi0 is not None and set(plan.values()) != {"bootstrap"}:
-            raise ValueError("calibrated measures have bootstrap intervals only")
-        boot = [m for m in chosen if plan[m.id] == "bootstrap" and not np.isnan(values[m.id])]
-        result = (self._bootstrap(boot, {}, n_resamples, stratified, random_state, progress)
-                  if boot else None)
-        rows = []
-        for m in chosen:
-            low = high = float("nan")
-            if not np.isnan(values[m.id]):
-                if plan[m.id] == "bootstrap":
-                    assert result is not None  # every defined bootstrapped measure is in it
-                    low, high = result.ci(m.id, kind=kind, level=level)
-                else:
-                    low, high = measure_ci(self, m, method=plan[m.id], level=level)
-            name = f"bootstrap-{kind}" if plan[m.id] == "bootstrap" else plan[m.id]
-            rows.append({"id": m.id, "value": values[m.id], "low": low, "high": high,
-                         "method": name, "level": level})
-        return pd.DataFrame(rows)
-
-    def permutation_test(
-        self,
-        measure: str | Measure,
-        *,
-        n_permutations: int = 10_000,
-        alternative: str = "auto",
-        random_state: Any = None,
-        plus_one: bool = True,
-        progress: Any = None,
-        **params: Any,
-    ) -> PermutationResult:
-        """Label-permutation test of a measure on this evaluation set (no re-sort).
-
-        ``alternative="auto"`` tests "better than chance" in the measure's direction
-        from the registry ("greater" when higher is better, "less" for losses). See
-        :func:`binmetrics.resampling.permutation_test`; Berrar's section 5.1 test
-        that retrains on permuted training labels is
-        :func:`binmetrics.refit_permutation_test`.
-
-        Examples
-        --------
-        >>> import binmetrics as bm
-        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
-        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
-        >>> res = ev.permutation_test("auc", n_permutations=2000, random_state=0)
-        >>> bool(0.0 < res.pvalue < 0.1)
-        True
-        """
-        from binmetrics.inference.resampling import permutation_test
-
-        m = get_measure(measure)
-        self._check_resampled([m])
-        alt = check_alternative(alternative, m)
-        table, target, p = self.table, m, m.resolve_params(**params)
-        if self.table.uncalibrated is not None:  # permute the real cases, calibrate each
-            table, target, p = self.table.uncalibrated, self._on_calibrated(m, params), {}
-        with undefined_policy(self.undefined):
-            return permutation_test(table, target, n_permutations=n_permutations,
-                                    threshold=self.threshold, alternative=alt,
-                                    random_state=random_state, plus_one=plus_one,
-                                    params=p or None,
-                                    progress=as_callback(progress, "permutations"))
 
     # --- other thresholds --------------------------------------------------------------
     def at_threshold(self, threshold: float) -> Evaluation:
