@@ -348,7 +348,9 @@ class Accumulator:
                 self.n_batches += 1
                 return self
             y_bool, seen, found = self._labels_of(y)
-            inp = check_binary_inputs(y_bool, s_raw, w_check, nan_policy=self.nan_policy)
+            # weights as given: a batch's unit must stay that of the other batches
+            inp = check_binary_inputs(y_bool, s_raw, w_check, nan_policy=self.nan_policy,
+                                      rescale_weights=False)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"batch {k}: {exc}") from None
         if zero_weights:  # its scores, with no weight (a CountTable must have some)
