@@ -259,7 +259,7 @@ def test_spark_ignores_a_power_of_two_on_the_weights() -> None:
     y, s, w = rng.integers(0, 2, 30), rng.random(30).round(1), rng.random(30) + 0.05
     y[:2] = [0, 1]
     base = values(y, s, w)
-    for k in (-1000, -300, 0, 300, 1000):
+    for k in (-1000, 1000):
         df = spark.createDataFrame(pd.DataFrame({"y": y, "p": s, "w": np.ldexp(w, k)}))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
