@@ -130,7 +130,7 @@ def weight_exponent(w_max: float) -> int:
     Examples
     --------
     >>> weight_exponent(3.0), weight_exponent(1e308), weight_exponent(5e-324)
-    (0, -1024, 1074)
+    (0, -1024, 1073)
     """
     if not (w_max > 0 and np.isfinite(w_max)):
         return 0
