@@ -266,3 +266,22 @@ def test_spark_ignores_a_power_of_two_on_the_weights() -> None:
             got = evaluate_spark(df, label="y", score="p", weight="w").to_dict()
         wrong = [m for m in base if m not in WEIGHT_UNITS and not same(got[m], base[m])]
         assert wrong == [], (k, wrong)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=weighted_data(), k=st.integers(-1000, 1000))
+def test_accumulator_ignores_a_power_of_two_on_the_weights(
+        data: tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> None:
+    from binmetrics.engines import Accumulator
+
+    y, s, w = data
+    acc = Accumulator()
+    half = y.size // 2
+    acc.update(y[:half], s[:half], sample_weight=np.ldexp(w[:half], k))
+    acc.update(y[half:], s[half:], sample_weight=np.ldexp(w[half:], k))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = acc.evaluate().to_dict()
+    base = values(y, s, w)
+    wrong = [m for m in base if m not in WEIGHT_UNITS and not same(got[m], base[m])]
+    assert wrong == [], (k, wrong)
