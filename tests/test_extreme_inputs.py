@@ -238,3 +238,50 @@ def test_refit_seeds_an_unseeded_estimator_or_warns() -> None:
         bm.oob_bootstrap(est, X, y, measure="auc", n_resamples=3, random_state=None)
     with pytest.raises(TypeError, match="random_state"):
         bm.oob_bootstrap(est, X, y, measure="auc", n_resamples=3, random_state="abc")
+
+
+@pytest.mark.slow
+def test_spark_ignores_a_power_of_two_on_the_weights() -> None:
+    pytest.importorskip("pyspark")
+    import shutil
+
+    if shutil.which("java") is None:
+        pytest.skip("Spark needs Java")
+    from pyspark.sql import SparkSession
+
+    from binmetrics.engines import evaluate_spark
+
+    spark = (SparkSession.builder.master("local[1]").appName("binmetrics-weights")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    rng = np.random.default_rng(5)
+    y, s, w = rng.integers(0, 2, 30), rng.random(30).round(1), rng.random(30) + 0.05
+    y[:2] = [0, 1]
+    base = values(y, s, w)
+    for k in (-1000, 1000):
+        df = spark.createDataFrame(pd.DataFrame({"y": y, "p": s, "w": np.ldexp(w, k)}))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = evaluate_spark(df, label="y", score="p", weight="w").to_dict()
+        wrong = [m for m in base if m not in WEIGHT_UNITS and not same(got[m], base[m])]
+        assert wrong == [], (k, wrong)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=weighted_data(), k=st.integers(-1000, 1000))
+def test_accumulator_ignores_a_power_of_two_on_the_weights(
+        data: tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> None:
+    from binmetrics.engines import Accumulator
+
+    y, s, w = data
+    acc = Accumulator()
+    half = y.size // 2
+    acc.update(y[:half], s[:half], sample_weight=np.ldexp(w[:half], k))
+    acc.update(y[half:], s[half:], sample_weight=np.ldexp(w[half:], k))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = acc.evaluate().to_dict()
+    base = values(y, s, w)
+    wrong = [m for m in base if m not in WEIGHT_UNITS and not same(got[m], base[m])]
+    assert wrong == [], (k, wrong)

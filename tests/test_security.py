@@ -369,3 +369,40 @@ def test_ctrl_c_exits_130_and_leaves_nothing(files: dict[str, Path], tmp_path: P
     assert err.strip() == "binmetrics: interrupted"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]
     assert list(spill.iterdir()) == []
+
+
+# --- one message per mistake, whatever the engine ------------------------------------------
+
+ENGINES = ["numpy", "duckdb", pytest.param("spark", marks=[pytest.mark.slow, pytest.mark.skipif(
+    shutil.which("java") is None, reason="Spark needs Java")])]
+CASES = {
+    "misspelt": ("y,p\n1,0.5\n0,0.3\n1,0.9\n0,0.1\n", ["--score", "pp"],
+                 r"^binmetrics: error: score column 'pp' not found in '.*misspelt.csv' "
+                 r"\(did you mean 'p'\?\); available columns: y, p$"),
+    "ragged": ("y,p\n1,0.5\n0\n1,0.9\n0,0.1\n", ["--score", "p"],
+               r"^binmetrics: error: line 3 of .*ragged.csv has 1 field where the header "
+               r"has 2: .*fix that line$"),
+    "header": ("y,p\n", ["--score", "p"],
+               r"^binmetrics: error: .*header.csv has a header but no rows: there is "
+               r"nothing to evaluate$"),
+    "duplicate": ("y,p,p\n1,0.5,0.2\n0,0.3,0.1\n1,0.9,0.4\n", ["--score", "p"],
+                  r"^binmetrics: error: column 'p' appears twice in the header of "
+                  r".*duplicate.csv \(fields 2 and 3\); rename one of them$"),
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_same_message_on_every_engine(tmp_path: Path, engine: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    if engine == "spark":
+        pytest.importorskip("pyspark")
+    for name, (text, opts, pattern) in CASES.items():
+        path = tmp_path / f"{name}.csv"
+        path.write_text(text)
+        code = main(["evaluate", str(path), "--label", "y", *opts, "--engine", engine])
+        err = "\n".join(line for line in capsys.readouterr().err.splitlines()
+                        if line.startswith("binmetrics"))
+        assert code == 2, (name, err)
+        assert re.match(pattern, err), (name, engine, err)

@@ -66,10 +66,10 @@ def check_output(path: Path, inputs: Iterable[PathLike] = ()) -> None:
     >>> (d / "data.csv").write_text("y,p\\n")
     4
     >>> check_output(d / "out.json", inputs=[d / "data.csv"])
-    >>> check_output(d / "sub" / ".." / "data.csv", inputs=[d / "data.csv"])
+    >>> check_output(d / "." / "data.csv", inputs=[d / "data.csv"])
     Traceback (most recent call last):
     ...
-    binmetrics.io.OutputError: cannot write .../data.csv: it is the input .../data.csv; ...
+    binmetrics.io.OutputError: cannot write .../data.csv: it is the input .../data.csv (...
     """
     if is_stdout(path):
         return

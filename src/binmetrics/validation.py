@@ -136,7 +136,7 @@ def weight_exponent(w_max: float) -> int:
     Examples
     --------
     >>> weight_exponent(3.0), weight_exponent(1e308), weight_exponent(5e-324)
-    (0, -1024, 1074)
+    (0, -1024, 1073)
     """
     if not (w_max > 0 and np.isfinite(w_max)):
         return 0
@@ -230,12 +230,14 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[npt.NDArray[np.boo
     return np.asarray(y == pos, dtype=bool), pos
 
 
-def check_weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
+def check_weights(sample_weight: Any, n: int,
+                  rescale: bool = True) -> npt.NDArray[np.float64] | None:
     """Non-negative finite weights of length ``n`` with a positive sum, or None.
 
     Weights whose largest value is outside [2**-100, 2**100] are rescaled by a power of
     two (:func:`weight_exponent`): the measures do not change, the weighted counts are in
-    the rescaled unit. Their sum must then be a positive normal float.
+    the rescaled unit. Their sum must then be a positive normal float. ``rescale=False``
+    (a batch of a stream, whose unit must stay that of the others) keeps them as given.
     """
     if sample_weight is None:
         return None
@@ -256,11 +258,11 @@ def check_weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
         )
     if not w.max() > 0:
         raise ValueError("sample_weight sums to 0: no row carries any weight")
-    exponent = weight_exponent(float(w.max()))
+    exponent = weight_exponent(float(w.max())) if rescale else 0
     if exponent:
         w = np.ldexp(w, exponent)
     total = float(w.sum())
-    if not (np.isfinite(total) and total >= np.finfo(np.float64).tiny):
+    if rescale and not (np.isfinite(total) and total >= np.finfo(np.float64).tiny):
         raise ValueError(f"sample_weight sums to {total!r}, which is not a positive normal "
                          "number; rescale the weights")
     return w
@@ -299,6 +301,7 @@ def check_binary_inputs(
     *,
     pos_label: Any = None,
     nan_policy: NanPolicy = "raise",
+    rescale_weights: bool = True,
 ) -> BinaryInputs:
     """Validate labels, scores and weights for binary evaluation.
 
@@ -322,7 +325,7 @@ def check_binary_inputs(
     if y_raw.size == 0:
         raise ValueError("y_true and y_score are empty: there is nothing to evaluate")
     s = as_float(s_raw, "y_score")
-    w = check_weights(sample_weight, s.size)
+    w = check_weights(sample_weight, s.size, rescale=rescale_weights)
     bad = ~np.isfinite(s)
     n_omitted = 0
     if bad.any():

@@ -36,6 +36,7 @@ from binmetrics.cli.common import (
 from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.engines.registry import file_engines, get_engine
+from binmetrics.engines.where import WHERE_RULES
 from binmetrics.evaluation.api import evaluate
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult, evaluate_by
@@ -143,7 +144,8 @@ def add_evaluate_parser(sub: Any) -> None:
         for opt in engine.options:
             ev.add_argument(opt.flag, dest=opt.dest, metavar=opt.metavar, help=opt.help)
     ev.add_argument("--where", metavar="SQL",
-                    help="only the rows meeting this SQL condition (duckdb, spark)")
+                    help="only the rows meeting this condition (duckdb, spark): "
+                         f"{WHERE_RULES}")
     ev.add_argument("--decimals", type=int, metavar="D",
                     help="bin the scores to D decimals (floor; duckdb, spark)")
     ev.add_argument("--bins", metavar="B|E1,E2,...",

@@ -623,8 +623,13 @@ def evaluate_file(
         appearance. ``by_options`` (``measures``, ``ci``, ``ci_method``, ``level``,
         ``n_resamples``, ``random_state``, ``min_cases``) are passed on.
     where : str, optional
-        A DuckDB SQL condition on the files' columns selecting the rows
-        (``"split = 'test'"``).
+        A condition on the files' columns selecting the rows (``"split = 'test'"``):
+        one boolean expression of columns, constants, comparisons, AND/OR/NOT,
+        arithmetic, CAST, CASE and the scalar functions of
+        :data:`binmetrics.engines.where.WHERE_FUNCTIONS`; subqueries, table
+        functions, other functions and ``;`` are refused (a ValueError). The
+        connection opened here can read only the input files once they are open,
+        and its configuration is locked.
     pos_label, threshold, nan_policy, undefined, pi0 :
         As in :func:`binmetrics.evaluate` (``pi0`` with ``by``: as in evaluate_by).
     decimals, bins :

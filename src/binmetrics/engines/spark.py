@@ -99,7 +99,7 @@ class SparkJob(AggregateJob):
         super().__init__(label=label, score=score, weight=weight, by=by, where=where)
         if source is not None:
             self.source = source
-        F, T = _pyspark()
+        _, T = _pyspark()
         if not (hasattr(df, "schema") and hasattr(df, "groupBy")):
             raise TypeError(f"df must be a pyspark DataFrame, got {type(df).__name__}")
         self._errors = spark_errors()
@@ -127,15 +127,30 @@ class SparkJob(AggregateJob):
                 text = " ".join(str(exc).split())[:2000]
                 raise ValueError(f"where={where!r} is not a valid condition on "
                                  f"{self.source}: {text}") from None
+        self._filtered = df
+        self._src = self._select()
+
+    def _select(self) -> Any:
+        """The rows as (x, y[, w], k...), the weights times 2**w_exponent (two factors,
+        each a normal double: exact)."""
+        F, _ = _pyspark()
         try:
-            src = df
-            cols = [F.col(score).cast("double").alias("x"), F.col(label).alias("y")]
-            if weight is not None:
-                cols.append(F.col(weight).cast("double").alias("w"))
+            cols = [F.col(self.score).cast("double").alias("x"), F.col(self.label).alias("y")]
+            if self.weight is not None:
+                w = F.col(self.weight).cast("double")
+                if self.w_exponent:
+                    half = self.w_exponent // 2
+                    w = w * F.lit(2.0**half) * F.lit(2.0**(self.w_exponent - half))
+                cols.append(w.alias("w"))
             cols += [F.col(b).alias(f"k{i}") for i, b in enumerate(self.by)]
-            self._src = src.select(*cols)
+            return self._filtered.select(*cols)
         except self._errors as exc:
             raise self._wrap(exc) from None
+
+    def _rescale_weights(self, exponent: int) -> bool:
+        self.w_exponent = exponent
+        self._src = self._select()
+        return True
 
     def _wrap(self, exc: BaseException) -> Exception:
         text = " ".join(str(exc).split())[:2000]

@@ -32,6 +32,7 @@ from binmetrics.validation import (
     check_binary_inputs,
     check_labels,
     label_key,
+    weight_exponent,
 )
 
 __all__ = ["Accumulator"]
@@ -348,7 +349,9 @@ class Accumulator:
                 self.n_batches += 1
                 return self
             y_bool, seen, found = self._labels_of(y)
-            inp = check_binary_inputs(y_bool, s_raw, w_check, nan_policy=self.nan_policy)
+            # weights as given: a batch's unit must stay that of the other batches
+            inp = check_binary_inputs(y_bool, s_raw, w_check, nan_policy=self.nan_policy,
+                                      rescale_weights=False)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"batch {k}: {exc}") from None
         if zero_weights:  # its scores, with no weight (a CountTable must have some)
@@ -467,6 +470,11 @@ class Accumulator:
             if st.weighted:
                 if not (p.sum() + n.sum()) > 0:  # as evaluate() says
                     raise ValueError("sample_weight sums to 0: no row carries any weight")
+                # extreme weights: the table in a power-of-two unit (exact; the measures
+                # do not change), as evaluate() rescales them
+                exponent = weight_exponent(float(max(p.max(), n.max())))
+                if exponent:
+                    p, n = np.ldexp(p, exponent), np.ldexp(n, exponent)
                 self._table = CountTable(s, p, n, weighted=True, _trusted=True)
             else:  # the type CountTable.from_arrays gives (the state's may be wider)
                 dt = count_dtype(_max_total(st))
