@@ -86,10 +86,12 @@ def calibration_overhead(sizes: list[float], repeats: int) -> None:
     for n in (int(x) for x in sizes):
         y, scores = make_data(n)
         for kind, s in scores.items():
-            t_old = best_time(lambda: bm.evaluate(y, s, undefined="ignore").to_dict(
-                measures=old), repeats)
-            t_all = best_time(lambda: bm.evaluate(y, s, undefined="ignore").to_dict(),
-                              repeats)
+            def run(chosen: list[str] | None, y: np.ndarray = y,
+                    s: np.ndarray = s) -> dict[str, float]:
+                return bm.evaluate(y, s, undefined="ignore").to_dict(measures=chosen)
+
+            t_old = best_time(lambda run=run: run(old), repeats)
+            t_all = best_time(lambda run=run: run(None), repeats)
             ev = bm.evaluate(y, s, undefined="ignore")
             objs = []
             for make in (ev.reliability, ev.decision_curve, ev.cost_curve):

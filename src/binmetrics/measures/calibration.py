@@ -25,6 +25,7 @@ repeated rows. Conventions, which decide agreement with the peers:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -252,25 +253,31 @@ def mce(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform") -> float:
 # --- logistic recalibration ---------------------------------------------------------------
 def _logit_data(t: CountTable, measure: str) -> tuple[FloatArray, FloatArray, FloatArray] | None:
     """logit(p), positives and totals of the scores strictly inside (0, 1); None (with a
-    warning) when the fit is undefined."""
+    warning) when the fit is undefined. The arrays are computed once per table."""
     require_probabilities(t, measure)
     _exact_scores(t, measure)
-    s = t.scores
-    inside = (s > 0.0) & (s < 1.0)
-    pos = t.pos.astype(np.float64, copy=False)
-    tot = pos + t.neg.astype(np.float64, copy=False)
-    if not inside.all():
-        dropped = float(tot[~inside].sum())
-        if dropped > 0:
-            report_caveat(measure, f"{dropped:g} cases with p exactly 0 or 1 are left out of "
-                          "the logistic calibration fit (as rms::val.prob does)")
-        s, pos, tot = s[inside], pos[inside], tot[inside]
+    x, pos, tot, dropped = t.memo(("logit_data",), lambda: _logit_rows(t))
+    if dropped > 0:
+        report_caveat(measure, f"{dropped:g} cases with p exactly 0 or 1 are left out of "
+                      "the logistic calibration fit (as rms::val.prob does)")
     npos, ntot = float(pos.sum()), float(tot.sum())
     if ntot == 0 or npos == 0 or npos == ntot:
         report_undefined(measure, "the logistic calibration fit needs both classes among "
                          "the cases with 0 < p < 1")
         return None
-    return np.log(s) - np.log1p(-s), pos, tot
+    return x, pos, tot
+
+
+def _logit_rows(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray, float]:
+    s = t.scores
+    inside = (s > 0.0) & (s < 1.0)
+    pos = t.pos.astype(np.float64, copy=False)
+    tot = pos + t.neg.astype(np.float64, copy=False)
+    dropped = 0.0
+    if not inside.all():
+        dropped = float(tot[~inside].sum())
+        s, pos, tot = s[inside], pos[inside], tot[inside]
+    return np.log(s) - np.log1p(-s), pos, tot, dropped
 
 
 def _newton(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
@@ -283,7 +290,7 @@ def _newton(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
         # sum pos*eta - tot*log(1 + e^eta), stably
         return float(pos @ eta - tot @ np.logaddexp(0.0, eta))
 
-    ll = loglik(a, b)
+    ll = float("nan")  # computed only when a large step needs checking
     for _ in range(100):
         mu = expit(a + b * x)
         r = pos - tot * mu
@@ -302,14 +309,22 @@ def _newton(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
                 break
             step = np.array([float(r.sum()) / hv, 0.0])
         k = 1.0
-        while True:  # step halving keeps the likelihood increasing
-            na, nb = a + k * step[0], b + k * step[1]
-            nll = loglik(na, nb)
-            if nll >= ll - 1e-12 * abs(ll) or k < 1e-10:
-                break
-            k /= 2
-        done = abs(na - a) <= 1e-13 * (1 + abs(a)) and abs(nb - b) <= 1e-13 * (1 + abs(b))
-        a, b, ll = na, nb, nll
+        na, nb = a + step[0], b + step[1]
+        if max(abs(step[0]), abs(step[1])) > 1.0:  # far from the optimum: step halving
+            if math.isnan(ll):                    # keeps the likelihood increasing
+                ll = loglik(a, b)
+            while True:
+                na, nb = a + k * step[0], b + k * step[1]
+                nll = loglik(na, nb)
+                if nll >= ll - 1e-12 * abs(ll) or k < 1e-10:
+                    break
+                k /= 2
+            ll = nll
+        else:
+            ll = float("nan")
+        # Newton converges quadratically: a step of 1e-11 leaves an error far below it
+        done = abs(na - a) <= 1e-11 * (1 + abs(a)) and abs(nb - b) <= 1e-11 * (1 + abs(b))
+        a, b = na, nb
         if done or (abs(step[0]) < 1e-15 and abs(step[1]) < 1e-15):
             if abs(a) > 1e6 or abs(b) > 1e6:
                 break
@@ -448,7 +463,13 @@ def spiegelhalter_z(t: CountTable) -> float:
     0.502519
     """
     require_probabilities(t, "spiegelhalter_z")
-    sp, sn, vp, vn = table_sums(t, SPIEGELHALTER)
+
+    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
+        q = 1.0 - 2.0 * s
+        v = q * q * s * (1.0 - s)
+        return [p @ ((1.0 - s) * q), n @ (s * q), p @ v, n @ v]
+
+    sp, sn, vp, vn = table_sums(t, SPIEGELHALTER, block)
     var = vp + vn
     if not var > 0:
         report_undefined("spiegelhalter_z", "its variance sum (1-2p)^2 p(1-p) is 0 (every p "
