@@ -383,8 +383,8 @@ CASES = {
                r"^binmetrics: error: line 3 of .*ragged.csv has 1 field where the header "
                r"has 2: .*fix that line$"),
     "header": ("y,p\n", ["--score", "p"],
-               r"^binmetrics: error: .*header.csv has a header but no rows: there is "
-               r"nothing to evaluate$"),
+               r"^binmetrics: error: .*header.csv has no rows: the file holds only its header "
+               r"\(y, p\)$"),
     "duplicate": ("y,p,p\n1,0.5,0.2\n0,0.3,0.1\n1,0.9,0.4\n", ["--score", "p"],
                   r"^binmetrics: error: column 'p' appears twice in the header of "
                   r".*duplicate.csv \(fields 2 and 3\); rename one of them$"),

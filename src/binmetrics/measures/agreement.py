@@ -156,7 +156,9 @@ def _krippendorff_multiclass(data: MulticlassData) -> float:
 
 
 @register("krippendorff_alpha", name="Krippendorff's alpha (nominal)", family="confusion",
-          direction=1, range=_SIGNED, plot="measure",
+          weight_unit=True,  # its small-sample term reads the total weight as n: with a
+          # total below 2 (fractional weights) it leaves [-1, 1]
+          direction=1, range=(-np.inf, np.inf), plot="measure",
           aliases=("krippendorffs_alpha", "kripp_alpha"),
           source="Krippendorff 2004; PyCM Krippendorff Alpha",
           multiclass=_krippendorff_multiclass,

@@ -443,6 +443,7 @@ SPIEGELHALTER = SumGroup("spiegelhalter", "Spiegelhalter's z", (
 
 
 @register("spiegelhalter_z", name="Spiegelhalter's z", family="probabilistic", direction=0,
+          weight_unit=True,
           range=(-np.inf, np.inf), plot="reliability", needs_probabilities=True,
           sums=(SPIEGELHALTER,), aliases=("spiegelhalter",),
           source="Spiegelhalter 1986; rms::val.prob (S:z)",

@@ -24,6 +24,7 @@ from binmetrics.validation import check_in_range
 
 # --- gain and lift --------------------------------------------------------------------
 @register("average_gain", binning_bound="refinements",
+          weight_unit=True,
           name="Average gain", family="ranking", plot="gain", direction=1,
           range=(-np.inf, np.inf), source="Berrar Def. 25 (eqs. 28-29)",
           formula="(1/n) sum_j [g(j) - j P/n]")
@@ -120,6 +121,7 @@ def _harmonic_gap(c0: FloatArray, c1: FloatArray) -> FloatArray:
 
 
 @register("average_lift", binning_bound="refinements",
+          weight_unit=True,
           name="Average lift", family="ranking", plot="lift", direction=1,
           range=(0.0, np.inf), source="Berrar Def. 26 (eq. 30)",
           formula="(1/n) sum_j lift(j), lift(j) = (g(j)/j) / (P/n)")
@@ -361,6 +363,7 @@ def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
 
 
 @register("mean_rank_positives", binning_bound="refinements",
+          weight_unit=True,
           name="Average rank of the positives", family="ranking", plot="gain",
           direction=-1, range=(0.0, np.inf), aliases=("average_rank", "mean_rank"),
           source="multi-level paper Table 6; METHODS.md section 2",

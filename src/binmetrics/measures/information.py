@@ -71,6 +71,7 @@ def _chi_square_multiclass(data: MulticlassData) -> float:
 
 
 @register("chi_square", name="Chi-square statistic", family="confusion", direction=0,
+          weight_unit=True,
           range=(0.0, float("inf")), plot="measure", aliases=("chi_squared", "chi2"),
           source="Pearson 1900; PyCM Chi-Squared", multiclass=_chi_square_multiclass,
           formula="sum_ij (O_ij - E_ij)^2 / E_ij, E_ij = row_i col_j / n")

@@ -167,11 +167,13 @@ def _summary(t: CountTable, measure: str, max_rows: Any, stat: str) -> float:
     return float(np.quantile(gaps, 0.5 if stat == "median" else 0.9))
 
 
-_COMMON: dict[str, Any] = {"family": "probabilistic", "direction": -1, "range": (0.0, 1.0),
+# the lowess curve is not clipped to [0, 1] (R's lowess is not), so a gap can pass 1
+_COMMON: dict[str, Any] = {"family": "probabilistic", "direction": -1, "range": (0.0, np.inf),
                            "plot": "reliability", "needs_probabilities": True}
 
 
 @register("ici", name="Integrated calibration index", aliases=("eavg",),
+          weight_unit=True,
           source="Austin & Steyerberg 2019; rms::val.prob (Eavg)",
           formula="mean |p - lowess(p, y)(p)|", **_COMMON)
 def ici(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
@@ -193,6 +195,7 @@ def ici(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
 
 
 @register("e50", name="Median calibration error (lowess)",
+          weight_unit=True,
           source="Austin & Steyerberg 2019", formula="median |p - lowess(p, y)(p)|",
           **_COMMON)
 def e50(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
@@ -201,6 +204,7 @@ def e50(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
 
 
 @register("e90", name="90th centile calibration error (lowess)",
+          weight_unit=True,
           source="Austin & Steyerberg 2019; rms::val.prob (E90)",
           formula="quantile(|p - lowess(p, y)(p)|, 0.9)", **_COMMON)
 def e90(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
@@ -209,6 +213,7 @@ def e90(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
 
 
 @register("emax", name="Maximum calibration error (lowess)",
+          weight_unit=True,
           source="Austin & Steyerberg 2019; rms::val.prob (Emax)",
           formula="max |p - lowess(p, y)(p)|", **_COMMON)
 def emax(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:

@@ -57,6 +57,11 @@ class Measure:
         high end: the binned cuts are raw cuts), ``"average_precision"`` (its own
         lower bound); None: no bound is derived.
 
+    weight_unit : the measure reads weights as numbers of cases (a count, a rank, a test
+        statistic that grows with n, an integer-weight-only estimator), so multiplying every
+        weight by one constant changes it; every other measure is unchanged by that
+        (tests/test_extreme_inputs.py holds each measure to this declaration).
+
     The fast paths (each optional: a measure without them still works everywhere, only
     slower or, for ``sums``, not on binned engines):
 
@@ -89,6 +94,7 @@ class Measure:
     interval_methods: tuple[str, ...] = ()
     paired_tests: tuple[str, ...] = ()
     binning_bound: BinningBound | None = None
+    weight_unit: bool = False
     resampling_kernel: Callable[[Any, Any], Any] | None = None
     multiclass: Callable[..., float] | None = None
     sums: tuple[Any, ...] = ()
@@ -152,6 +158,7 @@ def register(
     interval_methods: tuple[str, ...] = (),
     paired_tests: tuple[str, ...] = (),
     binning_bound: BinningBound | None = None,
+    weight_unit: bool = False,
     resampling_kernel: Callable[[Any, Any], Any] | None = None,
     multiclass: Callable[..., float] | None = None,
     sums: tuple[Any, ...] = (),
@@ -172,7 +179,8 @@ def register(
             params=MappingProxyType(params), needs_probabilities=needs_probabilities,
             proportion=proportion, interval_methods=tuple(interval_methods),
             paired_tests=tuple(paired_tests), binning_bound=binning_bound,
-            resampling_kernel=resampling_kernel, multiclass=multiclass, sums=tuple(sums),
+            weight_unit=weight_unit, resampling_kernel=resampling_kernel,
+            multiclass=multiclass, sums=tuple(sums),
             plot=plot,
         )
         for n in (id, *aliases):
