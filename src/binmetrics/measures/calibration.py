@@ -282,7 +282,14 @@ def _logit_rows(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray, floa
 
 def _newton(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
             measure: str) -> tuple[float, float] | None:
-    """Maximum-likelihood (a, b) of logit P(y=1) = a + b x (b fixed at 1 unless slope)."""
+    """Maximum-likelihood (a, b) of logit P(y=1) = a + b x (b fixed at 1 unless slope);
+    None (reported) when it does not converge to finite values."""
+    with np.errstate(all="ignore"):  # a diverging fit overflows: reported below
+        return _newton_steps(x, pos, tot, slope, measure)
+
+
+def _newton_steps(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
+                  measure: str) -> tuple[float, float] | None:
     a, b = 0.0, 1.0
 
     def loglik(a: float, b: float) -> float:
@@ -308,6 +315,8 @@ def _newton(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
             if hv <= 0:
                 break
             step = np.array([float(r.sum()) / hv, 0.0])
+        if not np.all(np.isfinite(step)):
+            break
         k = 1.0
         na, nb = a + step[0], b + step[1]
         if max(abs(step[0]), abs(step[1])) > 1.0:  # far from the optimum: step halving

@@ -145,7 +145,12 @@ def lowess_gaps(t: CountTable, measure: str = "ici",
         x, y, _ = rows
         if x.size == 0:
             return None
-        ys = clowess(x, y)
+        with np.errstate(all="ignore"):  # scores within a few ulps overflow the weights
+            ys = clowess(x, y)
+        if not np.all(np.isfinite(ys)):
+            report_undefined(measure, "the lowess fit is numerically undefined (local fits "
+                             "over scores that differ by a few ulps)")
+            return None
         # approx(Sm, xout = p, ties = mean): the mean fitted value of each tied x
         starts = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
         means = np.add.reduceat(ys, starts) / np.diff(np.r_[starts, x.size])
@@ -167,7 +172,7 @@ def _summary(t: CountTable, measure: str, max_rows: Any, stat: str) -> float:
     return float(np.quantile(gaps, 0.5 if stat == "median" else 0.9))
 
 
-# the lowess curve is not clipped to [0, 1] (R's lowess is not), so a gap can pass 1
+# the smoothed rate may leave [0, 1] (a local linear fit), so a gap may exceed 1
 _COMMON: dict[str, Any] = {"family": "probabilistic", "direction": -1, "range": (0.0, np.inf),
                            "plot": "reliability", "needs_probabilities": True}
 
