@@ -448,6 +448,7 @@ def test_distinct_scores_unweighted_by_groups(tmp_path: Path,
 def test_distinct_share_estimated_on_a_sample(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     from binmetrics.engines import files
+    from binmetrics.engines._common import SORT_FRACTION
 
     monkeypatch.setattr(files, "SAMPLE_ROWS", 2000)
     rng = np.random.default_rng(12)
@@ -462,7 +463,9 @@ def test_distinct_share_estimated_on_a_sample(tmp_path: Path,
         st = job.stats()
         assert job._distinct_fraction(st, n) > 0.8  # continuous: sort (Collector)
     with FileJob(path, label="y", score="r") as job:
-        assert job._distinct_fraction(job.stats(), n) < 0.05  # 101 values: group-by
+        # 101 values: group-by. The sample is whole vectors, so its size (and this estimate,
+        # 0.05 to 0.1 seen under load) varies with the scan; the decision is at SORT_FRACTION
+        assert job._distinct_fraction(job.stats(), n) < SORT_FRACTION / 2
     # where= keeps 100 rows: a sample holds too few of them, all rows are counted
     with FileJob(path, label="y", score="p", where="split = 'rare'") as job:
         assert job._distinct_fraction(job.stats(), 100) == pytest.approx(1.0, abs=0.05)
