@@ -113,6 +113,13 @@ def duckdb_payloads(f: dict[str, Path], port: int) -> list[str]:
         "",
         f"(SELECT count(*) FROM read_parquet('{url}/x.parquet')) > 0",
         f"split = (SELECT content FROM read_text('{url}/secret'))",
+        # from the review of the filter: clauses the select-list parse leaves unchecked,
+        # the scalar glob, and padding as an allocation past the memory limit
+        f"p>0 WINDOW w AS (ORDER BY read_text('{s}'))",
+        "ALL p > 0",
+        "glob('/etc/*') IS NOT NULL",
+        "length(lpad(split, 1500000000, 'b')) > 0",
+        "rpad('a', 2000000000, 'b') = split",
     ]
 
 
