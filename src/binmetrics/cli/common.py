@@ -35,6 +35,7 @@ __all__ = [
     "TEXT_SUFFIXES",
     "CLIError",
     "Columns",
+    "add_case_options",
     "add_format_and_output",
     "align",
     "check_columns",
@@ -95,6 +96,22 @@ def add_format_and_output(p: argparse.ArgumentParser) -> None:
                    help="output format (default: %(default)s)")
     p.add_argument("-o", "--output", metavar="PATH", type=Path,
                    help="write to PATH (atomically) instead of stdout")
+
+
+def add_case_options(p: argparse.ArgumentParser, *, weight: bool = True,
+                     nan_help: str = "NaN/inf scores: an error, or drop those rows") -> None:
+    """Add the options every command that scores cases shares, in this order:
+    ``--threshold``, ``--weight`` (unless ``weight=False``), ``--pos-label``,
+    ``--nan-policy``."""
+    p.add_argument("--threshold", type=float, default=0.5, metavar="T",
+                   help="score >= T is predicted positive (default: %(default)s)")
+    if weight:
+        p.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
+    p.add_argument("--pos-label", metavar="VALUE",
+                   help="label of the positive class (needed unless labels are 0/1, "
+                        "-1/1 or true/false)")
+    p.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
+                   help=f"{nan_help} (default: %(default)s)")
 
 
 # --- reading data --------------------------------------------------------------------

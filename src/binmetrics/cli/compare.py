@@ -19,6 +19,7 @@ from typing import Any
 from binmetrics.cli.common import (
     PROG,
     CLIError,
+    add_case_options,
     add_format_and_output,
     align,
     convert_pos_label,
@@ -74,15 +75,8 @@ def add_compare_parser(sub: Any) -> None:
                     help="comma-separated score columns, one per model (at least two)")
     cp.add_argument("--measures", default="auc,accuracy", metavar="ID,ID,...",
                     help="measure ids or aliases (default: %(default)s)")
-    cp.add_argument("--threshold", type=float, default=0.5, metavar="T",
-                    help="score >= T is predicted positive (default: %(default)s)")
-    cp.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
-    cp.add_argument("--pos-label", metavar="VALUE",
-                    help="label of the positive class (needed unless labels are 0/1, "
-                         "-1/1 or true/false)")
-    cp.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
-                    help="NaN/inf scores: an error, or drop those rows for every model "
-                         "(default: %(default)s)")
+    add_case_options(cp, nan_help="NaN/inf scores: an error, or drop those rows for every "
+                                  "model")
     cp.add_argument("--method", choices=("auto", "bootstrap"), default="auto",
                     help="auto: DeLong for auc, McNemar for accuracy, bootstrap otherwise; "
                          "bootstrap: every measure (default: %(default)s)")

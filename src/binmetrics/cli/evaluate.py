@@ -26,6 +26,7 @@ from binmetrics.cli.common import (
     PROG,
     CLIError,
     Columns,
+    add_case_options,
     add_format_and_output,
     convert_pos_label,
     help_formatter,
@@ -114,14 +115,7 @@ def add_evaluate_parser(sub: Any) -> None:
     ev.add_argument("--label", metavar="COL", help="column of true labels")
     ev.add_argument("--score", metavar="COL",
                     help="column of scores (higher = more likely positive)")
-    ev.add_argument("--threshold", type=float, default=0.5, metavar="T",
-                    help="score >= T is predicted positive (default: %(default)s)")
-    ev.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
-    ev.add_argument("--pos-label", metavar="VALUE",
-                    help="label of the positive class (needed unless labels are 0/1, "
-                         "-1/1 or true/false)")
-    ev.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
-                    help="NaN/inf scores: an error, or drop those rows (default: %(default)s)")
+    add_case_options(ev)
     ev.add_argument("--measures", metavar="ID,ID,...",
                     help="comma-separated measure ids or aliases (default: all)")
     ev.add_argument("--by", metavar="COL[,COL...]",

@@ -18,6 +18,7 @@ from binmetrics.cli.common import (
     PROG,
     CLIError,
     Columns,
+    add_case_options,
     cli_message,
     convert_pos_label,
     help_formatter,
@@ -80,13 +81,7 @@ def add_report_parser(sub: Any) -> None:
     rp.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
     rp.add_argument("--model-col", metavar="COL",
                     help="column naming the model of each row (long format)")
-    rp.add_argument("--threshold", type=float, default=0.5, metavar="T",
-                    help="score >= T is predicted positive (default: %(default)s)")
-    rp.add_argument("--pos-label", metavar="VALUE",
-                    help="label of the positive class (needed unless labels are 0/1, "
-                         "-1/1 or true/false)")
-    rp.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
-                    help="NaN/inf scores: an error, or drop those rows (default: %(default)s)")
+    add_case_options(rp, weight=False)  # --weight is listed above, with the columns
     rp.add_argument("--title", metavar="TEXT", help="title of the report")
     rp.add_argument("--ci", action="store_true",
                     help="add confidence intervals (exact, DeLong, or bootstrap)")
