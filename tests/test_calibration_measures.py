@@ -441,3 +441,66 @@ def test_multiclass_ece_top_label_and_classwise() -> None:
          for k in range(3)]), abs=1e-12)
     with pytest.raises(ValueError, match="kind must be"):
         mev.value("ece", kind="toplabel")
+
+
+def test_compare_decision_curve_agrees_with_dcurves() -> None:
+    """bm.compare(...).decision_curve(): every model on one curve, as dcurves.dca with
+    all of them; rows dropped by nan_policy="omit" are dropped for every model."""
+    dcurves = pytest.importorskip("dcurves")
+    rng = np.random.default_rng(5)
+    n = 600
+    a = np.round(rng.beta(1, 3, n), 2)  # ties, and scores equal to the thresholds
+    y = (rng.uniform(size=n) < a).astype(int)
+    b = np.round(np.clip(a + rng.normal(0, .15, n), 0, 1), 2)
+    c = np.round(rng.uniform(size=n), 1)
+    c[[3, 70, 400]] = np.nan
+    keep = ~np.isnan(c)
+    th = np.arange(0.02, 0.96, 0.03)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = dcurves.dca(data=pd.DataFrame({"y": y, "a": a, "b": b, "c": c})[keep],
+                          outcome="y", modelnames=["a", "b", "c"], thresholds=th)
+        cmp = bm.compare(y, {"a": a, "b": b, "c": c}, nan_policy="omit")
+    dc = cmp.decision_curve(th)
+    got = dc.to_frame()
+    assert list(dc.net_benefit) == ["a", "b", "c"]
+    for model in ("a", "b", "c"):
+        mine, theirs = got[got.model == model], ref[ref.model == model]
+        assert np.allclose(mine.threshold, theirs.threshold, rtol=0, atol=1e-12)
+        assert np.allclose(mine.net_benefit, theirs.net_benefit, rtol=0, atol=1e-9), model
+    assert np.allclose(dc.treat_all, ref[ref.model == "all"].net_benefit, rtol=0, atol=1e-9)
+    assert dc.prevalence == pytest.approx(y[keep].mean())
+    # the same curve as the evaluation-level one built from the kept rows
+    one = bm.evaluate(y[keep], a[keep]).decision_curve(
+        th, name="a", others={"b": bm.evaluate(y[keep], b[keep]),
+                              "c": bm.evaluate(y[keep], c[keep])})
+    assert got.equals(one.to_frame())
+    # default thresholds 0.01 ... 0.99, and bad thresholds refused as for one model
+    assert cmp.decision_curve().thresholds.size == 99
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        cmp.decision_curve([0.5, 1.0])
+    with pytest.raises(ValueError, match="probabilities"):
+        bm.compare(y, {"a": a, "z": 3 * a - 1}).decision_curve()
+
+
+def test_docs_page_examples_run() -> None:
+    """The examples of docs/howto/probability-calibration.md give the numbers they show
+    (its python blocks set up the data, its pycon blocks are run as doctests)."""
+    import doctest
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "howto"
+            / "probability-calibration.md").read_text(encoding="utf-8")
+    env: dict[str, object] = {}
+    for code in re.findall(r"```python\n(.*?)```", page, flags=re.S):
+        exec(code, env)  # noqa: S102 - the page's own set-up code
+    blocks = re.findall(r"```pycon\n(.*?)```", page, flags=re.S)
+    assert len(blocks) >= 3
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(verbose=False, optionflags=doctest.NORMALIZE_WHITESPACE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i, block in enumerate(blocks):
+            runner.run(parser.get_doctest(block, env, f"calibration.md[{i}]", "md", 0))
+    assert runner.summarize(verbose=False).failed == 0

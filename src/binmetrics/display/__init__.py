@@ -20,6 +20,7 @@ its functions with :mod:`binmetrics.backends`, through which ``Evaluation.plot``
 """
 
 from binmetrics.backends import register_display
+from binmetrics.curves.calibration import DecisionCurve
 from binmetrics.display import plot, plot_ranks
 from binmetrics.display.report import report as _report
 
@@ -30,3 +31,6 @@ register_display("plot", plot.draw)
 register_display("report", _report)
 register_display("critical_difference", plot_ranks.critical_difference)
 register_display("bayesian_posterior", plot_ranks.bayesian_posterior)
+# not drawing, but a curve object that ``Comparison`` (inference layer, below curves)
+# builds from the count tables it keeps: reached the same way
+register_display("decision_curve", DecisionCurve.from_tables)

@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import special
 
+from binmetrics.backends import display_hook
 from binmetrics.formatting import frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
@@ -323,6 +324,10 @@ class Comparison:
         The method used for each measure.
     threshold, level, n_resamples, stratified, alternative :
         How the comparison was made.
+    tables : mapping
+        ``tables[model]``: each model's count table on the compared cases (rows left
+        out by ``nan_policy="omit"`` or of weight 0 excluded), which
+        :meth:`decision_curve` reads.
     """
 
     names: tuple[str, ...]
@@ -336,6 +341,8 @@ class Comparison:
     n_resamples: int
     stratified: bool
     alternative: str
+    tables: Mapping[str, CountTable] = field(default_factory=lambda: MappingProxyType({}),
+                                             repr=False)
 
     def __iter__(self) -> Iterator[PairedResult]:
         return iter(self.results)
@@ -361,6 +368,29 @@ class Comparison:
             raise KeyError(f"{mid} was not bootstrapped (its method: "
                            f"{self.methods.get(mid, 'not compared')})")
         return np.asarray(self.replicates[model_a][mid] - self.replicates[model_b][mid])
+
+    def decision_curve(self, thresholds: Any = None) -> Any:
+        """Every model's net benefit on one decision curve, with treat all and treat
+        none (:class:`~binmetrics.curves.calibration.DecisionCurve`; default thresholds
+        0.01, 0.02, ..., 0.99), as ``dcurves.dca`` with all the models.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> cmp = bm.compare([1, 0, 1, 0, 0], {"A": [.9, .6, .4, .3, .1],
+        ...                                   "B": [.8, .2, .7, .4, .3]})
+        >>> dc = cmp.decision_curve([0.25, 0.5])
+        >>> dc.to_frame()[["model", "threshold", "net_benefit"]].round(4).values.tolist()
+        [['A', 0.25, 0.2667], ['A', 0.5, 0.0], ['B', 0.25, 0.2667], ['B', 0.5, 0.4]]
+        """
+        if not self.tables:
+            raise ValueError("this Comparison keeps no count tables (it was not made by "
+                             "bm.compare): build the curve with "
+                             "Evaluation.decision_curve(others=...)")
+        # DecisionCurve sits in the curves layer, above this one (hence also the return
+        # annotation Any): reached through the backends registry as Evaluation reaches
+        # the display (docs/architecture.md)
+        return display_hook("decision_curve")(dict(self.tables), thresholds)
 
     def to_frame(self) -> pd.DataFrame:
         """A tidy DataFrame: one row per pair and measure.
@@ -685,7 +715,8 @@ def compare(
         names=names, measures=tuple(m.id for m in ms), results=tuple(results),
         values=MappingProxyType({k: MappingProxyType(v) for k, v in values.items()}),
         replicates=MappingProxyType(replicates), methods=MappingProxyType(plan),
-        threshold=th, level=lv, n_resamples=B, stratified=bool(stratified), alternative=alt)
+        threshold=th, level=lv, n_resamples=B, stratified=bool(stratified), alternative=alt,
+        tables=MappingProxyType(dict(zip(names, tables, strict=True))))
 
 
 def _bootstrap_result(a: str, b: str, mid: str, va: float, vb: float, ra: FloatArray,
