@@ -494,7 +494,7 @@ def test_docs_page_examples_run() -> None:
             / "probability-calibration.md").read_text(encoding="utf-8")
     env: dict[str, object] = {}
     for code in re.findall(r"```python\n(.*?)```", page, flags=re.S):
-        exec(code, env)  # noqa: S102 - the page's own set-up code
+        exec(code, env)  # the page's own set-up code
     blocks = re.findall(r"```pycon\n(.*?)```", page, flags=re.S)
     assert len(blocks) >= 3
     parser = doctest.DocTestParser()
