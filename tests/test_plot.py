@@ -97,15 +97,16 @@ EXPECTED = {
     "gain": ((2, 0), (1, 0)),  # curve per model; one random line (same n and P)
     "lift": ((2, 0), (1, 0)),  # curve per model; the line at 1
     "loss": ((2, 2), (0, 2)),  # the two loss functions; hinge and 0-1 cases per model
-    "reliability": ((2, 0), (1, 0)),  # points per model; the diagonal
+    "reliability": ((2, 0), (1, 0)),  # points per model; the diagonal (bars are patches)
+    "decision_curve": ((3, 0), (1, 0)),  # net benefit per model; treat all (same cases), none
     "measure": ((2, 0), (2, 0)),  # f1 and its best point per model
 }
 
 
 def test_kinds_registry() -> None:
     assert plot.kinds() == list(plot.KINDS) == [
-        "roc", "threshold", "pr", "prg", "gain", "lift", "loss", "reliability", "measure",
-        "confusion_matrix"]
+        "roc", "threshold", "pr", "prg", "gain", "lift", "loss", "reliability",
+        "decision_curve", "measure", "confusion_matrix"]
     assert set(EXPECTED) | {"confusion_matrix"} == set(plot.KINDS)
     assert all(callable(f) for f in plot.KINDS.values())
     with pytest.raises(TypeError):

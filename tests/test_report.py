@@ -279,12 +279,19 @@ def test_naming_the_charts_changes_nothing_else(monkeypatch: pytest.MonkeyPatch)
                        "B": bm.evaluate(Y_BERRAR, [.9, .3, .6, .8, .4, .2, .7, .55, .1, .35])},
                       title="T")
 
+    def without_calibration_rows(p: str) -> str:  # they are the measures the probability
+        # charts show (their plot), so they go with the declarations, by design
+        return re.sub(r"(<table id='bm-calibration-measures'.*?<tbody>).*?(</tbody>)", r"\1\2",
+                      p, flags=re.S)
+
     named = page()
     stripped = re.sub(r"\nshown in: [^']*'", "'", re.sub(r" data-chart='[a-z_]+'", "", named))
     assert stripped != named
     for m in list(registry.REGISTRY.values()):
         monkeypatch.setitem(registry._REGISTRY, m.id, dataclasses.replace(m, plot=None))
-    assert page() == stripped
+    unnamed = page()
+    assert "<table id='bm-calibration-measures'" in unnamed
+    assert without_calibration_rows(unnamed) == without_calibration_rows(stripped)
 
 
 def test_reliability_chart_and_its_note() -> None:
@@ -303,9 +310,19 @@ def test_reliability_chart_and_its_note() -> None:
     assert ("reliability chart: model 'margin' is left out: its scores range over"
             in h.unescape(page))
     observed, predicted = calibration_curve(y, p, n_bins=10)
-    qx, qy = line(data["models"][0], "reliability", "")
+    qx, qy = line(data["models"][0], "reliability", f"{predicted.size} bins")
     np.testing.assert_allclose(qx, predicted, atol=6e-7)  # axis [0, 1]: units are the data
     np.testing.assert_allclose(qy, observed, atol=6e-7)
+    # the histogram: each non-empty bin's share of the cases, bins assigned as
+    # calibration_curve does (closed on the right, the first with its left edge)
+    edges = np.linspace(0, 1, 11)
+    share = np.bincount(np.searchsorted(edges[1:-1], p, side="left"), minlength=10) / p.size
+    hx, hy = line(data["models"][0], "reliability", "share of cases")
+    full = np.flatnonzero(share)
+    np.testing.assert_allclose(hx, np.repeat(np.column_stack([edges[full], edges[full + 1]]),
+                                             2, axis=1).ravel(), atol=6e-7)
+    np.testing.assert_allclose(hy.reshape(-1, 4)[:, 1], share[full], atol=6e-7)
+    assert np.all(hy.reshape(-1, 4)[:, [0, 3]] == 0)
     only = embedded(report(bm.evaluate(y, margins)))  # no model fits: no chart
     assert "reliability" not in [c["id"] for c in only["charts"]]
 
@@ -821,3 +838,91 @@ def test_cli_example_ci_and_help(run: Any, tmp_path: Path) -> None:
     assert same(cell(page, 0, "mcc")[0], ev["mcc"])
     code, stdout, _ = run("report", "--help")
     assert code == 0 and "examples:" in stdout and "--model-col" in stdout
+
+
+# --- the calibration section ----------------------------------------------------------------
+def calibration_rows(page: str) -> dict[str, list[tuple[float, str | None]]]:
+    """Each row of the calibration table: (value, interval text or None) per model."""
+    body = re.search(r"<table id='bm-calibration-measures'.*?<tbody>(.*?)</tbody>", page, re.S)
+    assert body is not None
+    out = {}
+    for mid, cells in re.findall(r"<tr data-measure='([a-z_0-9]+)'[^>]*>(.*?)</tr>",
+                                 body.group(1), re.S):
+        out[mid] = [(float(v), ci or None) for v, ci in re.findall(
+            r"<td class='v'><span data-value='([^']*)'[^>]*>[^<]*</span>"
+            r"(?:<span class='ci'[^>]*>([^<]*)</span>)?</td>", cells)]
+    return out
+
+
+def test_calibration_section() -> None:
+    """For the models with probabilities: the charts of the kinds that need them (drawn in
+    the section), the measures those charts show with their values and intervals; the
+    others named in a note. The decision curve's net benefit is TP/n - FP/n t/(1 - t),
+    counted here from the rows."""
+    rng = np.random.default_rng(21)
+    n = 500
+    y = (rng.random(n) < 0.3).astype(int)
+    p = np.round(np.clip(rng.normal(0.3 + 0.3 * y, 0.2), 0, 1), 2)
+    q = np.round(np.clip(p + rng.normal(0, 0.1, n), 0, 1), 2)
+    margins = rng.normal(y - 0.5, 1.0)
+    evs = {"p": bm.evaluate(y, p), "margin": bm.evaluate(y, margins, threshold=0),
+           "q": bm.evaluate(y, q)}
+    opts: dict[str, Any] = {"n_resamples": 100, "random_state": 3}
+    page = report(evs, ci=opts)
+    import html as h
+
+    assert "id='bm-calibration'" in page
+    assert "Left out (scores are not probabilities in [0, 1], so they cannot be read as " \
+           "risks): 'margin'." in h.unescape(page)
+    data = embedded(page)
+    prob_kinds = {k for k, pk in plot.PLOT_KINDS.items() if pk.needs_probabilities}
+    assert {"reliability", "decision_curve"} <= prob_kinds
+    for c in data["charts"]:
+        assert c["section"] == ("calibration" if c["id"] in prob_kinds else "charts"), c["id"]
+    # the table: the measures whose chart needs probabilities, a column per such model
+    rows = calibration_rows(page)
+    wanted = [m.id for m in bm.iter_measures() if m.plot in prob_kinds]
+    assert list(rows) == wanted and "ece" in wanted and "net_benefit" in wanted
+    for col, name in enumerate(("p", "q")):
+        table = evs[name].ci_table(**opts).set_index("id")
+        for mid in wanted:
+            value, ci = rows[mid][col]
+            assert same(value, evs[name][mid]), (name, mid)
+            lo, hi = table.loc[mid, ["low", "high"]]
+            if math.isnan(lo) and math.isnan(hi):
+                assert ci is None, mid
+            else:
+                assert ci == f"[{_fmt(lo)}, {_fmt(hi)}]", (name, mid)
+    assert all(len(cells) == 2 for cells in rows.values())
+    # the decision curve of each model, in axis units of the chart
+    c = spec(data, "decision_curve")
+    (x0, x1), (y0, y1) = c["x"], c["y"]
+    th = np.arange(0.01, 1, 0.01)
+    for i, score in ((0, p), (2, q)):
+        xs, ys = line(data["models"][i], "decision_curve", "net benefit")
+        tp = np.array([np.sum((score >= t) & (y == 1)) for t in th])
+        fp = np.array([np.sum((score >= t) & (y == 0)) for t in th])
+        nb = tp / n - fp / n * th / (1 - th)
+        np.testing.assert_allclose(xs * (x1 - x0) + x0, th, atol=1e-6)
+        np.testing.assert_allclose(ys * (y1 - y0) + y0, nb, atol=1e-6 * (y1 - y0))
+    assert "decision_curve" not in data["models"][1]["charts"]
+    treat_all = [s for s in c["shared"] if s[3].startswith("treat all")]
+    assert len(treat_all) == 1  # same cases: one treat-all line
+    np.testing.assert_allclose(np.array(treat_all[0][1]) * (y1 - y0) + y0,
+                               y.mean() - (1 - y.mean()) * th / (1 - th), atol=1e-6 * (y1 - y0))
+
+
+def test_calibration_section_without_probabilities_or_intervals() -> None:
+    rng = np.random.default_rng(4)
+    y = (rng.random(200) < 0.4).astype(int)
+    page = report(bm.evaluate(y, rng.normal(y - 0.5, 1.0), threshold=0.0))
+    import html as h
+
+    assert "Left out (scores are not probabilities in [0, 1], so they cannot be read as " \
+           "risks): 'model'." in h.unescape(page)
+    assert "id='bm-calibration-measures'" not in page and "id='bm-calibration-charts'" not in page
+    assert not {"reliability", "decision_curve"} & {c["id"] for c in embedded(page)["charts"]}
+    page = report(bm.evaluate(Y_BERRAR, S_BERRAR))  # no ci: values, and how to get intervals
+    rows = calibration_rows(page)
+    assert rows and all(ci is None for cells in rows.values() for _, ci in cells)
+    assert "binmetrics report --ci</code> (bootstrap)" in page

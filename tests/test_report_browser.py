@@ -115,9 +115,13 @@ def test_slider_updates_matrix_and_f1(page: Any, tmp_path: Path) -> None:
         report(models, path, thresholds=400)
     open_report(page, path)
     charts = [k for k in bm.plot.KINDS if bm.plot.CHART_DATA[k] is not None]
-    assert page.locator("svg[id^='bm-chart-']").count() == len(charts) + 1 == 9  # + measure
+    assert page.locator("svg[id^='bm-chart-']").count() == len(charts) + 1 == 10  # + measure
     for kind in charts:
         assert page.locator(f"#bm-chart-{kind}").count() == 1, kind
+        # the kinds that need probabilities are drawn in the calibration section
+        where = ("#bm-calibration-charts" if bm.plot.PLOT_KINDS[kind].needs_probabilities
+                 else "#bm-chart-grid")
+        assert page.locator(f"{where} #bm-chart-{kind}").count() == 1, kind
     start = check_position(page, models)
     assert start == 0.3  # model A's own threshold
     assert as_embedded(shown(page, "#bm-v-0-f1")[0], models["A"]["f1"])

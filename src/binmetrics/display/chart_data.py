@@ -33,13 +33,16 @@ if TYPE_CHECKING:
     from binmetrics.table.counts import Confusion, CountTable
 
 __all__ = [
+    "HISTOGRAM_LABEL",
     "PR_NAMES",
     "ChartData",
     "Operating",
     "Series",
     "SeriesStyle",
     "case_axes",
+    "decision_curve_data",
     "gain_data",
+    "histogram_outline",
     "lift_data",
     "loss_data",
     "mean_losses",
@@ -495,7 +498,59 @@ def reliability_data(models: Models, *, n_bins: int = 10,
         label = f"{len(tab)} bins ({strategy})"
         out.append(_series(tab.mean_predicted, tab.observed, label, name))
         out.append(_series(tab.mean_predicted, tab.observed, label, name, "points"))
+        hx, hy = histogram_outline(tab.low, tab.high, tab.weight / ev.table.total)
+        out.append(_series(hx, hy, HISTOGRAM_LABEL, name, "dotted"))
     out.append(_series([0.0, 1.0], [0.0, 1.0], "perfectly calibrated", style="dashed",
                        shared=True))
     return ChartData("reliability", "Reliability diagram", "mean predicted probability",
-                     "fraction of positives", tuple(out), (0.0, 1.0), (0.0, 1.0))
+                     "fraction of positives; bars: share of cases", tuple(out), (0.0, 1.0),
+                     (0.0, 1.0))
+
+
+#: The label of the reliability diagram's histogram (the bins' shares of the cases).
+HISTOGRAM_LABEL = "share of cases per bin"
+
+
+def histogram_outline(low: Any, high: Any, height: Any) -> tuple[FloatArray, FloatArray]:
+    """The outline of bars from ``low`` to ``high`` of the given heights, as one line
+    (down to 0 between bars), for renderers that draw lines only.
+
+    Examples
+    --------
+    >>> x, y = histogram_outline([0, .5], [.5, 1], [.25, .75])
+    >>> x.tolist(), y.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 0.5, 0.5, 1.0, 1.0], [0.0, 0.25, 0.25, 0.0, 0.0, 0.75, 0.75, 0.0])
+    """
+    lo, hi, h = (np.asarray(v, dtype=np.float64).ravel() for v in (low, high, height))
+    zero = np.zeros_like(h)
+    return (np.column_stack([lo, lo, hi, hi]).ravel(),
+            np.column_stack([zero, h, h, zero]).ravel())
+
+
+def decision_curve_data(models: Models, *, thresholds: Any = None) -> ChartData:
+    """Each model's net benefit against the threshold probability (``ev.decision_curve``,
+    Vickers & Elkin 2006), treat all (once when the models share their prevalence) and
+    treat none; the y axis from a little below 0 to a little above the highest net
+    benefit, as dcurves draws it (lines leaving it are clipped)."""
+    out: list[Series] = []
+    curves = [(name, ev.decision_curve(thresholds)) for name, ev in models]
+    one_prevalence = len({dc.prevalence for _, dc in curves}) == 1
+    top = max(max(dc.prevalence, float(np.nanmax(next(iter(dc.net_benefit.values())))))
+              for _, dc in curves)
+    top = max(top, 1e-9)
+    for name, dc in curves:
+        (nb,) = dc.net_benefit.values()
+        out.append(_series(dc.thresholds, nb, "net benefit", name))
+        if not one_prevalence:
+            out.append(_series(dc.thresholds, dc.treat_all,
+                               f"treat all (prevalence {fmt(dc.prevalence)})", name, "dashed"))
+    th = curves[0][1].thresholds
+    if one_prevalence:
+        out.append(_series(th, curves[0][1].treat_all,
+                           f"treat all (prevalence {fmt(curves[0][1].prevalence)})",
+                           style="dashed", shared=True))
+    lo = min(float(dc.thresholds[0]) for _, dc in curves)
+    hi = max(float(dc.thresholds[-1]) for _, dc in curves)
+    out.append(_series([lo, hi], [0.0, 0.0], "treat none", style="dotted", shared=True))
+    return ChartData("decision_curve", "Decision curve", "threshold probability",
+                     "net benefit", tuple(out), (lo, hi), (-0.1 * top, 1.05 * top))

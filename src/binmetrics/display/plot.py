@@ -26,8 +26,8 @@ so the report and these plots show the same lines. :func:`srd`, :func:`covat` an
 comparisons (:mod:`~binmetrics.display.plot_ranks`).
 
 The functions live in :mod:`~binmetrics.display.plot_curves` (roc, threshold, pr,
-prg, gain, lift), :mod:`~binmetrics.display.plot_cases` (loss, reliability, measure,
-confusion_matrix), :mod:`~binmetrics.display.plot_compare` (srd, covat,
+prg, gain, lift), :mod:`~binmetrics.display.plot_cases` (loss, reliability,
+decision_curve, measure, confusion_matrix), :mod:`~binmetrics.display.plot_compare` (srd, covat,
 anova_means) and :mod:`~binmetrics.display.chart_data` (the numbers of the charts).
 
 Needs matplotlib (``pip install 'binmetrics[plot]'``).
@@ -59,6 +59,7 @@ from binmetrics.display._plotting import models_of
 from binmetrics.display.chart_data import (
     ChartData,
     Series,
+    decision_curve_data,
     gain_data,
     lift_data,
     loss_data,
@@ -71,7 +72,13 @@ from binmetrics.display.chart_data import (
     step_vertices,
     threshold_data,
 )
-from binmetrics.display.plot_cases import confusion_matrix, loss, measure, reliability
+from binmetrics.display.plot_cases import (
+    confusion_matrix,
+    decision_curve,
+    loss,
+    measure,
+    reliability,
+)
 from binmetrics.display.plot_compare import anova_means, covat, srd
 from binmetrics.display.plot_curves import gain, lift, pr, prg, roc, threshold
 from binmetrics.display.plot_ranks import bayesian_posterior, critical_difference
@@ -93,6 +100,7 @@ __all__ = [
     "confusion_matrix",
     "covat",
     "critical_difference",
+    "decision_curve",
     "draw",
     "gain",
     "kinds",
@@ -193,6 +201,9 @@ PLOT_KINDS: Mapping[str, PlotKind] = MappingProxyType({k.name: k for k in (
     PlotKind("reliability", reliability, "reliability diagram",
              "calibration diagram (binned mean prediction vs. observed rate)",
              data=reliability_data, needs_probabilities=True),
+    PlotKind("decision_curve", decision_curve, "decision curve",
+             "net benefit against the threshold probability, treat all and treat none",
+             data=decision_curve_data, needs_both_classes=True, needs_probabilities=True),
     PlotKind("measure", measure, "measure against the threshold",
              "any confusion measure against the threshold"),
     PlotKind("confusion_matrix", confusion_matrix, "confusion matrix",
@@ -219,15 +230,16 @@ def _key(name: str) -> str:
 
 def kinds(ev: Any = None) -> list[str]:
     """The plot kinds, in :data:`KINDS` order; given an evaluation, those that can draw it
-    (the curves need both classes, the reliability diagram probabilities; a
+    (the curves need both classes, the reliability diagram and the decision curve
+    probabilities; a
     :class:`~binmetrics.MulticlassEvaluation` has its confusion matrix).
 
     Examples
     --------
     >>> import binmetrics as bm
     >>> bm.plot.kinds()  # doctest: +NORMALIZE_WHITESPACE
-    ['roc', 'threshold', 'pr', 'prg', 'gain', 'lift', 'loss', 'reliability', 'measure',
-     'confusion_matrix']
+    ['roc', 'threshold', 'pr', 'prg', 'gain', 'lift', 'loss', 'reliability',
+     'decision_curve', 'measure', 'confusion_matrix']
     >>> "reliability" in bm.plot.kinds(bm.evaluate([1, 0, 1], [2.5, -1.0, 0.3]))
     False
     """
@@ -323,7 +335,7 @@ def chart_data(kind: str, ev_or_models: Any, **options: Any) -> ChartData:
     ev_or_models : Evaluation or mapping name -> Evaluation
     **options
         ``normalize`` (gain, lift), ``center`` and ``max_points`` (loss),
-        ``n_bins`` and ``strategy`` (reliability).
+        ``n_bins`` and ``strategy`` (reliability), ``thresholds`` (decision_curve).
 
     Returns
     -------

@@ -1,6 +1,7 @@
 """The charts of the cases and of the cut-offs, on matplotlib Axes: each case's hinge
-and 0-1 loss against its margin (Berrar Figs. 7, 8b), the reliability diagram, any
-confusion measure against the threshold, and the confusion matrix.
+and 0-1 loss against its margin (Berrar Figs. 7, 8b), the reliability diagram (with the
+share of cases per bin), the decision curve, any confusion measure against the
+threshold, and the confusion matrix.
 
 Part of :mod:`binmetrics.plot` (``bm.plot.loss`` ...), which declares the plot kinds;
 the numbers of the loss chart and of the reliability diagram are in
@@ -23,7 +24,12 @@ from binmetrics.display._plotting import (
     operating_threshold,
     unit_square,
 )
-from binmetrics.display.chart_data import loss_data, reliability_table, threshold_axis
+from binmetrics.display.chart_data import (
+    decision_curve_data,
+    loss_data,
+    reliability_table,
+    threshold_axis,
+)
 from binmetrics.exceptions import undefined_policy
 from binmetrics.measures import get_measure
 from binmetrics.validation import check_threshold
@@ -31,7 +37,58 @@ from binmetrics.validation import check_threshold
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["confusion_matrix", "loss", "measure", "reliability"]
+__all__ = ["confusion_matrix", "decision_curve", "loss", "measure", "reliability"]
+
+
+# --- decision curve ---------------------------------------------------------------------------
+def decision_curve(ev_or_models: Any, *, ax: Any = None, thresholds: Any = None) -> Axes:
+    """Decision curve (Vickers & Elkin 2006): each model's net benefit against the
+    threshold probability, with treat all and treat none, as the dcurves packages.
+
+    The numbers are :func:`~binmetrics.display.chart_data.decision_curve_data`, from
+    ``ev.decision_curve(thresholds)``.
+
+    Parameters
+    ----------
+    ev_or_models : Evaluation or mapping name -> Evaluation
+        Scores must be probabilities in [0, 1] (a ValueError otherwise).
+    ax : matplotlib Axes, optional
+    thresholds : array-like in (0, 1), optional
+        Default 0.01, 0.02, ..., 0.99.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+    ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+    >>> ax = bm.plot.decision_curve(ev)  # doctest: +SKIP
+    """
+    models = models_of(ev_or_models, "plot.decision_curve")
+    try:
+        cd = decision_curve_data(models, thresholds=thresholds)
+    except ValueError as exc:
+        raise ValueError(f"plot.decision_curve: {exc}") from None
+    ax = axes(ax, "plot.decision_curve")
+    index = {name: i for i, (name, _) in enumerate(models)}
+    for s in cd.series:
+        dash = {"solid": "-", "dashed": "--", "dotted": ":"}.get(s.style, "-")
+        if s.shared:
+            ax.plot(s.x, s.y, color="grey" if s.style == "dashed" else "black",
+                    linestyle=dash, linewidth=1.0, label=s.label)
+        else:
+            ax.plot(s.x, s.y, color=color(index[s.model]), linestyle=dash,
+                    label=label(s.model, s.label))
+    ax.set_xlim(*cd.xlim)
+    ax.set_ylim(*cd.ylim)
+    ax.set_xlabel(cd.xlabel)
+    ax.set_ylabel(cd.ylabel)
+    ax.set_title(cd.title)
+    ax.legend(loc="upper right", fontsize="small")
+    return ax
 
 
 # --- hinge and 0-1 loss ---------------------------------------------------------------------
@@ -101,7 +158,7 @@ def loss(ev_or_models: Any, *, ax: Any = None, center: float | Literal["threshol
 # --- reliability ----------------------------------------------------------------------------
 def reliability(ev_or_models: Any, *, ax: Any = None, n_bins: int = 10,
                 strategy: Literal["uniform", "quantile"] = "uniform",
-                counts: bool | None = None) -> Axes:
+                counts: bool | None = None, histogram: bool = True) -> Axes:
     """Reliability (calibration) diagram: the fraction of positives against the mean
     predicted probability in each bin, with the diagonal of perfect calibration.
 
@@ -119,11 +176,13 @@ def reliability(ev_or_models: Any, *, ax: Any = None, n_bins: int = 10,
     counts : bool, optional
         Write each bin's number of cases (weight) next to its point; default for
         a single model only.
+    histogram : bool, default True
+        Bars of each bin's share of the (weighted) cases behind the points.
 
     Returns
     -------
     matplotlib.axes.Axes
-        Per model one line with a marker per non-empty bin; the diagonal.
+        Per model one line with a marker per non-empty bin (and its bars); the diagonal.
 
     Examples
     --------
@@ -143,6 +202,9 @@ def reliability(ev_or_models: Any, *, ax: Any = None, n_bins: int = 10,
     ax = axes(ax, "plot.reliability")
     write = len(models) == 1 if counts is None else counts
     for i, ((name, ev), tab) in enumerate(zip(models, tables, strict=True)):
+        if histogram:  # patches, behind the lines: the bins' shares of the cases
+            ax.bar(tab.low, tab.weight / ev.table.total, width=tab.high - tab.low,
+                   align="edge", color=color(i), alpha=0.15, zorder=0)
         ax.plot(tab.mean_predicted, tab.observed, color=color(i), marker="o", markersize=5,
                 label=label(name, f"{len(tab)} bins ({strategy})"))
         if write:
@@ -154,7 +216,7 @@ def reliability(ev_or_models: Any, *, ax: Any = None, n_bins: int = 10,
             label="perfectly calibrated")
     unit_square(ax)
     ax.set_xlabel("mean predicted probability")
-    ax.set_ylabel("fraction of positives")
+    ax.set_ylabel("fraction of positives" + ("; bars: share of cases" if histogram else ""))
     ax.set_title("Reliability diagram" + (" (numbers: cases per bin)" if write else ""))
     ax.legend(loc="upper left", fontsize="small")
     return ax

@@ -330,8 +330,10 @@ def chart_payloads(data: list[ModelData], grid: FloatArray, t_range: tuple[float
                 px, py = cd.operating(md.ev, md.confusion, md.grid_values)
                 md.payload["markers"][kind] = [coords(to_axis_units(px, *xr)),
                                                coords(to_axis_units(py, *yr))]
+        # the kinds that need probabilities are drawn in the calibration section
+        section = "calibration" if plot_kind.needs_probabilities else "charts"
         out.append(Chart({"id": kind, "title": cd.title, "x": xr, "y": yr,
-                          "xlabel": cd.xlabel, "ylabel": cd.ylabel,
+                          "section": section, "xlabel": cd.xlabel, "ylabel": cd.ylabel,
                           "marker": cd.operating is not None, "vline": cd.threshold_axis,
                           "shared": shared}, cd))
     return out

@@ -108,6 +108,58 @@ def _measures_table(models: list[ModelData], j0: int, charts: Collection[str]) -
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
+def _calibration_section(models: list[ModelData], charts: Collection[str]) -> str:
+    """The models' calibration and clinical usefulness, for those whose scores are
+    probabilities: the charts of the kinds that need probabilities (the reliability
+    diagram with each bin's share of the cases, the decision curve; the script draws
+    them here) and the measures those charts show (their registry ``plot``), with the
+    intervals computed for the measures table. Models with other scores are named in
+    a note, and the section says so when no model has probabilities."""
+    kinds = {k for k, pk in PLOT_KINDS.items() if pk.needs_probabilities}
+    fit = [(i, md) for i, md in enumerate(models) if md.ev.table.probabilities_ok]
+    skipped = [md.name for md in models if not md.ev.table.probabilities_ok]
+    note = ("" if not skipped else
+            f"<p class='note'>Left out (scores are not probabilities in [0, 1], so they "
+            f"cannot be read as risks): {_e(', '.join(map(repr, skipped)))}.</p>")
+    head = ("<section id='bm-calibration'><h2>Calibration and clinical usefulness</h2>"
+            "<p>Can the scores be read as probabilities, and is acting on them worth it? "
+            "Not the prior calibration of Siblini et al.; see the docs page “Two "
+            "meanings of calibration”.</p>")
+    if not fit:
+        return head + note + "</section>"
+    ms = [m for m in iter_measures() if m.plot in kinds]
+    with_ci = any(md.intervals for _, md in fit)
+    th = "".join(f"<th scope='col' class='model m{i % 8}' title='{_e(md.name)}'>"
+                 f"{_e(_short(md.name))}</th>" for i, md in fit)
+    rows = []
+    for m in ms:
+        cells = []
+        for _, md in fit:
+            v = md.values[m.id]
+            iv = md.intervals.get(m.id)
+            ci = ""
+            if iv is not None and not (math.isnan(iv[0]) and math.isnan(iv[1])):
+                ci = (f"<span class='ci' title='{_e(iv[2])} interval'>"
+                      f"[{_e(fmt(iv[0]))}, {_e(fmt(iv[1]))}]</span>")
+            why = md.reasons.get(m.id, "") if math.isnan(v) else ""
+            title = f" title='{_e(why)}'" if why else ""
+            cells.append(f"<td class='v'><span data-value='{_num_attr(v)}'{title}>"
+                         f"{_e(fmt(v))}</span>{ci}</td>")
+        shown = m.plot if m.plot in charts else ""
+        rows.append(f"<tr data-measure='{_e(m.id)}'"
+                    + (f" data-chart='{_e(shown)}'" if shown else "")
+                    + f"><th scope='row' title='{_e(measure_title(m))}'>{_e(m.name)} "
+                    f"<code>{_e(m.id)}</code></th>"
+                    f"{''.join(cells)}</tr>")
+    hint = ("" if with_ci else
+            "<p class='note'>Intervals: <code>report(..., ci=True)</code> or "
+            "<code>binmetrics report --ci</code> (bootstrap).</p>")
+    return (head + note + "<div class='charts' id='bm-calibration-charts'></div>" + hint
+            + "<table id='bm-calibration-measures' class='measures'><thead><tr>"
+            f"<th scope='col'>measure</th>{th}</tr></thead><tbody>{''.join(rows)}</tbody>"
+            "</table></section>")
+
+
 def _confusion_tables(models: list[ModelData], j0: int) -> str:
     out = []
     for i, md in enumerate(models):
@@ -266,6 +318,7 @@ def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.flo
 <section id="bm-charts"><h2>Charts</h2><div class="legend" id="bm-legend"></div>
 <div class="charts" id="bm-chart-grid"><noscript>The charts need JavaScript.</noscript></div>
 </section>
+{_calibration_section(data, charts)}
 <section id="bm-measures-box"><h2>Measures</h2>{_measures_table(data, j0, charts)}</section>
 {paired_html}
 {_notes(caught, notes)}

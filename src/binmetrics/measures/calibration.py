@@ -528,7 +528,7 @@ def _nb_threshold(t: CountTable, threshold: Any, measure: str) -> float | None:
 
 
 @register("net_benefit", name="Net benefit", family="probabilistic", direction=1,
-          range=(-np.inf, 1.0), needs_probabilities=True,
+          range=(-np.inf, 1.0), needs_probabilities=True, plot="decision_curve",
           source="Vickers & Elkin 2006",
           formula="TP/n - FP/n * t/(1 - t), treating everyone with p >= t")
 def net_benefit(t: CountTable, *, threshold: float = 0.5) -> float:

@@ -217,8 +217,14 @@
     vline($("bm-mk-mline"), D.grid.x[j]);
   }
 
-  var grid = $("bm-chart-grid");
-  grid.innerHTML = D.charts.map(chart).join("");
+  var grid = $("bm-chart-grid"), calibration = $("bm-calibration-charts");
+  function inSection(name) {
+    return D.charts.filter(function (c) {
+      return (c.section === "calibration" && calibration ? "calibration" : "charts") === name;
+    }).map(chart).join("");
+  }
+  grid.innerHTML = inSection("charts");
+  if (calibration) calibration.innerHTML = inSection("calibration");
   $("bm-legend").innerHTML = D.models.map(function (M, i) {
     return '<span class="key m' + (i % 8) + '" title="' + esc(M.name) + '"><i></i>' + esc(short(M.name)) + "</span>";
   }).join("");
