@@ -229,18 +229,110 @@ def test_undefined_values_warn_and_name_the_measure() -> None:
         assert np.isnan(bm.evaluate([0, 1], [0.5, 0.5])["spiegelhalter_z"])
 
 
-def test_binned_scores_keep_the_exact_sums_and_refuse_the_rest() -> None:
+@pytest.mark.parametrize("binning", [{"decimals": 2}, {"bins": 7}])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_binned_scores_keep_the_exact_sums_and_refuse_the_rest(binning: dict[str, int],
+                                                               weighted: bool) -> None:
+    """Spiegelhalter's z and the Brier skill score read sums the engines take over the
+    raw scores: exact. ECE and MCE need each calibration bin's sum of p (and the cases
+    on its edges), the fits and the lowess family each case's p: NaN with one warning
+    that says so; the reliability diagram and the decomposition: an error."""
     from binmetrics.engines import binned_table
 
     rng = np.random.default_rng(5)
-    p = rng.uniform(size=2000)
-    y = rng.uniform(size=2000) < p
-    exact = bm.evaluate(y, p)
-    binned = bm.Evaluation(binned_table(y, p, decimals=1))
+    n = 2000
+    p = np.round(rng.uniform(size=n), 3)
+    y = rng.uniform(size=n) < p
+    w = rng.integers(1, 4, n) * 0.5 if weighted else None
+    exact = bm.evaluate(y, p, sample_weight=w)
+    binned = bm.Evaluation(binned_table(y, p, sample_weight=w, threshold=0.5, **binning))
     for m in ("spiegelhalter_z", "brier_skill"):
         assert binned[m] == pytest.approx(exact[m], rel=1e-12), m
-    with pytest.warns(UndefinedMeasureWarning, match="needs the raw probabilities"):
-        assert np.isnan(binned["ece"])
+    for m, why in (("ece", "needs the raw probabilities"), ("mce", "needs the raw prob"),
+                   ("calibration_slope", "needs the raw probabilities"),
+                   ("calibration_in_the_large", "needs the raw probabilities"),
+                   ("ici", "smooths each case's p")):
+        with pytest.warns(UndefinedMeasureWarning, match=why) as rec:
+            assert np.isnan(binned[m])
+        assert len([r for r in rec if issubclass(r.category, UndefinedMeasureWarning)]) == 1
+    fresh = bm.Evaluation(binned_table(y, p, sample_weight=w, threshold=0.5, **binning))
+    with pytest.warns(UndefinedMeasureWarning, match="ece.*needs the raw probabilities"):
+        assert np.isnan(fresh.to_dict()["ece"])
+    for make in (binned.reliability, binned.brier_decomposition, binned.calibration_test):
+        with pytest.raises(ValueError, match="needs each case's predicted probability"):
+            make()
+    sp, raw_sp = binned.calibration_test("spiegelhalter"), exact.calibration_test("spiegelhalter")
+    assert (sp.statistic, sp.pvalue) == pytest.approx((raw_sp.statistic, raw_sp.pvalue),
+                                                      rel=1e-12)
+
+
+def test_binned_net_benefit_and_decision_curve() -> None:
+    """Net benefit reads the confusion matrix at its threshold: exact on the bin grid;
+    inside an occupied bin a warning (a value), and NaN on a decision curve (one
+    warning for the curve). Expected cost at the evaluation's threshold, which the
+    engines make a bin edge, is exact."""
+    from binmetrics.engines import binned_table
+
+    rng = np.random.default_rng(8)
+    n = 2000
+    p = rng.uniform(size=n)
+    y = rng.uniform(size=n) < p
+    exact = bm.evaluate(y, p, threshold=0.37)
+    binned = bm.Evaluation(binned_table(y, p, decimals=2, threshold=0.37), threshold=0.37)
+    for thr in (0.05, 0.2, 0.37, 0.5, 0.83):
+        assert binned.value("net_benefit", threshold=thr) == pytest.approx(
+            exact.value("net_benefit", threshold=thr), abs=1e-15), thr
+    assert binned.value("expected_cost", cost_fp=1, cost_fn=5) == pytest.approx(
+        exact.value("expected_cost", cost_fp=1, cost_fn=5), abs=1e-15)
+    with pytest.warns(UserWarning, match="cuts the bin"):
+        binned.value("net_benefit", threshold=0.205)
+    # default thresholds k/100 lie on the decimals=2 grid: the whole curve is exact
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        dc = binned.decision_curve()
+    (got,) = dc.net_benefit.values()
+    (want,) = exact.decision_curve().net_benefit.values()
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-15)
+    coarse = bm.Evaluation(binned_table(y, p, decimals=1))
+    with pytest.warns(UndefinedMeasureWarning, match="90 of 99 thresholds") as rec:
+        dc = coarse.decision_curve()
+    assert len(rec) == 1
+    (nb,) = dc.net_benefit.values()
+    on_grid = np.isclose(dc.thresholds * 10, np.round(dc.thresholds * 10))
+    assert np.isnan(nb[~on_grid]).all() and not np.isnan(nb[on_grid]).any()
+    np.testing.assert_allclose(nb[on_grid], want[on_grid], rtol=0, atol=1e-15)
+
+
+def test_duckdb_engine_on_binned_scores(tmp_path) -> None:
+    """evaluate_file(decimals=/bins=): net benefit on the bin grid, the expected cost at
+    the threshold (an edge), Spiegelhalter's z and the Brier skill score as on the raw
+    scores; ECE NaN with its warning."""
+    pytest.importorskip("duckdb")
+    from binmetrics.engines import evaluate_file
+
+    rng = np.random.default_rng(13)
+    n = 5000
+    p = np.round(rng.beta(1.2, 2.5, n), 3)
+    y = (rng.uniform(size=n) < p).astype(int)
+    w = rng.integers(1, 5, n).astype(float)
+    path = tmp_path / "cal.parquet"
+    pd.DataFrame({"y": y, "p": p, "w": w}).to_parquet(path)
+    raw = bm.evaluate(y, p, sample_weight=w, threshold=0.3)
+    for kw in ({"decimals": 1}, {"bins": 13}):
+        ev = evaluate_file(path, label="y", score="p", weight="w", threshold=0.3, **kw)
+        assert ev.table.binning is not None
+        for m in ("brier_skill", "spiegelhalter_z"):
+            assert ev[m] == pytest.approx(raw[m], rel=1e-12), (kw, m)
+        assert ev.value("expected_cost", cost_fp=1, cost_fn=4) == pytest.approx(
+            raw.value("expected_cost", cost_fp=1, cost_fn=4), rel=1e-12)
+        assert ev.value("net_benefit", threshold=0.3) == pytest.approx(
+            raw.value("net_benefit", threshold=0.3), rel=1e-12)
+        with pytest.warns(UndefinedMeasureWarning, match="needs the raw probabilities"):
+            assert np.isnan(ev["ece"])
+    ev = evaluate_file(path, label="y", score="p", weight="w", decimals=1)
+    for thr in (0.1, 0.2, 0.7):
+        assert ev.value("net_benefit", threshold=thr) == pytest.approx(
+            raw.value("net_benefit", threshold=thr), rel=1e-12)
 
 
 # --- the result objects -----------------------------------------------------------------

@@ -897,7 +897,7 @@ def test_calibration_section() -> None:
     # the decision curve of each model, in axis units of the chart
     c = spec(data, "decision_curve")
     (x0, x1), (y0, y1) = c["x"], c["y"]
-    th = np.arange(0.01, 1, 0.01)
+    th = np.arange(1, 100) / 100  # the default thresholds, exactly k / 100
     for i, score in ((0, p), (2, q)):
         xs, ys = line(data["models"][i], "decision_curve", "net benefit")
         tp = np.array([np.sum((score >= t) & (y == 1)) for t in th])

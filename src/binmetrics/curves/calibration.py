@@ -249,10 +249,10 @@ def calibration_test(t: CountTable, method: str = "hosmer_lemeshow", *,
     CalibrationTest(method='spiegelhalter', statistic=-0.216506, pvalue=0.8286)
     """
     require_probabilities(t, "calibration_test")
-    _exact(t, "calibration_test")
     if method == "hosmer_lemeshow":
+        _exact(t, "the Hosmer-Lemeshow test")
         return _hosmer_lemeshow(t, n_groups)
-    if method == "spiegelhalter":
+    if method == "spiegelhalter":  # its z reads sums the engines take over the raw scores
         z = spiegelhalter_z(t)
         return CalibrationTest("spiegelhalter", z, None, float(2 * stats.norm.sf(abs(z))))
     raise ValueError(f"method must be 'hosmer_lemeshow' or 'spiegelhalter', got {method!r}")
@@ -340,12 +340,25 @@ class BrierDecomposition:
                 f"brier={self.total:.6g})")
 
 
-def _net_benefits(t: CountTable, thresholds: FloatArray) -> FloatArray:
-    """Net benefit at each threshold, from the cumulative counts (one bisection each)."""
+def _net_benefits(t: CountTable, thresholds: FloatArray, name: str) -> FloatArray:
+    """Net benefit at each threshold, from the cumulative counts (one bisection each).
+
+    On binned scores a threshold inside an occupied bin does not give the raw scores'
+    confusion matrix: NaN there, with one warning for the curve."""
     n = t.total
     k = np.array([t.cut_index(float(th)) for th in thresholds], dtype=np.intp)
     tp, fp = t.tp[k], t.fp[k]
-    return np.asarray(tp / n - fp / n * (thresholds / (1 - thresholds)), dtype=np.float64)
+    nb = np.asarray(tp / n - fp / n * (thresholds / (1 - thresholds)), dtype=np.float64)
+    if t.binning is not None:
+        bad = np.array([not t.binning.exact_at(float(th), t) for th in thresholds])
+        if bad.any():
+            nb[bad] = np.nan
+            report_undefined("net_benefit", f"decision curve of {name!r}: {int(bad.sum())} of "
+                             f"{bad.size} thresholds (the first {thresholds[bad][0]:g}) cut "
+                             f"occupied bins of the binned scores ({t.binning.describe()}), "
+                             "where the confusion matrix is not that of the raw scores; take "
+                             "thresholds on the bin grid or evaluate the raw scores")
+    return nb
 
 
 @dataclass(frozen=True)
@@ -374,7 +387,8 @@ class DecisionCurve:
     @classmethod
     def from_tables(cls, tables: Mapping[str, CountTable],
                     thresholds: Any = None) -> DecisionCurve:
-        th = np.arange(0.01, 1, 0.01) if thresholds is None else np.asarray(
+        # k / 100 exactly (not np.arange's sums): on the grid of binned scores (decimals=2)
+        th = np.arange(1, 100) / 100 if thresholds is None else np.asarray(
             thresholds, dtype=np.float64).ravel()
         if th.size == 0 or not np.all((th > 0) & (th < 1)):
             raise ValueError("thresholds must lie strictly between 0 and 1")
@@ -385,7 +399,7 @@ class DecisionCurve:
             if t.total != first.total or t.P != first.P:
                 raise ValueError(f"model {name!r} is not evaluated on the same cases")
         odds = th / (1 - th)
-        return cls(th, {k: _net_benefits(t, th) for k, t in tables.items()},
+        return cls(th, {k: _net_benefits(t, th, k) for k, t in tables.items()},
                    prev - (1 - prev) * odds, prev)
 
     def to_frame(self) -> pd.DataFrame:

@@ -535,9 +535,11 @@ def decision_curve_data(models: Models, *, thresholds: Any = None) -> ChartData:
     out: list[Series] = []
     curves = [(name, ev.decision_curve(thresholds)) for name, ev in models]
     one_prevalence = len({dc.prevalence for _, dc in curves}) == 1
-    top = max(max(dc.prevalence, float(np.nanmax(next(iter(dc.net_benefit.values())))))
-              for _, dc in curves)
-    top = max(top, 1e-9)
+    top = 1e-9
+    for _, dc in curves:
+        (nb,) = dc.net_benefit.values()
+        finite = nb[np.isfinite(nb)]  # NaN where a binned table cannot say
+        top = max(top, dc.prevalence, float(finite.max()) if finite.size else 0.0)
     for name, dc in curves:
         (nb,) = dc.net_benefit.values()
         out.append(_series(dc.thresholds, nb, "net benefit", name))
