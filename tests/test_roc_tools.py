@@ -422,3 +422,45 @@ def test_hand_till_matches_proc_multiclass_roc():
     p = p / p.sum(axis=1, keepdims=True)
     assert bm.evaluate(y, p).value("auc", average="hand_till") == pytest.approx(
         0.8249642123437364, abs=1e-12)
+
+
+@pytest.mark.parametrize("case", ["ties", "half_weights", "real_weights", "tiny"])
+@pytest.mark.parametrize("stratified", [True, False])
+def test_ci_band_reads_every_replicate_as_coords_does(case, stratified):
+    """The band reads a block of replicates at once (cumulative counts, one search per
+    replicate); each replicate's value is still read_curve's on that replicate's table,
+    as bootstrap_tables gives it, exactly (to 1e-12 with real-valued weights)."""
+    import warnings
+
+    from binmetrics.curves import band as band_module
+    from binmetrics.inference.resampling import bootstrap_tables
+    from binmetrics.measures.roc_points import read_curve
+
+    rng = np.random.default_rng(len(case))
+    n = 12 if case == "tiny" else 800
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + y, 1)
+    w = {"half_weights": rng.integers(1, 4, n) * 0.5, "real_weights": rng.random(n) * 3}.get(case)
+    t = bm.evaluate(y, s, sample_weight=w).table
+    fpr_at = np.r_[np.linspace(0, 1, 21), 0.1, 1 / 3, 0.7]
+    tpr_at = np.r_[np.linspace(0, 1, 17), 0.3, 0.9]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the bootstrap's note on non-integer weights
+        for along, at in (("fpr", fpr_at), ("tpr", tpr_at)):
+            got = np.concatenate([band_module._read_block(p, q, along, at) for p, q in
+                                  band_module.bootstrap_count_blocks(
+                                      t, 300, stratified=stratified, random_state=5)])
+            want = np.full_like(got, np.nan)
+            for i, rep in enumerate(bootstrap_tables(t, 300, stratified=stratified,
+                                                     random_state=5)):
+                if rep.P > 0 and rep.N > 0:
+                    if along == "fpr":
+                        want[i] = read_curve(rep.fp / rep.N, rep.tp / rep.P, at, last=True)[0]
+                    else:
+                        want[i] = 1 - read_curve(rep.tp / rep.P, rep.fp / rep.N, at,
+                                                 last=False)[0]
+            if case == "real_weights":
+                np.testing.assert_allclose(got, want, atol=1e-12)
+            else:
+                np.testing.assert_array_equal(got, want)
+            assert case != "tiny" or stratified or np.isnan(got).any()  # a class drawn out
