@@ -290,8 +290,9 @@ def _check_test_rates(test: str, fpr: Any, tpr: Any) -> None:
             raise CLIError("--test bootstrap compares partial AUCs over a range: give "
                            "--fpr A,B or --tpr A,B (e.g. --fpr 0,0.2)")
     elif fpr is not None or tpr is not None:
+        what = "full AUCs" if test == "delong" else "whole curves"
         raise CLIError(f"--fpr and --tpr do not apply to --test {test}, which compares "
-                       "the whole curves; --test bootstrap --fpr A,B compares partial AUCs")
+                       f"{what}; --test bootstrap --fpr A,B compares partial AUCs")
 
 
 def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
