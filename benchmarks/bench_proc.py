@@ -1,8 +1,14 @@
-"""Benchmark: pROC's bootstrap and Venkatraman roc.test against bm.roc_test.
+"""Benchmark: pROC's bootstrap and Venkatraman roc.test against bm.roc_test, and its
+ci.se band against roc.ci_band.
 
     python benchmarks/bench_proc.py                       # n = 1e5, 2000 replicates
     python benchmarks/bench_proc.py --n 1e4 --proc-boot 200
     python benchmarks/bench_proc.py --method venkatraman --n 1e4 --boot 200 --proc-boot 2
+    python benchmarks/bench_proc.py --method ci_band --n 1e4 --proc-boot 100
+
+``--method ci_band`` times ``roc.ci_band(fpr=...)`` at 51 FPRs from 0 to 1 against
+pROC's ``ci.se(r1, specificities = seq(0, 1, length.out = 51))`` (its "statistic" is
+the band's median sensitivity at specificity 0.9).
 
 Data: ``make_data`` (prevalence 0.1, continuous scores) for model A, model B = A's
 logit plus N(0, 1) noise. binmetrics builds each model's count table once and draws
@@ -34,9 +40,16 @@ r1 <- roc(d$y, d$a, levels = c(0, 1), direction = "<", quiet = TRUE)
 r2 <- roc(d$y, d$b, levels = c(0, 1), direction = "<", quiet = TRUE)
 set.seed(1)
 t0 <- Sys.time()
-t <- roc.test(r1, r2, method = "{method}", boot.n = {boot}, progress = "none")
-cat(as.numeric(difftime(Sys.time(), t0, units = "secs")), t$statistic, "\\n")
+{call}
+cat(as.numeric(difftime(Sys.time(), t0, units = "secs")), stat, "\\n")
 """
+
+R_CALLS = {
+    "test": 'stat <- roc.test(r1, r2, method = "{method}", boot.n = {boot}, '
+            'progress = "none")$statistic',
+    "ci_band": "stat <- ci.se(r1, specificities = seq(0, 1, length.out = 51), "
+               'boot.n = {boot}, progress = "none")[46, 2]',
+}
 
 
 def _data(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -57,7 +70,9 @@ def _proc_seconds(y: np.ndarray, a: np.ndarray, b: np.ndarray, boot: int,
         np.savetxt(csv, np.c_[y, a, b], delimiter=",", header="y,a,b", comments="",
                    fmt=["%d", "%.17g", "%.17g"])
         script = Path(tmp) / "bench.R"
-        script.write_text(R_SCRIPT.format(csv=csv.as_posix(), boot=boot, method=method))
+        call = R_CALLS["ci_band" if method == "ci_band" else "test"].format(method=method,
+                                                                            boot=boot)
+        script.write_text(R_SCRIPT.format(csv=csv.as_posix(), call=call))
         proc = subprocess.run(["Rscript", str(script)], capture_output=True, text=True)
         if proc.returncode != 0:
             print(f"pROC: skipped (R failed: {proc.stderr.strip().splitlines()[-1:]})")
@@ -71,15 +86,23 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--n", type=float, default=1e5)
     ap.add_argument("--boot", type=int, default=2000)
     ap.add_argument("--proc-boot", type=int, default=100)
-    ap.add_argument("--method", choices=("bootstrap", "venkatraman"), default="bootstrap")
+    ap.add_argument("--method", choices=("bootstrap", "venkatraman", "ci_band"),
+                    default="bootstrap")
     args = ap.parse_args(argv)
     n = int(args.n)
     y, a, b = _data(n)
     t0 = time.perf_counter()
-    ours = bm.roc_test(y, a, b, method=args.method, n_resamples=args.boot, random_state=0)
+    if args.method == "ci_band":
+        roc = bm.evaluate(y, a).roc()  # the table is built once, as pROC's roc(): untimed
+        t0 = time.perf_counter()
+        band = roc.ci_band(fpr=np.linspace(0, 1, 51), n_resamples=args.boot, random_state=0)
+        statistic = float(band.median[5])  # FPR 0.1, pROC's specificity 0.9
+    else:
+        statistic = bm.roc_test(y, a, b, method=args.method, n_resamples=args.boot,
+                                random_state=0).statistic
     secs = time.perf_counter() - t0
     print(f"{args.method}: n = {n}, {args.boot} replicates")
-    print(f"binmetrics: {secs:8.2f} s   statistic = {ours.statistic:.4f}")
+    print(f"binmetrics: {secs:8.2f} s   statistic = {statistic:.4f}")
     res = _proc_seconds(y, a, b, args.proc_boot, args.method)
     if res is None:
         return

@@ -109,3 +109,70 @@ def test_compare_progress_off_a_terminal(preds):
     p = cli(*argv, "--progress", "always")
     assert p.returncode == 0 and "paired bootstrap: 300/300 (100%) done in" in p.stderr
     assert cli(*argv, "--progress", "never").stderr == ""
+
+
+# --- --test: pROC's roc.test methods for every pair ---------------------------------
+def test_compare_test_delong_and_venkatraman_are_roc_test(preds):
+    path, frame = preds
+    p = cli("compare", str(path), "--label", "y", "--score", "p_lr,p_gb,p_nb", "--test",
+            "delong", "--alternative", "greater", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["test"] == "delong" and len(doc["comparisons"]) == 3
+    for c in doc["comparisons"]:
+        ref = bm.roc_test(frame["y"], frame[c["model_a"]], frame[c["model_b"]],
+                          alternative="greater")
+        assert (c["statistic"], c["pvalue"], c["value_a"]) == pytest.approx(
+            (ref.statistic, ref.pvalue, ref.estimate_a), rel=1e-12)
+        assert c["paired"] and c["alternative"] == "greater" and c["measure"] == "auc"
+    argv = ("compare", str(path), "--label", "y", "--score", "p_lr,p_gb", "--test",
+            "venkatraman", "--resamples", "50", "--seed", "4")
+    p = cli(*argv)
+    assert p.returncode == 0, p.stderr
+    assert "test:       venkatraman, paired, alternative two-sided, 50 resamples" in p.stdout
+    ref = bm.roc_test(frame["y"], frame["p_lr"], frame["p_gb"], method="venkatraman",
+                      n_resamples=50, random_state=4)
+    row = p.stdout.strip().splitlines()[-1].split()
+    assert row[:2] == ["p_lr", "p_gb"] and float(row[-2]) == pytest.approx(ref.statistic)
+    assert float(row[-1]) == pytest.approx(ref.pvalue, abs=1e-6)
+    assert cli(*argv).stdout == p.stdout  # same seed, same output
+
+
+def test_compare_test_bootstrap_partial_and_specificity_csv(preds):
+    path, frame = preds
+    p = cli("compare", str(path), "--label", "y", "--score", "p_lr,p_gb", "--test",
+            "bootstrap", "--fpr", "0,0.2", "--resamples", "200", "--seed", "1", "--format",
+            "csv")
+    assert p.returncode == 0, p.stderr
+    row = pd.read_csv(io.StringIO(p.stdout)).iloc[0]
+    ref = bm.roc_test(frame["y"], frame["p_lr"], frame["p_gb"], method="bootstrap",
+                      fpr=(0, .2), n_resamples=200, random_state=1)
+    assert row["measure"] == "partial_auc" and row["params"] == "fpr=(0.0, 0.2)"
+    assert (row["statistic"], row["pvalue"], row["value_b"]) == pytest.approx(
+        (ref.statistic, ref.pvalue, ref.estimate_b), rel=1e-12)
+    p = cli("compare", str(path), "--label", "y", "--score", "p_lr,p_gb", "--test",
+            "specificity", "--fpr", "0.1", "--resamples", "100", "--seed", "2",
+            "--format", "csv")
+    row = pd.read_csv(io.StringIO(p.stdout)).iloc[0]
+    ref = bm.roc_test(frame["y"], frame["p_lr"], frame["p_gb"], method="specificity",
+                      fpr=0.1, n_resamples=100, random_state=2)
+    assert row["measure"] == "tpr_at_fpr" and row["n_resamples"] == 100
+    assert row["statistic"] == pytest.approx(ref.statistic, rel=1e-12)
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (("--test", "sensitivity"), "give --tpr X only"),
+    (("--test", "specificity", "--fpr", "0,0.2"), "give --fpr X only"),
+    (("--test", "bootstrap", "--fpr", "0.1"), "over a range"),
+    (("--test", "delong", "--tpr", "0.5,1"), "do not apply to --test delong"),
+    (("--test", "delong", "--ci"), "--ci applies to the measure comparison"),
+    (("--test", "delong", "--measures", "auc"), "--measures applies"),
+    (("--test", "venkatraman", "--weight", "p_nb"), "takes no --weight"),
+    (("--test", "bootstrap", "--fpr", "x,y"), "--fpr takes a rate"),
+    (("--fpr", "0.1",), "--fpr applies to --test"),
+])
+def test_compare_test_errors(preds, extra, message):
+    path, _ = preds
+    p = cli("compare", str(path), "--label", "y", "--score", "p_lr,p_gb", *extra)
+    assert p.returncode == 2 and p.stdout == "", p.stdout
+    assert message in p.stderr and len(p.stderr.strip().splitlines()) <= 2, p.stderr

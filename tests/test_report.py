@@ -926,3 +926,83 @@ def test_calibration_section_without_probabilities_or_intervals() -> None:
     rows = calibration_rows(page)
     assert rows and all(ci is None for cells in rows.values() for _, ci in cells)
     assert "binmetrics report --ci</code> (bootstrap)" in page
+
+
+# --- the ROC band and the partial-AUC region (pROC's ci.se and partial.auc) --------------
+DRAWN = 5.1e-7  # drawn coordinates have 6 decimals
+
+
+def roc_series(data: dict[str, Any], model: int, style: str) -> list[Any]:
+    found = [s for s in data["models"][model]["charts"]["roc"] if s[2] == style]
+    assert len(found) == 1, style
+    return found[0]
+
+
+def test_roc_band_and_partial_auc_region() -> None:
+    ev = bm.evaluate(Y_BERRAR, S_BERRAR)
+    other = bm.evaluate(Y_BERRAR, S_BERRAR[::-1])
+    page = report({"a": ev, "b": other}, roc_band={"n_resamples": 200, "random_state": 0},
+                  partial_auc={"fpr": (0, .3)})
+    data = embedded(page)
+    roc = next(c for c in data["charts"] if c["id"] == "roc")
+    assert roc["x"] == [0, 1] and roc["y"] == [0, 1]  # axis units are rates
+    for i, e in enumerate((ev, other)):
+        band = e.roc().ci_band(fpr=np.linspace(0, 1, 101), n_resamples=200, random_state=0)
+        xs, ys, _, label, _ = roc_series(data, i, "band")
+        np.testing.assert_allclose(xs, np.r_[band.at, band.at[::-1]], atol=DRAWN)
+        np.testing.assert_allclose(ys, np.r_[band.high, band.low[::-1]], atol=DRAWN)
+        assert label.startswith("95% band of the TPR") and "200 resamples" in label
+        series = data["models"][i]["charts"]["roc"]
+        assert [s[2] for s in series][:2] == ["band", "area"]  # beneath the curves
+    # Berrar's curve between FPR 0 and 0.3: vertices (0, 0) .. (0.2, 0.8), then (0.3, 0.8)
+    xs, ys, _, label, _ = roc_series(data, 0, "area")
+    assert list(zip(xs, ys, strict=True)) == [
+        (0, 0), (0, 0), (0, .2), (0, .4), (.2, .4), (.2, .6), (.2, .8), (.3, .8), (.3, 0)]
+    area = ev.roc().partial_area(fpr=(0, .3))
+    assert area == pytest.approx(0.16) and label == "partial AUC, FPR 0 to 0.3 = 0.16"
+    assert "pointwise bootstrap intervals of the TPR" in page
+    # the sensitivity focus: the region right of the curve for TPR in [0.5, 0.9]
+    data = embedded(report(ev, partial_auc={"tpr": (.5, .9)}))
+    xs, ys, _, label, _ = roc_series(data, 0, "area")
+    assert (xs[0], ys[0], xs[-1], ys[-1]) == (1, .5, 1, .9)
+    assert list(zip(xs[1:-1], ys[1:-1], strict=True)) == [
+        (.2, .5), (.2, .6), (.2, .8), (.4, .8), (.6, .8), (.6, .9)]
+    assert label == (f"partial AUC, TPR 0.5 to 0.9 = "
+                     f"{ev.roc().partial_area(tpr=(.5, .9)):.4g}")
+    assert [s[2] for s in data["models"][0]["charts"]["roc"]].count("band") == 0
+
+
+def test_roc_extras_bad_arguments() -> None:
+    ev = bm.evaluate(Y_BERRAR, S_BERRAR)
+    with pytest.raises(TypeError, match="one key, fpr or tpr"):
+        report(ev, partial_auc=(0, .2))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="one key, fpr or tpr"):
+        report(ev, partial_auc={"fpr": (0, .2), "tpr": (.8, 1)})
+    with pytest.raises(ValueError, match="low < high"):
+        report(ev, partial_auc={"fpr": (.3, .2)})
+    with pytest.raises(TypeError, match="roc_band must be"):
+        report(ev, roc_band="yes")  # type: ignore[arg-type]
+
+
+def test_cli_roc_band_and_partial(run: Any, wide: tuple[Path, pd.DataFrame],
+                                  tmp_path: Path) -> None:
+    path, df = wide
+    out = tmp_path / "band.html"
+    code, _, err = run("report", path, "--label", "y", "--score", "p1", "--roc-band",
+                       "--resamples", "50", "--seed", "3", "--ci-level", "0.9",
+                       "--partial-tpr", "0.9,1", "-o", out)
+    assert code == 0, err
+    data = embedded(out.read_text(encoding="utf-8"))
+    band = bm.evaluate(df.y, df.p1).roc().ci_band(fpr=np.linspace(0, 1, 101), n_resamples=50,
+                                                  random_state=3, level=0.9)
+    _, ys, _, label, _ = roc_series(data, 0, "band")
+    np.testing.assert_allclose(ys, np.r_[band.high, band.low[::-1]], atol=DRAWN)
+    assert label.startswith("90% band")
+    assert roc_series(data, 0, "area")[3].startswith("partial AUC, TPR 0.9 to 1 = ")
+    for argv, message in ((("--partial-fpr", "0,.2", "--partial-tpr", ".8,1"), "not both"),
+                          (("--partial-fpr", ".5,.2"), "0 <= A < B <= 1"),
+                          (("--partial-tpr", "x"), "takes a range A,B")):
+        code, _, err = run("report", path, "--label", "y", "--score", "p1", "-o",
+                           tmp_path / "no.html", *argv)
+        assert code == 2 and message in err, err
+        assert not (tmp_path / "no.html").exists()

@@ -105,7 +105,8 @@ def test_alternatives_and_repr():
     (dict(method="wilcoxon"), ValueError, "method must be"),
     (dict(method="venkatraman", alternative="greater"), ValueError, "two-sided only"),
     (dict(method="venkatraman", fpr=(0, .2)), ValueError, "whole curves"),
-    (dict(method="venkatraman", y_b=Y[::-1].copy()), NotImplementedError, "unpaired"),
+    (dict(method="venkatraman", y_b=Y.copy()), ValueError, "look paired"),
+    (dict(method="venkatraman", sample_weight=np.ones(300)), ValueError, "no sample weights"),
 ])
 def test_bad_arguments(kwargs, err, match):
     with pytest.raises(err, match=match):
@@ -136,6 +137,47 @@ def test_venkatraman_matches_proc():
     assert t.statistic == 1837
     assert t.pvalue == pytest.approx(0.2525, abs=0.04)
     assert t.method == "venkatraman" and t.paired
+
+
+def test_unpaired_venkatraman_matches_proc():
+    """Unpaired: E is deterministic. On rt.csv (ties; ranks by "average", our rule):
+
+        u2 <- roc(d$y[1:150], d$b[1:150], levels = c(0, 1), direction = "<")
+        set.seed(k); roc.test(r1, r2, method = "venkatraman", paired = FALSE,
+                              boot.n = 2000, ties.method = "average")
+        -> E = 0.0195064957265, p = 0.509 (k = 1), 0.5235 (k = 2)
+
+    Equal sample sizes, where pROC's share of cases, (m1 + m2) / (n1 + n1), is the
+    pooled one. With different sizes (r1 against u2) pROC's slip gives E =
+    0.0172268945076 (set.seed(1): p = 0.788); with the pooled share, its own statistic
+    function gives
+
+        R <- rank(d$a, ties.method = "average"); S <- rank(d$b[1:150], ties.method = "average")
+        pROC:::venkatraman.unpaired.stat(R, S, d$y, d$y[1:150], c(0, 1), c(0, 1),
+                                         (sum(d$y) + sum(d$y[1:150])) / 450)
+        -> 0.01828663227951
+
+    binmetrics with random_state 0-3 gave p = 0.5165, 0.51, 0.5065, 0.489 (Monte Carlo sd
+    of a p-value near 0.5 from 2000 permutations: 0.011)."""
+    t = bm.roc_test(Y, A, B, method="venkatraman", paired=False, n_resamples=2000,
+                    random_state=0)
+    assert t.statistic == pytest.approx(0.0195064957265, rel=1e-11)
+    assert t.pvalue == pytest.approx(0.516, abs=0.05)
+    assert t.method == "venkatraman" and not t.paired and t.detail.size == 2000
+    u = bm.roc_test(Y, A, B[:150], y_b=Y[:150], method="venkatraman", n_resamples=200,
+                    random_state=0)
+    assert u.statistic == pytest.approx(0.01828663227951, rel=1e-11)
+    assert (u.estimate_a, u.estimate_b) == pytest.approx((0.7532894737, 0.7360789895),
+                                                          rel=1e-9)
+    again = bm.roc_test(Y, A, B[:150], y_b=Y[:150], method="venkatraman", n_resamples=200,
+                        random_state=0)
+    assert again.pvalue == u.pvalue
+    perm = np.random.default_rng(1).permutation(150)
+    w = bm.roc_test(Y, A, B[:150][perm], y_b=Y[:150][perm], method="venkatraman",
+                    n_resamples=10, random_state=0)
+    assert w.statistic == pytest.approx(u.statistic, rel=1e-12)  # no row-order dependence
+    with pytest.raises(ValueError, match="cases and controls"):
+        bm.roc_test(Y, A, B[:10], y_b=np.zeros(10), method="venkatraman")
 
 
 def test_venkatraman_does_not_depend_on_row_order():

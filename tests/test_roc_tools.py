@@ -289,10 +289,68 @@ def test_binormal_smoothing_matches_proc():
     assert "binormal" in repr(sm) and list(sm.to_frame().columns) == ["fpr", "tpr"]
 
 
+def test_density_smoothing_matches_proc():
+    """R 4.2.2 / pROC 1.18.0, r as in the module docstring (ties in S):
+    sm <- smooth(r, method = "density"); sprintf("%.17g", auc(sm)); bw.nrd0(s)
+    i <- c(2, 101, 257, 401, 512, 513); sm$sensitivities[i]; sm$specificities[i]
+    (pROC's 514 points run from specificity 0 to 1; ours from FPR 0 to 1, reversed)."""
+    sm = bm.evaluate(Y, S).roc().smooth("density")
+    assert sm.area() == pytest.approx(0.62353367858683983, abs=1e-12)
+    assert sm.bandwidth == pytest.approx(0.42554117761179816, abs=1e-14)
+    i = [1, 100, 256, 400, 511, 512]
+    se = [1, 0.99989587215416709, 0.64626852920537503, 0.067615767786973466,
+          1.5451458749285167e-05, 7.3293605012549013e-06]
+    sp = [0, 0.041924782649830447, 0.43812901097649676, 0.99605403534619164,
+          0.99999999964681274, 0.99999999984048371]
+    assert sm.fpr.size == sm.tpr.size == 514
+    np.testing.assert_allclose(sm.tpr[::-1][i], se, atol=1e-12)
+    np.testing.assert_allclose(1 - sm.fpr[::-1][i], sp, atol=1e-12)
+    assert (sm.fpr[0], sm.tpr[0], sm.fpr[-1], sm.tpr[-1]) == (0, 0, 1, 1)
+    assert np.all(np.diff(sm.fpr) >= 0) and np.all(np.diff(sm.tpr) >= 0)
+    assert "density" in repr(sm) and "bandwidth=0.425541" in repr(sm)
+    assert list(sm.to_frame().columns) == ["fpr", "tpr"]
+    # sm <- smooth(r, method = "density", n = 50, bw = 0.3, adjust = 2)
+    # auc(sm); sm$sensitivities[c(2, 20, 40)]
+    sm = bm.evaluate(Y, S).roc().smooth("density", n=50, bandwidth=0.3, adjust=2)
+    assert sm.area() == pytest.approx(0.61750017306754901, abs=1e-12)
+    assert sm.bandwidth == 0.6
+    np.testing.assert_allclose(sm.tpr[::-1][[1, 19, 39]],
+                               [1, 0.93446395630714507, 0.063981216447046713], atol=1e-12)
+    # n > 512: R's density bins on 1024 points; auc(smooth(r, "density", n = 1000))
+    assert bm.evaluate(Y, S).roc().smooth("density", n=1000).area() == pytest.approx(
+        0.62354403329519426, abs=1e-12)
+
+
+def test_density_smoothing_weights_are_repeated_rows():
+    """Whole-number weights give the curve of the repeated rows: in R,
+    w <- rep(c(1, 2, 3), length.out = 40)
+    r2 <- roc(rep(y, w), rep(s, w), levels = c(0, 1), direction = "<")
+    auc(smooth(r2, method = "density")); bw.nrd0(rep(s, w))"""
+    w = np.resize([1, 2, 3], 40)
+    sm = bm.evaluate(Y, S, sample_weight=w).roc().smooth("density")
+    assert sm.area() == pytest.approx(0.6314318759785521, abs=1e-12)
+    assert sm.bandwidth == pytest.approx(0.40113794723751095, abs=1e-14)
+    rep = bm.evaluate(np.repeat(Y, w), np.repeat(S, w)).roc().smooth("density")
+    np.testing.assert_allclose(sm.tpr, rep.tpr, atol=1e-12)
+    np.testing.assert_allclose(sm.fpr, rep.fpr, atol=1e-12)
+    # one score for all: bw.nrd0 falls back to |x|; auc(smooth(roc(c(0,0,1,1), c(1,1,1,1),
+    # levels = c(0, 1), direction = "<"), "density")) = 0.49999999999999994
+    assert bm.evaluate([0, 0, 1, 1], [1, 1, 1, 1]).roc().smooth("density").area() == (
+        pytest.approx(0.5, abs=1e-12))
+
+
 def test_smoothing_errors():
     roc = bm.evaluate(Y, S).roc()
-    with pytest.raises(NotImplementedError, match="density"):
-        roc.smooth("density")
+    with pytest.raises(NotImplementedError, match="fitdistr"):
+        roc.smooth("fitdistr")
+    with pytest.raises(ValueError, match="bandwidth must be"):
+        roc.smooth("density", bandwidth="sj")
+    with pytest.raises(ValueError, match="positive and finite"):
+        roc.smooth("density", bandwidth=0.0)
+    with pytest.raises(ValueError, match="at least 2 points"):
+        roc.smooth("density", n=1)
+    with pytest.raises(ValueError, match="apply to method='density' only"):
+        roc.smooth("binormal", adjust=2)
     with pytest.raises(ValueError, match="cannot be smoothed"):
         bm.evaluate([0, 1], [0.1, 0.9]).roc().smooth()
 
@@ -332,6 +390,8 @@ def test_band_and_smooth_plots():
     roc = bm.evaluate(Y, S).roc()
     ax = roc.ci_band(fpr=np.linspace(0, 1, 11), n_resamples=50, random_state=0).plot()
     roc.smooth().plot(ax=ax)
+    roc.smooth("density").plot(ax=ax)
+    assert len(ax.lines) == 4  # two curves, each with its diagonal
     assert ax.get_xlabel() == "False positive rate"
 
 
@@ -362,3 +422,45 @@ def test_hand_till_matches_proc_multiclass_roc():
     p = p / p.sum(axis=1, keepdims=True)
     assert bm.evaluate(y, p).value("auc", average="hand_till") == pytest.approx(
         0.8249642123437364, abs=1e-12)
+
+
+@pytest.mark.parametrize("case", ["ties", "half_weights", "real_weights", "tiny"])
+@pytest.mark.parametrize("stratified", [True, False])
+def test_ci_band_reads_every_replicate_as_coords_does(case, stratified):
+    """The band reads a block of replicates at once (cumulative counts, one search per
+    replicate); each replicate's value is still read_curve's on that replicate's table,
+    as bootstrap_tables gives it, exactly (to 1e-12 with real-valued weights)."""
+    import warnings
+
+    from binmetrics.curves import band as band_module
+    from binmetrics.inference.resampling import bootstrap_tables
+    from binmetrics.measures.roc_points import read_curve
+
+    rng = np.random.default_rng(len(case))
+    n = 12 if case == "tiny" else 800
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + y, 1)
+    w = {"half_weights": rng.integers(1, 4, n) * 0.5, "real_weights": rng.random(n) * 3}.get(case)
+    t = bm.evaluate(y, s, sample_weight=w).table
+    fpr_at = np.r_[np.linspace(0, 1, 21), 0.1, 1 / 3, 0.7]
+    tpr_at = np.r_[np.linspace(0, 1, 17), 0.3, 0.9]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the bootstrap's note on non-integer weights
+        for along, at in (("fpr", fpr_at), ("tpr", tpr_at)):
+            got = np.concatenate([band_module._read_block(p, q, along, at) for p, q in
+                                  band_module.bootstrap_count_blocks(
+                                      t, 300, stratified=stratified, random_state=5)])
+            want = np.full_like(got, np.nan)
+            for i, rep in enumerate(bootstrap_tables(t, 300, stratified=stratified,
+                                                     random_state=5)):
+                if rep.P > 0 and rep.N > 0:
+                    if along == "fpr":
+                        want[i] = read_curve(rep.fp / rep.N, rep.tp / rep.P, at, last=True)[0]
+                    else:
+                        want[i] = 1 - read_curve(rep.tp / rep.P, rep.fp / rep.N, at,
+                                                 last=False)[0]
+            if case == "real_weights":
+                np.testing.assert_allclose(got, want, atol=1e-12)
+            else:
+                np.testing.assert_array_equal(got, want)
+            assert case != "tiny" or stratified or np.isnan(got).any()  # a class drawn out

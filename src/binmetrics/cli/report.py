@@ -33,6 +33,7 @@ from binmetrics.evaluation.api import evaluate
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.io import check_writable
 from binmetrics.measures import get_measure
+from binmetrics.measures.partial_auc import partial_auc_range
 
 __all__ = ["add_report_parser", "run_report"]
 
@@ -43,6 +44,7 @@ examples:
   {PROG} report preds.parquet --label y --score p_lr,p_rf --ci --seed 0 -o models.html
   {PROG} report preds.parquet --label y --score p --model-col model --threshold 0.3
   {PROG} report --example screening --weight w --title "Screening, weighted"
+  {PROG} report preds.csv --label y --score p --roc-band --seed 0 --partial-fpr 0,0.2
 
 FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or .parquet,
 .pq. The report is one HTML file that opens without network: every measure
@@ -91,6 +93,14 @@ def add_report_parser(sub: Any) -> None:
                     help="bootstrap replicates (default: %(default)s)")
     rp.add_argument("--seed", type=int, default=None, metavar="S",
                     help="random seed of the bootstraps (default: none)")
+    rp.add_argument("--roc-band", action="store_true",
+                    help="shade each ROC curve's bootstrap band of the TPR (pROC ci.se; "
+                         "--resamples, --seed and --ci-level apply)")
+    rp.add_argument("--partial-fpr", metavar="A,B", default=None,
+                    help="shade the partial-AUC region under each ROC curve for FPR in [A, B]")
+    rp.add_argument("--partial-tpr", metavar="A,B", default=None,
+                    help="shade the partial-AUC region for TPR in [A, B] (pROC's "
+                         "sensitivity focus)")
     rp.add_argument("--paired-measures", default="auc,accuracy", metavar="ID,ID,...|none",
                     help="measures compared between models of the same rows "
                          "(default: %(default)s)")
@@ -193,6 +203,28 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
         raise CLIError(cli_message(text)) from None
 
 
+def _partial(args: argparse.Namespace) -> dict[str, tuple[float, float]] | None:
+    """--partial-fpr / --partial-tpr as report's ``partial_auc``, checked before any work."""
+    given = [(o, v) for o, v in (("fpr", args.partial_fpr), ("tpr", args.partial_tpr))
+             if v is not None]
+    if not given:
+        return None
+    if len(given) == 2:
+        raise CLIError("give --partial-fpr A,B or --partial-tpr A,B, not both: a partial "
+                       "AUC integrates over one of the two rates")
+    focus, text = given[0]
+    usage = f"--partial-{focus} takes a range A,B with 0 <= A < B <= 1, e.g. 0,0.2"
+    try:
+        low, high = (float(v) for v in text.split(","))
+    except ValueError:
+        raise CLIError(f"{usage}; got {text!r}") from None
+    try:
+        partial_auc_range(**{focus: (low, high)})
+    except ValueError:
+        raise CLIError(f"{usage}; got {text!r}") from None
+    return {focus: (low, high)}
+
+
 def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     """Run ``binmetrics report``: write the HTML; returns a one-line summary."""
     # before any work: the folder exists and is writable, and it is not the input
@@ -219,6 +251,7 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     if len(set(roles)) < len(roles):
         raise CLIError("--label, --score, --weight and --model-col must name different "
                        f"columns; got {', '.join(roles)}")
+    partial = _partial(args)
     paired_measures = (None if args.paired_measures.strip().lower() == "none"
                        else _names(args.paired_measures, "--paired-measures"))
     path = Path(args.file) if args.file is not None else example_path(args.example)
@@ -241,9 +274,14 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     if args.ci:
         ci = {"level": args.ci_level, "n_resamples": args.resamples,
               "random_state": args.seed, "progress": progress_for(args)}
+    band: Any = False
+    if args.roc_band:
+        band = {"level": args.ci_level, "n_resamples": args.resamples,
+                "random_state": args.seed}
     title = args.title or f"{path.name}: {', '.join(models)}"
     page = report(models, out, title=title, ci=ci, paired=paired,
-                  max_points=args.max_points, thresholds=args.thresholds, notes=notes)
+                  max_points=args.max_points, thresholds=args.thresholds, notes=notes,
+                  roc_band=band, partial_auc=partial)
     size = len(page.encode("utf-8"))
     if args.model_col is None and len(models) > 1:  # wide: every model scores each row
         what = f"{len(models)} models scored on the same {len(df)} rows"

@@ -5,19 +5,22 @@ At each fixed FPR (``ci.se``: sensitivity at fixed specificities) or fixed TPR
 count table with pROC's ``coords`` rules (:mod:`binmetrics.measures.roc_points`), and
 the band is the percentile interval of those values, with their median, as pROC
 reports them (R's default quantile, type 7 = NumPy's "linear"). The replicates are
-count vectors of the table built once: nothing is re-sorted.
+count vectors of the table built once: nothing is re-sorted. They are read a block at a
+time (:func:`~binmetrics.inference.resampling.bootstrap_count_blocks`): the cumulative
+counts and rates of every replicate of a block in one pass, one binary search per
+replicate, and the hits and interpolations of the whole block at once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from binmetrics.backends import axes
-from binmetrics.inference.resampling import bootstrap_tables
+from binmetrics.inference.resampling import bootstrap_count_blocks
 from binmetrics.measures.roc_points import check_rates, read_curve
 from binmetrics.table.counts import CountTable, FloatArray
 from binmetrics.validation import check_count, check_level
@@ -79,6 +82,66 @@ def _read(t: CountTable, along: str, at: FloatArray) -> FloatArray:
     return 1.0 - read_curve(t.tp / t.P, t.fp / t.N, at, last=False)[0]
 
 
+def _read_rows(cx: FloatArray, cy: FloatArray, x: FloatArray, last: bool) -> FloatArray:
+    """:func:`~binmetrics.measures.roc_points.read_curve` of every replicate of a block,
+    from its cumulative counts (rows of ``cx``, ``cy``; the rates are ``cx / cx[:, -1]``
+    and ``cy / cy[:, -1]``), at the rates ``x``: the same rules and the same arithmetic,
+    but only the rates next to ``x`` are ever divided out."""
+    b, k1 = cx.shape
+    X, Y = cx[:, -1:], cy[:, -1:]
+    side: Literal["left", "right"] = "right" if last else "left"
+    raw = np.empty((b, x.size), dtype=np.intp)
+    target = x * X  # compared in counts: no division of the whole block
+    for r in range(b):  # one binary search per replicate; the rest is the block at once
+        raw[r] = np.searchsorted(cx[r], target[r], side=side)
+    rows = np.arange(b)[:, None]
+
+    def rate(idx: Any) -> FloatArray:
+        out: FloatArray = cx[rows, idx] / X
+        return out
+
+    # counts and rates can round differently where x * X is (nearly) a count: fix those
+    # few to the search on the rates themselves, which read_curve does
+    after, before = rate(np.minimum(raw, k1 - 1)), rate(np.maximum(raw - 1, 0))
+    if last:
+        wrong = ((raw < k1) & (after <= x)) | ((raw > 0) & (before > x))
+    else:
+        wrong = ((raw < k1) & (after < x)) | ((raw > 0) & (before >= x))
+    for r, j in zip(*np.nonzero(wrong), strict=True):
+        raw[r, j] = np.searchsorted(cx[r] / X[r], x[j], side=side)
+    idx = np.maximum(raw - 1, 0) if last else np.minimum(raw, k1 - 1)
+    hit = rate(idx) == x
+    # a miss means x is not a vertex: the vertices on either side are raw - 1 and raw
+    hi = np.clip(raw, 1, k1 - 1)
+    lo = hi - 1
+    x_lo, x_hi = rate(lo), rate(hi)
+    y_lo, y_hi = cy[rows, lo] / Y, cy[rows, hi] / Y
+    with np.errstate(invalid="ignore", divide="ignore"):
+        interp = y_lo + (x - x_lo) / (x_hi - x_lo) * (y_hi - y_lo)
+    return np.where(hit, cy[rows, idx] / Y, interp)
+
+
+def _read_block(pos: Any, neg: Any, along: str, at: FloatArray) -> FloatArray:
+    """The other rate at ``at`` on every replicate of a block (NaN without a class)."""
+    b, k = pos.shape
+    tp, fp = np.zeros((b, k + 1)), np.zeros((b, k + 1))
+    np.cumsum(pos, axis=1, out=tp[:, 1:])
+    np.cumsum(neg, axis=1, out=fp[:, 1:])
+    ok = (tp[:, -1] > 0) & (fp[:, -1] > 0)
+    out = np.full((b, at.size), np.nan)
+    if ok.all():
+        tp_ok, fp_ok = tp, fp
+    elif ok.any():
+        tp_ok, fp_ok = tp[ok], fp[ok]
+    else:
+        return out
+    if along == "fpr":
+        out[ok] = _read_rows(fp_ok, tp_ok, at, last=True)
+    else:
+        out[ok] = 1.0 - _read_rows(tp_ok, fp_ok, at, last=False)
+    return out
+
+
 def roc_band(table: CountTable, *, fpr: Any = None, tpr: Any = None,
              n_resamples: int = 2000, level: float = 0.95, random_state: Any = None,
              stratified: bool = True) -> ROCBand:
@@ -92,10 +155,9 @@ def roc_band(table: CountTable, *, fpr: Any = None, tpr: Any = None,
     c = check_level(level)
     if not (table.P > 0 and table.N > 0):
         raise ValueError("a ROC band needs both classes")
-    reps = np.empty((B, at.size))
-    for i, rep in enumerate(bootstrap_tables(table, B, stratified=stratified,
-                                             random_state=random_state)):
-        reps[i] = _read(rep, along, at)
+    reps = np.concatenate([_read_block(pos, neg, along, at) for pos, neg in
+                           bootstrap_count_blocks(table, B, stratified=stratified,
+                                                  random_state=random_state)])
     alpha = (1.0 - c) / 2.0
     low, median, high = np.nanquantile(reps, [alpha, 0.5, 1.0 - alpha], axis=0)
     return ROCBand(along=along, at=at, estimate=_read(table, along, at), low=low,

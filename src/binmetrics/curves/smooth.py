@@ -1,4 +1,4 @@
-r"""Smoothed ROC curves, as pROC's ``smooth(roc, method = "binormal")``.
+r"""Smoothed ROC curves, as pROC's ``smooth(roc, method = "binormal" | "density")``.
 
 **Binormal.** The binormal model says that some monotone transform of the scores is
 normal in both classes; then the ROC curve is a straight line on normal-deviate axes.
@@ -12,6 +12,22 @@ draws the curve at ``n`` sensitivities equally spaced on [0, 1], and gives it th
 
 .. math::  \mathrm{AUC} = \Phi\!\left(c_0 / \sqrt{1 + c_1^2}\right).
 
+**Density.** Each class's scores get a Gaussian kernel density estimate, exactly as R's
+``density(x, bw, n = 512, from, to)`` computes it (linear binning on 512 points of
+:math:`[\mathrm{from} - 4h, \mathrm{to} + 4h]`, FFT convolution, linear interpolation
+back to the ``n`` output points), both on the common grid :math:`\mathrm{from} = \min s -
+3h`, :math:`\mathrm{to} = \max s + 3h` of the pooled scores :math:`s`; the bandwidth
+:math:`h` is R's ``bw.nrd0`` of the pooled scores (Silverman's rule,
+:math:`0.9\,\min(\hat\sigma, \mathrm{IQR}/1.34)\, m^{-1/5}`) times ``adjust``. At the
+:math:`k`-th grid point the curve has
+
+.. math::  \mathrm{TPR}_k = \sum_{i \ge k} f_1(x_i) \Big/ \sum_i f_1(x_i), \qquad
+           \mathrm{TNR}_k = \sum_{i < k} f_0(x_i) \Big/ \sum_i f_0(x_i),
+
+and, as in pROC, the points (TNR, TPR) = (0, 1) and (1, 0) close it; its area is the
+trapezoid rule over them. Case weights count as numbers of cases (whole-number weights
+give the curve of the repeated rows; pROC has no weights).
+
 References
 ----------
 Dorfman, D. D. and Alf, E. (1969). Maximum-likelihood estimation of parameters of signal
@@ -19,6 +35,8 @@ detection theory and determination of confidence intervals: rating-method data. 
 of Mathematical Psychology* 6, 487-496.
 
 Robin, X. et al. (2011). pROC. *BMC Bioinformatics* 12, 77.
+
+Silverman, B. W. (1986). *Density Estimation*. London: Chapman and Hall (eq. 3.31).
 """
 
 from __future__ import annotations
@@ -31,39 +49,46 @@ import pandas as pd
 from scipy import special
 
 from binmetrics.backends import axes
-from binmetrics.table.counts import FloatArray
+from binmetrics.measures._util import trapezoid
+from binmetrics.table.counts import CountTable, FloatArray
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["SMOOTH_METHODS", "SmoothROC", "binormal_smooth"]
+__all__ = ["SMOOTH_METHODS", "SmoothROC", "binormal_smooth", "density_smooth"]
 
 #: the methods of ``ROCCurve.smooth``
-SMOOTH_METHODS = ("binormal",)
+SMOOTH_METHODS = ("binormal", "density")
 
 
 @dataclass(frozen=True)
 class SmoothROC:
     """A smoothed ROC curve: points ``fpr``, ``tpr`` (from (0, 0) to (1, 1)) and the
-    fitted model (``intercept`` c0 and ``slope`` c1 of the binormal line)."""
+    fitted model: ``intercept`` c0 and ``slope`` c1 of the binormal line, or the kernel
+    ``bandwidth`` of the density smoothing (the others NaN)."""
 
     fpr: FloatArray
     tpr: FloatArray
     method: str
-    intercept: float
-    slope: float
+    intercept: float = np.nan
+    slope: float = np.nan
+    bandwidth: float = np.nan
 
     def area(self) -> float:
-        """The area under the smoothed curve, Phi(c0 / sqrt(1 + c1^2)) (pROC ``auc``)."""
-        return float(special.ndtr(self.intercept / np.sqrt(1.0 + self.slope**2)))
+        """The area under the smoothed curve (pROC ``auc(smooth(...))``): binormal,
+        Phi(c0 / sqrt(1 + c1^2)); density, the trapezoid rule over the points."""
+        if self.method == "binormal":
+            return float(special.ndtr(self.intercept / np.sqrt(1.0 + self.slope**2)))
+        return trapezoid(self.fpr, self.tpr)
 
     def to_frame(self) -> pd.DataFrame:
         """The points (columns fpr, tpr)."""
         return pd.DataFrame({"fpr": self.fpr, "tpr": self.tpr})
 
     def __repr__(self) -> str:
-        return (f"SmoothROC({self.method}, {self.fpr.size} points, intercept="
-                f"{self.intercept:.6g}, slope={self.slope:.6g}, area={self.area():.6g})")
+        model = (f"intercept={self.intercept:.6g}, slope={self.slope:.6g}"
+                 if self.method == "binormal" else f"bandwidth={self.bandwidth:.6g}")
+        return f"SmoothROC({self.method}, {self.fpr.size} points, {model}, area={self.area():.6g})"
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Axes:
         """Draw the smoothed curve (needs matplotlib; ``kwargs`` go to ``ax.plot``)."""
@@ -96,3 +121,89 @@ def binormal_smooth(fpr: FloatArray, tpr: FloatArray, n: int = 512) -> SmoothROC
     order = np.argsort(1.0 - sp, kind="stable")
     return SmoothROC(fpr=(1.0 - sp)[order], tpr=special.ndtr(se)[order], method="binormal",
                      intercept=float(intercept), slope=float(slope))
+
+
+def _weighted_quantile7(x: FloatArray, w: FloatArray, q: float) -> float:
+    """R's default quantile (type 7) of ``x`` (ascending) repeated ``w`` times."""
+    cum = np.cumsum(w)
+    h = (cum[-1] - 1.0) * q  # 0-based position in the repeated, sorted data
+    j = np.floor(h)
+
+    def at(k: float) -> float:
+        return float(x[min(int(np.searchsorted(cum, k, side="right")), x.size - 1)])
+
+    lo = at(j)
+    return lo + (h - j) * (at(j + 1.0) - lo)
+
+
+def nrd0_bandwidth(x: FloatArray, w: FloatArray) -> float:
+    """R's ``bw.nrd0`` of ``x`` (ascending) repeated ``w`` times (Silverman's rule)."""
+    m = float(w.sum())
+    if m < 2:
+        raise ValueError("density smoothing needs at least 2 cases to choose a bandwidth")
+    mean = float(np.sum(w * x) / m)
+    hi = float(np.sqrt(np.sum(w * (x - mean) ** 2) / (m - 1.0)))
+    iqr = _weighted_quantile7(x, w, 0.75) - _weighted_quantile7(x, w, 0.25)
+    lo = min(hi, iqr / 1.34)
+    if not lo:  # R: (lo <- hi) || (lo <- abs(x[1])) || (lo <- 1); all x equal when hi = 0
+        lo = hi or abs(float(x[0])) or 1.0
+    return 0.9 * lo * m ** -0.2
+
+
+def r_density(x: FloatArray, w: FloatArray, bw: float, n: int, start: float,
+              stop: float) -> FloatArray:
+    """R's ``density(x, weights = w / sum(w), bw, n, from = start, to = stop)$y`` with
+    the Gaussian kernel: linear binning, FFT convolution, linear interpolation."""
+    m = max(n, 512)
+    if m > 512:
+        m = int(2 ** np.ceil(np.log2(m)))
+    lo, up = start - 4.0 * bw, stop + 4.0 * bw
+    # R's C BinDist: each point shares its weight between the two grid points around it
+    pos = (x - lo) / ((up - lo) / (m - 1))
+    ix = np.floor(pos).astype(np.intp)
+    fx = pos - ix
+    wi = w / w.sum()
+    y = np.zeros(2 * m)
+    inside = (ix >= 0) & (ix <= m - 2)
+    np.add.at(y, ix[inside], wi[inside] * (1.0 - fx[inside]))
+    np.add.at(y, ix[inside] + 1, wi[inside] * fx[inside])
+    left, right = ix == -1, ix == m - 1
+    np.add.at(y, np.zeros(int(left.sum()), dtype=np.intp), wi[left] * fx[left])
+    np.add.at(y, ix[right], wi[right] * (1.0 - fx[right]))
+    kords = np.linspace(0.0, 2.0 * (up - lo), 2 * m)
+    kords[m + 1:] = -kords[m - 1:0:-1]
+    kern = np.exp(-0.5 * (kords / bw) ** 2) / (bw * np.sqrt(2.0 * np.pi))
+    dens = np.fft.ifft(np.fft.fft(y) * np.conj(np.fft.fft(kern))).real[:m]
+    dens = np.maximum(dens, 0.0)
+    return np.interp(np.linspace(start, stop, n), np.linspace(lo, up, m), dens)
+
+
+def density_smooth(table: CountTable, n: int = 512, bandwidth: float | str = "nrd0",
+                   adjust: float = 1.0) -> SmoothROC:
+    """pROC's ``smooth(roc, method = "density", n, bw, adjust)`` (direction "<")."""
+    n = int(n)
+    if n < 2:
+        raise ValueError(f"n must be at least 2 points; got {n!r}")
+    x = np.asarray(table.scores, dtype=np.float64)[::-1]  # ascending
+    pos = np.asarray(table.pos, dtype=np.float64)[::-1]
+    neg = np.asarray(table.neg, dtype=np.float64)[::-1]
+    if isinstance(bandwidth, str):
+        if bandwidth != "nrd0":
+            raise ValueError(f"bandwidth must be a positive number or 'nrd0' (R's bw.nrd0); "
+                             f"got {bandwidth!r}")
+        bw = nrd0_bandwidth(x, pos + neg)
+    else:
+        bw = float(bandwidth)
+    bw *= float(adjust)
+    if not (np.isfinite(bw) and bw > 0):
+        raise ValueError(f"the kernel bandwidth must be positive and finite; got {bw!r} "
+                         "(bandwidth times adjust)")
+    start, stop = x[0] - 3.0 * bw, x[-1] + 3.0 * bw
+    keep_p, keep_n = pos > 0, neg > 0
+    f1 = r_density(x[keep_p], pos[keep_p], bw, n, start, stop)
+    f0 = r_density(x[keep_n], neg[keep_n], bw, n, start, stop)
+    se = np.cumsum(f1[::-1])[::-1] / f1.sum()  # at grid point k: sum over i >= k
+    sp = np.concatenate(([0.0], np.cumsum(f0)[:-1])) / f0.sum()  # sum over i < k
+    sp = np.concatenate(([0.0], sp, [1.0]))
+    se = np.concatenate(([1.0], se, [0.0]))
+    return SmoothROC(fpr=(1.0 - sp)[::-1], tpr=se[::-1], method="density", bandwidth=bw)

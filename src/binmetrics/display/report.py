@@ -38,9 +38,11 @@ from binmetrics.display.report_data import (
     MAX_SLIDER_VALUES,
     SIG_DIGITS,
     chart_payloads,
+    check_partial,
     coords,
     jsonable,
     model_data,
+    roc_extras,
     slider_positions,
     threshold_range,
     to_axis_units,
@@ -97,6 +99,8 @@ def report(
     max_points: int = DEFAULT_MAX_POINTS,
     thresholds: int = DEFAULT_THRESHOLDS,
     notes: Sequence[str] = (),
+    roc_band: bool | Mapping[str, Any] = False,
+    partial_auc: Mapping[str, Any] | None = None,
 ) -> str:
     """A self-contained interactive HTML report of one or several evaluations.
 
@@ -142,6 +146,15 @@ def report(
         in all: 400 for 12 models), which keeps the file's size bounded.
     notes : sequence of str, optional
         Shown in the report's Notes (e.g. how the paired tests were chosen).
+    roc_band : bool or mapping, default False
+        Shade each model's confidence band of the TPR on the ROC chart:
+        :meth:`binmetrics.curves.ROCCurve.ci_band` at 101 FPRs from 0 to 1 (pROC's
+        ``ci.se``); a mapping is passed to it as keywords, e.g. ``{"n_resamples": 500,
+        "random_state": 0, "level": 0.9}``.
+    partial_auc : mapping, optional
+        ``{"fpr": (a, b)}`` or ``{"tpr": (a, b)}``: shade each model's partial-AUC region
+        on the ROC chart (under the curve for FPR in [a, b]; right of it for TPR in
+        [a, b], as pROC's ``partial.auc.focus = "sensitivity"``), its value in the label.
 
     Returns
     -------
@@ -167,6 +180,10 @@ def report(
     thresholds = _check_count(thresholds, "thresholds", 3)
     if not (ci is True or ci is False or isinstance(ci, Mapping)):
         raise TypeError(f"ci must be True, False or a mapping of ci_table options; got {ci!r}")
+    if not (roc_band is True or roc_band is False or isinstance(roc_band, Mapping)):
+        raise TypeError("roc_band must be True, False or a mapping of ROCCurve.ci_band "
+                        f"options; got {roc_band!r}")
+    partial = check_partial(partial_auc)
     if isinstance(notes, str) or not all(isinstance(n, str) for n in notes):
         raise TypeError(f"notes must be a sequence of strings; got {notes!r}")
     names = [n for n, _ in entries]
@@ -191,6 +208,7 @@ def report(
         warnings.simplefilter("always")
         data = [model_data(n, ev, grid, conf, ci) for n, ev in entries]
         charts = chart_payloads(data, grid, t_range, max_points, chart_notes)
+        roc_extras(data, charts, roc_band, partial, max_points, chart_notes)
     mismatch = paired_mismatch(paired, data) if paired is not None else ""
     if mismatch:
         chart_notes.append(mismatch[0].upper() + mismatch[1:])

@@ -24,6 +24,7 @@ from binmetrics.display.chart_data import ChartData, threshold_axis
 from binmetrics.display.plot import PLOT_KINDS, chart_data
 from binmetrics.display.thinning import DECIMALS, thin_curve
 from binmetrics.exceptions import UndefinedMeasureWarning, undefined_policy
+from binmetrics.measures.partial_auc import partial_auc_range
 from binmetrics.measures.registry import Measure
 from binmetrics.table.counts import Confusion
 
@@ -41,6 +42,7 @@ __all__ = [
     "coords",
     "jsonable",
     "model_data",
+    "roc_extras",
     "script_json",
     "slider_grid",
     "slider_positions",
@@ -337,6 +339,88 @@ def chart_payloads(data: list[ModelData], grid: FloatArray, t_range: tuple[float
                           "marker": cd.operating is not None, "vline": cd.threshold_axis,
                           "shared": shared}, cd))
     return out
+
+
+# --- the ROC chart's band and partial-AUC region ------------------------------------------
+#: FPRs at which the report reads the ROC confidence band
+BAND_POINTS = 101
+
+
+def _clip(x: FloatArray, y: FloatArray, low: float, high: float
+          ) -> tuple[FloatArray, FloatArray]:
+    """The polyline through (x, y) (x nondecreasing) between x = low and x = high: its
+    vertices there, and the interpolated points at low and high where it has none."""
+    def at(v: float) -> float:
+        k = min(max(int(np.searchsorted(x, v, side="right")) - 1, 0), x.size - 2)
+        return float(y[k] + (v - x[k]) / (x[k + 1] - x[k]) * (y[k + 1] - y[k]))
+
+    keep = (x >= low) & (x <= high)
+    xs, ys = list(x[keep]), list(y[keep])
+    if not np.any(x == low):
+        xs.insert(0, low)
+        ys.insert(0, at(low))
+    if not np.any(x == high):
+        xs.append(high)
+        ys.append(at(high))
+    return np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
+
+
+def check_partial(partial_auc: Any) -> tuple[str, float, float] | None:
+    """``partial_auc`` of :func:`~binmetrics.display.report.report`: None, or a mapping
+    ``{"fpr": (a, b)}`` or ``{"tpr": (a, b)}``; its focus and checked range."""
+    if partial_auc is None:
+        return None
+    if not isinstance(partial_auc, Mapping) or len(partial_auc) != 1 or \
+            next(iter(partial_auc)) not in ("fpr", "tpr"):
+        raise TypeError("partial_auc must be a mapping with one key, fpr or tpr, and a range, "
+                        f"e.g. {{'fpr': (0, 0.2)}}; got {partial_auc!r}")
+    return partial_auc_range(**dict(partial_auc))
+
+
+def roc_extras(data: list[ModelData], charts: list[Chart], band: bool | Mapping[str, Any],
+               partial: tuple[str, float, float] | None, max_points: int,
+               notes: list[str]) -> None:
+    """Add each model's ROC confidence band (``ROCCurve.ci_band`` along the FPR, pROC's
+    ``ci.se``; ``band`` True or its keywords) and the region of its partial AUC
+    (``partial``: focus, low, high) to the ROC chart, beneath the model's lines."""
+    roc = next((c for c in charts if c.spec["id"] == "roc"), None)
+    if roc is None or (band is False and partial is None):
+        return
+    xr, yr = roc.spec["x"], roc.spec["y"]
+    opts = dict(band) if isinstance(band, Mapping) else {}
+    for md in data:
+        curve = md.ev.roc()
+        if not (md.ev.table.P > 0 and md.ev.table.N > 0):
+            continue  # the ROC chart has said so already
+        extra = []
+        if band is not False:
+            b = curve.ci_band(fpr=np.linspace(0.0, 1.0, BAND_POINTS), **opts)
+            x = np.concatenate((b.at, b.at[::-1]))
+            y = np.concatenate((b.high, b.low[::-1]))
+            label = (f"{100 * b.level:g}% band of the TPR (stratified bootstrap, "
+                     f"{b.n_resamples} resamples)")
+            extra.append([coords(to_axis_units(x, *xr)), coords(to_axis_units(y, *yr)),
+                          "band", label, "band"])
+        if partial is not None:
+            focus, low, high = partial
+            if focus == "fpr":
+                value = curve.partial_area(fpr=(low, high))
+                cx, cy = _clip(curve.fpr, curve.tpr, low, high)
+                x = np.concatenate(([low], cx, [high]))
+                y = np.concatenate(([0.0], cy, [0.0]))
+            else:
+                value = curve.partial_area(tpr=(low, high))
+                ct, cf = _clip(curve.tpr, curve.fpr, low, high)
+                x = np.concatenate(([1.0], cf, [1.0]))
+                y = np.concatenate(([low], ct, [high]))
+            xs, ys, th = _thin_line(to_axis_units(x, *xr), to_axis_units(y, *yr), max_points)
+            label = f"partial AUC, {focus.upper()} {low:g} to {high:g} = {value:.4g}"
+            extra.append([xs, ys, "area", label, "area"])
+            md.thinning[f"roc: {label}"] = th
+        md.payload["charts"]["roc"] = extra + md.payload["charts"].get("roc", [])
+    if band is not False:
+        notes.append("The ROC chart's bands are pointwise bootstrap intervals of the TPR at "
+                     f"{BAND_POINTS} FPRs (pROC's ci.se), not a simultaneous band.")
 
 
 # --- the page's JSON --------------------------------------------------------------------------

@@ -572,7 +572,9 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         ``ev.to_html("report.html")`` is :func:`binmetrics.report.report`\\ ``(ev,
         "report.html")``: every measure, the charts and a threshold slider, in one
         file that opens without network, written atomically. Keywords: ``title``,
-        ``ci``, ``max_points``, ``thresholds``. Returns the HTML.
+        ``ci``, ``max_points``, ``thresholds``, ``roc_band`` (the ROC chart's
+        confidence bands), ``partial_auc`` (its shaded partial-AUC region, e.g.
+        ``{"fpr": (0, 0.2)}``). Returns the HTML.
 
         Examples
         --------

@@ -89,6 +89,7 @@ __all__ = [
     "compare",
     "compare_methods",
     "paired_bootstrap_indices",
+    "paired_inputs",
 ]
 
 #: Target number of drawn row indices held at once by the paired bootstrap.
@@ -509,9 +510,12 @@ def _plan(measures: list[Measure], method: str | Mapping[str, str]) -> dict[str,
     return plan
 
 
-def _clean(y_true: Any, arrays: list[Any], names: tuple[str, ...], sample_weight: Any,
-           pos_label: Any, nan_policy: NanPolicy
-           ) -> tuple[npt.NDArray[np.bool_], list[FloatArray], FloatArray | None]:
+def paired_inputs(y_true: Any, arrays: list[Any], names: tuple[str, ...], sample_weight: Any,
+                  pos_label: Any, nan_policy: NanPolicy
+                  ) -> tuple[npt.NDArray[np.bool_], list[FloatArray], FloatArray | None]:
+    """Labels (as booleans), the models' scores and the weights of the rows every model
+    scored: checked for equal lengths, non-finite scores raised or dropped for every
+    model (``nan_policy``), zero-weight rows dropped."""
     if nan_policy not in ("raise", "omit"):
         raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
     y_raw = as_1d(y_true, "y_true")
@@ -670,7 +674,7 @@ def compare(
     if not ms:
         raise ValueError("no measures given")
     plan = _plan(ms, method)
-    y, arrays, w = _clean(y_true, raw, names, sample_weight, pos_label, nan_policy)
+    y, arrays, w = paired_inputs(y_true, raw, names, sample_weight, pos_label, nan_policy)
     tables = [CountTable.from_validated(y, s, w) for s in arrays]
     boot_ids = [m.id for m in ms if plan[m.id] == "bootstrap"]
     params = dict(params or {})

@@ -13,7 +13,7 @@ r"""pROC's ``roc.test``: two ROC curves compared by DeLong's test or by the boot
     distribution (pROC's ``bootstrap.test``). Paired: each replicate draws the same cases
     for both models (stratified by class); unpaired: each sample is resampled on its own.
 ``method="venkatraman"``
-    Venkatraman's (2000) permutation test of the whole curves (paired only):
+    Venkatraman's (2000) permutation test of the whole curves, paired or unpaired:
     :mod:`binmetrics.inference.venkatraman`.
 ``method="specificity"`` / ``"sensitivity"``
     The same bootstrap statistic for the sensitivities at a fixed FPR (``fpr=x``, pROC's
@@ -49,7 +49,7 @@ from binmetrics.inference.delong import delong_test, delong_test_unpaired
 from binmetrics.inference.intervals import normal_pvalue
 from binmetrics.inference.paired import compare
 from binmetrics.inference.resampling import bootstrap
-from binmetrics.inference.venkatraman import venkatraman_paired
+from binmetrics.inference.venkatraman import venkatraman_paired, venkatraman_unpaired
 from binmetrics.measures.partial_auc import partial_auc_range
 from binmetrics.measures.ranking import auc
 from binmetrics.measures.roc_points import check_rates
@@ -164,29 +164,32 @@ def _unpaired_bootstrap(y_a: Any, s_a: Any, y_b: Any, s_b: Any, w_a: Any, w_b: A
             np.asarray(ra.replicates[key]) - np.asarray(rb.replicates[key]))
 
 
-def _venkatraman(y_true: Any, score_a: Any, score_b: Any, paired: bool, alt: str, fpr: Any,
-                 tpr: Any, n_resamples: int, random_state: Any,
-                 sample_weight: Any) -> ROCTest:
-    if not paired:
-        raise NotImplementedError("the unpaired Venkatraman test is not implemented; pass "
-                                  "paired data or method='bootstrap'")
+def _venkatraman(y_true: Any, score_a: Any, y_b: Any, score_b: Any, paired: bool, alt: str,
+                 fpr: Any, tpr: Any, n_resamples: int, random_state: Any,
+                 weights: tuple[Any, Any]) -> ROCTest:
     if alt != "two-sided":
         raise ValueError("Venkatraman's test is two-sided only (as pROC's)")
     if fpr is not None or tpr is not None:
         raise ValueError("Venkatraman's test compares whole curves; fpr= and tpr= do not "
                          "apply (pass method='bootstrap' for partial AUCs)")
-    if sample_weight is not None:
+    if any(w is not None for w in weights):
         raise ValueError("Venkatraman's test takes no sample weights; repeat the rows")
     B = check_count(n_resamples, "n_resamples")
     inp = check_binary_inputs(y_true, score_a)
-    b = as_float(as_1d(score_b, "score_b"), "score_b")
-    if b.size != inp.y.size:
-        raise ValueError(f"score_a and score_b have different lengths: {inp.y.size} and "
-                         f"{b.size}")
-    e, p, null = venkatraman_paired(inp.y, inp.score, b, B, random_state)
+    if paired:
+        b = as_float(as_1d(score_b, "score_b"), "score_b")
+        if b.size != inp.y.size:
+            raise ValueError(f"score_a and score_b have different lengths: {inp.y.size} and "
+                             f"{b.size}")
+        yb = inp.y
+        e, p, null = venkatraman_paired(inp.y, inp.score, b, B, random_state)
+    else:
+        inp_b = check_binary_inputs(y_b, score_b)
+        yb, b = inp_b.y, inp_b.score
+        e, p, null = venkatraman_unpaired(inp.y, inp.score, yb, b, B, random_state)
     auc_a = float(auc(CountTable.from_arrays(inp.y, inp.score, pos_label=True)))
-    auc_b = float(auc(CountTable.from_arrays(inp.y, b, pos_label=True)))
-    return ROCTest("venkatraman", True, "roc curve", {}, auc_a, auc_b, auc_a - auc_b, e, p,
+    auc_b = float(auc(CountTable.from_arrays(yb, b, pos_label=True)))
+    return ROCTest("venkatraman", paired, "roc curve", {}, auc_a, auc_b, auc_a - auc_b, e, p,
                    alt, n_resamples=B, detail=null)
 
 
@@ -218,9 +221,9 @@ def roc_test(
         Labels of ``score_b``'s cases when the two curves come from different cases
         (unpaired). Labels identical to ``y_true`` look paired: then say ``paired=``.
     method : {"delong", "bootstrap", "specificity", "sensitivity", "venkatraman"}
-        See the module docstring; "venkatraman" is the paired permutation test of
-        :mod:`binmetrics.inference.venkatraman` (two-sided, full curves, unweighted; the
-        unpaired form is not implemented).
+        See the module docstring; "venkatraman" is the permutation test of
+        :mod:`binmetrics.inference.venkatraman` (two-sided, full curves, unweighted;
+        paired or unpaired).
     paired : bool, optional
         Default: True when ``y_b`` is not given, False when it is. ``paired=False``
         with one ``y_true`` tests the two score vectors as independent samples.
@@ -272,8 +275,8 @@ def roc_test(
         if sample_weight_b is None:
             sample_weight_b = sample_weight
     if method == "venkatraman":
-        return _venkatraman(y_true, score_a, score_b, is_paired, alt, fpr, tpr, n_resamples,
-                            random_state, sample_weight)
+        return _venkatraman(y_true, score_a, y_b, score_b, is_paired, alt, fpr, tpr,
+                            n_resamples, random_state, (sample_weight, sample_weight_b))
     measure, params = _target(method, fpr, tpr)
     if method == "delong":
         if is_paired:

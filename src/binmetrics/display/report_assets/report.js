@@ -38,13 +38,14 @@
   var DASH = { solid: "", dashed: "5 3", dotted: "2 3" };
   /* a polyline through the points; a null lifts the pen (NaN breaks the line, as in
      matplotlib) */
-  function path(xs, ys, cls, dash, label) {
+  function path(xs, ys, cls, dash, label, close) {
     var d = "", pen = false;
     for (var i = 0; i < xs.length; i++) {
       if (!ok(xs[i], ys[i])) { pen = false; continue; }
       d += (pen ? "L" : "M") + X(xs[i]) + "," + Y(ys[i]);
       pen = true;
     }
+    if (close) d += "Z";
     return '<path class="' + cls + '" d="' + d + '"' + (dash ? ' stroke-dasharray="' + dash + '"' : "") +
       ">" + (label ? "<title>" + esc(label) + "</title>" : "") + "</path>";
   }
@@ -104,6 +105,8 @@
         '"><title>' + esc(label) + '</title></line><text class="tl ' + (color || "") + '" x="' + (+x + 4) +
         '" y="' + ((+y0 + +y1) / 2) + '">' + esc(label.split(" at ")[0]) + "</text>";
     }
+    /* a filled region: the ROC band, the partial-AUC area */
+    if (style === "band" || style === "area") return path(xs, ys, cls, "", label, true);
     return path(xs, ys, cls, DASH[style], label);
   }
 
