@@ -14,6 +14,7 @@ critical-difference diagram) and the Bayesian signed-rank test of two models
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -703,6 +704,26 @@ class Study:
         rho = float(np.mean(t["n_test"] / (t["n_train"] + t["n_test"])))
         return correlated_t_test(d if higher else -d, test_fraction=rho, rope=rope,
                                  names=(model_a, model_b))
+
+    def report(self, path: str | os.PathLike[str] | None = None, **options: Any) -> str:
+        """The study's self-contained HTML report: design, the rank comparison with its
+        critical-difference diagram, SRD and ANOVA side by side, and the results table
+        (:func:`binmetrics.display.report_study.study_report`; ``options`` go there:
+        ``measures``, ``validation``, ``test``, ``alpha``, ``control``, ``srd``,
+        ``anova``, ``title``). ``path``: also write it there, atomically. Needs
+        matplotlib for the figures.
+
+        Examples
+        --------
+        >>> from binmetrics.comparison.study import example_study
+        >>> page = example_study().report(measures="brier", srd=False)
+        >>> "id='bm-ranks-brier-cd'" in page
+        True
+        """
+        from binmetrics.backends import display_hook
+
+        page: str = display_hook("study_report")(self, path, **options)
+        return page
 
     def covat(self, *, balance: str | None = None, classes: str | None = None,
               pretreat: str = "unit_length", orient: bool = True, order: str = "mean",
