@@ -202,3 +202,15 @@ def test_bad_arguments(study: Study) -> None:
         study.report(control="svm")
     with pytest.raises(TypeError, match="srd must be"):
         study.report(srd={"models": {}, "both": {}})
+    with pytest.raises(ValueError, match=r"srd\['measures'\] is an SRD of the models"):
+        study.report(srd={"measures": study.srd_models()})
+    with pytest.raises(TypeError, match=r"srd\['models'\] must be a mapping"):
+        study.report(srd={"models": 7})
+
+
+def test_computed_srd_is_reused(study: Study, page: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = study_report(study, measures=["auc", "brier"], srd={
+            "measures": study.srd_measures(**SRD["measures"]), "models": study.srd_models()})
+    assert again == page

@@ -127,3 +127,18 @@ def test_a_fold_holding_one_class_is_nan_with_its_reason_and_refused() -> None:
     assert st3.folds.loc[st3.folds["value"].notna(), "reason"].eq("").all()
     with pytest.raises(ValueError, match=r"no auc value on fold \d \(.+\); the corrected"):
         st3.correlated_t_test("auc", "NaiB", "tree")
+
+
+def test_scores_table_holds_only_the_blocks_the_study_ran() -> None:
+    # a 2-class data set has no multiclass setting: no phantom (two, *, multiclass) block
+    X2, y2 = make_classification(120, n_features=4, n_informative=3, n_redundant=0,
+                                 random_state=4)
+    st = quiet(estimators=MODELS, datasets={"three": (X, Y), "two": (X2, y2)}, cv=3,
+               measures=["auc"])
+    wide = st.scores_table("auc")
+    ran = st.design[["dataset", "balance", "classes"]].agg(" | ".join, axis=1).tolist()
+    assert sorted(wide.index) == sorted(ran) and len(wide) == 6
+    assert not wide.isna().to_numpy().any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing to drop
+        assert st.rank_comparison("auc", missing="drop").n_datasets == 6

@@ -538,6 +538,10 @@ class Study:
                              dropna=False, sort=False)
         wide = wide.reindex(columns=[c for c in self.models if c in wide.columns])
         if len(rows) > 1:
+            # dropna=False crosses every level of every block column: keep the blocks
+            # the study ran (a 2-class data set has no multiclass setting)
+            ran = pd.MultiIndex.from_frame(t[rows].drop_duplicates())
+            wide = wide[wide.index.isin(ran)]
             wide.index = _labels(wide.index)
         wide.columns.name = "model"
         return wide

@@ -145,6 +145,14 @@ def _check_options(study: Study, measures: Any, validation: Any, test: Any,
             isinstance(srd, Mapping) and not set(srd) <= {"measures", "models"}):
         raise TypeError("srd must be True, False or a mapping {'measures': {...}, 'models': "
                         f"{{...}}}} of srd_measures/srd_models options; got {srd!r}")
+    from binmetrics.comparison.study import StudySRD
+
+    for kind, v in (srd.items() if isinstance(srd, Mapping) else ()):
+        if isinstance(v, StudySRD) and v.kind != kind:
+            raise ValueError(f"srd[{kind!r}] is an SRD of the {v.kind}, not of the {kind}")
+        if not isinstance(v, (StudySRD, Mapping)):
+            raise TypeError(f"srd[{kind!r}] must be a mapping of options or the StudySRD of "
+                            f"study.srd_{kind}(); got {type(v).__name__}")
     return ids, str(validation)
 
 
@@ -193,17 +201,22 @@ def _ranks_section(study: Study, measure: str, validation: str, test: str, alpha
             f"<div>{ranks}{table}</div>{fig}</div></section>")
 
 
-def _srd_section(study: Study, kind: str, options: Mapping[str, Any], notes: list[str]
-                 ) -> tuple[str, StudySRD | None]:
+def _srd_section(study: Study, kind: str, options: Mapping[str, Any] | StudySRD,
+                 notes: list[str]) -> tuple[str, StudySRD | None]:
     sid = f"bm-srd-{kind}"
     what = ("the measures (per balance × class setting; rows model × validation × data "
             "set, the row mean as reference; the paper's section 2.1)" if kind == "measures"
             else "the models (per data set × balance × class setting; rows measures, the "
             "best classifier as reference, T: test validation; section 2.2)")
     head = f"<h3>SRD of {_e(what)}</h3>"
+    from binmetrics.comparison.study import StudySRD
+
     try:
-        srd = (study.srd_measures(**options) if kind == "measures"
-               else study.srd_models(**options))
+        if isinstance(options, StudySRD):  # computed already (its kind is checked)
+            srd = options
+        else:
+            srd = (study.srd_measures(**options) if kind == "measures"
+                   else study.srd_models(**options))
         summary = srd.summary()
     except ValueError as exc:
         notes.append(f"SRD of the {kind} left out: {exc}")
@@ -256,7 +269,7 @@ def study_report(
     test: str = "nemenyi",
     alpha: float = 0.05,
     control: str | None = None,
-    srd: bool | Mapping[str, Mapping[str, Any]] = True,
+    srd: bool | Mapping[str, Mapping[str, Any] | StudySRD] = True,
     anova: bool = True,
     title: str | None = None,
     inputs: Sequence[str | os.PathLike[str]] = (),
@@ -298,7 +311,8 @@ def study_report(
     srd : bool or mapping, default True
         Include the SRD comparisons; a mapping ``{"measures": {...}, "models": {...}}``
         passes options to :meth:`Study.srd_measures` / :meth:`Study.srd_models`
-        (e.g. ``{"measures": {"repeats": 2}}``).
+        (e.g. ``{"measures": {"repeats": 2}}``), or their results computed already
+        (``{"measures": study.srd_measures(), "models": study.srd_models()}``).
     anova : bool, default True
         Include the ANOVA of each SRD comparison (needs ``srd``).
     title : str, optional
@@ -327,7 +341,7 @@ def study_report(
         raise ValueError(f"control {control!r} is not a model of the study; its models: "
                          f"{', '.join(study.models)}")
     out_path = check_writable(path, inputs) if path is not None else None
-    srd_opts: Mapping[str, Mapping[str, Any]] = srd if isinstance(srd, Mapping) else {}
+    srd_opts: Mapping[str, Any] = srd if isinstance(srd, Mapping) else {}
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -336,7 +350,7 @@ def study_report(
         srd_html, anova_html = [], []
         if srd is not False:
             for kind in ("measures", "models"):
-                part, res = _srd_section(study, kind, dict(srd_opts.get(kind, {})), notes)
+                part, res = _srd_section(study, kind, srd_opts.get(kind, {}), notes)
                 srd_html.append(part)
                 if anova and res is not None:
                     anova_html.append(_anova_section(study, kind, res, notes))
