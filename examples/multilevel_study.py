@@ -38,7 +38,12 @@ output folder receives:
   (average ranks over the data set x balance x class settings, Friedman and
   Iman-Davenport tests, Nemenyi and Holm post-hoc tests), ``ranks_auc_nemenyi.csv`` and
   the critical-difference diagram ``cd_auc.png`` (and the same for the Brier score,
-  which ranks ascending: its direction comes from the measure registry).
+  which ranks ascending: its direction comes from the measure registry);
+  ``corrected_t_auc.txt``, Nadeau and Bengio's corrected resampled t-test (and its
+  Bayesian form) of the two best models on the cross-validation folds of one setting;
+* ``study_report.html``: one self-contained page with all of it side by side (the
+  rank comparisons with their critical-difference diagrams, the SRD plots and the
+  ANOVA tables; ``study.report``).
 
 The full run takes a few minutes on 2 cores; ``--quick`` (smaller data, fewer trees,
 fewer SRD resamples) well under one.
@@ -239,8 +244,21 @@ def _analyse(study: Study, out: Path, *, repeats: int) -> dict[str, Any]:
         ax = nemenyi.plot()
         _save(ax.figure, out / f"cd_{measure}.png")
         ranks[measure] = r
+    # Nadeau-Bengio's corrected resampled t-test of the two best models by AUC, on the
+    # folds of one setting (the study keeps each fold's value and its train/test sizes)
+    first, second = ranks["auc"].average_ranks.index[:2]
+    setting = study.design.iloc[0]
+    where = {k: setting[k] for k in ("dataset", "balance", "classes")}
+    ttest = study.correlated_t_test("auc", first, second, rope=0.01, **where)
+    folds = study.fold_table("auc", **where)
+    (out / "corrected_t_auc.txt").write_text(
+        f"{', '.join(map(str, where.values()))}: fold AUCs\n{folds.to_string()}\n\n"
+        f"{ttest!r}\n")
+    # one HTML page with the CD diagrams next to SRD and ANOVA (the SRD computed above)
+    study.report(out / "study_report.html", measures=["auc", "brier"],
+                 srd={"measures": srd_m, "models": srd_x})
     return {"srd_measures": srd_m, "srd_models": srd_x, "anova_measures": a_m,
-            "anova_models": a_x, "ranks": ranks}
+            "anova_models": a_x, "ranks": ranks, "corrected_t": ttest}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -291,6 +309,11 @@ def main(argv: list[str] | None = None) -> int:
     print("\nDemšar's protocol on the test AUC (cd_auc.png: the critical-difference diagram):")
     print(auc.summary())
     print(auc.posthoc("nemenyi").summary())
+    print("\nCorrected resampled t-test of the two best by AUC on one setting's folds "
+          "(corrected_t_auc.txt):")
+    print(res["corrected_t"])
+    print(f"\nthe study report (CD diagrams, SRD and ANOVA side by side): "
+          f"{args.out / 'study_report.html'}")
     return 0
 
 

@@ -110,6 +110,9 @@ def test_signed_rank_bad_input():
         bm.bayesian_signed_rank([0.1], [0.2])
     with pytest.raises(ValueError, match="missing or infinite"):
         bm.bayesian_signed_rank([0.1, np.nan], [0.2, 0.3])
+    for rope in (None, "0.01", True, np.nan, np.inf, -0.0 - 1e-9):
+        with pytest.raises(ValueError, match="rope must be a finite number >= 0"):
+            bm.bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], rope=rope)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="prior must be > 0"):
         bm.bayesian_signed_rank([0.1, 0.2], [0.2, 0.3], prior=0)
     # all differences zero: every draw puts all mass in the ROPE
@@ -169,6 +172,8 @@ def test_cd_diagram_refuses_too_many_models():
     plt.close("all")
     with pytest.raises(TypeError, match="takes a RankComparison"):
         bm.plot.critical_difference(t)
+    with pytest.raises(ValueError, match="max_models must be an integer >= 2"):
+        res.plot(max_models=0)
 
 
 def test_bayesian_plots():

@@ -231,6 +231,36 @@ def test_missing_cells():
         bm.rank_comparison(t, missing="ignore")  # type: ignore[arg-type]
 
 
+def test_infinite_scores_are_refused_like_missing_ones():
+    # an infinite score (a log loss of a model sure of the wrong class) would give the
+    # Wilcoxon post-hoc test inf - inf = NaN differences
+    t = random_table(1)
+    t.iloc[2, 0] = np.inf
+    t.iloc[2, 1] = np.inf
+    t.iloc[5, 2] = -np.inf
+    with pytest.raises(ValueError, match=r"2 data sets \(d2, d5\) miss a score or hold an "
+                                         r"infinite one.*one finite value"):
+        bm.rank_comparison(t)
+    with pytest.warns(UserWarning, match=r"dropped 2 data sets with a missing or infinite "
+                                         r"score \(d2, d5\)"):
+        res = bm.rank_comparison(t, missing="drop")
+    assert res.dropped == ["d2", "d5"]
+    kept = t.drop(index=["d2", "d5"])
+    assert res.friedman.statistic == bm.rank_comparison(kept).friedman.statistic
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning from inf - inf
+        res.posthoc("wilcoxon_holm")
+
+
+def test_flags_must_be_booleans():
+    t = random_table(2)
+    with pytest.raises(TypeError, match="tie_correction must be True or False; got 'no'"):
+        bm.rank_comparison(t, tie_correction="no")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="higher_is_better must be True or False"):
+        bm.rank_comparison(t, higher_is_better="yes")  # type: ignore[arg-type]
+    assert bm.rank_comparison(t, higher_is_better=np.bool_(False)).higher_is_better is False
+
+
 def test_non_numeric_and_duplicates():
     with pytest.raises(ValueError, match=r"numbers; the columns \['name'\]"):
         bm.rank_comparison(pd.DataFrame({"name": ["x", "y"], "a": [1, 2], "b": [2, 1]}))
@@ -326,6 +356,12 @@ def test_study_rank_comparison_refusals(study):
         study.rank_comparison("auc", validation="test", fold=1)
     with pytest.raises(ValueError, match="at least 2 data sets"):
         study.rank_comparison("auc", dataset="toy", balance="balanced", classes="2-class")
+    with pytest.raises(ValueError, match="at least 2 models"):
+        study.rank_comparison("auc", model="knn")
+    with pytest.raises(ValueError, match="rope must be a finite number >= 0"):
+        study.bayesian_signed_rank("auc", "knn", "tree", rope=-0.01)
+    with pytest.raises(ValueError, match="no direction"):  # prevalence: nothing to rank by
+        study.rank_comparison("prevalence")
 
 
 def test_docs_page_examples_run():

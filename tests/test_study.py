@@ -468,12 +468,18 @@ def test_example_quick_run_writes_its_outputs(tmp_path: Path) -> None:
     names = {p.name for p in out.iterdir()}
     for expected in ("results.csv", "anova_measures.csv", "anova_models.csv",
                      "srd_measures.csv", "srd_models.csv", "failures.csv", "cd_auc.png",
-                     "ranks_auc.txt", "ranks_brier_nemenyi.csv"):
+                     "ranks_auc.txt", "ranks_brier_nemenyi.csv", "corrected_t_auc.txt",
+                     "study_report.html"):
         assert expected in names
     assert any(n.startswith("covat_") and n.endswith(".png") for n in names)
     assert any(n.startswith("srd_measures_") and n.endswith(".png") for n in names)
     table = pd.read_csv(out / "results.csv")
     assert table["model"].nunique() >= 8
+    page = (out / "study_report.html").read_text(encoding="utf-8")
+    for part in ("bm-ranks-auc-cd", "bm-ranks-brier-cd", "bm-srd-measures-table",
+                 "bm-srd-models-table", "bm-anova-measures-table", "bm-anova-models-table"):
+        assert f"id='{part}'" in page
+    assert "CorrelatedTTest(" in (out / "corrected_t_auc.txt").read_text(encoding="utf-8")
 
 
 def test_measure_params_reach_every_value() -> None:

@@ -2,7 +2,8 @@
 
 ``_run_task`` clones and seeds the estimator, validates it by stratified
 cross-validation (the out-of-fold predictions pooled) and on the external test part,
-and computes every chosen measure (binary or multiclass); it never raises: failures,
+and computes every chosen measure (binary or multiclass), on the pooled predictions and
+on each fold's own; it never raises: failures,
 undefined values and other warnings go into its ``_Result``. ``_run`` runs every task,
 sequentially or in parallel with joblib, and keeps the results of the tasks that
 finished when a task or the parallel run breaks off.
@@ -30,6 +31,9 @@ class _Result:
     failures: list[tuple[str, str]] = field(default_factory=list)     # stage, message
     undefined: list[tuple[str, str, str]] = field(default_factory=list)  # validation, measure, why
     warnings: list[tuple[str, str]] = field(default_factory=list)     # category, message
+    # the cross-validation's folds, each evaluated on its own out-of-fold predictions:
+    # fold, n_train, n_test, measure, value, why ("" where defined)
+    folds: list[tuple[int, int, int, str, float, str]] = field(default_factory=list)
 
 
 # --- one task: one model in one setting -----------------------------------------------------
@@ -115,6 +119,34 @@ def _scores_values(y: npt.NDArray[Any], out: npt.NDArray[Any], labels: list[Any]
     return {i: values[i] for i in ids}, errors
 
 
+def _fold_rows(y: npt.NDArray[Any], out: npt.NDArray[Any], splits: list[tuple[Any, Any]],
+               labels: list[Any], method: str, threshold: float, ids: list[str],
+               params: Mapping[str, Mapping[str, Any]]
+               ) -> list[tuple[int, int, int, str, float, str]]:
+    """Every measure on each fold's own test cases. ``cross_val_predict`` fitted one
+    model per fold and predicted that fold's cases with it, so the pooled predictions
+    restricted to a fold are that fold's model's: no refit is needed. A value the fold
+    cannot give (a fold holding one class) is NaN with its reason, never an error."""
+    rows: list[tuple[int, int, int, str, float, str]] = []
+    for f, (tr, te) in enumerate(splits):
+        why: dict[str, str] = {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                values, why = _scores_values(y[te], out[te], labels, method, threshold, ids,
+                                             params)
+            except Exception as exc:
+                values = dict.fromkeys(ids, float("nan"))
+                why = dict.fromkeys(ids, f"{type(exc).__name__}: {exc}")
+        for w in caught:
+            if isinstance(w.message, UndefinedMeasureWarning):
+                for m in w.message.measures:
+                    why.setdefault(m, w.message.reason)
+        rows.extend((f, len(tr), len(te), i, float(values[i]),
+                     why.get(i, "") if np.isnan(values[i]) else "") for i in ids)
+    return rows
+
+
 def _run_task(estimator: Any, s: _Setting, model_index: int, validations: list[str],
               cv: int | None, threshold: float, ids: list[str], seed_estimators: bool,
               params: Mapping[str, Mapping[str, Any]]) -> _Result:
@@ -136,7 +168,8 @@ def _run_task(estimator: Any, s: _Setting, model_index: int, validations: list[s
             try:
                 if validation == "cv":
                     folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=s.cv_seed)
-                    out = cross_val_predict(est, s.X_train, s.y_train, cv=folds, method=method)
+                    splits = list(folds.split(s.X_train, s.y_train))
+                    out = cross_val_predict(est, s.X_train, s.y_train, cv=splits, method=method)
                     y_eval = s.y_train
                 else:
                     fitted = _seeded(estimator, seed).fit(s.X_train, s.y_train)
@@ -161,6 +194,9 @@ def _run_task(estimator: Any, s: _Setting, model_index: int, validations: list[s
                 else:
                     caught.append(w)
             r.rows.extend((validation, i, values[i]) for i in ids)
+            if validation == "cv":
+                r.folds = _fold_rows(y_eval, np.asarray(out), splits, s.labels, method,
+                                     threshold, ids, params)
     seen: set[tuple[str, str]] = set()
     for w in caught:
         key = (w.category.__name__, str(w.message))

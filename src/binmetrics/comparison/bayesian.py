@@ -32,7 +32,10 @@ _CHUNK = 4096  # posterior samples per block: bounds the memory of the (samples 
 
 
 def _check_rope(rope: Any) -> float:
-    r = float(rope)
+    try:
+        r = float(rope) if not isinstance(rope, (bool, str)) else math.nan
+    except (TypeError, ValueError):
+        r = math.nan
     if not r >= 0.0 or math.isinf(r):
         raise ValueError(f"rope must be a finite number >= 0 (the half-width of the region "
                          f"of practical equivalence, in the units of the scores); got {rope!r}")

@@ -575,28 +575,40 @@ def rank_comparison(scores: Any, measure: str | None = None, *,
                         "it is")
     if missing not in ("raise", "drop"):
         raise ValueError(f"missing must be 'raise' or 'drop'; got {missing!r}")
+    for name, flag in (("higher_is_better", higher_is_better),
+                       ("tie_correction", tie_correction)):
+        if not (isinstance(flag, (bool, np.bool_)) or (flag is None and name[0] == "h")):
+            raise TypeError(f"{name} must be True or False; got {flag!r}")
+    higher_is_better = None if higher_is_better is None else bool(higher_is_better)
+    tie_correction = bool(tie_correction)
     table = _as_table(scores)
     if table.shape[1] < 2:
         raise ValueError(f"rank_comparison needs at least 2 models (columns); got "
                          f"{table.shape[1]}")
-    nan_rows = table.isna().any(axis=1).to_numpy()
+    # an infinite score (a log loss of a model sure of the wrong class) is refused like a
+    # missing one: the Wilcoxon post-hoc test would take inf - inf as a difference
+    values = table.to_numpy()
+    infinite = np.isinf(values).any(axis=1)
+    nan_rows = ~np.isfinite(values).all(axis=1)
     dropped: list[Any] = []
     if nan_rows.any():
         where = ", ".join(map(str, table.index[nan_rows][:5].tolist()))
         more = ", ..." if nan_rows.sum() > 5 else ""
+        what = "miss a score" + (" or hold an infinite one" if infinite.any() else "")
         if missing == "raise":
-            raise ValueError(f"{plural(nan_rows.sum(), 'data set')} ({where}{more}) miss a "
-                             "score; the Friedman test needs one value per model per data "
+            raise ValueError(f"{plural(nan_rows.sum(), 'data set')} ({where}{more}) {what}; "
+                             "the Friedman test needs one finite value per model per data "
                              "set: fill them in, or pass missing='drop' (--drop-missing on "
                              "the command line) to leave those data sets out")
         dropped = table.index[nan_rows].tolist()
+        kind = "missing" + (" or infinite" if infinite.any() else "")
         warnings.warn(f"rank_comparison: dropped {plural(len(dropped), 'data set')} with a "
-                      f"missing score ({where}{more})", UserWarning, stacklevel=2)
+                      f"{kind} score ({where}{more})", UserWarning, stacklevel=2)
         table = table[~nan_rows]
     if table.shape[0] < 2:
         raise ValueError(f"rank_comparison needs at least 2 data sets (rows) with every "
                          f"score; got {table.shape[0]}")
     return RankComparison(table, higher_is_better=True if higher_is_better is None
-                          else bool(higher_is_better),
-                          tie_correction=bool(tie_correction), dropped=dropped)
+                          else higher_is_better,
+                          tie_correction=tie_correction, dropped=dropped)
 

@@ -8,6 +8,8 @@ self-contained HTML report (:mod:`~binmetrics.display.report`).
   confusion matrix), :mod:`~binmetrics.display.plot_compare` (SRD, COVAT, ANOVA),
   :mod:`~binmetrics.display.plot_ranks` (critical-difference diagram, Bayesian posteriors);
 - :mod:`~binmetrics.display.chart_data`: the numbers of each chart, without matplotlib;
+- :mod:`~binmetrics.display.report_study` (``Study.report()``): the study's report, the
+  rank comparison with its critical-difference diagram beside SRD and ANOVA;
 - :mod:`~binmetrics.display.report` (``report()``), built from
   :mod:`~binmetrics.display.report_data` (the embedded numbers),
   :mod:`~binmetrics.display.report_html` (the HTML) and
@@ -23,12 +25,14 @@ from binmetrics.backends import register_display
 from binmetrics.curves.calibration import DecisionCurve
 from binmetrics.display import plot, plot_ranks
 from binmetrics.display.report import report as _report
+from binmetrics.display.report_study import study_report as _study_report
 
 __all__ = ["plot"]
 
 
 register_display("plot", plot.draw)
 register_display("report", _report)
+register_display("study_report", _study_report)
 register_display("critical_difference", plot_ranks.critical_difference)
 register_display("bayesian_posterior", plot_ranks.bayesian_posterior)
 # not drawing, but a curve object that ``Comparison`` (inference layer, below curves)

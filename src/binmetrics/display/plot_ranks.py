@@ -73,6 +73,9 @@ def critical_difference(res: Any, *, ax: Any = None, test: str = "nemenyi",
         raise TypeError(f"critical_difference takes a RankComparison "
                         f"(bm.rank_comparison(...)) or its posthoc() result; got "
                         f"{type(res).__name__}")
+    if isinstance(max_models, bool) or not isinstance(max_models, (int, np.integer)) \
+            or max_models < 2:
+        raise ValueError(f"max_models must be an integer >= 2; got {max_models!r}")
     ranks = res.average_ranks
     k = len(ranks)
     if k > max_models:

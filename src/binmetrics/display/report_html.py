@@ -25,7 +25,7 @@ from binmetrics.measures.registry import Family, Measure, iter_measures
 if TYPE_CHECKING:
     from binmetrics.inference.paired import Comparison
 
-__all__ = ["fmt", "paired_mismatch", "render_page"]
+__all__ = ["asset", "fmt", "num_attr", "paired_mismatch", "render_page"]
 
 _FAMILY_TITLE: dict[Family, str] = {
     "confusion": "Confusion measures (at the slider's threshold)",
@@ -38,7 +38,7 @@ def fmt(v: float, digits: int = 6) -> str:
     return format_number(v, HTML, digits=digits)
 
 
-def _num_attr(v: float) -> str:
+def num_attr(v: float) -> str:
     """A float as the data-value attribute: repr round-trips exactly (JS: String(v))."""
     if math.isnan(v):
         return "NaN"
@@ -56,7 +56,7 @@ def _short(name: str, width: int = 40) -> str:
     return name if len(name) <= width else name[:width - 1] + "\u2026"
 
 
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
     return resources.files("binmetrics.display").joinpath("report_assets", name).read_text("utf-8")
 
 
@@ -92,7 +92,7 @@ def _measures_table(models: list[ModelData], j0: int, charts: Collection[str]) -
                           f"[{_e(fmt(iv[0]))}, {_e(fmt(iv[1]))}]</span>")
                 title = f" title='{_e(why)}'" if why else ""
                 cells.append(f"<td class='v'><span id='bm-v-{i}-{_e(m.id)}' "
-                             f"data-value='{_num_attr(v)}'{title}>{_e(fmt(v))}</span>{ci}</td>")
+                             f"data-value='{num_attr(v)}'{title}>{_e(fmt(v))}</span>{ci}</td>")
             chart = _chart_of(m, charts)
             hover = measure_title(m)
             if chart:
@@ -166,7 +166,7 @@ def _confusion_tables(models: list[ModelData], j0: int) -> str:
         c = {k: float(np.asarray(v)[j0]) for k, v in md.confusion.as_dict().items()}
 
         def cell(k: str, c: dict[str, float] = c, i: int = i) -> str:
-            return (f"<td id='bm-cm-{i}-{k}' data-value='{_num_attr(c[k])}'>"
+            return (f"<td id='bm-cm-{i}-{k}' data-value='{num_attr(c[k])}'>"
                     f"{_e(fmt(c[k], 10))}</td>")
 
         out.append(  # rows = actual, columns = predicted, as plot.confusion_matrix
@@ -284,7 +284,7 @@ def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.flo
     ``payload``; ``charts`` are the kinds drawn), the measures, the paired tests, the
     notes (``notes`` and the ``caught`` warnings) and the footer."""
     data = models
-    script = _asset("report.js")
+    script = asset("report.js")
     if "</script" in script.lower():  # pragma: no cover - a guard on the asset
         raise RuntimeError("report.js must not contain '</script'")
     paired_html = ("<section id='bm-paired-tests'><h2>Paired tests</h2>"
@@ -298,7 +298,7 @@ def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.flo
 <meta name="generator" content="binmetrics {_e(version)}">
 <title>{_e(title)}</title>
 <style>
-{_asset("report.css")}
+{asset("report.css")}
 </style>
 </head>
 <body>
@@ -307,7 +307,7 @@ def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.flo
 <section id="bm-threshold-box" aria-label="threshold">
 <label for="bm-slider">Threshold (score &#8805; t is predicted positive)</label>
 <input type="range" id="bm-slider" min="0" max="{grid.size - 1}" step="1" value="{j0}">
-<output id="bm-threshold" for="bm-slider" data-value="{_num_attr(grid[j0])}">\
+<output id="bm-threshold" for="bm-slider" data-value="{num_attr(grid[j0])}">\
 {_e(fmt(float(grid[j0]), 10))}</output>
 <button type="button" id="bm-reset" title="own thresholds: {_e(own)}">back to \
 {_e(_short(data[0].name))}'s threshold</button>
