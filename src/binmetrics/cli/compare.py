@@ -75,8 +75,8 @@ def add_compare_parser(sub: Any) -> None:
                     help="comma-separated score columns, one per model (at least two)")
     cp.add_argument("--measures", default="auc,accuracy", metavar="ID,ID,...",
                     help="measure ids or aliases (default: %(default)s)")
-    add_case_options(cp, nan_help="NaN/inf scores: an error, or drop those rows for every "
-                                  "model")
+    add_case_options(cp, orientation=False,
+                     nan_help="NaN/inf scores: an error, or drop those rows for every model")
     cp.add_argument("--method", choices=("auto", "bootstrap"), default="auto",
                     help="auto: DeLong for auc, McNemar for accuracy, bootstrap otherwise; "
                          "bootstrap: every measure (default: %(default)s)")

@@ -241,6 +241,7 @@ def evaluate_by(
     random_state: Any = None,
     min_cases: int = 2,
     undefined: UndefinedPolicy = "warn",
+    higher_is_positive: bool = True,
 ) -> ByResult:
     """Evaluate a classifier separately on each group of a data frame.
 
@@ -275,6 +276,9 @@ def evaluate_by(
         group's real cases with every replicate calibrated.
     min_cases : int, default 2
         Groups with fewer rows are not evaluated.
+    higher_is_positive : bool, default True
+        False when lower scores mean more likely positive (as in
+        :func:`binmetrics.evaluate`).
 
     Returns
     -------
@@ -316,7 +320,7 @@ def evaluate_by(
     True
     """
     opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
-                       undefined=undefined, pi0=pi0)
+                       undefined=undefined, pi0=pi0, higher_is_positive=higher_is_positive)
     names, tuple_keys = _by_list(by)
     min_cases, chosen, ids = _by_plan(min_cases, measures)
 
@@ -333,6 +337,7 @@ def evaluate_by(
     w_raw = None if weight is None else _column(data, kind, weight)
     key_cols = [as_1d(_column(data, kind, b), b) for b in names]
     inp = check_binary_inputs(y_raw, s_raw, w_raw, pos_label=pos_label, nan_policy=nan_policy)
+    scores = opts.oriented(inp.score)
     keys, members = _groups(key_cols)  # on every row: a group of NaN scores only stays
     keep = np.ones(y_raw.shape[0], dtype=bool)
     if inp.n_omitted:  # the rows check_binary_inputs kept
@@ -345,7 +350,7 @@ def evaluate_by(
         y = inp.y[idx]
         n, n_pos = int(idx.size), int(np.count_nonzero(y))
         w = None if inp.weight is None else inp.weight[idx]
-        table = None if n == 0 else CountTable.from_validated(y, inp.score[idx], w)
+        table = None if n == 0 else CountTable.from_validated(y, scores[idx], w)
         groups.append((key, table, n, n_pos, int(rows_all.size - n)))
     return _by_result(groups, names, tuple_keys, opts, min_cases, chosen, ids,
                       pos_label=inp.pos_label, ci=ci, ci_method=ci_method, level=level,
