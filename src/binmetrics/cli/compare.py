@@ -31,6 +31,7 @@ from binmetrics.cli.common import (
 from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.formatting import format_number
 from binmetrics.inference.paired import Comparison, compare
+from binmetrics.measures.registry import select_measures
 
 __all__ = ["add_compare_parser", "run_compare"]
 
@@ -133,7 +134,8 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
         raise CLIError(f"compare needs {missing}: e.g. {PROG} compare {args.file} "
                        "--label y --score p_lr,p_gb")
     scores = _score_columns(args.score)
-    measures = [s.strip() for s in args.measures.split(",") if s.strip()]
+    measures = [m.id for s in args.measures.split(",") if s.strip()
+                for m in select_measures(None, s.strip())]  # a preset names several
     if not measures:
         raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
     if args.label in scores:

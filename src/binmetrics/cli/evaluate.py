@@ -44,7 +44,7 @@ from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.options import EvalOptions, check_pi0
 from binmetrics.exceptions import EngineError
 from binmetrics.formatting import format_number
-from binmetrics.measures.registry import Measure, get_measure, iter_measures
+from binmetrics.measures.registry import Measure, iter_measures, select_measures
 
 __all__ = ["add_evaluate_parser", "prepare_evaluate", "run_evaluate"]
 
@@ -177,7 +177,8 @@ def _parse_measure_list(spec: str) -> list[Measure]:
     names = [s.strip() for s in spec.split(",") if s.strip()]
     if not names:
         raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
-    found = [get_measure(n) for n in names]  # KeyError with a suggestion
+    # a preset ("multilevel28") names several; an unknown name: KeyError with a suggestion
+    found = [m for n in names for m in select_measures(None, n)]
     return list({m.id: m for m in found}.values())
 
 

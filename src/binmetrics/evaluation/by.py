@@ -21,6 +21,7 @@ from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, caveats_once
 from binmetrics.formatting import frame_html
 from binmetrics.measures import Measure, get_measure, iter_measures
+from binmetrics.measures.registry import select_measures
 from binmetrics.table.counts import CountTable
 from binmetrics.validation import (
     NanPolicy,
@@ -363,9 +364,7 @@ def _by_plan(min_cases: Any, measures: Any) -> tuple[int, list[Measure], list[st
     if measures is None:
         chosen = list(iter_measures())
     else:
-        if isinstance(measures, (str, Measure)):
-            measures = [measures]
-        chosen = list({m.id: m for m in (get_measure(x) for x in measures)}.values())
+        chosen = select_measures(None, measures)  # also a preset: "multilevel28"
         if not chosen:
             raise ValueError("measures is empty; give measure ids, or None for all")
     # the fixed "prevalence" column already holds that measure: no second column
