@@ -89,11 +89,12 @@ replicates for the others; --ci-method picks another where it applies.
 al.): a number in (0, 1), "mean" (the average prevalence of the groups) or "min"
 (the smallest); without --by, "mean" and "min" are the data's own prevalence.
 
---by COL[,COL...] evaluates each group of rows separately (groups in order of
-first appearance). Groups with fewer than 2 rows or one class are reported with
-NaN values and the reason. json and csv give one record/row per group (csv:
-the group columns, n, positives, prevalence, the measures, ID_cal with --pi0,
-ID_low/ID_high with --ci, reason); the table format lists the groups and then
+--by COL[,COL...] evaluates each group of rows separately (groups in the order
+of their keys: dates in time order, missing keys last). Groups with fewer than 2
+rows or one class are reported with NaN values and the reason. json and csv
+give one record/row per group (csv: the group columns, n, positives,
+prevalence, the measures, ID_cal with --pi0, ID_low/ID_high with --ci,
+reason); the table format lists the groups and then
 the values in long format, one line per group and measure (group, id, value,
 low, high, value_cal).
 """

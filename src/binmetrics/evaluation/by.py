@@ -41,7 +41,7 @@ _FIXED = ("n", "positives", "prevalence")
 
 
 class ByResult:
-    """The result of :func:`evaluate_by`: one row per group, in order of first appearance.
+    """The result of :func:`evaluate_by`: one row per group, in the order of the keys.
 
     Attributes
     ----------
@@ -98,9 +98,11 @@ class ByResult:
                 f"measures={len(self.measures)}{shown})")
 
     def plot(self, measures: str | Sequence[str], calibrated: bool = True,
-             ax: Any = None) -> Axes:
+             ax: Any = None, *, prevalence: bool = False) -> Axes:
         """Each measure across the groups, in group order: raw values as solid lines,
-        calibrated ones (with ``calibrated=True``) dashed in the same colour.
+        calibrated ones (with ``calibrated=True``) dashed in the same colour, and with
+        ``prevalence=True`` each group's prevalence beside them (Siblini et al.'s
+        Fig. 1 monitoring view: is a drop the model's or the class prior's?).
 
         Groups that could not be evaluated leave a gap. Needs matplotlib
         (``pip install 'binmetrics[plot]'``).
@@ -113,10 +115,24 @@ class ByResult:
             Also draw the calibrated values (needs ``evaluate_by(..., pi0=...)``).
         ax : matplotlib Axes, optional
             Where to draw; default a new figure.
+        prevalence : bool, default False
+            Also draw the prevalence of each group (grey, dotted) on a second y axis at
+            the right (``ax.right_ax``), its scale starting at 0.
 
         Returns
         -------
         matplotlib.axes.Axes
+            The measures' axes.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import binmetrics as bm
+        >>> df = pd.DataFrame({"day": pd.to_datetime(["2024-01-02"] * 4 + ["2024-01-01"] * 4),
+        ...                    "y": [1, 0, 0, 0, 1, 1, 0, 0], "p": [.9, .2, .6, .1] * 2})
+        >>> res = bm.evaluate_by(df, label="y", score="p", by="day", measures=["ap"],
+        ...                      pi0=0.5)
+        >>> ax = res.plot("ap", prevalence=True)  # doctest: +SKIP
         """
         pyplot("ByResult.plot")  # fail early when matplotlib is missing
         names = [measures] if isinstance(measures, str) else list(measures)
@@ -143,7 +159,17 @@ class ByResult:
         ax.set_xticklabels([_key_label(k) for k in self.keys])
         ax.set_xlabel(", ".join(self.by))
         ax.set_ylabel("value")
-        ax.legend()
+        handles, labels = ax.get_legend_handles_labels()
+        if prevalence:
+            right = ax.twinx()
+            (line,) = right.plot(x, self._frame["prevalence"].to_numpy(dtype=float),
+                                 linestyle=":", marker="s", color="0.45",
+                                 label="prevalence (right axis)")
+            right.set_ylim(0.0, None)
+            right.set_ylabel("prevalence")
+            ax.right_ax = right
+            handles, labels = [*handles, line], [*labels, line.get_label()]
+        ax.legend(handles, labels)
         return ax
 
 
@@ -170,6 +196,13 @@ def _column(data: Any, kind: str, name: str) -> np.ndarray:
     if kind == "pandas":
         return np.asarray(data[name].to_numpy())
     return np.asarray(data.get_column(name).to_numpy())
+
+
+def _key_column(data: Any, kind: str, name: str) -> Any:
+    """A group column: a pandas Categorical stays one (its categories give the order)."""
+    if kind == "pandas" and isinstance(data[name].dtype, pd.CategoricalDtype):
+        return data[name].array
+    return as_1d(_column(data, kind, name), name)
 
 
 def _check_names(available: list[str], wanted: list[tuple[str, str]]) -> None:
@@ -211,10 +244,17 @@ def _python(v: Any) -> Any:
 
 
 def _groups(keys: list[np.ndarray]) -> tuple[list[Any], list[np.ndarray]]:
-    """Group keys in order of first appearance (missing values form a group) and the
-    row indices of each group."""
+    """Group keys in the order of the keys (time order for dates, numeric or
+    alphabetical order, the categories' order for a categorical; missing values form
+    a group, last) and the row indices of each group. Keys that cannot be compared
+    (mixed types) keep their order of first appearance."""
     frame = pd.DataFrame({str(i): k for i, k in enumerate(keys)})
-    codes = frame.groupby(list(frame.columns), sort=False, dropna=False).ngroup().to_numpy()
+    grouped = frame.groupby(list(frame.columns), sort=True, dropna=False, observed=True)
+    try:
+        codes = grouped.ngroup().to_numpy()
+    except TypeError:  # e.g. numbers and strings in one column: no order to keep
+        grouped = frame.groupby(list(frame.columns), sort=False, dropna=False, observed=True)
+        codes = grouped.ngroup().to_numpy()
     order = np.argsort(codes, kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     members = np.split(order, bounds) if codes.size else []
@@ -253,8 +293,11 @@ def evaluate_by(
     label, score : str
         Columns of the true labels and of the scores (see :func:`binmetrics.evaluate`).
     by : str or list of str
-        Group column(s). Groups keep their order of first appearance; a missing
-        value is a group of its own. The keys are values for one column name and
+        Group column(s). Groups are in the order of their keys: time order for dates,
+        numeric or alphabetical order, the categories' order for a pandas
+        Categorical (first appearance for keys of mixed types that do not compare);
+        a missing value is a group of its own, last. The file and Spark engines
+        order them so too. The keys are values for one column name and
         tuples for a list of names.
     pi0 : float in (0, 1), "mean", "min" or None
         Add each measure calibrated to this reference prevalence as ``<id>_cal``
@@ -304,20 +347,20 @@ def evaluate_by(
     >>> import pandas as pd
     >>> import binmetrics as bm
     >>> df = pd.DataFrame({
-    ...     "month": ["jan"] * 6 + ["feb"] * 6 + ["mar"] * 2,
+    ...     "month": ["2024-01"] * 6 + ["2024-02"] * 6 + ["2024-03"] * 2,
     ...     "y": [1, 0, 1, 0, 0, 0,  1, 1, 0, 1, 0, 0,  0, 0],
     ...     "p": [.9, .2, .6, .7, .1, .3,  .8, .4, .5, .9, .2, .1,  .3, .6]})
     >>> res = bm.evaluate_by(df, label="y", score="p", by="month", pi0="mean",
     ...                      measures=["auc", "precision"])
-    >>> res.pi0  # (2/6 + 3/6) / 2: the group "mar" has no positives
+    >>> res.pi0  # (2/6 + 3/6) / 2: the group "2024-03" has no positives
     0.41666666666666663
     >>> cols = ["month", "n", "prevalence", "auc", "ppv", "ppv_cal", "reason"]
     >>> res.to_frame()[cols].round(4)  # doctest: +NORMALIZE_WHITESPACE
-      month  n  prevalence     auc     ppv  ppv_cal        reason
-    0   jan  6      0.3333  0.8750  0.6667   0.7407
-    1   feb  6      0.5000  0.8889  0.6667   0.5882
-    2   mar  2      0.0000     NaN     NaN      NaN  no positives
-    >>> res.evaluations["mar"] is None
+         month  n  prevalence     auc     ppv  ppv_cal        reason
+    0  2024-01  6      0.3333  0.8750  0.6667   0.7407
+    1  2024-02  6      0.5000  0.8889  0.6667   0.5882
+    2  2024-03  2      0.0000     NaN     NaN      NaN  no positives
+    >>> res.evaluations["2024-03"] is None
     True
     """
     opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
@@ -336,7 +379,7 @@ def evaluate_by(
     y_raw = _column(data, kind, label)
     s_raw = _column(data, kind, score)
     w_raw = None if weight is None else _column(data, kind, weight)
-    key_cols = [as_1d(_column(data, kind, b), b) for b in names]
+    key_cols = [_key_column(data, kind, b) for b in names]
     inp = check_binary_inputs(y_raw, s_raw, w_raw, pos_label=pos_label, nan_policy=nan_policy)
     scores = opts.oriented(inp.score)
     keys, members = _groups(key_cols)  # on every row: a group of NaN scores only stays
