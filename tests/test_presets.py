@@ -118,3 +118,10 @@ def test_bad_names() -> None:
         bm.evaluate([0, 1], [0.2, 0.8]).to_dict(measures="multilevel82")
     with pytest.raises(RuntimeError, match="already taken"):
         register_preset("auc", ["auc"], source="x", description="x")
+
+
+def test_the_named_forms_warn_under_their_own_names() -> None:
+    ev = bm.evaluate([1, 1, 1], [0.2, 0.5, 0.9])
+    for i in ("roc_ef5", "mean_rank_normalized"):
+        with pytest.warns(bm.UndefinedMeasureWarning, match=f"^{i} is undefined"):
+            assert np.isnan(ev[i])

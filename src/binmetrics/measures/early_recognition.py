@@ -407,6 +407,8 @@ def roc_ef5(t: CountTable, *, at: str = "top") -> float:
     >>> ev["roc_ef5"] == ev.value("roc_enrichment", fpr=0.05)
     True
     """
+    if not both_classes(t, "roc_ef5"):  # the warning names this measure
+        return NAN
     return roc_enrichment(t, fpr=0.05, at=at)
 
 
@@ -432,4 +434,6 @@ def mean_rank_normalized(t: CountTable) -> float:
     >>> ev["mean_rank_normalized"], ev["mean_rank_positives"] / 4
     (0.5, 0.5)
     """
+    if not both_classes(t, "mean_rank_normalized"):
+        return NAN
     return mean_rank_positives(t, normalized=True)
