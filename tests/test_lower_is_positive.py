@@ -174,3 +174,16 @@ def test_plots_and_report_read_the_users_units(tmp_path) -> None:  # type: ignor
     assert "score <= -8 positive" in ax.get_title()
     html = ev.to_html(str(tmp_path / "r.html"))
     assert "the charts and the threshold slider show the negated scores" in html
+
+
+def test_file_engine_refuses_rather_than_misreads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("duckdb")
+    from binmetrics.engines.registry import get_engine
+    from binmetrics.evaluation.options import EvalOptions
+
+    y, s, _ = _data(10, 50)
+    path = tmp_path / "d.csv"
+    pd.DataFrame({"y": y, "s": s}).to_csv(path, index=False)
+    with get_engine("duckdb").open(str(path), label="y", score="s") as job:
+        with pytest.raises(ValueError, match="negate the score column"):
+            job.evaluate(EvalOptions(higher_is_positive=False))
