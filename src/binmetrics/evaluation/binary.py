@@ -415,7 +415,9 @@ class Evaluation(InferenceMethods, CalibrationMethods):
 
         Every cut of the table is scored at once (the measure is vectorised over
         the cumulative counts). Higher is better unless the measure's direction
-        says otherwise; among equal values the highest threshold wins.
+        says otherwise; among equal values the strictest cut wins (the highest
+        threshold; the lowest when lower scores mean positive, whose thresholds are
+        reported in the scores' own units).
 
         pROC's ``coords(roc, "best")``: ``"closest_topleft"``, or ``"youden"`` with
         ``weights=(cost, prevalence)`` (``best.weights``), maximise pROC's criterion
