@@ -35,7 +35,7 @@ from binmetrics.data import EXAMPLES, example_path
 from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
 from binmetrics.inference.intervals import ci_methods
 from binmetrics.inference.paired import compare_methods
-from binmetrics.measures.registry import Family
+from binmetrics.measures.registry import PRESETS, Family
 
 #: Berrar's Figure 3 cut (see the module docstring and the Conventions page).
 THRESHOLD = 0.55
@@ -282,6 +282,13 @@ def index_page(examples: dict[str, Example], ev: bm.Evaluation) -> str:
         lines.append(
             f"| [{_cell(m.name)}]({m.id}.md) | `{m.id}` | {m.family} | {arrows[m.direction]} "
             f"| {ex.shown} | {_cell(m.source)} | {_cell(', '.join(m.aliases))} |")
+    lines += ["", "## Named sets", "",
+              "Every `measures=` argument (and the CLI's `--measures`) also takes the name of "
+              "a set of measures declared from a seed paper (`binmetrics.measures.PRESETS`):", ""]
+    for preset in PRESETS.values():
+        members = ", ".join(f"[`{i}`]({i}.md)" for i in preset.ids)
+        lines.append(f"- **`{preset.name}`**: {_cell(preset.description)} ({preset.source}): "
+                     f"{members}.")
     lines.append("")
     return "\n".join(lines)
 

@@ -52,15 +52,15 @@ def quiet(f: Any, *args: Any, **kwargs: Any) -> Any:
         return f(*args, **kwargs)
 
 
-def first_order(values: pd.Series) -> list[Any]:
-    return list(dict.fromkeys(values.tolist()))
+def key_order(values: pd.Series) -> list[Any]:
+    return sorted(set(values.tolist()))
 
 
-def test_groups_in_order_of_first_appearance(df: pd.DataFrame) -> None:
+def test_groups_in_order_of_their_keys(df: pd.DataFrame) -> None:
     res = quiet(bm.evaluate_by, df, label="y", score="p", by="month", measures=IDS)
     frame = res.to_frame()
-    assert frame["month"].tolist() == first_order(df["month"])
-    assert frame["month"].tolist() != sorted(frame["month"])
+    assert frame["month"].tolist() == key_order(df["month"])
+    assert frame["month"].tolist() != list(dict.fromkeys(df["month"]))  # not appearance
     assert list(res.evaluations) == frame["month"].tolist()
     assert list(frame.columns[:4]) == ["month", "n", "positives", "prevalence"]
     assert frame.columns[-1] == "reason"
@@ -149,13 +149,14 @@ def test_nan_scores_omitted_per_group(df: pd.DataFrame) -> None:
 def test_several_group_columns_give_tuple_keys(df: pd.DataFrame) -> None:
     res = quiet(bm.evaluate_by, df, label="y", score="p", by=["month", "site"],
                 measures=["auc"])
-    expected = list(dict.fromkeys(zip(df["month"], df["site"], strict=True)))
+    expected = sorted(set(zip(df["month"], df["site"], strict=True)))
     assert list(res.evaluations) == expected
     frame = res.to_frame()
     assert list(zip(frame["month"], frame["site"], strict=True)) == expected
-    key = expected[0]
+    i = int(np.flatnonzero(frame["reason"] == "")[0])  # the first evaluated group
+    key = expected[i]
     rows = df[(df["month"] == key[0]) & (df["site"] == key[1])]
-    assert frame.loc[0, "auc"] == pytest.approx(bm.score("auc", rows["y"], rows["p"]),
+    assert frame.loc[i, "auc"] == pytest.approx(bm.score("auc", rows["y"], rows["p"]),
                                                 abs=1e-12)
 
 
@@ -216,6 +217,24 @@ def test_plot_draws_raw_and_calibrated_lines(df: pd.DataFrame) -> None:
     plt.close("all")
 
 
+def test_plot_draws_the_prevalence_beside_the_measure(df: pd.DataFrame) -> None:
+    import matplotlib.pyplot as plt
+
+    res = quiet(bm.evaluate_by, df, label="y", score="p", by="month", pi0="mean",
+                measures=IDS)
+    ax = res.plot("auc", prevalence=True)
+    right = ax.right_ax
+    (line,) = right.get_lines()
+    frame = res.to_frame()
+    np.testing.assert_array_equal(line.get_ydata(), frame["prevalence"].to_numpy(float))
+    np.testing.assert_array_equal(line.get_xdata(), ax.get_lines()[0].get_xdata())
+    assert right.get_ylim()[0] == 0.0 and right.get_ylabel() == "prevalence"
+    assert len(ax.get_lines()) == 2  # the measure and its calibrated form stay on the left
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[-1] == "prevalence (right axis)" and len(legend) == 3
+    plt.close("all")
+
+
 @pytest.mark.parametrize("pi0", [0, 1.5, 1, -0.1, "median", True, float("nan")])
 def test_bad_pi0(df: pd.DataFrame, pi0: Any) -> None:
     with pytest.raises((ValueError, TypeError), match="pi0"):
@@ -260,7 +279,7 @@ def test_cli_by_json(capsys: pytest.CaptureFixture[str], data_file: Path,
     res = quiet(bm.evaluate_by, df, label="y", score="p", by="month", pi0="mean",
                 measures=IDS)
     assert obj["pi0"] == res.pi0 and obj["by"] == ["month"]
-    assert [g["group"]["month"] for g in obj["groups"]] == first_order(df["month"])
+    assert [g["group"]["month"] for g in obj["groups"]] == key_order(df["month"])
     frame = res.to_frame()
     for g, (_, row) in zip(obj["groups"], frame.iterrows(), strict=True):
         assert g["reason"] == row["reason"] and g["n"] == row["n"]
@@ -336,7 +355,8 @@ def test_datetime_keys_stay_timestamps() -> None:
     d = pd.DataFrame({"day": pd.to_datetime(["2024-02-01"] * 4 + ["2024-01-01"] * 4),
                       "y": [1, 0, 1, 0] * 2, "p": [0.9, 0.1, 0.6, 0.7] * 2})
     a = quiet(bm.evaluate_by, d, label="y", score="p", by="day", measures=["auc"]).to_frame()
-    assert a["day"].tolist() == [pd.Timestamp("2024-02-01"), pd.Timestamp("2024-01-01")]
+    # time order, not the order of appearance
+    assert a["day"].tolist() == [pd.Timestamp("2024-01-01"), pd.Timestamp("2024-02-01")]
     b = quiet(bm.evaluate_by, pl.from_pandas(d), label="y", score="p", by="day",
               measures=["auc"]).to_frame()
     pd.testing.assert_frame_equal(a, b)
@@ -367,3 +387,23 @@ def test_calibrated_intervals_with_ci_and_pi0(df: pd.DataFrame) -> None:
         exp = quiet(cal.ci, "precision", n_resamples=100, random_state=0)
         assert (row["ppv_cal_low"], row["ppv_cal_high"]) == (exp.low, exp.high)
         assert row["ppv_cal_low"] <= row["ppv_cal"] <= row["ppv_cal_high"]
+
+
+def test_key_order_dates_categories_missing_and_mixed() -> None:
+    rng = np.random.default_rng(3)
+    n = 400
+    days = pd.to_datetime(["2024-03-01", "2023-12-31", "2024-01-15", "2024-02-29"])
+    d = pd.DataFrame({"y": rng.integers(0, 2, n), "p": rng.random(n),
+                      "day": rng.choice(days, n),
+                      "size": pd.Categorical(rng.choice(["S", "M", "L"], n),
+                                             categories=["S", "M", "L"], ordered=True),
+                      "site": rng.choice(np.array(["b", "a", None], dtype=object), n),
+                      "num": rng.choice([10, 9, 100], n)})
+    keys = {b: quiet(bm.evaluate_by, d, label="y", score="p", by=b, measures=["auc"]).keys
+            for b in ("day", "size", "site", "num")}
+    assert keys["day"] == sorted(days)                    # time order
+    assert keys["size"] == ["S", "M", "L"]                # the categories' order
+    assert keys["site"][:2] == ["a", "b"] and keys["site"][2] is None  # missing last
+    assert keys["num"] == [9, 10, 100]                    # numeric, not "10" < "9"
+    two = quiet(bm.evaluate_by, d, label="y", score="p", by=["size", "day"], measures=["auc"])
+    assert two.keys == [(s, t) for s in ["S", "M", "L"] for t in sorted(days)]

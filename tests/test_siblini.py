@@ -31,6 +31,39 @@ si = _load_example()
 N_SMALL = 200_000
 
 
+# --- Figures 4-5: the mean of repeated runs and its confidence band -------------------------
+def test_repeated_runs_average_the_runs_with_a_t_band() -> None:
+    from scipy import stats
+
+    pis = [0.3, 0.05]
+    rows = si.repeated_runs(si.prior_experiment, 4, 3000, pis, seed=1)
+    runs = [si.prior_experiment(3000, pis, seed=(1, r)) for r in range(4)]
+    assert len({run[1]["average_precision"] for run in runs}) == 4  # fresh data per run
+    for i, row in enumerate(rows):
+        assert row["pi_param"] == pis[i] and row["runs"] == 4
+        for key in ("average_precision", "best_f1_cal", "pi"):
+            v = np.array([run[i][key] for run in runs])
+            low, high = stats.t.interval(0.95, 3, loc=v.mean(), scale=stats.sem(v))
+            assert row[key] == pytest.approx(v.mean(), rel=1e-12)
+            assert (row[key + "_low"], row[key + "_high"]) == (
+                pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12))
+    # Fig. 5: each run draws its own random priors
+    five = si.repeated_runs(si.distance_experiment, 3, 2000, [0.5, 0.1], seed=2)
+    assert five[0]["pi_param_high"] > five[0]["pi_param_low"]
+    with pytest.raises(ValueError, match="at least 2"):
+        si.repeated_runs(si.prior_experiment, 1, 1000, pis)
+
+
+def test_example_draws_figures_4_to_6(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert si.main(["--n", "3000", "--runs", "3", "--n-priors", "4", "--n-distances",
+                        "4", "--n-repeats", "5", "--out", str(tmp_path)]) == 0
+    for name in ("fig4_prior.png", "fig5_distance.png", "fig6_undersampling.png"):
+        assert (tmp_path / name).stat().st_size > 10_000
+
+
 # --- (i) the paper's claims -----------------------------------------------------------------
 @pytest.fixture(scope="module")
 def prior_rows() -> list[dict[str, float]]:

@@ -45,7 +45,7 @@ def evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> s
         head.append(f"weights:    column {info['weight']!r}; total {_num(info['weight_total'])}, "
                     f"positives {_num(info['weight_positives'])}")
     head += [
-        f"threshold:  {info['threshold']!r} (score >= threshold is predicted positive)",
+        f"threshold:  {info['threshold']!r} ({_rule(info)} is predicted positive)",
         "confusion:  " + "  ".join(f"{k}={_num(v)}" for k, v in c.items()),
     ]
     iv = info.get("intervals")
@@ -96,6 +96,8 @@ def evaluate_json(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> st
         obj["weight_total"] = info["weight_total"]
         obj["weight_positives"] = info["weight_positives"]
     obj["threshold"] = json_value(info["threshold"])
+    if not info.get("higher_is_positive", True):
+        obj["higher_is_positive"] = False
     obj["confusion"] = info["confusion"]
     obj["measures"] = {m.id: json_value(v) for m, v in rows}
     if "calibrated" in info:
@@ -148,7 +150,7 @@ def by_table(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
         f"label:      {info['label']!r} (positive {info['pos_label']!r}), "
         f"score {info['score']!r}" + (f", weight {info['weight']!r}" if info["weight"] else ""),
         f"groups:     {len(frame)} by {', '.join(repr(b) for b in by)}",
-        f"threshold:  {info['threshold']!r} (score >= threshold is predicted positive)",
+        f"threshold:  {info['threshold']!r} ({_rule(info)} is predicted positive)",
     ]
     if info["pi0"] is not None:
         head.append(f"pi0:        {format_number(info['pi0'])} "
@@ -209,6 +211,7 @@ def by_json(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
         "file": info["file"], "label": info["label"], "score": info["score"],
         "weight": info["weight"], "by": info["by"], "pos_label": info["pos_label"],
         "threshold": json_value(info["threshold"]),
+        **({} if info.get("higher_is_positive", True) else {"higher_is_positive": False}),
         "pi0": None if info["pi0"] is None else json_value(info["pi0"]),
         "groups": groups,
     }
@@ -221,3 +224,8 @@ def by_csv(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
     if info["pi0"] is not None:
         frame.insert(len(frame.columns) - 1, "pi0", info["pi0"])
     return str(frame.to_csv(index=False, na_rep="NaN", lineterminator="\n"))
+
+
+def _rule(info: dict[str, Any]) -> str:
+    """The prediction rule: ``--lower-is-positive`` turns it round."""
+    return "score >= threshold" if info.get("higher_is_positive", True) else "score <= threshold"

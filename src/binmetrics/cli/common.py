@@ -99,12 +99,17 @@ def add_format_and_output(p: argparse.ArgumentParser) -> None:
 
 
 def add_case_options(p: argparse.ArgumentParser, *, weight: bool = True,
-                     nan_help: str = "NaN/inf scores: an error, or drop those rows") -> None:
+                     nan_help: str = "NaN/inf scores: an error, or drop those rows",
+                     orientation: bool = True) -> None:
     """Add the options every command that scores cases shares, in this order:
-    ``--threshold``, ``--weight`` (unless ``weight=False``), ``--pos-label``,
-    ``--nan-policy``."""
+    ``--threshold``, ``--lower-is-positive`` (unless ``orientation=False``),
+    ``--weight`` (unless ``weight=False``), ``--pos-label``, ``--nan-policy``."""
     p.add_argument("--threshold", type=float, default=0.5, metavar="T",
                    help="score >= T is predicted positive (default: %(default)s)")
+    if orientation:
+        p.add_argument("--lower-is-positive", action="store_true",
+                       help="lower scores mean more likely positive (docking scores, "
+                            "distances): score <= T is predicted positive")
     if weight:
         p.add_argument("--weight", metavar="COL", help="column of non-negative case weights")
     p.add_argument("--pos-label", metavar="VALUE",

@@ -35,6 +35,7 @@ from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.formatting import format_number
 from binmetrics.inference.paired import Comparison, compare, paired_inputs
 from binmetrics.inference.roc_tests import ROC_TEST_METHODS, ROCTest, roc_test
+from binmetrics.measures.registry import select_measures
 
 __all__ = ["add_compare_parser", "run_compare"]
 
@@ -87,9 +88,9 @@ def add_compare_parser(sub: Any) -> None:
     cp.add_argument("--score", metavar="A,B[,C...]",
                     help="comma-separated score columns, one per model (at least two)")
     cp.add_argument("--measures", default=None, metavar="ID,ID,...",
-                    help="measure ids or aliases (default: auc,accuracy)")
-    add_case_options(cp, nan_help="NaN/inf scores: an error, or drop those rows for every "
-                                  "model")
+                    help="measure ids, aliases or a named set (default: auc,accuracy)")
+    add_case_options(cp, orientation=False,
+                     nan_help="NaN/inf scores: an error, or drop those rows for every model")
     cp.add_argument("--method", choices=("auto", "bootstrap"), default="auto",
                     help="auto: DeLong for auc, McNemar for accuracy, bootstrap otherwise; "
                          "bootstrap: every measure (default: %(default)s)")
@@ -168,7 +169,8 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
     if args.alternative != "two-sided":
         raise CLIError("--alternative applies to --test; the measure comparison is "
                        "two-sided")
-    measures = [s.strip() for s in (args.measures or "auc,accuracy").split(",") if s.strip()]
+    measures = [m.id for s in (args.measures or "auc,accuracy").split(",") if s.strip()
+                for m in select_measures(None, s.strip())]  # a preset names several
     if not measures:
         raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
     if args.label in scores:

@@ -44,7 +44,7 @@ from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.options import EvalOptions, check_pi0
 from binmetrics.exceptions import EngineError
 from binmetrics.formatting import format_number
-from binmetrics.measures.registry import Measure, get_measure, iter_measures
+from binmetrics.measures.registry import Measure, iter_measures, select_measures
 
 __all__ = ["add_evaluate_parser", "prepare_evaluate", "run_evaluate"]
 
@@ -89,11 +89,12 @@ replicates for the others; --ci-method picks another where it applies.
 al.): a number in (0, 1), "mean" (the average prevalence of the groups) or "min"
 (the smallest); without --by, "mean" and "min" are the data's own prevalence.
 
---by COL[,COL...] evaluates each group of rows separately (groups in order of
-first appearance). Groups with fewer than 2 rows or one class are reported with
-NaN values and the reason. json and csv give one record/row per group (csv:
-the group columns, n, positives, prevalence, the measures, ID_cal with --pi0,
-ID_low/ID_high with --ci, reason); the table format lists the groups and then
+--by COL[,COL...] evaluates each group of rows separately (groups in the order
+of their keys: dates in time order, missing keys last). Groups with fewer than 2
+rows or one class are reported with NaN values and the reason. json and csv
+give one record/row per group (csv: the group columns, n, positives,
+prevalence, the measures, ID_cal with --pi0, ID_low/ID_high with --ci,
+reason); the table format lists the groups and then
 the values in long format, one line per group and measure (group, id, value,
 low, high, value_cal).
 """
@@ -177,7 +178,8 @@ def _parse_measure_list(spec: str) -> list[Measure]:
     names = [s.strip() for s in spec.split(",") if s.strip()]
     if not names:
         raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
-    found = [get_measure(n) for n in names]  # KeyError with a suggestion
+    # a preset ("multilevel28") names several; an unknown name: KeyError with a suggestion
+    found = [m for n in names for m in select_measures(None, n)]
     return list({m.id: m for m in found}.values())
 
 
@@ -209,6 +211,7 @@ def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
         labels, df[cols.score], threshold=args.threshold,
         sample_weight=None if cols.weight is None else df[cols.weight],
         pos_label=pos_label, nan_policy=args.nan_policy,
+        higher_is_positive=not args.lower_is_positive,
     )
     return _report(args, cols, str(path), ev, selected, pi0)
 
@@ -236,6 +239,8 @@ def _report(args: argparse.Namespace, cols: Columns, path: str, ev: Evaluation,
         "threshold": ev.threshold,
         "confusion": {k: _count(v) for k, v in c.as_dict().items()},
     }
+    if not ev.higher_is_positive:
+        info["higher_is_positive"] = False
     if ev.table.weighted:
         info["weight_total"] = _count(ev.table.total)
         info["weight_positives"] = _count(ev.table.P)
@@ -259,9 +264,11 @@ def check_threshold_range(ev: Evaluation) -> None:
     t = ev.table
     if t.n_distinct == 0:
         return
-    low, high = float(t.scores.min()), float(t.scores.max())
-    if not low <= ev.threshold <= high:
-        side = "positive" if ev.threshold <= low else "negative"
+    low, high = float(t.scores.min()), float(t.scores.max())  # of the oriented scores
+    if not low <= ev.cut <= high:
+        side = "positive" if ev.cut <= low else "negative"
+        if not ev.higher_is_positive:  # the range in the scores' own units
+            low, high = -high, -low
         warnings.warn(f"--threshold {ev.threshold:g} is outside the scores' range "
                       f"[{format_number(low)}, {format_number(high)}]: every case is "
                       f"predicted {side}", UserWarning, stacklevel=2)
@@ -383,6 +390,9 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
                 pi0: float | str | None, selected: list[Measure] | None) -> str:
     """Evaluate FILE with a file engine: the group-by runs there, the table comes back."""
     file = args.file if args.file is not None else str(example_path(args.example))
+    if args.lower_is_positive:
+        raise CLIError(f"--lower-is-positive works with --engine numpy only (the {name} "
+                       "engine reads the scores as given); negate the score column instead")
     engine = get_engine(name)
     own = {o.dest: getattr(args, o.dest, None) for o in engine.options}
     try:
@@ -416,7 +426,7 @@ def _run_evaluate_by(args: argparse.Namespace, cols: Columns, path: Path, df: pd
                       measures=chosen, weight=cols.weight, threshold=args.threshold,
                       pos_label=pos_label, nan_policy=args.nan_policy, ci=args.ci,
                       ci_method=plan, level=args.ci_level, n_resamples=args.resamples,
-                      random_state=args.seed)
+                      random_state=args.seed, higher_is_positive=not args.lower_is_positive)
     return _report_by(args, cols, str(path), res, by, chosen)
 
 
@@ -428,6 +438,8 @@ def _report_by(args: argparse.Namespace, cols: Columns, path: str, res: ByResult
         "by": by, "pos_label": res.pos_label, "threshold": args.threshold, "pi0": res.pi0,
         "ci": args.ci,
     }
+    if args.lower_is_positive:
+        info["higher_is_positive"] = False
     render = {"table": by_table, "json": by_json, "csv": by_csv}
     return render[args.format](info, res, chosen)
 

@@ -136,7 +136,8 @@ def _evaluate(cols: Columns, labels: Any, scores: Any, weights: Any,
               args: argparse.Namespace, pos_label: Any) -> Evaluation:
     try:
         ev = evaluate(labels, scores, threshold=args.threshold, sample_weight=weights,
-                      pos_label=pos_label, nan_policy=args.nan_policy)
+                      pos_label=pos_label, nan_policy=args.nan_policy,
+                      higher_is_positive=not args.lower_is_positive)
     except (ValueError, TypeError) as exc:  # the library's words in the CLI's terms
         raise CLIError(cli_message(one_line(exc), cols)) from None
     assert isinstance(ev, Evaluation)  # one score column: never multiclass
@@ -182,6 +183,9 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
     exact, or chi-square with non-integer weights, with a note for the report)."""
     from binmetrics.inference.paired import compare
 
+    if args.lower_is_positive:
+        raise CLIError("--lower-is-positive applies to one score column; the paired tests "
+                       "of several read higher as positive: negate the score columns")
     mcnemar = args.mcnemar
     if mcnemar == "auto":
         mcnemar = "exact" if weights is None or _whole(weights) else "chi2"

@@ -14,7 +14,6 @@ from binmetrics.backends import axes
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
 from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
-from binmetrics.measures import get_measure
 from binmetrics.measures.registry import select_measures
 
 if TYPE_CHECKING:
@@ -163,7 +162,7 @@ def measure_correlation(data: Any, measures: Iterable[str] | None = None, *,
         values = values.loc[:, finite & varying]
         ids = list(values.columns)
     else:
-        ids = list(dict.fromkeys(get_measure(m).id for m in measures))
+        ids = [m.id for m in select_measures(None, measures)]  # ids, aliases or a preset
         values = _values(evs, ids)
     calibrated = None
     cal_evs: dict[Any, Evaluation] | None = None

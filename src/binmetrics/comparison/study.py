@@ -241,7 +241,7 @@ def benchmark(
     elif isinstance(measures, str) and measures in FAMILIES:
         chosen = select_measures(measures)
     elif isinstance(measures, str):
-        chosen = select_measures(None, [measures])
+        chosen = select_measures(None, measures)  # one id, or a preset: "multilevel28"
     else:
         chosen = select_measures(None, measures)
     if not chosen:

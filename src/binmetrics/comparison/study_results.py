@@ -34,6 +34,7 @@ from binmetrics.comparison._study_plan import _class_counts, _Setting
 from binmetrics.comparison._study_tasks import _Result
 from binmetrics.comparison.study_srd import TEST_SUFFIX, StudySRD
 from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.measures.registry import select_measures
 
 if TYPE_CHECKING:
     from binmetrics.comparison.anova import AnovaResult
@@ -238,8 +239,20 @@ class Study:
             yield (key if isinstance(key, tuple) else (key,)), g
 
     # --- the measures comparison (section 2.1) ----------------------------------------
+    def _chosen(self, measures: str | Sequence[str] | None) -> list[str]:
+        """The study's measure ids that ``measures`` names (all when None)."""
+        if measures is None:
+            return list(self.measures)
+        ids = [m.id for m in select_measures(None, measures)]
+        missing = [i for i in ids if i not in self.measures]
+        if missing:
+            raise ValueError(f"the study did not compute {', '.join(missing)}; run "
+                             f"benchmark(..., measures={measures!r})")
+        return ids
+
     def measures_matrix(self, *, by: Sequence[str] = ("balance", "classes"),
                         orient: bool = True, clean: bool = True, common: bool = True,
+                        measures: str | Sequence[str] | None = None,
                         **where: Any) -> dict[tuple[Any, ...], pd.DataFrame]:
         """The SRD input matrices of the measures comparison, per ``by`` group.
 
@@ -251,7 +264,9 @@ class Study:
         most measures (e.g. a test part holding one class) is dropped instead. With
         ``common`` (default) a measure dropped from one group is dropped from all,
         so that every group compares the same measures (and the ANOVA has every
-        cell). ``where`` filters the table first, e.g. ``validation="cv"``.
+        cell). ``measures`` keeps some of the study's measures (ids, aliases or a
+        preset such as "multilevel28"). ``where`` filters the table first, e.g.
+        ``validation="cv"``.
 
         Examples
         --------
@@ -268,17 +283,18 @@ class Study:
         ['brier', 'log_loss']
         """
         by = _check_by(by, "measure")
+        wanted = self._chosen(measures)
         out = {}
         for key, g in self._groups(by, **where):
             rows = [c for c in _IDS if c not in by]
             m = g.pivot_table(index=rows, columns="measure", values="value",
                               aggfunc="first", dropna=False, sort=False)
-            m = m.dropna(how="all").reindex(columns=[i for i in self.measures if i in m.columns])
+            m = m.dropna(how="all").reindex(columns=[i for i in wanted if i in m.columns])
             m.index = _labels(m.index)
             m.columns.name = "measure"
             out[key] = _prepare_measures(m, orient=orient, clean=clean)
         if common and clean and len(out) > 1:
-            shared = [c for c in self.measures if all(c in m.columns for m in out.values())]
+            shared = [c for c in wanted if all(c in m.columns for m in out.values())]
             for key, m in out.items():
                 extra = [c for c in m.columns if c not in shared]
                 if extra:
@@ -294,6 +310,7 @@ class Study:
                      pretreat: str = "unit_length", orient: bool = True,
                      reference: str = "mean", cv: str | None = "kfold", k: int = 5,
                      repeats: int = 10, random_state: int | None = 0, common: bool = True,
+                     measures: str | Sequence[str] | None = None,
                      **where: Any) -> StudySRD:
         """The paper's comparison of the measures (section 2.1, Figures 3 and 5).
 
@@ -316,7 +333,8 @@ class Study:
         from one group is dropped from every group (see :meth:`measures_matrix`).
         ``cv=None`` skips the cross-validation. Groups too small for an SRD or its
         cross-validation are left out with one warning naming them, as in
-        :meth:`srd_models`.
+        :meth:`srd_models`. ``measures`` compares some of the study's measures
+        (e.g. the paper's own set, ``measures="multilevel28"``).
 
         Returns
         -------
@@ -341,7 +359,8 @@ class Study:
         >>> res.long().columns.tolist()  # the cross-validated SRD%, for anova()
         ['balance', 'classes', 'fold', 'measure', 'srd_pct']
         """
-        mats = self.measures_matrix(by=by, orient=orient, common=common, **where)
+        mats = self.measures_matrix(by=by, orient=orient, common=common, measures=measures,
+                                    **where)
         return StudySRD._fit("measures", tuple(by), mats, reference=reference,
                              pretreat=pretreat, axis="columns", directions=None, cv=cv, k=k,
                              repeats=repeats, random_state=random_state)

@@ -6,7 +6,7 @@ markers. Private to the display package.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from binmetrics.table.counts import CountTable
 
 __all__ = ["FloatArray", "Models", "color", "fmt", "label", "markers", "models_of",
-           "need_both", "operating_threshold", "unit_square"]
+           "need_both", "operating_threshold", "rule_label", "table_cut", "unit_square"]
 
 FloatArray = npt.NDArray[np.float64]
 Models = list[tuple[str | None, "Evaluation"]]
@@ -84,6 +84,19 @@ def operating_threshold(ev: Evaluation, operating_point: Any) -> float | None:
     if operating_point is True:
         return ev.threshold
     return check_threshold(operating_point)
+
+
+def table_cut(ev: Evaluation, threshold: float) -> float:
+    """A threshold in the scores' units as a cut of the evaluation's table (negated
+    when lower scores mean positive)."""
+    return threshold if ev.higher_is_positive else -threshold
+
+
+def rule_label(models: Sequence[tuple[str | None, Evaluation]]) -> str:
+    """The threshold axis' label: the prediction rule of the models."""
+    rules = {ev.rule for _, ev in models}
+    rule = rules.pop() if len(rules) == 1 else "score >= or <= threshold"
+    return f"threshold ({rule} is positive)"
 
 
 def markers(t: CountTable) -> str:

@@ -175,17 +175,21 @@ def _series(x: Any, y: Any, label: str, model: str | None = None, style: SeriesS
 def threshold_axis(thresholds: FloatArray) -> FloatArray:
     """The x values of every cut on a chart against the threshold: the distinct scores,
     and for cut 0 (threshold +inf, nothing positive) a point just right of the highest
-    score.
+    score; when lower scores mean positive (cut 0 at -inf, the scores ascending), just
+    left of the lowest.
 
     Examples
     --------
     >>> threshold_axis(np.array([np.inf, 0.9, 0.5, 0.1])).round(3).tolist()
     [0.94, 0.9, 0.5, 0.1]
+    >>> threshold_axis(np.array([-np.inf, -9.0, -8.0, -5.0])).round(3).tolist()
+    [-9.2, -9.0, -8.0, -5.0]
     """
     s = thresholds[1:]
-    span = float(s[0] - s[-1])
+    span = abs(float(s[0] - s[-1]))
     pad = 0.05 * span if span > 0 else max(0.05 * abs(float(s[0])), 0.05)
-    return np.concatenate(([s[0] + pad], s))
+    side = 1.0 if thresholds[0] > 0 else -1.0
+    return np.concatenate(([s[0] + side * pad], s))
 
 
 def pr_line(ev: Evaluation, method: str) -> tuple[FloatArray, FloatArray]:
@@ -263,7 +267,7 @@ def _case_losses(t: CountTable, center: float) -> dict[str, FloatArray]:
 
 
 def _center(ev: Evaluation, center: float | Literal["threshold"]) -> float:
-    return ev.threshold if isinstance(center, str) else float(center)
+    return ev.cut if isinstance(center, str) else float(center)
 
 
 def _check_center(center: Any) -> float | Literal["threshold"]:
@@ -372,7 +376,7 @@ def threshold_data(models: Models) -> ChartData:
         out.append(_series(*step_vertices(x, c.fpr, "post"), "FPR", name, "dashed"))
         t_ks, ks = c.ks()
         if np.isfinite(t_ks):
-            k = ev.table.cut_index(t_ks)
+            k = int(np.nanargmax(np.abs(c.tpr - c.fpr)))  # where ks() found the gap
             out.append(_series([t_ks, t_ks], [c.fpr[k], c.tpr[k]],
                                f"KS = {ks:.3f} at {t_ks:g}", name, "segment"))
     return ChartData("threshold", "TPR and FPR against the threshold (KS gap)",

@@ -22,6 +22,8 @@ from binmetrics.display._plotting import (
     label,
     models_of,
     operating_threshold,
+    rule_label,
+    table_cut,
     unit_square,
 )
 from binmetrics.display.chart_data import (
@@ -291,7 +293,7 @@ def measure(ev_or_models: Any, *, ax: Any = None, measure: str | Sequence[str] =
     styles = ["-", "--", "-.", ":"]
     for i, (name, ev) in enumerate(models):
         with undefined_policy("ignore"):  # TPR and FPR, unused here, need both classes
-            curves = ThresholdCurves.from_table(ev.table)
+            curves = ev.in_user_units(ThresholdCurves.from_table(ev.table))
         x = threshold_axis(curves.thresholds)
         for j, m in enumerate(chosen):
             p = {k: v for k, v in params.items() if k in m.params}
@@ -307,7 +309,7 @@ def measure(ev_or_models: Any, *, ax: Any = None, measure: str | Sequence[str] =
         if th is not None:
             ax.axvline(th, color=color(i), linestyle=":", linewidth=1.0,
                        label=label(name, f"threshold {th:g}"))
-    ax.set_xlabel("threshold (score >= threshold is positive)")
+    ax.set_xlabel(rule_label(models))
     ax.set_ylabel(chosen[0].name if len(chosen) == 1 else "value")
     ax.set_title(f"{', '.join(m.id for m in chosen)} against the threshold")
     ax.legend(loc="best" if sum(ev.table.n_distinct for _, ev in models) <= 1000
@@ -369,11 +371,11 @@ def confusion_matrix(ev_or_models: Any, *, ax: Any = None, threshold: float | No
     else:
         ((_, ev),) = models_of(obj, "plot.confusion_matrix")
         th = ev.threshold if threshold is None else check_threshold(threshold)
-        c = ev.table.confusion(th)
+        c = ev.table.confusion(table_cut(ev, th))
         cm = np.array([[c.tp, c.fn], [c.fp, c.tn]], dtype=np.float64)
         labels = ["positive", "negative"]
         weighted = ev.table.weighted
-        title = f"Confusion matrix, score >= {th:g} positive"
+        title = f"Confusion matrix, {ev.rule.replace('threshold', f'{th:g}')} positive"
     ax = axes(ax, "plot.confusion_matrix")
     rows = cm.sum(axis=1, keepdims=True)
     share = np.divide(cm, rows, out=np.full_like(cm, np.nan), where=rows > 0)

@@ -22,6 +22,8 @@ from binmetrics.display._plotting import (
     models_of,
     need_both,
     operating_threshold,
+    rule_label,
+    table_cut,
     unit_square,
 )
 from binmetrics.display.chart_data import PR_NAMES, case_axes, pr_line, threshold_axis
@@ -82,7 +84,7 @@ def roc(ev_or_models: Any, *, ax: Any = None, hull: bool = True,
                     label=label(name, f"convex hull, AUCH = {fmt(h.area())}"))
         th = operating_threshold(ev, operating_point)
         if th is not None:
-            cm = ev.table.confusion(th)
+            cm = ev.table.confusion(table_cut(ev, th))
             ax.plot([cm.fp / ev.table.N], [cm.tp / ev.table.P], linestyle="none", marker="o",
                     markersize=8, markerfacecolor="white", markeredgecolor=color(i),
                     label=label(name, f"threshold {th:g}"))
@@ -141,7 +143,7 @@ def threshold(ev_or_models: Any, *, ax: Any = None,
                 label=label(name, "FPR"))
         t_ks, ks = c.ks()
         if np.isfinite(t_ks):
-            k = ev.table.cut_index(t_ks)
+            k = int(np.nanargmax(np.abs(c.tpr - c.fpr)))  # where ks() found the gap
             lo, hi = sorted((float(c.fpr[k]), float(c.tpr[k])))
             ax.plot([t_ks, t_ks], [lo, hi], color=col, linewidth=2.5, alpha=0.6,
                     solid_capstyle="butt", label=label(name, f"KS = {ks:.3f} at {t_ks:g}"))
@@ -152,7 +154,7 @@ def threshold(ev_or_models: Any, *, ax: Any = None,
             ax.axvline(th, color=col, linestyle=":", linewidth=1.0,
                        label=label(name, f"threshold {th:g}"))
     ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("threshold (score >= threshold is positive)")
+    ax.set_xlabel(rule_label(models))
     ax.set_ylabel("rate")
     ax.set_title("TPR and FPR against the threshold")
     ax.legend(loc="upper right", fontsize="small")
@@ -229,7 +231,7 @@ def pr(ev_or_models: Any, *, ax: Any = None,
                     **kw)
         th = operating_threshold(ev, operating_point)
         if th is not None:
-            cm = ev.table.confusion(th)
+            cm = ev.table.confusion(table_cut(ev, th))
             if cm.tp + cm.fp > 0:
                 ax.plot([cm.tp / ev.table.P], [cm.tp / (cm.tp + cm.fp)], linestyle="none",
                         marker="o", markersize=8, markerfacecolor="white",
@@ -346,7 +348,7 @@ def gain(ev_or_models: Any, *, ax: Any = None, normalize: bool = False,
                     label="random" if normalize else f"random (n = {end[0]:g}, P = {end[1]:g})")
         th = operating_threshold(ev, operating_point)
         if th is not None:
-            k = t.cut_index(th)
+            k = t.cut_index(table_cut(ev, th))
             ax.plot([c.n_selected[k] * sx], [c.positives[k] * sy], linestyle="none", marker="o",
                     markersize=8, markerfacecolor="white", markeredgecolor=color(i),
                     label=label(name, f"threshold {th:g}"))
@@ -399,7 +401,7 @@ def lift(ev_or_models: Any, *, ax: Any = None, normalize: bool = False,
                 label=label(name, f"lift, average lift = {fmt(c.average())}"))
         th = operating_threshold(ev, operating_point)
         if th is not None:
-            k = t.cut_index(th)
+            k = t.cut_index(table_cut(ev, th))
             if k > 0:
                 ax.plot([c.n_selected[k - 1] * sx], [c.lift[k - 1]], linestyle="none",
                         marker="o", markersize=8, markerfacecolor="white",

@@ -199,11 +199,17 @@ def report(
                              f"report has no model {', '.join(map(repr, stray))}; its models: "
                              f"{', '.join(map(repr, names))}")
     out_path = check_writable(path) if path is not None else None
+    flipped = [n for n, ev in entries if not ev.higher_is_positive]
+    entries = [(n, ev.negated()) for n, ev in entries]
     evs = [ev for _, ev in entries]
     grid = _grid(evs, slider_positions(thresholds, evs))
     t_range = threshold_range(evs)
     conf = list(iter_measures("confusion"))
     chart_notes: list[str] = list(notes)
+    if flipped:
+        chart_notes.append(f"Lower scores mean positive for {', '.join(map(repr, flipped))}: "
+                           "the charts and the threshold slider show the negated scores "
+                           "(-score >= -threshold is positive); the values are the same.")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         data = [model_data(n, ev, grid, conf, ci) for n, ev in entries]

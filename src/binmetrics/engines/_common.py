@@ -383,6 +383,10 @@ class AggregateJob:
         if by_options and not self.by:
             raise TypeError(f"{', '.join(sorted(by_options))}: only with by= (the options of "
                             "evaluate_by)")
+        if not options.higher_is_positive:  # the engines read the score column as given
+            raise ValueError("higher_is_positive=False is not supported by the file and Spark "
+                             "engines: negate the score column (e.g. a view or where the file "
+                             "is written) and use the negated threshold")
         nan_policy, threshold = options.nan_policy, options.threshold
         st = self.stats(nan_policy)
         pos = self.resolve_pos_label(st, options.pos_label)

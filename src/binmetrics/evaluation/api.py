@@ -42,7 +42,7 @@ def evaluate(y_true: Any, y_score: ScoreVector, *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | None = ..., weight: str | None = ...,
-             labels: Any = ...) -> Evaluation: ...
+             labels: Any = ..., higher_is_positive: bool = ...) -> Evaluation: ...
 
 
 @overload
@@ -50,7 +50,7 @@ def evaluate(y_true: Any, y_score: ScoreMatrix, *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
-             weight: str | None = ..., labels: Any = ...
+             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...
              ) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -59,7 +59,7 @@ def evaluate(y_true: Any = ..., y_score: Any = ..., *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
-             weight: str | None = ..., labels: Any = ...
+             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...
              ) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -78,6 +78,7 @@ def evaluate(
     score: str | Sequence[str] | None = None,
     weight: str | None = None,
     labels: Any = None,
+    higher_is_positive: bool = DEFAULTS.higher_is_positive,
 ) -> Evaluation | MulticlassEvaluation:
     """Evaluate a binary classifier: every measure of the registry from one sort.
 
@@ -121,6 +122,13 @@ def evaluate(
     labels : sequence, optional
         Multiclass: the class of each column of the probability matrix (as
         :func:`~binmetrics.multiclass.evaluate_multiclass`).
+    higher_is_positive : bool, default True
+        False for scores where lower means more likely positive (the docking scores of
+        the multi-level virtual-screening paper, distances, p-values). Every measure
+        is then that of ``-y_score``; ``threshold`` and every threshold reported
+        (:attr:`Evaluation.confusion`, :meth:`~Evaluation.best_threshold`, the curves'
+        ``thresholds``, ``roc().at``) are in the scores' own units, with the rule
+        ``score <= threshold`` is predicted positive.
 
     Returns
     -------
@@ -155,6 +163,14 @@ def evaluate(
     >>> df = pd.DataFrame({"y": y, "p": s})
     >>> bm.evaluate(df, label="y", score="p", threshold=0.55).confusion
     Confusion(tp=3, fp=1, fn=2, tn=4)
+
+    Docking scores (kcal/mol), lower meaning a better binder; ``score <= -8`` is
+    predicted active:
+
+    >>> dock = bm.evaluate([1, 1, 0, 1, 0], [-9.5, -8.7, -8.1, -7.9, -6.0], threshold=-8,
+    ...                    higher_is_positive=False)
+    >>> dock.confusion, round(dock["auc"], 4), dock.best_threshold("informedness").threshold
+    (Confusion(tp=2, fp=1, fn=1, tn=1), 0.8333, -8.7)
     """
     if data is not None or label is not None or score is not None or weight is not None:
         y_true, y_score, sample_weight = _from_table(
@@ -167,6 +183,9 @@ def evaluate(
         if not is_score_matrix(y_score):
             raise ValueError("labels= names the columns of a probability matrix (multiclass); "
                              "for binary scores give pos_label= instead")
+        if higher_is_positive is not True:
+            raise ValueError("higher_is_positive=False applies to the scores of a binary "
+                             "classifier, not to a multiclass probability matrix")
         return evaluate_multiclass(y_true, y_score, labels=labels, sample_weight=sample_weight,
                                    nan_policy=nan_policy, undefined=undefined)
     if is_score_matrix(y_score) and np.shape(y_score)[1] == 2:
@@ -178,7 +197,9 @@ def evaluate(
     elif is_score_matrix(y_score):
         unused = [name for name, given in (("threshold", threshold != 0.5),
                                            ("pos_label", pos_label is not None),
-                                           ("pi0", pi0 is not None)) if given]
+                                           ("pi0", pi0 is not None),
+                                           ("higher_is_positive",
+                                            higher_is_positive is not True)) if given]
         if unused:
             raise ValueError(f"{', '.join(unused)} cannot be used with a probability matrix "
                              f"(y_score of shape {np.shape(y_score)}): the multiclass "
@@ -186,7 +207,7 @@ def evaluate(
         return evaluate_multiclass(y_true, y_score, sample_weight=sample_weight,
                                    nan_policy=nan_policy, undefined=undefined)
     opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
-                       undefined=undefined, pi0=pi0)
+                       undefined=undefined, pi0=pi0, higher_is_positive=higher_is_positive)
     try:
         inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                                   nan_policy=nan_policy)
@@ -197,7 +218,7 @@ def evaluate(
                              "bm.evaluate(y, model.predict_proba(X)), with labels=[...] "
                              "naming the columns if they are not in sorted order") from None
         raise
-    table = CountTable.from_validated(inp.y, inp.score, inp.weight)
+    table = CountTable.from_validated(inp.y, opts.oriented(inp.score), inp.weight)
     return opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
                            n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
 
@@ -245,6 +266,7 @@ def score(
     pos_label: Any = DEFAULTS.pos_label,
     nan_policy: NanPolicy = DEFAULTS.nan_policy,
     undefined: UndefinedPolicy = DEFAULTS.undefined,
+    higher_is_positive: bool = DEFAULTS.higher_is_positive,
     **params: Any,
 ) -> float:
     """One measure in functional form: ``score("auc", y_true, y_score)``.
@@ -261,5 +283,6 @@ def score(
     m = get_measure(measure)  # fail on a misspelt name before validating the data
     m.resolve_params(**params)
     ev = evaluate(y_true, y_score, threshold=threshold, sample_weight=sample_weight,
-                  pos_label=pos_label, nan_policy=nan_policy, undefined=undefined)
+                  pos_label=pos_label, nan_policy=nan_policy, undefined=undefined,
+                  higher_is_positive=higher_is_positive)
     return ev.value(m, **params)

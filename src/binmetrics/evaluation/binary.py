@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import numpy as np
 
@@ -47,6 +48,9 @@ if TYPE_CHECKING:
     from binmetrics.table.binning import Binning
 
 __all__ = ["BestThreshold", "Evaluation"]
+
+#: a curve with thresholds (ROC, DET, PR, threshold curves)
+_C = TypeVar("_C", ROCCurve, DETCurve, PRCurve, ThresholdCurves)
 
 
 @dataclass(frozen=True)
@@ -94,11 +98,17 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         undefined: UndefinedPolicy = "warn",
         n_rows: int | None = None,
         n_positive_rows: int | None = None,
+        higher_is_positive: bool = True,
     ) -> None:
         with undefined_policy(undefined):
             pass  # validates the policy name
         self.table = table
+        #: the cut in the user's units: ``score >= threshold`` is positive, or
+        #: ``score <= threshold`` when ``higher_is_positive`` is False
         self.threshold = check_threshold(threshold)
+        #: False: lower scores mean more likely positive; the table then holds the
+        #: negated scores, so every measure is that of ``-score`` (see :attr:`cut`)
+        self.higher_is_positive = bool(higher_is_positive)
         self.pos_label = pos_label
         self.n_omitted = int(n_omitted)
         if n_rows is None and not table.weighted:  # unweighted counts are rows
@@ -107,15 +117,31 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         #: None for a weighted table built without the rows
         self.n_rows, self.n_positive_rows = n_rows, n_positive_rows
         self.undefined: UndefinedPolicy = undefined
-        self._confusion = table.confusion(self.threshold)
+        self._confusion = table.confusion(self.cut)
         self._cache: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
         if table.binning is not None:  # binned scores: warn if the threshold cuts a bin
-            table.binning.warn_inexact(self.threshold, table, stacklevel=2)
+            table.binning.warn_inexact(self.cut, table, stacklevel=2)
+
+    @property
+    def cut(self) -> float:
+        """The threshold on the table's scores (``table score >= cut`` is positive):
+        :attr:`threshold`, negated when lower scores mean positive."""
+        return self.threshold if self.higher_is_positive else -self.threshold
+
+    def _user(self, thresholds: Any) -> Any:
+        """Thresholds on the table's scores, in the user's units (un-negated)."""
+        return thresholds if self.higher_is_positive else -thresholds
+
+    @property
+    def rule(self) -> str:
+        """The prediction rule in words, for displays."""
+        return "score >= threshold" if self.higher_is_positive else "score <= threshold"
 
     # --- values ----------------------------------------------------------------------
     @property
     def confusion(self) -> Confusion:
-        """TP, FP, FN, TN at ``score >= threshold`` (integers unless weighted)."""
+        """TP, FP, FN, TN at ``score >= threshold`` (``<=`` when lower scores mean
+        positive; integers unless weighted)."""
         return self._shown(self._confusion)
 
     def _shown(self, c: Confusion) -> Confusion:
@@ -295,7 +321,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
                                  "scores no longer are; use method='reweight'")
             return UndersampledEvaluation(self.table, pi0, n_repeats=n_repeats,
                                           random_state=random_state,
-                                          threshold=self.threshold, undefined=self.undefined)
+                                          threshold=self.cut, undefined=self.undefined)
         if method != "reweight":
             raise ValueError(f"method must be 'reweight' or 'undersample'; got {method!r}")
         if (n_repeats, random_state) != (100, None):
@@ -304,7 +330,8 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         return Evaluation(self.table.calibrated(pi0), threshold=self.threshold,
                           pos_label=self.pos_label, n_omitted=self.n_omitted,
                           undefined=self.undefined, n_rows=self.n_rows,
-                          n_positive_rows=self.n_positive_rows)
+                          n_positive_rows=self.n_positive_rows,
+                          higher_is_positive=self.higher_is_positive)
 
     @property
     def pi0(self) -> float | None:
@@ -378,7 +405,8 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         :meth:`error_bounds` gives those measures no bound)."""
         return Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
                           n_omitted=self.n_omitted, undefined=self.undefined,
-                          n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
+                          n_rows=self.n_rows, n_positive_rows=self.n_positive_rows,
+                          higher_is_positive=self.higher_is_positive)
 
     def best_threshold(self, measure: str = "informedness", *,
                        weights: tuple[float, float] | None = None,
@@ -387,7 +415,9 @@ class Evaluation(InferenceMethods, CalibrationMethods):
 
         Every cut of the table is scored at once (the measure is vectorised over
         the cumulative counts). Higher is better unless the measure's direction
-        says otherwise; among equal values the highest threshold wins.
+        says otherwise; among equal values the strictest cut wins (the highest
+        threshold; the lowest when lower scores mean positive, whose thresholds are
+        reported in the scores' own units).
 
         pROC's ``coords(roc, "best")``: ``"closest_topleft"``, or ``"youden"`` with
         ``weights=(cost, prevalence)`` (``best.weights``), maximise pROC's criterion
@@ -412,9 +442,10 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             roc = self.roc()
             crit = roc_criterion(roc.tpr, roc.fpr, criterion, weights)
             k = int(np.nanargmax(crit)) if not np.all(np.isnan(crit)) else 0
-            th = float(roc.thresholds[k])
+            th = float(self.table.thresholds()[k])
             value = -float(crit[k]) if criterion == "closest_topleft" else float(crit[k])
-            return BestThreshold(criterion, th, value, self._shown(self.table.confusion(th)))
+            return BestThreshold(criterion, self._user(th), value,
+                                 self._shown(self.table.confusion(th)))
         if weights is not None:
             raise ValueError("weights=(cost, prevalence) apply to 'youden' (informedness) "
                              "and 'closest_topleft' (pROC's best.weights)")
@@ -436,8 +467,9 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         defined = np.flatnonzero(~np.isnan(values))
         kept = values[defined]
         k = int(defined[np.argmax(kept) if m.direction > 0 else np.argmin(kept)])
-        th = float(curves.thresholds[k])
-        return BestThreshold(m.id, th, float(values[k]), self._shown(self.table.confusion(th)))
+        th = float(self.table.thresholds()[k])
+        return BestThreshold(m.id, self._user(th), float(values[k]),
+                             self._shown(self.table.confusion(th)))
 
     def ranking_table(self) -> pd.DataFrame:
         """Berrar's Figure 2: one row per distinct score with the cut's cumulative
@@ -451,19 +483,19 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def roc(self) -> ROCCurve:
         """The ROC curve (``.area()`` is the AUC, ``.hull()`` the convex hull)."""
         with undefined_policy(self.undefined):
-            return ROCCurve.from_table(self.table)
+            return self.in_user_units(ROCCurve.from_table(self.table))
 
     def det(self) -> DETCurve:
         """The DET curve (FPR and FNR by threshold, as scikit-learn's ``det_curve``);
         ``.plot()`` draws it on normal-deviate axes."""
         with undefined_policy(self.undefined):
-            return DETCurve.from_table(self.table)
+            return self.in_user_units(DETCurve.from_table(self.table))
 
     def pr(self) -> PRCurve:
         """The precision-recall curve (``.area(method)``: step, min, max, minmax, linear,
         davis_goadrich)."""
         with undefined_policy(self.undefined):
-            return PRCurve.from_table(self.table)
+            return self.in_user_units(PRCurve.from_table(self.table))
 
     def prg(self) -> PRGCurve:
         """The precision-recall-gain curve (``.area()`` is AUPRG)."""
@@ -473,7 +505,33 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def threshold_curves(self) -> ThresholdCurves:
         """TPR and FPR against the threshold; ``.measure(name)`` for any confusion measure."""
         with undefined_policy(self.undefined):
-            return ThresholdCurves.from_table(self.table)
+            return self.in_user_units(ThresholdCurves.from_table(self.table))
+
+    def in_user_units(self, curve: _C) -> _C:
+        """A curve of this evaluation's table with its thresholds in the scores' own
+        units (negated back when lower scores mean positive); the curve methods
+        (:meth:`roc`, :meth:`threshold_curves`...) return them so already."""
+        if self.higher_is_positive:
+            return curve
+        return dataclasses.replace(curve, thresholds=-curve.thresholds)
+
+    def negated(self) -> Evaluation:
+        """This evaluation read on the negated scores, higher meaning positive: the same
+        values, with thresholds in the units of ``-score``. Itself when higher scores
+        already mean positive. The HTML report draws a lower-is-positive evaluation so.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 0, 1], [2.0, 3.0, 1.0], threshold=2.5, higher_is_positive=False)
+        >>> ev.negated()
+        Evaluation(n=3, positives=2, threshold=-2.5, tp=2, fp=0, fn=0, tn=1)
+        """
+        if self.higher_is_positive:
+            return self
+        return Evaluation(self.table, threshold=self.cut, pos_label=self.pos_label,
+                          n_omitted=self.n_omitted, undefined=self.undefined,
+                          n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
 
     def gain(self) -> GainCurve:
         """The gain chart."""
@@ -590,6 +648,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         t = self.table
         c = self.confusion
         return (
-            f"Evaluation(n={t.total:g}, positives={t.P:g}, threshold={self.threshold:g}, "
+            f"Evaluation(n={t.total:g}, positives={t.P:g}, threshold={self.threshold:g}"
+            f"{'' if self.higher_is_positive else ', higher_is_positive=False'}, "
             f"tp={c.tp}, fp={c.fp}, fn={c.fn}, tn={c.tn})"
         )

@@ -59,6 +59,9 @@ if TYPE_CHECKING:
 class Evaluated(HasTable, Protocol):
     """What the bounds read of an evaluation: its table, threshold and values."""
 
+    @property
+    def cut(self) -> float: ...
+
     def value(self, measure: str | Measure, **params: Any) -> float: ...
 
     def to_dict(self, family: Any = None, *,
@@ -131,7 +134,7 @@ def _bounds(ev: Evaluated, m: Measure, p: dict[str, Any],
     if m.family == "probabilistic":
         return (value, value) if not math.isnan(value) or _sum_taken(t, m, p) else None
     if m.family == "confusion":
-        return (value, value) if b.exact_at(ev.threshold, t) else None
+        return (value, value) if b.exact_at(ev.cut, t) else None
     kind = m.binning_bound  # declared in the registry
     if math.isnan(value) or kind is None:
         return None

@@ -21,6 +21,7 @@ from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, caveats_once
 from binmetrics.formatting import frame_html
 from binmetrics.measures import Measure, get_measure, iter_measures
+from binmetrics.measures.registry import select_measures
 from binmetrics.table.counts import CountTable
 from binmetrics.validation import (
     NanPolicy,
@@ -40,7 +41,7 @@ _FIXED = ("n", "positives", "prevalence")
 
 
 class ByResult:
-    """The result of :func:`evaluate_by`: one row per group, in order of first appearance.
+    """The result of :func:`evaluate_by`: one row per group, in the order of the keys.
 
     Attributes
     ----------
@@ -97,9 +98,11 @@ class ByResult:
                 f"measures={len(self.measures)}{shown})")
 
     def plot(self, measures: str | Sequence[str], calibrated: bool = True,
-             ax: Any = None) -> Axes:
+             ax: Any = None, *, prevalence: bool = False) -> Axes:
         """Each measure across the groups, in group order: raw values as solid lines,
-        calibrated ones (with ``calibrated=True``) dashed in the same colour.
+        calibrated ones (with ``calibrated=True``) dashed in the same colour, and with
+        ``prevalence=True`` each group's prevalence beside them (Siblini et al.'s
+        Fig. 1 monitoring view: is a drop the model's or the class prior's?).
 
         Groups that could not be evaluated leave a gap. Needs matplotlib
         (``pip install 'binmetrics[plot]'``).
@@ -112,10 +115,24 @@ class ByResult:
             Also draw the calibrated values (needs ``evaluate_by(..., pi0=...)``).
         ax : matplotlib Axes, optional
             Where to draw; default a new figure.
+        prevalence : bool, default False
+            Also draw the prevalence of each group (grey, dotted) on a second y axis at
+            the right (``ax.right_ax``), its scale starting at 0.
 
         Returns
         -------
         matplotlib.axes.Axes
+            The measures' axes.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import binmetrics as bm
+        >>> df = pd.DataFrame({"day": pd.to_datetime(["2024-01-02"] * 4 + ["2024-01-01"] * 4),
+        ...                    "y": [1, 0, 0, 0, 1, 1, 0, 0], "p": [.9, .2, .6, .1] * 2})
+        >>> res = bm.evaluate_by(df, label="y", score="p", by="day", measures=["ap"],
+        ...                      pi0=0.5)
+        >>> ax = res.plot("ap", prevalence=True)  # doctest: +SKIP
         """
         pyplot("ByResult.plot")  # fail early when matplotlib is missing
         names = [measures] if isinstance(measures, str) else list(measures)
@@ -142,7 +159,17 @@ class ByResult:
         ax.set_xticklabels([_key_label(k) for k in self.keys])
         ax.set_xlabel(", ".join(self.by))
         ax.set_ylabel("value")
-        ax.legend()
+        handles, labels = ax.get_legend_handles_labels()
+        if prevalence:
+            right = ax.twinx()
+            (line,) = right.plot(x, self._frame["prevalence"].to_numpy(dtype=float),
+                                 linestyle=":", marker="s", color="0.45",
+                                 label="prevalence (right axis)")
+            right.set_ylim(0.0, None)
+            right.set_ylabel("prevalence")
+            ax.right_ax = right
+            handles, labels = [*handles, line], [*labels, line.get_label()]
+        ax.legend(handles, labels)
         return ax
 
 
@@ -169,6 +196,13 @@ def _column(data: Any, kind: str, name: str) -> np.ndarray:
     if kind == "pandas":
         return np.asarray(data[name].to_numpy())
     return np.asarray(data.get_column(name).to_numpy())
+
+
+def _key_column(data: Any, kind: str, name: str) -> Any:
+    """A group column: a pandas Categorical stays one (its categories give the order)."""
+    if kind == "pandas" and isinstance(data[name].dtype, pd.CategoricalDtype):
+        return data[name].array
+    return as_1d(_column(data, kind, name), name)
 
 
 def _check_names(available: list[str], wanted: list[tuple[str, str]]) -> None:
@@ -210,10 +244,17 @@ def _python(v: Any) -> Any:
 
 
 def _groups(keys: list[np.ndarray]) -> tuple[list[Any], list[np.ndarray]]:
-    """Group keys in order of first appearance (missing values form a group) and the
-    row indices of each group."""
+    """Group keys in the order of the keys (time order for dates, numeric or
+    alphabetical order, the categories' order for a categorical; missing values form
+    a group, last) and the row indices of each group. Keys that cannot be compared
+    (mixed types) keep their order of first appearance."""
     frame = pd.DataFrame({str(i): k for i, k in enumerate(keys)})
-    codes = frame.groupby(list(frame.columns), sort=False, dropna=False).ngroup().to_numpy()
+    grouped = frame.groupby(list(frame.columns), sort=True, dropna=False, observed=True)
+    try:
+        codes = grouped.ngroup().to_numpy()
+    except TypeError:  # e.g. numbers and strings in one column: no order to keep
+        grouped = frame.groupby(list(frame.columns), sort=False, dropna=False, observed=True)
+        codes = grouped.ngroup().to_numpy()
     order = np.argsort(codes, kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     members = np.split(order, bounds) if codes.size else []
@@ -241,6 +282,7 @@ def evaluate_by(
     random_state: Any = None,
     min_cases: int = 2,
     undefined: UndefinedPolicy = "warn",
+    higher_is_positive: bool = True,
 ) -> ByResult:
     """Evaluate a classifier separately on each group of a data frame.
 
@@ -251,8 +293,11 @@ def evaluate_by(
     label, score : str
         Columns of the true labels and of the scores (see :func:`binmetrics.evaluate`).
     by : str or list of str
-        Group column(s). Groups keep their order of first appearance; a missing
-        value is a group of its own. The keys are values for one column name and
+        Group column(s). Groups are in the order of their keys: time order for dates,
+        numeric or alphabetical order, the categories' order for a pandas
+        Categorical (first appearance for keys of mixed types that do not compare);
+        a missing value is a group of its own, last. The file and Spark engines
+        order them so too. The keys are values for one column name and
         tuples for a list of names.
     pi0 : float in (0, 1), "mean", "min" or None
         Add each measure calibrated to this reference prevalence as ``<id>_cal``
@@ -275,6 +320,9 @@ def evaluate_by(
         group's real cases with every replicate calibrated.
     min_cases : int, default 2
         Groups with fewer rows are not evaluated.
+    higher_is_positive : bool, default True
+        False when lower scores mean more likely positive (as in
+        :func:`binmetrics.evaluate`).
 
     Returns
     -------
@@ -299,24 +347,24 @@ def evaluate_by(
     >>> import pandas as pd
     >>> import binmetrics as bm
     >>> df = pd.DataFrame({
-    ...     "month": ["jan"] * 6 + ["feb"] * 6 + ["mar"] * 2,
+    ...     "month": ["2024-01"] * 6 + ["2024-02"] * 6 + ["2024-03"] * 2,
     ...     "y": [1, 0, 1, 0, 0, 0,  1, 1, 0, 1, 0, 0,  0, 0],
     ...     "p": [.9, .2, .6, .7, .1, .3,  .8, .4, .5, .9, .2, .1,  .3, .6]})
     >>> res = bm.evaluate_by(df, label="y", score="p", by="month", pi0="mean",
     ...                      measures=["auc", "precision"])
-    >>> res.pi0  # (2/6 + 3/6) / 2: the group "mar" has no positives
+    >>> res.pi0  # (2/6 + 3/6) / 2: the group "2024-03" has no positives
     0.41666666666666663
     >>> cols = ["month", "n", "prevalence", "auc", "ppv", "ppv_cal", "reason"]
     >>> res.to_frame()[cols].round(4)  # doctest: +NORMALIZE_WHITESPACE
-      month  n  prevalence     auc     ppv  ppv_cal        reason
-    0   jan  6      0.3333  0.8750  0.6667   0.7407
-    1   feb  6      0.5000  0.8889  0.6667   0.5882
-    2   mar  2      0.0000     NaN     NaN      NaN  no positives
-    >>> res.evaluations["mar"] is None
+         month  n  prevalence     auc     ppv  ppv_cal        reason
+    0  2024-01  6      0.3333  0.8750  0.6667   0.7407
+    1  2024-02  6      0.5000  0.8889  0.6667   0.5882
+    2  2024-03  2      0.0000     NaN     NaN      NaN  no positives
+    >>> res.evaluations["2024-03"] is None
     True
     """
     opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
-                       undefined=undefined, pi0=pi0)
+                       undefined=undefined, pi0=pi0, higher_is_positive=higher_is_positive)
     names, tuple_keys = _by_list(by)
     min_cases, chosen, ids = _by_plan(min_cases, measures)
 
@@ -331,8 +379,9 @@ def evaluate_by(
     y_raw = _column(data, kind, label)
     s_raw = _column(data, kind, score)
     w_raw = None if weight is None else _column(data, kind, weight)
-    key_cols = [as_1d(_column(data, kind, b), b) for b in names]
+    key_cols = [_key_column(data, kind, b) for b in names]
     inp = check_binary_inputs(y_raw, s_raw, w_raw, pos_label=pos_label, nan_policy=nan_policy)
+    scores = opts.oriented(inp.score)
     keys, members = _groups(key_cols)  # on every row: a group of NaN scores only stays
     keep = np.ones(y_raw.shape[0], dtype=bool)
     if inp.n_omitted:  # the rows check_binary_inputs kept
@@ -345,7 +394,7 @@ def evaluate_by(
         y = inp.y[idx]
         n, n_pos = int(idx.size), int(np.count_nonzero(y))
         w = None if inp.weight is None else inp.weight[idx]
-        table = None if n == 0 else CountTable.from_validated(y, inp.score[idx], w)
+        table = None if n == 0 else CountTable.from_validated(y, scores[idx], w)
         groups.append((key, table, n, n_pos, int(rows_all.size - n)))
     return _by_result(groups, names, tuple_keys, opts, min_cases, chosen, ids,
                       pos_label=inp.pos_label, ci=ci, ci_method=ci_method, level=level,
@@ -358,9 +407,7 @@ def _by_plan(min_cases: Any, measures: Any) -> tuple[int, list[Measure], list[st
     if measures is None:
         chosen = list(iter_measures())
     else:
-        if isinstance(measures, (str, Measure)):
-            measures = [measures]
-        chosen = list({m.id: m for m in (get_measure(x) for x in measures)}.values())
+        chosen = select_measures(None, measures)  # also a preset: "multilevel28"
         if not chosen:
             raise ValueError("measures is empty; give measure ids, or None for all")
     # the fixed "prevalence" column already holds that measure: no second column

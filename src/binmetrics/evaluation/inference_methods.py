@@ -41,6 +41,9 @@ class InferenceMethods:
         @property
         def confusion(self) -> Confusion: ...
 
+        @property
+        def cut(self) -> float: ...
+
         def value(self, measure: str | Measure, **params: Any) -> float: ...
 
         def _values(self, measures: list[Measure]) -> dict[str, float]: ...
@@ -134,7 +137,7 @@ class InferenceMethods:
     def _on_calibrated(self, m: Measure, params: dict[str, Any]) -> Any:
         """The measure of a table's calibrated version: resampling a calibrated evaluation
         draws the real cases (the uncalibrated table) and calibrates each replicate."""
-        pi0, th, p = self.pi0, self.threshold, m.resolve_params(**params)
+        pi0, th, p = self.pi0, self.cut, m.resolve_params(**params)
 
         def statistic(table: CountTable) -> float:
             if table.P == 0 or table.N == 0:
@@ -160,7 +163,7 @@ class InferenceMethods:
         assert table is not None
         with undefined_policy(self.undefined):
             return bootstrap(table, targets, n_resamples=n_resamples,
-                             threshold=self.threshold, stratified=stratified,
+                             threshold=self.cut, stratified=stratified,
                              random_state=random_state, params=params,
                              progress=as_callback(progress, "bootstrap"))
 
@@ -266,7 +269,7 @@ class InferenceMethods:
             table, target, p = self.table.uncalibrated, self._on_calibrated(m, params), {}
         with undefined_policy(self.undefined):
             return permutation_test(table, target, n_permutations=n_permutations,
-                                    threshold=self.threshold, alternative=alt,
+                                    threshold=self.cut, alternative=alt,
                                     random_state=random_state, plus_one=plus_one,
                                     params=p or None,
                                     progress=as_callback(progress, "permutations"))

@@ -11,7 +11,12 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.evaluation.binary import Evaluation
-from binmetrics.exceptions import UndefinedPolicy, undefined_policy
+from binmetrics.exceptions import (
+    UndefinedMeasureWarning,
+    UndefinedPolicy,
+    undefined_message,
+    undefined_policy,
+)
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import Confusion, CountTable
@@ -80,12 +85,34 @@ class MultilabelEvaluation:
                 f"average={self.average!r})")
 
     def per_label(self, measure: str | Measure, **params: Any) -> pd.Series:
-        """The measure of each label's binary evaluation, indexed by label."""
+        """The measure of each label's binary evaluation, indexed by label.
+
+        A label where it is undefined (e.g. a column with one class for the AUC) is NaN,
+        with one warning naming the labels and the reason; the macro and weighted
+        averages leave those labels out."""
         import pandas as pd
 
         m = get_measure(measure)
+        values: list[float] = []
+        undefined_at: list[Any] = []
+        reasons: dict[str, Any] = {}
         with self._warnings():
-            values = [ev.value(m, **params) for ev in self.evaluations]
+            for label, ev in zip(self.labels, self.evaluations, strict=True):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    values.append(ev.value(m, **params))
+                for w in caught:
+                    if isinstance(w.message, UndefinedMeasureWarning):
+                        undefined_at.append(label)
+                        reasons.setdefault(w.message.reason or str(w.message), label)
+                    else:
+                        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if undefined_at:
+            labels = ", ".join(map(repr, dict.fromkeys(undefined_at)))
+            why = "; ".join(reasons)
+            warnings.warn(UndefinedMeasureWarning(
+                undefined_message((m.id,), f"{why} (label {labels}; the macro and weighted "
+                                  "averages leave it out)"), (m.id,), why), stacklevel=2)
         return pd.Series(values, index=pd.Index(self.labels, name="label"), name=m.id)
 
     def value(self, measure: str | Measure, average: MultilabelAverage | None = None,

@@ -14,6 +14,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.exceptions import UndefinedPolicy, undefined_policy
 from binmetrics.table.binning import check_bin_args
@@ -57,7 +59,8 @@ class EvalOptions:
     Attributes
     ----------
     threshold : float, default 0.5
-        Cut of the confusion measures: ``score >= threshold`` is predicted positive.
+        Cut of the confusion measures: ``score >= threshold`` is predicted positive
+        (``score <= threshold`` when ``higher_is_positive`` is False).
     pos_label : optional
         The positive class when the labels are not a standard encoding.
     nan_policy : {"raise", "omit"}, default "raise"
@@ -69,6 +72,11 @@ class EvalOptions:
         from the groups' prevalences where there are groups.
     decimals, bins : optional
         Bin the scores (the file and Spark engines, the Accumulator's tables).
+    higher_is_positive : bool, default True
+        False for scores where lower means more likely positive (docking scores,
+        distances, p-values): every measure is that of the negated scores, and every
+        threshold reported (the confusion's, ``best_threshold``, the curves') is in the
+        scores' own units with the rule ``score <= threshold``.
 
     Examples
     --------
@@ -91,6 +99,7 @@ class EvalOptions:
     pi0: float | str | None = None
     decimals: int | None = None
     bins: Any = None
+    higher_is_positive: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "threshold", check_threshold(self.threshold))
@@ -100,6 +109,14 @@ class EvalOptions:
             pass  # validates the policy name
         object.__setattr__(self, "pi0", check_pi0(self.pi0))
         check_bin_args(self.decimals, self.bins)
+        if not isinstance(self.higher_is_positive, (bool, np.bool_)):
+            raise TypeError("higher_is_positive must be True or False; got "
+                            f"{self.higher_is_positive!r}")
+        object.__setattr__(self, "higher_is_positive", bool(self.higher_is_positive))
+
+    def oriented(self, scores: Any) -> Any:
+        """Scores with higher meaning positive: ``scores``, or their negation."""
+        return scores if self.higher_is_positive else -np.asarray(scores, dtype=float)
 
     @property
     def binned(self) -> bool:
@@ -117,7 +134,8 @@ class EvalOptions:
         ev = Evaluation(table, threshold=self.threshold,
                         pos_label=self.pos_label if pos_label is None else pos_label,
                         n_omitted=n_omitted, undefined=self.undefined, n_rows=n_rows,
-                        n_positive_rows=n_positive_rows)
+                        n_positive_rows=n_positive_rows,
+                        higher_is_positive=self.higher_is_positive)
         target = self.pi0
         if target is None or not calibrate:
             return ev

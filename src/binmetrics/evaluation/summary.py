@@ -52,6 +52,9 @@ class Summary:
         intervals).
     level : float or None
         The level of the intervals; None when they were not computed.
+    rule : str
+        The prediction rule: "score >= threshold", or "score <= threshold" when lower
+        scores mean positive.
     """
 
     n: float
@@ -62,6 +65,7 @@ class Summary:
     per_class: pd.DataFrame
     measures: pd.DataFrame
     level: float | None
+    rule: str = "score >= threshold"
 
     def to_frame(self) -> pd.DataFrame:
         """The main measures with their intervals (a copy of ``measures``)."""
@@ -72,7 +76,7 @@ class Summary:
         label = "" if self.pos_label is None else f" (label {self.pos_label!r})"
         return (f"{_count(self.n)} cases: {_count(self.positives)} positive{label}, "
                 f"{_count(self.n - self.positives)} negative; threshold "
-                f"{format_number(self.threshold)} (score >= threshold is positive)\n"
+                f"{format_number(self.threshold)} ({self.rule} is positive)\n"
                 f"confusion: tp={_count(c.tp)} fp={_count(c.fp)} fn={_count(c.fn)} "
                 f"tn={_count(c.tn)}")
 
@@ -126,4 +130,5 @@ def summarize(ev: Any, *, ci: bool = True, level: float = 0.95,
     })
     return Summary(n=float(t.total), positives=float(t.P), pos_label=ev.pos_label,
                    threshold=ev.threshold, confusion=ev.confusion, per_class=per_class,
-                   measures=frame.reset_index(drop=True), level=level if ci else None)
+                   measures=frame.reset_index(drop=True), level=level if ci else None,
+                   rule=ev.rule)

@@ -64,6 +64,7 @@ from binmetrics.inference.proportions import (
 from binmetrics.inference.resampling import quantiles
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel
+from binmetrics.measures.registry import get_preset
 from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import (
@@ -663,7 +664,9 @@ def compare(
     mc = check_mcnemar_method(mcnemar, "mcnemar")
     B = check_count(n_resamples, "n_resamples")
     check_random_state(random_state)
-    if isinstance(measures, (str, Measure)):
+    if isinstance(measures, str) and get_preset(measures) is not None:
+        measures = get_preset(measures).ids  # type: ignore[union-attr]
+    elif isinstance(measures, (str, Measure)):
         measures = [measures]
     ms: list[Measure] = []
     for x in measures:

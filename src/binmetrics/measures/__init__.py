@@ -12,12 +12,14 @@ from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
 from binmetrics.measures import calibration, lowess  # noqa: F401  (reliability, decision)
 from binmetrics.measures import partial_auc, roc_points  # noqa: F401
 from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
+from binmetrics.measures import presets  # noqa: F401  (named sets: measures="multilevel28")
 
 # isort: on
 from binmetrics.measures._util import EPS
 from binmetrics.measures.probabilistic import triplet_loss
 from binmetrics.measures.registry import (
     FAMILIES,
+    PRESETS,
     REGISTRY,
     Measure,
     get_measure,
@@ -28,6 +30,7 @@ from binmetrics.measures.registry import (
 __all__ = [
     "EPS",
     "FAMILIES",
+    "PRESETS",
     "REGISTRY",
     "Measure",
     "get_measure",

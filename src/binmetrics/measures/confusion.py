@@ -340,7 +340,7 @@ def g_measure(c: Confusion) -> FloatOrArray:
 @register("mcc", name="Matthews correlation coefficient", family="confusion", direction=1,
           plot="measure",
           range=_SIGNED, aliases=("phi", "matthews_corrcoef", "phi_coefficient"),
-          source="Berrar Def. 15; Wikipedia table",
+          source="Berrar Def. 15; Wikipedia table; multi-level paper Table 5",
           formula="(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))")
 def mcc(c: Confusion) -> FloatOrArray:
     """Matthews correlation coefficient (Berrar eq. 15).
@@ -362,7 +362,8 @@ def mcc(c: Confusion) -> FloatOrArray:
 @register("kappa", name="Cohen's kappa", family="confusion", direction=1, range=_SIGNED,
           plot="measure",
           aliases=("cohen_kappa", "cohens_kappa"),
-          source="Berrar Def. 24 (eqs. 26-27; the paper's 0.50 is P_e, kappa is 0.40)",
+          source=("Berrar Def. 24 (eqs. 26-27; the paper's 0.50 is P_e, kappa is 0.40); "
+                  "multi-level paper Table 5"),
           formula="(P0 - Pe) / (1 - Pe), Pe = (PP P + PN N) / n^2")
 def kappa(c: Confusion) -> FloatOrArray:
     """Cohen's kappa: accuracy corrected for chance agreement (Berrar eqs. 26-27).

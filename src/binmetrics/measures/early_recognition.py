@@ -385,3 +385,55 @@ def mean_rank_positives(t: CountTable, *, normalized: bool = False) -> float:
         return NAN
     mean = ranks_sum(t) / t.P
     return mean / t.total if normalized else mean
+
+
+# --- the multi-level paper's named forms ------------------------------------------------
+@register("roc_ef5", binning_bound="refinements",
+          name="ROC enrichment at 5% FPR (ROC_EF5)", family="ranking", plot="roc",
+          direction=1, range=(0.0, 20.0), aliases=("roc_ef5%", "roc_ef_5", "roce5"),
+          source="multi-level paper Table 5 and section 2.1 (its recommended ROC_EF5%)",
+          formula="TPR(0.05) / 0.05")
+def roc_ef5(t: CountTable, *, at: str = "top") -> float:
+    """ROC enrichment at a false positive rate of 5%: the multi-level paper's ROC_EF5,
+    with DOR and markedness its most consistent measure (section 2.1, Figure 5).
+
+    The same value as ``roc_enrichment`` with ``fpr=0.05``; named so that SRD, studies
+    and the ``multilevel28`` preset carry it. At most 1 / 0.05 = 20.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 0, 1, 0, 0, 1, 0, 0], [.9, .8, .7, .6, .5, .4, .3, .2])
+    >>> ev["roc_ef5"] == ev.value("roc_enrichment", fpr=0.05)
+    True
+    """
+    if not both_classes(t, "roc_ef5"):  # the warning names this measure
+        return NAN
+    return roc_enrichment(t, fpr=0.05, at=at)
+
+
+@register("mean_rank_normalized", binning_bound="refinements",
+          weight_unit=True,
+          name="Average rank of the positives, normalized (the multi-level paper's r)",
+          family="ranking", plot="gain", direction=-1, range=UNIT,
+          aliases=("normalized_mean_rank", "normalized_average_rank"),
+          source="multi-level paper Table 6; METHODS.md section 2",
+          formula="(1/(P (P + N))) sum_i r_i (average ranks, rank 1 = highest score)")
+def mean_rank_normalized(t: CountTable) -> float:
+    """Mean rank of the positives divided by the number of cases, as the multi-level
+    paper's Table 6 writes r: ``sum r_i / (P (P + N))``, in (0, 1], lower is better.
+
+    The same value as ``mean_rank_positives`` with ``normalized=True`` (a rank of 1
+    is the highest score, ties averaged); named so that the ``multilevel28`` preset
+    and SRD use the paper's form. Weights count as cases, as for the unnormalized form.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 0, 1, 0], [.9, .8, .7, .6])  # positives at ranks 1 and 3
+    >>> ev["mean_rank_normalized"], ev["mean_rank_positives"] / 4
+    (0.5, 0.5)
+    """
+    if not both_classes(t, "mean_rank_normalized"):
+        return NAN
+    return mean_rank_positives(t, normalized=True)

@@ -251,7 +251,10 @@ def get_measure(name: str | Measure) -> Measure:
     k = _key(name)
     if k in _NAMES:
         return _REGISTRY[_NAMES[k]]
-    close = difflib.get_close_matches(k, list(_NAMES), n=4, cutoff=0.6)
+    if k in _PRESETS:
+        raise KeyError(f"{name!r} is a set of measures ({len(_PRESETS[k].ids)}), not one: "
+                       f"pass it as measures={name!r}")
+    close = difflib.get_close_matches(k, [*_NAMES, *_PRESETS], n=4, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise KeyError(f"unknown measure {name!r}{hint} (bm.measures() lists them all)")
 
@@ -272,12 +275,67 @@ def iter_measures(family: Family | None = None) -> Iterator[Measure]:
             yield m
 
 
+# --- presets: named sets of measures from the seeds --------------------------------------
+@dataclass(frozen=True)
+class Preset:
+    """A named set of measures (``measures="multilevel28"``), declared once with
+    :func:`register_preset`.
+
+    Attributes
+    ----------
+    name : the name that ``measures=`` accepts.
+    ids : the canonical ids, in the order given.
+    source : where the set comes from.
+    description : one line on what it is.
+    """
+
+    name: str
+    ids: tuple[str, ...]
+    source: str
+    description: str
+
+
+_PRESETS: dict[str, Preset] = {}
+#: name -> :class:`Preset`; every ``measures=`` argument accepts these names
+PRESETS: Mapping[str, Preset] = MappingProxyType(_PRESETS)
+
+
+def register_preset(name: str, ids: Iterable[str], *, source: str,
+                    description: str) -> Preset:
+    """Declare a named set of measures; each name must resolve to a registered measure
+    and may not also be a measure's name."""
+    key = _key(name)
+    if key in _PRESETS or key in _NAMES:
+        raise RuntimeError(f"preset name {name!r} is already taken")
+    resolved = tuple(get_measure(i).id for i in ids)
+    if len(set(resolved)) != len(resolved):
+        raise RuntimeError(f"preset {name!r} names a measure twice")
+    _PRESETS[key] = Preset(key, resolved, source, description)
+    return _PRESETS[key]
+
+
+def get_preset(name: str) -> Preset | None:
+    """The preset of this name, or None when ``name`` is not one."""
+    return _PRESETS.get(_key(name)) if isinstance(name, str) else None
+
+
 def select_measures(family: Family | None = None,
-                    measures: Iterable[str | Measure] | None = None) -> list[Measure]:
+                    measures: str | Iterable[str | Measure] | None = None) -> list[Measure]:
     """The registered measures of ``family`` (all if None), or those named in
-    ``measures`` (ids or aliases, each once, in the order given) within it."""
+    ``measures`` (ids or aliases, each once, in the order given) within it.
+    ``measures`` may be one name: a preset (:data:`PRESETS`, e.g. "multilevel28") or a
+    measure.
+
+    Examples
+    --------
+    >>> [m.id for m in select_measures(measures="multilevel28")][:4]
+    ['tpr', 'fnr', 'tnr', 'fpr']
+    """
     if measures is None:
         return list(iter_measures(family))
+    if isinstance(measures, (str, Measure)):
+        preset = get_preset(measures) if isinstance(measures, str) else None
+        measures = list(preset.ids) if preset is not None else [measures]
     chosen = {m.id: m for m in (get_measure(x) for x in measures)}
     return [m for m in chosen.values() if family is None or m.family == family]
 
@@ -293,7 +351,7 @@ def measures(family: Family | None = None) -> pd.DataFrame:
     >>> import binmetrics as bm
     >>> table = bm.measures()
     >>> table.loc[table.id == "mcc", "source"].item()
-    'Berrar Def. 15; Wikipedia table'
+    'Berrar Def. 15; Wikipedia table; multi-level paper Table 5'
     """
     import pandas as pd
 

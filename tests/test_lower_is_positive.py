@@ -1,0 +1,189 @@
+"""``higher_is_positive=False``: scores where lower means more likely positive (docking
+scores). Every measure equals the evaluation of the negated scores, and every threshold
+reported is in the scores' own units with the rule ``score <= threshold``."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
+
+import binmetrics as bm
+from binmetrics.cli import main
+
+
+def _data(seed: int, n: int = 300) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    # docking-like: actives lower, rounded so that many scores tie
+    s = np.round(-7.0 - 1.5 * y + rng.normal(0, 1.2, n), 1)
+    w = rng.uniform(0.2, 3.0, n)
+    return y, s, w
+
+
+def _same(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == b or math.isclose(a, b, rel_tol=1e-12,
+                                                                        abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_every_measure_is_that_of_the_negated_scores(weighted: bool) -> None:
+    y, s, w = _data(1)
+    sw = w if weighted else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        low = bm.evaluate(y, s, threshold=-8.0, sample_weight=sw, higher_is_positive=False,
+                          undefined="ignore")
+        neg = bm.evaluate(y, -s, threshold=8.0, sample_weight=sw, undefined="ignore")
+        a, b = low.to_dict(), neg.to_dict()
+    assert set(a) == {m.id for m in bm.iter_measures()}
+    diff = {k: (a[k], b[k]) for k in a if not _same(a[k], b[k])}
+    assert not diff
+    assert low.confusion == neg.confusion
+
+
+def test_confusion_is_score_at_most_threshold() -> None:
+    y, s, w = _data(2)
+    for t in (-9.3, -8.0, float(np.median(s)), -5.0):
+        ev = bm.evaluate(y, s, threshold=t, sample_weight=w, higher_is_positive=False)
+        pred = s <= t
+        c = ev.confusion
+        assert math.isclose(c.tp, w[pred & (y == 1)].sum())
+        assert math.isclose(c.fp, w[pred & (y == 0)].sum())
+        assert math.isclose(c.fn, w[~pred & (y == 1)].sum())
+        assert math.isclose(c.tn, w[~pred & (y == 0)].sum())
+        assert ev.threshold == t and ev.cut == -t
+
+
+def test_against_sklearn_on_negated_scores() -> None:
+    y, s, w = _data(3)
+    ev = bm.evaluate(y, s, sample_weight=w, higher_is_positive=False)
+    assert ev["auc"] == pytest.approx(roc_auc_score(y, -s, sample_weight=w), abs=1e-12)
+    assert ev["average_precision"] == pytest.approx(
+        average_precision_score(y, -s, sample_weight=w), abs=1e-12)
+    # the ROC thresholds in the scores' units: scikit-learn's of -s, negated back
+    fpr, tpr, th = roc_curve(y, -s, sample_weight=w, drop_intermediate=False)
+    roc = ev.roc()
+    np.testing.assert_allclose(roc.fpr, fpr, atol=1e-12)
+    np.testing.assert_allclose(roc.tpr, tpr, atol=1e-12)
+    np.testing.assert_array_equal(roc.thresholds[1:], -th[1:])
+    assert roc.thresholds[0] == -np.inf  # nothing predicted positive
+    assert np.all(np.diff(roc.thresholds) > 0)  # ascending: more positives each step
+
+
+def test_reported_thresholds_are_in_the_users_units() -> None:
+    y, s, _ = _data(4)
+    ev = bm.evaluate(y, s, higher_is_positive=False)
+    neg = bm.evaluate(y, -s)
+    for measure in ("informedness", "f1", "mcc", "closest_topleft"):
+        b_low, b_neg = ev.best_threshold(measure), neg.best_threshold(measure)
+        assert b_low.threshold == -b_neg.threshold
+        assert b_low.value == b_neg.value and b_low.confusion == b_neg.confusion
+        # the threshold reported, used as given, reproduces the best cut
+        assert ev.at_threshold(b_low.threshold).confusion == b_low.confusion
+        assert b_low.threshold in set(s.tolist())
+    vertex = float(neg.roc().fpr[20])  # at a vertex .at reports its threshold
+    at = ev.roc().at(fpr=vertex)
+    assert math.isfinite(at.threshold) and at.threshold == -neg.roc().at(fpr=vertex).threshold
+    c = ev.at_threshold(float(at.threshold)).confusion
+    assert c.tp / (c.tp + c.fn) == at.tpr and c.fp / (c.fp + c.tn) == at.fpr
+    t_ks, ks = ev.threshold_curves().ks()
+    assert (t_ks, ks) == (-neg.threshold_curves().ks()[0], neg.threshold_curves().ks()[1])
+    np.testing.assert_array_equal(ev.pr().thresholds, -neg.pr().thresholds)
+    np.testing.assert_array_equal(ev.det().thresholds, -neg.det().thresholds)
+    assert "score <= threshold" in str(ev.at_threshold(-8.0).summary(ci=False))
+    assert "higher_is_positive=False" in repr(ev)
+
+
+def test_intervals_and_calibration_keep_the_orientation() -> None:
+    y, s, _ = _data(5)
+    ev = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False)
+    neg = bm.evaluate(y, -s, threshold=8.0)
+    assert ev.ci("auc") == neg.ci("auc")
+    assert ev.ci("f1", method="bootstrap", random_state=1) == neg.ci(
+        "f1", method="bootstrap", random_state=1)
+    cal = ev.calibrated(0.3)
+    assert not cal.higher_is_positive and cal.threshold == -8.0
+    assert cal["ppv"] == neg.calibrated(0.3)["ppv"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # docking scores are not probabilities
+        assert ev.negated().to_dict() == pytest.approx(neg.to_dict(), nan_ok=True)
+    assert ev.negated().threshold == 8.0
+    assert bm.score("auc", y, s, higher_is_positive=False) == neg["auc"]
+
+
+def test_evaluate_by_and_the_table_front_door() -> None:
+    y, s, _ = _data(6)
+    df = pd.DataFrame({"y": y, "s": s, "g": np.repeat(["a", "b", "c"], 100)})
+    res = bm.evaluate_by(df, label="y", score="s", by="g", threshold=-8.0,
+                         higher_is_positive=False, measures=["auc", "f1"])
+    for g, part in df.groupby("g"):
+        ev = bm.evaluate(part["y"], -part["s"], threshold=8.0)
+        row = res.to_frame().set_index("g").loc[g]
+        assert row["auc"] == ev["auc"] and row["f1"] == ev["f1"]
+        assert res.evaluations[g].threshold == -8.0
+    ev = bm.evaluate(df, label="y", score="s", higher_is_positive=False)
+    assert ev["auc"] == pytest.approx(roc_auc_score(y, -s), abs=1e-12)
+
+
+def test_bad_input() -> None:
+    y, s, _ = _data(7, 20)
+    with pytest.raises(TypeError, match="higher_is_positive must be True or False"):
+        bm.evaluate(y, s, higher_is_positive="no")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="higher_is_positive"):
+        bm.evaluate([0, 1, 2], [[.5, .3, .2], [.2, .5, .3], [.1, .2, .7]],
+                    higher_is_positive=False)
+
+
+def test_cli(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    y, s, _ = _data(8, 60)
+    path = tmp_path / "dock.csv"
+    pd.DataFrame({"y": y, "s": s}).to_csv(path, index=False)
+    code = main(["evaluate", str(path), "--label", "y", "--score", "s", "--threshold", "-8",
+                 "--lower-is-positive", "--measures", "auc,tpr", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    ev = bm.evaluate(y, -s, threshold=8.0)
+    assert code == 0 and out["threshold"] == -8.0 and out["higher_is_positive"] is False
+    assert out["measures"] == {"auc": ev["auc"], "tpr": ev["tpr"]}
+    main(["evaluate", str(path), "--label", "y", "--score", "s", "--threshold", "-8",
+          "--lower-is-positive", "--measures", "auc"])
+    assert "score <= threshold is predicted positive" in capsys.readouterr().out
+    code = main(["evaluate", str(path), "--label", "y", "--score", "s", "--engine", "duckdb",
+                 "--lower-is-positive"])
+    assert code != 0 and "--lower-is-positive works with --engine numpy" in (
+        capsys.readouterr().err)
+
+
+def test_plots_and_report_read_the_users_units(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    y, s, _ = _data(9, 80)
+    ev = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False)
+    ax = ev.plot("threshold")
+    assert ax.get_xlabel() == "threshold (score <= threshold is positive)"
+    xs = np.concatenate([line.get_xdata() for line in ax.get_lines()[:1]])
+    assert xs.min() < s.min() and xs.max() == s.max()  # the scores' own axis
+    ax = bm.plot.confusion_matrix(ev)
+    assert "score <= -8 positive" in ax.get_title()
+    html = ev.to_html(str(tmp_path / "r.html"))
+    assert "the charts and the threshold slider show the negated scores" in html
+
+
+def test_file_engine_refuses_rather_than_misreads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("duckdb")
+    from binmetrics.engines.registry import get_engine
+    from binmetrics.evaluation.options import EvalOptions
+
+    y, s, _ = _data(10, 50)
+    path = tmp_path / "d.csv"
+    pd.DataFrame({"y": y, "s": s}).to_csv(path, index=False)
+    with get_engine("duckdb").open(str(path), label="y", score="s") as job:
+        with pytest.raises(ValueError, match="negate the score column"):
+            job.evaluate(EvalOptions(higher_is_positive=False))
