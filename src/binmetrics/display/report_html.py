@@ -143,7 +143,7 @@ def _calibration_section(models: list[ModelData], charts: Collection[str]) -> st
                       f"[{_e(fmt(iv[0]))}, {_e(fmt(iv[1]))}]</span>")
             why = md.reasons.get(m.id, "") if math.isnan(v) else ""
             title = f" title='{_e(why)}'" if why else ""
-            cells.append(f"<td class='v'><span data-value='{_num_attr(v)}'{title}>"
+            cells.append(f"<td class='v'><span data-value='{num_attr(v)}'{title}>"
                          f"{_e(fmt(v))}</span>{ci}</td>")
         shown = m.plot if m.plot in charts else ""
         rows.append(f"<tr data-measure='{_e(m.id)}'"
