@@ -33,6 +33,7 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
+from binmetrics.formatting import frame_text
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import Confusion, CountTable
@@ -525,10 +526,16 @@ class Evaluation(InferenceMethods, CalibrationMethods):
                          random_state=random_state, progress=progress)
 
     def _repr_html_(self) -> str:
-        """Jupyter: every measure as a table (hover a row for its formula and source)."""
+        """Jupyter: the counts and the main measures, every measure in a folded table
+        below (hover a row for its formula and source)."""
         from binmetrics.evaluation.notebook import measures_table, quiet_values
+        from binmetrics.evaluation.summary import main_measures
 
-        return measures_table(quiet_values(self), repr(self))
+        every = quiet_values(self)
+        main = {i: every[i] for i in main_measures(self.table)}
+        return (measures_table(main, self._title())
+                + f"<details><summary>all {len(every)} measures</summary>"
+                + measures_table(every, "") + "</details>")
 
     def plot(self, kind: str = "roc", *, ax: Any = None, **kwargs: Any) -> Axes:
         """Draw one of the plots of :mod:`binmetrics.plot` for this evaluation.
@@ -584,10 +591,44 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         """
         return str(display_hook("report")(self, path, **kwargs))
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         t = self.table
         c = self.confusion
         return (
             f"Evaluation(n={t.total:g}, positives={t.P:g}, threshold={self.threshold:g}, "
             f"tp={c.tp}, fp={c.fp}, fn={c.fn}, tn={c.tn})"
         )
+
+    def __repr__(self) -> str:
+        """The counts over a table of the main measures (those of :meth:`summary`;
+        ``to_frame()`` has them all).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...             [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
+        Evaluation(n=10, positives=5, threshold=0.55, tp=3, fp=1, fn=2, tn=4)
+        id                name                                value
+        tpr               True positive rate                    0.6
+        tnr               True negative rate                    0.8
+        ppv               Positive predictive value            0.75
+        npv               Negative predictive value        0.666667
+        f1                F1 score                         0.666667
+        accuracy          Accuracy                              0.7
+        balanced_accuracy Balanced accuracy                     0.7
+        mcc               Matthews correlation coefficient 0.408248
+        auc               Area under the ROC curve              0.8
+        brier             Brier score (mean squared error)    0.192
+        """
+        import pandas as pd
+
+        from binmetrics.evaluation.summary import main_measures
+
+        ids = main_measures(self.table)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            values = self.to_dict(measures=ids)
+        frame = pd.DataFrame({"id": ids, "name": [get_measure(i).name for i in ids],
+                              "value": [values[i] for i in ids]})
+        return frame_text(self._title(), frame)
