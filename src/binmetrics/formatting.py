@@ -120,7 +120,8 @@ def _scalar(v: Any) -> bool:
 def record_frame(obj: Any) -> pd.DataFrame:
     """One row of a result's numbers: the scalar fields of a dataclass, an interval field
     (anything with ``low``, ``high``, ``level`` and ``method``) as its bounds, a tuple of
-    scalars as one column per item; arrays and nested results are left out.
+    scalars as one column per item, a nested dataclass (a Confusion) as its scalar
+    fields; arrays and fields declared ``repr=False`` are left out.
 
     Examples
     --------
@@ -136,6 +137,8 @@ def record_frame(obj: Any) -> pd.DataFrame:
 
     row: dict[str, Any] = {}
     for f in fields(obj):
+        if not f.repr:  # a field its class keeps out of sight (a nested full result)
+            continue
         v = getattr(obj, f.name)
         if all(hasattr(v, a) for a in ("low", "high", "level", "method")):
             pre = "" if f.name == "ci" else f.name + "_"
@@ -148,6 +151,11 @@ def record_frame(obj: Any) -> pd.DataFrame:
                 row[f.name] = ", ".join(v)
             else:
                 row.update({f"{f.name}_{i}": x for i, x in enumerate(v, 1)})
+        elif is_dataclass(v) and not isinstance(v, type):  # e.g. a Confusion: its counts
+            for sub in fields(v):
+                x = getattr(v, sub.name)
+                if _scalar(x):
+                    row[sub.name if sub.name not in row else f"{f.name}_{sub.name}"] = x
         elif _scalar(v):
             row[f.name] = v
     return pd.DataFrame([row])
@@ -155,7 +163,7 @@ def record_frame(obj: Any) -> pd.DataFrame:
 
 def _upright(frame: pd.DataFrame) -> pd.DataFrame:
     """A wide one-row table as two columns, field and value (it reads down, not across)."""
-    if len(frame) != 1 or frame.shape[1] <= 6:
+    if len(frame) != 1 or frame.shape[1] <= 8:
         return frame
     import pandas as pd
 
@@ -202,7 +210,10 @@ class Tabular:
         return self.to_frame()
 
     def __repr__(self) -> str:
-        return frame_text(self._title(), _upright(self._shown()), max_rows=self._repr_rows)
+        frame = self._shown()
+        shown = _upright(frame)  # a record reads whole, a long table cut in the middle
+        rows = self._repr_rows if shown is frame else len(shown)
+        return frame_text(self._title(), shown, max_rows=rows)
 
     def _repr_html_(self) -> str:
         return frame_html(self._title(), self._shown())

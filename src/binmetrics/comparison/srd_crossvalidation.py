@@ -34,6 +34,7 @@ from binmetrics.comparison._srd_core import (
     _SRDFit,
     srd_max,
 )
+from binmetrics.formatting import Tabular
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -195,7 +196,7 @@ def _rsrd_order(folds: pd.DataFrame) -> list[Any]:
     return sorted(folds.columns, key=lambda c: keys[c])
 
 
-class SRDCrossValidation:
+class SRDCrossValidation(Tabular):
     """SRD% of every column on each resample, and tests between neighbouring columns.
 
     Attributes
@@ -283,6 +284,10 @@ class SRDCrossValidation:
         ax.tick_params(axis="x", rotation=90)
         return ax
 
-    def __repr__(self) -> str:
-        return (f"SRDCrossValidation(cv={self.cv!r}, resamples={len(self.folds)})\n"
-                f"{self.tests.to_string()}")
+    def to_frame(self) -> pd.DataFrame:
+        """:meth:`summary` with the column as the first column (in order)."""
+        return self.summary().rename_axis("column").reset_index()
+
+    def _title(self) -> str:
+        return (f"SRDCrossValidation(cv={self.cv!r}, resamples={len(self.folds)}): fold SRD% "
+                "per column (the tests of neighbours in .tests)")

@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.comparison._srd_core import FloatArray, _Null, _SRDFit, srd_max
-from binmetrics.formatting import frame_html
+from binmetrics.formatting import Tabular
 
 __all__ = ["ENUMERATE_MAX_N", "EXACT_MAX_N", "QUANTILES", "SRDRandomization", "footrule_null"]
 
@@ -164,7 +164,7 @@ def _rsrd_null(res: _SRDFit, tie_mode: str, tie_prob: float | None, n_sim: int,
     return _empirical(draws, exact=False)
 
 
-class SRDRandomization:
+class SRDRandomization(Tabular):
     """The randomization test (CRRN) of each column of an SRD result.
 
     Create it with :meth:`SRDResult.randomization
@@ -255,10 +255,9 @@ class SRDRandomization:
         return out.join([self.p_lower, self.p_upper, self.better_than_random,
                          self.null_kind])
 
-    def _repr_html_(self) -> str:
-        """Jupyter: the repr's line over the table of :meth:`to_frame`."""
-        return frame_html(repr(self), self.to_frame())
-
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         q = ", ".join(f"{k}={v:.2f}" for k, v in self.quantiles.items())
-        return f"SRDRandomization({q})\n{self.to_frame().to_string()}"
+        return f"SRDRandomization({q})"
+
+    def _shown(self) -> pd.DataFrame:
+        return self.to_frame().reset_index()

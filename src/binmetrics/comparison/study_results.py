@@ -33,6 +33,7 @@ from binmetrics.comparison._study_plan import _class_counts, _Setting
 from binmetrics.comparison._study_tasks import _Result
 from binmetrics.comparison.study_srd import TEST_SUFFIX, StudySRD
 from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.formatting import Tabular
 
 if TYPE_CHECKING:
     from binmetrics.comparison.anova import AnovaResult
@@ -47,7 +48,7 @@ TABLE_COLUMNS = ("dataset", "balance", "classes", "model", "validation", "measur
 _IDS = ("dataset", "balance", "classes", "model", "validation")
 
 
-class Study:
+class Study(Tabular):
     """The results of :func:`~binmetrics.comparison.study.benchmark` and the paper's
     analyses of them.
 
@@ -168,11 +169,21 @@ class Study:
                 f"{text}; see study.undefined", ids, "see study.undefined"),
                 stacklevel=3)
 
-    def __repr__(self) -> str:
+    def to_frame(self) -> pd.DataFrame:
+        """A copy of :attr:`table`, the tidy long table (one row per value)."""
+        return self.table.copy()
+
+    def _title(self) -> str:
         return (f"Study(datasets={len(self.datasets)}, settings={len(self.design)}, "
                 f"models={len(self.models)}, measures={len(self.measures)}, "
                 f"rows={len(self.table)}, failures={len(self.failures)}, "
-                f"undefined={len(self.undefined)})")
+                f"undefined={len(self.undefined)}): mean value per model")
+
+    def _shown(self) -> pd.DataFrame:
+        """Each model's mean value of each measure over every evaluation."""
+        return (self.table.pivot_table(index="model", columns="measure", values="value",
+                                       aggfunc="mean", sort=False)
+                .reset_index().rename_axis(columns=None))
 
     # --- views ------------------------------------------------------------------------
     def wide(self, index: Sequence[str] = _IDS, columns: str | Sequence[str] = "measure",
@@ -313,8 +324,10 @@ class Study:
         >>> from binmetrics.comparison.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_measures(repeats=2)
-        >>> res
+        >>> res  # doctest: +ELLIPSIS
         StudySRD(kind='measures', by=('balance', 'classes'), groups=4)
+        balance    classes    measure           srd srd_pct
+        ...
         >>> top = res.summary().query("balance == 'balanced' and classes == '2-class'")
         >>> print(top[["measure", "srd_pct"]].head(3).round(1).to_string(index=False))
          measure  srd_pct

@@ -31,6 +31,7 @@ import pandas as pd
 from scipy import special
 
 from binmetrics.backends import axes
+from binmetrics.formatting import Tabular
 from binmetrics.table.counts import FloatArray
 
 if TYPE_CHECKING:
@@ -42,8 +43,8 @@ __all__ = ["SMOOTH_METHODS", "SmoothROC", "binormal_smooth"]
 SMOOTH_METHODS = ("binormal",)
 
 
-@dataclass(frozen=True)
-class SmoothROC:
+@dataclass(frozen=True, repr=False)
+class SmoothROC(Tabular):
     """A smoothed ROC curve: points ``fpr``, ``tpr`` (from (0, 0) to (1, 1)) and the
     fitted model (``intercept`` c0 and ``slope`` c1 of the binormal line)."""
 
@@ -61,7 +62,7 @@ class SmoothROC:
         """The points (columns fpr, tpr)."""
         return pd.DataFrame({"fpr": self.fpr, "tpr": self.tpr})
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         return (f"SmoothROC({self.method}, {self.fpr.size} points, intercept="
                 f"{self.intercept:.6g}, slope={self.slope:.6g}, area={self.area():.6g})")
 

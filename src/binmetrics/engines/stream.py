@@ -24,6 +24,7 @@ import pandas as pd
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.formatting import Tabular
 from binmetrics.table.counts import CountTable, FloatArray, chunks, count_dtype
 from binmetrics.validation import (
     NanPolicy,
@@ -252,7 +253,7 @@ def _merge_all(states: list[_State]) -> _State:
     return states[0] if states else _empty()
 
 
-class Accumulator:
+class Accumulator(Tabular):
     """A count table built batch by batch; accumulators of workers merge.
 
     ``update`` validates each batch as :func:`binmetrics.evaluate` validates its
@@ -518,7 +519,12 @@ class Accumulator:
                                   n_omitted=self.n_omitted, n_rows=self.n_rows,
                                   n_positive_rows=self.n_positive_rows)
 
-    def __repr__(self) -> str:
+    def to_frame(self) -> pd.DataFrame:
+        """The count table of every batch so far (:meth:`CountTable.to_frame`: score, pos,
+        neg, tp, fp)."""
+        return self.table.to_frame()
+
+    def _title(self) -> str:
         return (f"Accumulator(batches={self.n_batches}, rows={self.n_rows}, "
                 f"distinct_scores={self._state.scores.size + self._pending_size}"
                 f"{' or fewer' if self._pending else ''}, weighted={self._weighted})")

@@ -33,7 +33,7 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
-from binmetrics.formatting import frame_text
+from binmetrics.formatting import Tabular, frame_text
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import Confusion, CountTable
@@ -50,8 +50,8 @@ if TYPE_CHECKING:
 __all__ = ["BestThreshold", "Evaluation"]
 
 
-@dataclass(frozen=True)
-class BestThreshold:
+@dataclass(frozen=True, repr=False)
+class BestThreshold(Tabular):
     """The cut that optimises a confusion measure: ``score >= threshold`` is positive."""
 
     measure: str

@@ -16,6 +16,7 @@ from typing import Any
 
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.exceptions import UndefinedPolicy, undefined_policy
+from binmetrics.formatting import Tabular
 from binmetrics.table.binning import check_bin_args
 from binmetrics.table.counts import CountTable
 from binmetrics.validation import NanPolicy, check_in_range, check_threshold
@@ -50,8 +51,8 @@ def check_pi0(pi0: Any) -> float | str | None:
     return check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
 
 
-@dataclass(frozen=True)
-class EvalOptions:
+@dataclass(frozen=True, repr=False)
+class EvalOptions(Tabular):
     """The evaluation options shared by every front door, checked when made.
 
     Attributes

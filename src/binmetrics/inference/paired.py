@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import special
 
-from binmetrics.formatting import frame_html, frame_text
+from binmetrics.formatting import Tabular, frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
     _replicate_table,
@@ -257,8 +257,8 @@ def compare_methods(measure: str | Measure) -> tuple[str, ...]:
     return (*get_measure(measure).paired_tests, "bootstrap")  # declared in the registry
 
 
-@dataclass(frozen=True)
-class PairedResult:
+@dataclass(frozen=True, repr=False)
+class PairedResult(Tabular):
     """One measure compared between two models on the same cases.
 
     Attributes
@@ -299,6 +299,14 @@ class PairedResult:
     alternative: str
     n_undefined: int = 0
     detail: DeLongTest | McNemarTest | None = field(default=None, repr=False)
+
+    def _title(self) -> str:
+        return (f"PairedResult: {self.model_a} - {self.model_b} ({self.method}, "
+                f"{100 * self.ci.level:g}% interval, p-value {self.alternative})")
+
+    def _shown(self) -> pd.DataFrame:
+        return self.to_frame()[["measure", "value_a", "value_b", "difference", "low", "high",
+                                "pvalue"]]
 
 
 @dataclass(frozen=True, eq=False)
