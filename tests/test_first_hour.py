@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import binmetrics as bm
+from binmetrics.formatting import format_number
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +127,34 @@ def test_progress_off_a_terminal_is_lines_with_share_and_time_left(frame, capsys
     ev2 = bm.evaluate(frame["y"], frame["q"])
     ev2.ci_table(["mcc"], n_resamples=50, random_state=0, progress="auto")  # short: silent
     assert capsys.readouterr().err == ""
+
+
+# --- 6. honest messages --------------------------------------------------------------
+def _range_warnings(fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn()
+    return out, [w for w in caught if "outside the scores' range" in str(w.message)]
+
+
+def test_threshold_outside_the_scores_range_warns_once_at_the_users_line(frame):
+    lo, hi = frame["p"].min(), frame["p"].max()
+    ev, caught = _range_warnings(lambda: bm.evaluate(frame["y"], frame["p"], threshold=1.5))
+    assert len(caught) == 1 and caught[0].filename == __file__
+    msg = str(caught[0].message)
+    assert msg.startswith("threshold 1.5 is outside the scores' range")
+    assert f"[{format_number(lo)}, {format_number(hi)}]" in msg
+    assert msg.endswith("every case is predicted negative")
+    assert ev.confusion.tp == ev.confusion.fp == 0  # what the warning says
+    _, caught = _range_warnings(lambda: ev.at_threshold(-1.0))
+    assert len(caught) == 1 and "predicted positive" in str(caught[0].message)
+    assert caught[0].filename == __file__
+    _, caught = _range_warnings(lambda: bm.evaluate(frame, label="y", score="p",
+                                                    threshold=float(hi)))
+    assert caught == []  # the ends of the range are inside it
+    acc = bm.Accumulator().update(frame["y"], frame["p"])
+    _, caught = _range_warnings(lambda: acc.evaluate(threshold=2.0))
+    assert len(caught) == 1 and caught[0].filename == __file__
+    _, caught = _range_warnings(lambda: bm.evaluate_by(frame, label="y", score="p", by="g",
+                                                       threshold=1.5, measures=["tpr"]))
+    assert caught == []  # a group's scores may well lie on one side: no warning per group

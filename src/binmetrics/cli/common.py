@@ -337,6 +337,8 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
     "score column 'p' has NaN; use --nan-policy omit"
     >>> cli_message("NaN at rows [0, 4, ...] (0-based)")
     'NaN at data rows [1, 5, ...] (the first data row is 1)'
+    >>> cli_message("threshold 1.5 is outside the scores' range [0, 1]: ...")
+    "--threshold 1.5 is outside the scores' range [0, 1]: ..."
 
     """
     text = re.sub(r"; for a multiclass classifier pass its probability matrix.*$",
@@ -344,6 +346,7 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
                   "two values)", text)
     text = re.sub(r"\brows \[([0-9, .]+)\] \(0-based\)", _data_rows, text)
     text = text.replace("nan_policy='omit'", "--nan-policy omit")
+    text = re.sub(r"^threshold (\S+) is outside", r"--threshold \1 is outside", text)
     text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
     text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")
     text = text.replace("directions=", "--directions")

@@ -33,7 +33,7 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
-from binmetrics.formatting import Tabular, frame_text
+from binmetrics.formatting import Tabular, format_number, frame_text
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import Confusion, CountTable
@@ -47,7 +47,32 @@ if TYPE_CHECKING:
     from binmetrics.evaluation.undersample import UndersampledEvaluation
     from binmetrics.table.binning import Binning
 
-__all__ = ["BestThreshold", "Evaluation"]
+__all__ = ["BestThreshold", "Evaluation", "warn_threshold_range"]
+
+
+def warn_threshold_range(table: CountTable, threshold: float) -> None:
+    """Warn, at the user's line, when ``threshold`` lies outside the scores' range:
+    every case is then predicted the same class (the confusion measures describe a
+    constant classifier). The command line says ``--threshold``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import binmetrics as bm
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     ev = bm.evaluate([1, 0, 1], [0.9, 0.2, 0.6], threshold=1.5)
+    >>> print(caught[0].message)
+    threshold 1.5 is outside the scores' range [0.2, 0.9]: every case is predicted negative
+    """
+    if table.n_distinct == 0:
+        return
+    low, high = float(table.scores.min()), float(table.scores.max())
+    if not low <= threshold <= high:
+        side = "positive" if threshold <= low else "negative"
+        warn_at_user(f"threshold {threshold:g} is outside the scores' range "
+                     f"[{format_number(low)}, {format_number(high)}]: every case is "
+                     f"predicted {side}")
 
 
 @dataclass(frozen=True, repr=False)
@@ -376,10 +401,13 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         For binned scores (engines' ``decimals=`` / ``bins=``) the confusion matrix
         is exact on the bin grid and at the threshold the engine binned with; a
         threshold inside an occupied bin warns that it is not the raw scores' (and
-        :meth:`error_bounds` gives those measures no bound)."""
-        return Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
-                          n_omitted=self.n_omitted, undefined=self.undefined,
-                          n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
+        :meth:`error_bounds` gives those measures no bound). A threshold outside the
+        scores' range warns (every case is then predicted the same class)."""
+        ev = Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
+                        n_omitted=self.n_omitted, undefined=self.undefined,
+                        n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
+        warn_threshold_range(self.table, ev.threshold)
+        return ev
 
     def best_threshold(self, measure: str = "informedness", *,
                        weights: tuple[float, float] | None = None,

@@ -429,7 +429,7 @@ def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, 
         ev = None
         if table is not None and not reason:
             ev = opts.evaluation(table, pos_label=pos_label, n_omitted=n_omitted, n_rows=n,
-                                 n_positive_rows=n_pos, calibrate=False)
+                                 n_positive_rows=n_pos, calibrate=False, check_range=False)
         evaluations[key if tuple_keys else key[0]] = ev
         rows.append(row)
         reasons.append(reason)

@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.binary import Evaluation, warn_threshold_range
 from binmetrics.exceptions import UndefinedPolicy, undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.table.binning import check_bin_args
@@ -112,9 +112,13 @@ class EvalOptions(Tabular):
 
     def evaluation(self, table: CountTable, *, pos_label: Any = None, n_omitted: int = 0,
                    n_rows: int | None = None, n_positive_rows: int | None = None,
-                   calibrate: bool = True) -> Evaluation:
+                   calibrate: bool = True, check_range: bool = True) -> Evaluation:
         """The :class:`~binmetrics.Evaluation` of ``table`` under these options,
-        calibrated to the options' ``pi0`` (a number) unless ``calibrate=False``."""
+        calibrated to the options' ``pi0`` (a number) unless ``calibrate=False``; a
+        threshold outside the scores' range warns unless ``check_range=False`` (the
+        groups of ``evaluate_by``, where one group's scores may all lie on one side)."""
+        if check_range:
+            warn_threshold_range(table, self.threshold)
         ev = Evaluation(table, threshold=self.threshold,
                         pos_label=self.pos_label if pos_label is None else pos_label,
                         n_omitted=n_omitted, undefined=self.undefined, n_rows=n_rows,
