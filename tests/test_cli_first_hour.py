@@ -107,6 +107,23 @@ def test_empty_file_and_header_only(tmp_path):
     assert p.returncode == 2 and "no header and no rows" in p.stderr
 
 
+@pytest.mark.parametrize("engine", ["numpy", "duckdb", "spark"])
+def test_empty_inputs_say_so_on_every_engine(tmp_path, engine):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    header = tmp_path / "header.csv"
+    header.write_text("y,p\n")
+    zero = tmp_path / "zero.parquet"
+    pd.DataFrame({"y": pd.Series([], dtype=int), "p": pd.Series([], dtype=float)}).to_parquet(zero)
+    expected = {empty: f"{empty} is empty: the file has no header and no rows",
+                header: f"{header} has no rows: the file holds only its header (y, p)",
+                zero: f"{zero} has no rows: the file holds only its schema (y, p)"}
+    for path, message in expected.items():
+        p = cli("evaluate", str(path), "--label", "y", "--score", "p", "--engine", engine)
+        assert p.returncode == 2 and p.stderr.strip() == f"binmetrics: error: {message}", (
+            p.stderr)
+
+
 def test_header_names_the_engine_and_why(preds):
     p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--measures", "auc")
     assert "engine:     numpy (in memory with pandas: the file is" in p.stdout

@@ -20,7 +20,6 @@ from binmetrics.cli.common import (
     CLIError,
     add_format_and_output,
     align,
-    check_has_header,
     check_has_rows,
     check_input_file,
     help_formatter,
@@ -106,9 +105,10 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
     suffix = check_input_file(path)
     try:
         if suffix in PARQUET_SUFFIXES:
+            check_has_rows([path])
             frame = pd.read_parquet(path)
         elif suffix in TEXT_SUFFIXES:
-            check_has_header(path)
+            check_has_rows([path])
             frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]),
                                 float_precision="round_trip")
         else:
@@ -117,7 +117,6 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable
         raise CLIError(f"cannot read {path}: {one_line(exc)}") from None
-    check_has_rows(path, frame)
     frame.columns = [str(c) for c in frame.columns]
     if index_col is not None:
         if index_col not in frame.columns:

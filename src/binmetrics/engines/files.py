@@ -49,6 +49,7 @@ from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
 from binmetrics.evaluation.options import EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.io import check_has_rows
 from binmetrics.measures.sums import raw_sum_names, raw_sum_sql
 from binmetrics.table.binning import BinSpec
 from binmetrics.validation import NanPolicy
@@ -311,6 +312,9 @@ class FileJob(AggregateJob):
             raise self._wrap(exc) from None
 
     def _check_columns(self) -> None:
+        local = [f for f in self._files if "://" not in f]
+        if local and len(local) == len(self._files):  # the same words as every reader's
+            check_has_rows(local, str(self._opts.get("delim", self._opts.get("sep", ","))))
         described = self._fetchall(f"DESCRIBE SELECT * FROM {self._reader()}")
         types = {row[0]: str(row[1]) for row in described}
         self._types = types
