@@ -166,7 +166,8 @@ def test_evaluate_file_on_an_empty_file_says_so(tmp_path):
     empty.write_text("")
     header = tmp_path / "header.csv"
     header.write_text("y,p\n")
-    with pytest.raises(ValueError, match=r"empty\.csv is empty: the file has no header and no rows"):
+    with pytest.raises(ValueError, match=r"empty\.csv is empty: the file has no header and no "
+                                         r"rows"):
         bm.evaluate_file(empty, label="y", score="p")
     with pytest.raises(ValueError, match=r"header.csv has no rows: the file holds only its "
                                          r"header \(y, p\)"):
