@@ -84,6 +84,26 @@ def test_nan_rows_are_data_rows_counted_from_1(tmp_path):
     assert "data rows [2] (the first data row is 1)" in p.stderr, p.stderr
 
 
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_row_positions_are_data_rows_on_every_engine(tmp_path, engine):
+    pytest.importorskip("duckdb")
+    path = tmp_path / "nan.parquet"
+    pd.DataFrame({"y": [1, 0, 1, 0], "p": [0.5, np.nan, 0.3, 0.1]}).to_parquet(path)
+    p = cli("evaluate", str(path), "--label", "y", "--score", "p", "--engine", engine)
+    assert p.returncode == 2
+    assert "data row" in p.stderr and "2" in p.stderr, p.stderr
+    assert "(the first data row is 1)" in p.stderr or "the first data row is 1)" in p.stderr
+    assert "0-based" not in p.stderr
+
+
+def test_a_short_line_is_named_by_line_and_data_row(tmp_path):
+    path = tmp_path / "short.csv"
+    path.write_text("y,p\n1,0.5\n0\n1,0.3\n")
+    p = cli("evaluate", str(path), "--label", "y", "--score", "p")
+    assert p.returncode == 2
+    assert f"line 3 of {path} (data row 2; the first data row is 1) has 1 field" in p.stderr
+
+
 def test_threshold_outside_the_scores_range_warns(preds):
     p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--threshold", "1.5",
             "--measures", "tpr")

@@ -268,7 +268,8 @@ def short_line(args: argparse.Namespace) -> str | None:
                 csv.reader(f, delimiter=sep)
             for number, row in enumerate(rows, 1):
                 if number > 1 and row and len(row) < len(header):
-                    return (f"line {number} of {path} has {plural_fields(len(row))} where the "
+                    return (f"line {number} of {path} (data row {number - 1}; the first data "
+                            f"row is 1) has {plural_fields(len(row))} where the "
                             f"header has {len(header)}: the file is ragged (a value or a "
                             "delimiter is missing); fix that line")
     return None

@@ -534,8 +534,8 @@ class FileJob(AggregateJob):
         if not found:
             return ""
         if self.format == "parquet":
-            shown = ", ".join(f"{Path(f).name} row {r}" for f, r in found)
-            return f" (first at {shown})"
+            shown = ", ".join(f"{Path(f).name} data row {r + 1}" for f, r in found)
+            return f" (first at {shown}; the first data row is 1)"
         return f" (first in {', '.join(sorted({Path(f).name for (f,) in found}))})"
 
     def _missing_text(self) -> str:

@@ -77,6 +77,7 @@ from binmetrics.validation import (
     check_random_state,
     check_threshold,
     check_weights,
+    row_list,
 )
 
 if TYPE_CHECKING:
@@ -510,12 +511,9 @@ def _clean(y_true: Any, arrays: list[Any], names: tuple[str, ...], sample_weight
         bad = ~np.isfinite(s)
         if bad.any():
             if nan_policy == "raise":
-                rows = ", ".join(map(str, np.flatnonzero(bad)[:5].tolist()))
                 raise ValueError(f"the scores of {name!r} have {int(bad.sum())} non-finite "
-                                 f"values (NaN or inf) at rows [{rows}"
-                                 f"{', ...' if bad.sum() > 5 else ''}] (0-based); pass "
-                                 "nan_policy='omit' "
-                                 "to drop those rows for every model")
+                                 f"values (NaN or inf) at rows {row_list(bad)}; pass "
+                                 "nan_policy='omit' to drop those rows for every model")
             keep &= ~bad
     if not keep.all():
         if not keep.any():
