@@ -148,8 +148,8 @@ def test_nan_scores(tmp_path: Path) -> None:
     path = str(tmp_path / "scores.parquet")
     with pytest.raises(ValueError, match=r"score column 'p' has 4 non-finite values \(3 NaN or "
                                          r"NULL, 1 infinite\) in '.*scores.parquet' \(first at "
-                                         r"scores.parquet data row 11, .*data row 41; the first data row is "
-                                         r"1\); pass nan_policy="):
+                                         r"scores.parquet data row 11, .*data row 41; the first "
+                                         r"data row is 1\); pass nan_policy="):
         evaluate_file(path, label="y", score="p")
     with pytest.warns(UserWarning, match="dropped 4 rows"):
         ev = evaluate_file(path, label="y", score="p", nan_policy="omit")
