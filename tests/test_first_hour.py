@@ -175,3 +175,22 @@ def test_evaluate_file_on_an_empty_file_says_so(tmp_path):
     part = tmp_path / "part.csv"  # of several files, only when none has a row
     part.write_text("y,p\n1,0.8\n0,0.3\n")
     assert bm.evaluate_file([header, part], label="y", score="p").table.total == 2
+
+
+def test_srd_randomization_and_cross_validation_report_progress():
+    rng = np.random.default_rng(1)
+    table = pd.DataFrame(rng.normal(size=(12, 3)), columns=list("abc"))
+    res = bm.srd(table)
+    seen: list[tuple[int, int]] = []
+    rt = res.randomization(random_state=0, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (3, 3) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    seen.clear()
+    res.randomization(null="rsrd", n_sim=5000, random_state=0,
+                      progress=lambda d, t: seen.append((d, t)))
+    assert (5000, 5000) in seen and seen[-1] == (3, 3)  # the simulation, then the columns
+    seen.clear()
+    cv = res.cross_validate("kfold", k=4, random_state=0,
+                            progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(i, 4) for i in range(1, 5)] and len(cv.folds) == 4
+    quiet = res.randomization(random_state=0, progress=False)
+    pd.testing.assert_frame_equal(quiet.to_frame(), rt.to_frame())  # progress changes nothing

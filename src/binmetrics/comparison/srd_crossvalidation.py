@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -210,7 +210,8 @@ class SRDCrossValidation(Tabular):
         Columns from closest to farthest from the reference.
     """
 
-    def __init__(self, res: _SRDFit, rows: list[npt.NDArray[np.intp]], cv: str) -> None:
+    def __init__(self, res: _SRDFit, rows: list[npt.NDArray[np.intp]], cv: str,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self.cv = cv
         records = []
         spec, n = res._spec, res.n
@@ -236,6 +237,8 @@ class SRDCrossValidation(Tabular):
                 flat.setdefault(c, []).append(fold)
             values, _, _ = _srd_values(data, reference, spec.decimals)
             records.append(pd.Series(100.0 * values / srd_max(len(kept)), index=data.columns))
+            if progress is not None:
+                progress(fold + 1, len(rows))
         if flat:
             shown = "; ".join(f"{c!r} in resamples {f[:5]}{' ...' if len(f) > 5 else ''}"
                               for c, f in list(flat.items())[:5])
