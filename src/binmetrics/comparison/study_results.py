@@ -180,10 +180,16 @@ class Study(Tabular):
                 f"undefined={len(self.undefined)}): mean value per model")
 
     def _shown(self) -> pd.DataFrame:
-        """Each model's mean value of each measure over every evaluation."""
-        return (self.table.pivot_table(index="model", columns="measure", values="value",
-                                       aggfunc="mean", sort=False)
-                .reset_index().rename_axis(columns=None))
+        """Each model's mean value of the main measures (those of a binary summary that
+        the study holds; else its first eight) over every evaluation."""
+        from binmetrics.evaluation.summary import SUMMARY_MEASURES
+
+        main = [m for m in SUMMARY_MEASURES if m in self.measures] or list(self.measures)[:8]
+        rows = self.table[self.table["measure"].isin(main)]
+        wide = rows.pivot_table(index="model", columns="measure", values="value",
+                                aggfunc="mean", sort=False)
+        return wide[[m for m in main if m in wide.columns]].reset_index().rename_axis(
+            columns=None)
 
     # --- views ------------------------------------------------------------------------
     def wide(self, index: Sequence[str] = _IDS, columns: str | Sequence[str] = "measure",
