@@ -524,7 +524,14 @@ class Accumulator(Tabular):
         neg, tp, fp)."""
         return self.table.to_frame()
 
-    def _title(self) -> str:
+    def _shown(self) -> pd.DataFrame:
+        """The counters, cheaply: printing an Accumulator never merges its pending
+        batches (``to_frame()`` does)."""
+        return pd.DataFrame({"batches": [self.n_batches], "rows": [self.n_rows],
+                             "positive_rows": [self.n_positive_rows],
+                             "omitted": [self.n_omitted]})
+
+    def __repr__(self) -> str:
         return (f"Accumulator(batches={self.n_batches}, rows={self.n_rows}, "
                 f"distinct_scores={self._state.scores.size + self._pending_size}"
                 f"{' or fewer' if self._pending else ''}, weighted={self._weighted})")
