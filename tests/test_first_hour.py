@@ -158,6 +158,14 @@ def test_threshold_outside_the_scores_range_warns_once_at_the_users_line(frame):
     _, caught = _range_warnings(lambda: bm.evaluate_by(frame, label="y", score="p", by="g",
                                                        threshold=1.5, measures=["tpr"]))
     assert caught == []  # a group's scores may well lie on one side: no warning per group
+    high = frame.assign(p=frame["p"] + 1.0)  # scores in (1, 2): the default 0.5 is outside
+    _, caught = _range_warnings(lambda: bm.evaluate(high["y"], high["p"]))
+    assert caught == []  # only a threshold the user gave warns
+    _, caught = _range_warnings(lambda: bm.evaluate(high["y"], high["p"], threshold=0.5))
+    assert len(caught) == 1  # ... even if it equals the default
+    _, caught = _range_warnings(lambda: bm.evaluate(frame["y"], frame["p"], threshold=1.5,
+                                                    undefined="ignore"))
+    assert caught == []  # "ignore" silences the caveats of degenerate input
 
 
 def test_evaluate_file_on_an_empty_file_says_so(tmp_path):

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from binmetrics.evaluation.options import DEFAULTS
 from binmetrics.exceptions import one_line
 from binmetrics.io import PARQUET_SUFFIXES
 from binmetrics.io import check_has_rows as io_check_has_rows
@@ -102,7 +103,7 @@ def add_case_options(p: argparse.ArgumentParser, *, weight: bool = True,
     """Add the options every command that scores cases shares, in this order:
     ``--threshold``, ``--weight`` (unless ``weight=False``), ``--pos-label``,
     ``--nan-policy``."""
-    p.add_argument("--threshold", type=float, default=0.5, metavar="T",
+    p.add_argument("--threshold", type=float, default=DEFAULTS.threshold, metavar="T",
                    help="score >= T is predicted positive (default: %(default)s)")
     if weight:
         p.add_argument("--weight", metavar="COL", help="column of non-negative case weights")

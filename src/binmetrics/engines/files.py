@@ -47,7 +47,7 @@ from binmetrics.engines.registry import FileEngine, register_engine
 from binmetrics.engines.where import check_where_duckdb
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
-from binmetrics.evaluation.options import EvalOptions
+from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
 from binmetrics.io import check_has_rows
 from binmetrics.measures.sums import raw_sum_names, raw_sum_sql
@@ -586,7 +586,7 @@ def evaluate_file(
     by: str | Sequence[str] | None = None,
     where: str | None = None,
     pos_label: Any = None,
-    threshold: float = 0.5,
+    threshold: float = DEFAULTS.threshold,
     nan_policy: NanPolicy = "raise",
     decimals: int | None = None,
     bins: Any = None,

@@ -402,11 +402,13 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         is exact on the bin grid and at the threshold the engine binned with; a
         threshold inside an occupied bin warns that it is not the raw scores' (and
         :meth:`error_bounds` gives those measures no bound). A threshold outside the
-        scores' range warns (every case is then predicted the same class)."""
+        scores' range warns (every case is then predicted the same class) unless
+        ``undefined="ignore"``."""
         ev = Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
                         n_omitted=self.n_omitted, undefined=self.undefined,
                         n_rows=self.n_rows, n_positive_rows=self.n_positive_rows)
-        warn_threshold_range(self.table, ev.threshold)
+        if self.undefined != "ignore":
+            warn_threshold_range(self.table, ev.threshold)
         return ev
 
     def best_threshold(self, measure: str = "informedness", *,
