@@ -133,6 +133,9 @@ class Interval(Tabular):
         return (f"{self.estimate:.6g} [{self.low:.6g}, {self.high:.6g}] "
                 f"({self.level * 100:g}% {self.method})")
 
+    def _title(self) -> str:
+        return f"{type(self).__name__} ({self.level * 100:g}% {self.method})"
+
 
 def _normal_quantiles(level: float) -> tuple[float, float]:
     """Phi^-1((1 - c)/2) and Phi^-1(1 - (1 - c)/2), as R's qnorm computes them."""
