@@ -55,6 +55,20 @@ def test_progress_lines_off_a_terminal(preds):
     assert quiet.stderr == "" and quiet.stdout == p.stdout
 
 
+def test_srd_reports_progress(tmp_path):
+    path = tmp_path / "t.csv"
+    rng = np.random.default_rng(0)
+    pd.DataFrame(rng.normal(size=(12, 4)).round(3), columns=list("abcd")).to_csv(path,
+                                                                               index=False)
+    argv = ("srd", str(path), "--cv", "4", "--seed", "0")
+    p = cli(*argv, "--progress", "always")
+    assert p.returncode == 0, p.stderr
+    assert "srd randomization: 4/4 (100%) done in" in p.stderr, p.stderr
+    assert "srd cross-validation: 4/4 (100%) done in" in p.stderr, p.stderr
+    quiet = cli(*argv, "--progress", "never")
+    assert quiet.stderr == "" and quiet.stdout == p.stdout
+
+
 # --- 4. --summary --------------------------------------------------------------------
 def test_summary(preds):
     p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--summary")
@@ -84,6 +98,26 @@ def test_nan_rows_are_data_rows_counted_from_1(tmp_path):
     assert "data rows [2] (the first data row is 1)" in p.stderr, p.stderr
 
 
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_row_positions_are_data_rows_on_every_engine(tmp_path, engine):
+    pytest.importorskip("duckdb")
+    path = tmp_path / "nan.parquet"
+    pd.DataFrame({"y": [1, 0, 1, 0], "p": [0.5, np.nan, 0.3, 0.1]}).to_parquet(path)
+    p = cli("evaluate", str(path), "--label", "y", "--score", "p", "--engine", engine)
+    assert p.returncode == 2
+    assert "data row" in p.stderr and "2" in p.stderr, p.stderr
+    assert "(the first data row is 1)" in p.stderr or "the first data row is 1)" in p.stderr
+    assert "0-based" not in p.stderr
+
+
+def test_a_short_line_is_named_by_line_and_data_row(tmp_path):
+    path = tmp_path / "short.csv"
+    path.write_text("y,p\n1,0.5\n0\n1,0.3\n")
+    p = cli("evaluate", str(path), "--label", "y", "--score", "p")
+    assert p.returncode == 2
+    assert f"line 3 of {path} (data row 2; the first data row is 1) has 1 field" in p.stderr
+
+
 def test_threshold_outside_the_scores_range_warns(preds):
     p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--threshold", "1.5",
             "--measures", "tpr")
@@ -105,6 +139,23 @@ def test_empty_file_and_header_only(tmp_path):
     assert p.returncode == 2 and "has no rows" in p.stderr, p.stderr
     p = cli("srd", str(empty))
     assert p.returncode == 2 and "no header and no rows" in p.stderr
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb", "spark"])
+def test_empty_inputs_say_so_on_every_engine(tmp_path, engine):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    header = tmp_path / "header.csv"
+    header.write_text("y,p\n")
+    zero = tmp_path / "zero.parquet"
+    pd.DataFrame({"y": pd.Series([], dtype=int), "p": pd.Series([], dtype=float)}).to_parquet(zero)
+    expected = {empty: f"{empty} is empty: the file has no header and no rows",
+                header: f"{header} has no rows: the file holds only its header (y, p)",
+                zero: f"{zero} has no rows: the file holds only its schema (y, p)"}
+    for path, message in expected.items():
+        p = cli("evaluate", str(path), "--label", "y", "--score", "p", "--engine", engine)
+        assert p.returncode == 2 and p.stderr.strip() == f"binmetrics: error: {message}", (
+            p.stderr)
 
 
 def test_header_names_the_engine_and_why(preds):

@@ -148,7 +148,8 @@ def test_nan_scores(tmp_path: Path) -> None:
     path = str(tmp_path / "scores.parquet")
     with pytest.raises(ValueError, match=r"score column 'p' has 4 non-finite values \(3 NaN or "
                                          r"NULL, 1 infinite\) in '.*scores.parquet' \(first at "
-                                         r"scores.parquet row 10, .*row 40\); pass nan_policy="):
+                                         r"scores.parquet data row 11, .*data row 41; the first "
+                                         r"data row is 1\); pass nan_policy="):
         evaluate_file(path, label="y", score="p")
     with pytest.warns(UserWarning, match="dropped 4 rows"):
         ev = evaluate_file(path, label="y", score="p", nan_policy="omit")
@@ -188,12 +189,13 @@ def test_errors(tmp_path: Path, case: str) -> None:
         df.loc[[3, 4], "y"] = np.nan
         df.to_parquet(good)
         msg = (r"label column 'y' has 2 missing values \(NULL or NaN\) in .* "
-               r"\(first at good.parquet row 3")
+               r"\(first at good.parquet data row 4")
     elif case == "negative weight":
         df.loc[7, "w"] = -0.5
         df.to_parquet(good)
         kw["weight"] = "w"
-        msg = r"weight column 'w' has 1 negative value in .*row 7\) \(smallest -0.5\)"
+        msg = (r"weight column 'w' has 1 negative value in .*data row 8; the first data "
+               r"row is 1\) \(smallest -0.5\)")
     elif case == "empty glob":
         path = str(tmp_path / "nothing*.parquet")
         exc, msg = FileNotFoundError, "no file matches"

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import binmetrics as bm
+from binmetrics.formatting import format_number
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +127,78 @@ def test_progress_off_a_terminal_is_lines_with_share_and_time_left(frame, capsys
     ev2 = bm.evaluate(frame["y"], frame["q"])
     ev2.ci_table(["mcc"], n_resamples=50, random_state=0, progress="auto")  # short: silent
     assert capsys.readouterr().err == ""
+
+
+# --- 6. honest messages --------------------------------------------------------------
+def _range_warnings(fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn()
+    return out, [w for w in caught if "outside the scores' range" in str(w.message)]
+
+
+def test_threshold_outside_the_scores_range_warns_once_at_the_users_line(frame):
+    lo, hi = frame["p"].min(), frame["p"].max()
+    ev, caught = _range_warnings(lambda: bm.evaluate(frame["y"], frame["p"], threshold=1.5))
+    assert len(caught) == 1 and caught[0].filename == __file__
+    msg = str(caught[0].message)
+    assert msg.startswith("threshold 1.5 is outside the scores' range")
+    assert f"[{format_number(lo)}, {format_number(hi)}]" in msg
+    assert msg.endswith("every case is predicted negative")
+    assert ev.confusion.tp == ev.confusion.fp == 0  # what the warning says
+    _, caught = _range_warnings(lambda: ev.at_threshold(-1.0))
+    assert len(caught) == 1 and "predicted positive" in str(caught[0].message)
+    assert caught[0].filename == __file__
+    _, caught = _range_warnings(lambda: bm.evaluate(frame, label="y", score="p",
+                                                    threshold=float(hi)))
+    assert caught == []  # the ends of the range are inside it
+    acc = bm.Accumulator().update(frame["y"], frame["p"])
+    _, caught = _range_warnings(lambda: acc.evaluate(threshold=2.0))
+    assert len(caught) == 1 and caught[0].filename == __file__
+    _, caught = _range_warnings(lambda: bm.evaluate_by(frame, label="y", score="p", by="g",
+                                                       threshold=1.5, measures=["tpr"]))
+    assert caught == []  # a group's scores may well lie on one side: no warning per group
+    high = frame.assign(p=frame["p"] + 1.0)  # scores in (1, 2): the default 0.5 is outside
+    _, caught = _range_warnings(lambda: bm.evaluate(high["y"], high["p"]))
+    assert caught == []  # only a threshold the user gave warns
+    _, caught = _range_warnings(lambda: bm.evaluate(high["y"], high["p"], threshold=0.5))
+    assert len(caught) == 1  # ... even if it equals the default
+    _, caught = _range_warnings(lambda: bm.evaluate(frame["y"], frame["p"], threshold=1.5,
+                                                    undefined="ignore"))
+    assert caught == []  # "ignore" silences the caveats of degenerate input
+
+
+def test_evaluate_file_on_an_empty_file_says_so(tmp_path):
+    pytest.importorskip("duckdb")
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    header = tmp_path / "header.csv"
+    header.write_text("y,p\n")
+    with pytest.raises(ValueError, match=r"empty\.csv is empty: the file has no header and no "
+                                         r"rows"):
+        bm.evaluate_file(empty, label="y", score="p")
+    with pytest.raises(ValueError, match=r"header.csv has no rows: the file holds only its "
+                                         r"header \(y, p\)"):
+        bm.evaluate_file(header, label="y", score="p")
+    part = tmp_path / "part.csv"  # of several files, only when none has a row
+    part.write_text("y,p\n1,0.8\n0,0.3\n")
+    assert bm.evaluate_file([header, part], label="y", score="p").table.total == 2
+
+
+def test_srd_randomization_and_cross_validation_report_progress():
+    rng = np.random.default_rng(1)
+    table = pd.DataFrame(rng.normal(size=(12, 3)), columns=list("abc"))
+    res = bm.srd(table)
+    seen: list[tuple[int, int]] = []
+    rt = res.randomization(random_state=0, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (3, 3) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    seen.clear()
+    res.randomization(null="rsrd", n_sim=5000, random_state=0,
+                      progress=lambda d, t: seen.append((d, t)))
+    assert (5000, 5000) in seen and seen[-1] == (3, 3)  # the simulation, then the columns
+    seen.clear()
+    cv = res.cross_validate("kfold", k=4, random_state=0,
+                            progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(i, 4) for i in range(1, 5)] and len(cv.folds) == 4
+    quiet = res.randomization(random_state=0, progress=False)
+    pd.testing.assert_frame_equal(quiet.to_frame(), rt.to_frame())  # progress changes nothing

@@ -9,6 +9,7 @@ import warnings
 import pandas as pd
 
 import binmetrics as bm
+from binmetrics.evaluation.summary import main_measures
 
 Y = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
 S = [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]
@@ -22,7 +23,9 @@ def rows(markup: str) -> dict[str, tuple[str, str]]:
 
 def test_evaluation_html_lists_every_measure_with_source():
     ev = bm.evaluate(Y, S, threshold=0.55)
-    shown = rows(ev._repr_html_())
+    main, folded = ev._repr_html_().split("<details>")
+    assert list(rows(main)) == main_measures(ev.table)  # short first, as the repr
+    shown = rows(folded)
     values = ev.to_dict()
     assert list(shown) == list(values)
     for mid, v in values.items():

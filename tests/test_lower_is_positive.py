@@ -187,3 +187,23 @@ def test_file_engine_refuses_rather_than_misreads(tmp_path) -> None:  # type: ig
     with get_engine("duckdb").open(str(path), label="y", score="s") as job:
         with pytest.raises(ValueError, match="negate the score column"):
             job.evaluate(EvalOptions(higher_is_positive=False))
+
+
+@pytest.mark.parametrize("threshold, warns, side", [
+    (0.1, True, "negative"), (0.95, True, "positive"), (0.5, False, None)])
+def test_threshold_range_warning_reads_the_users_units(threshold: float, warns: bool,
+                                                       side: str | None) -> None:
+    """score <= t is positive: t below every score predicts no positive, t above every
+    score predicts all; the range is printed in the scores' own units."""
+    y, s = [1, 0, 1], [0.9, 0.2, 0.6]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = bm.evaluate(y, s, threshold=threshold, higher_is_positive=False)
+        ev.at_threshold(threshold)
+    msgs = [str(w.message) for w in caught if "outside the scores' range" in str(w.message)]
+    assert len(msgs) == (2 if warns else 0)
+    if warns:
+        assert msgs[0] == (f"threshold {threshold:g} is outside the scores' range [0.2, 0.9]: "
+                           f"every case is predicted {side}")
+        predicted_positive = ev.confusion.tp + ev.confusion.fp
+        assert predicted_positive == (3 if side == "positive" else 0)

@@ -386,7 +386,7 @@ Y3 = [2, 0, 1, 1]
 
 @pytest.mark.parametrize(("proba", "message"), [
     (np.array([[.2, .3, .6], [.6, .2, .2], [.1, .8, .3], [.3, .3, .4]]),
-     r"2 rows do not, the worst row 2 sums to 1\.2 \(0-based rows \[0, 2\]\)"),
+     r"2 rows do not, at rows \[0, 2\] \(0-based\); the worst, row 2, sums to 1\.2"),
     (np.array([[.2, .3, .5], [.6, .2, .2], [.1, .8, .1]]),
      r"different numbers of rows: 4 and 3"),
     (np.array([[1.0], [1.0], [1.0], [1.0]]), r"y_proba has 1 column\(s\)"),
@@ -421,7 +421,7 @@ def test_labels_must_match_the_columns() -> None:
     with pytest.raises(ValueError, match=r"labels has 2 values but y_proba has 3 columns"):
         evaluate_multiclass(Y3, P3, labels=[0, 1])
     with pytest.raises(ValueError, match=r"1 row whose class is not in labels \[0, 1, 3\]: "
-                                         r"\[2\] \(0-based rows \[0\]\)"):
+                                         r"\[2\] at rows \[0\] \(0-based\)"):
         evaluate_multiclass(Y3, P3, labels=[0, 1, 3])
     with pytest.raises(ValueError, match=r"labels must be distinct; repeated: \[1\]"):
         evaluate_multiclass(Y3, P3, labels=[0, 1, 1])

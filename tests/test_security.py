@@ -387,8 +387,8 @@ CASES = {
                  r"^binmetrics: error: score column 'pp' not found in '.*misspelt.csv' "
                  r"\(did you mean 'p'\?\); available columns: y, p$"),
     "ragged": ("y,p\n1,0.5\n0\n1,0.9\n0,0.1\n", ["--score", "p"],
-               r"^binmetrics: error: line 3 of .*ragged.csv has 1 field where the header "
-               r"has 2: .*fix that line$"),
+               r"^binmetrics: error: line 3 of .*ragged.csv \(data row 2; the first data row "
+               r"is 1\) has 1 field where the header has 2: .*fix that line$"),
     "header": ("y,p\n", ["--score", "p"],
                r"^binmetrics: error: .*header.csv has no rows: the file holds only its header "
                r"\(y, p\)$"),

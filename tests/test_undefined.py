@@ -229,7 +229,8 @@ def test_mcc_with_an_empty_row_is_nan_not_zero() -> None:
 
 def test_f1_without_true_positives_is_zero(no_warnings: None) -> None:
     # TP = 0, FP = 0, FN = 3: precision is undefined, but F1 = 2TP / (2TP + FP + FN) = 0
-    ev = bm.evaluate(Y, S, threshold=2.0, undefined="raise")
+    with pytest.warns(UserWarning, match=r"^threshold 2 is outside the scores' range"):
+        ev = bm.evaluate(Y, S, threshold=2.0, undefined="raise")  # warned, not raised
     assert ev.confusion.tp == 0 and ev.confusion.fn == 3
     assert ev["f1"] == 0.0
     assert ev.value("fbeta", beta=2.0) == 0.0

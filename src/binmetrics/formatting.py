@@ -6,13 +6,14 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, fields, is_dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CLI", "HTML", "PLOT", "NumberStyle", "format_number", "frame_html", "frame_text"]
+__all__ = ["CLI", "HTML", "PLOT", "NumberStyle", "Tabular", "format_number", "frame_html",
+           "frame_text", "record_frame"]
 
 
 @dataclass(frozen=True)
@@ -109,3 +110,110 @@ def frame_html(title: str, frame: pd.DataFrame, max_rows: int = 30) -> str:
     table = frame.to_html(index=False, max_rows=max_rows, na_rep="NaN",
                           float_format=lambda v: format_number(v), border=0)
     return f"<p><b>{html.escape(title)}</b></p>{table}"
+
+
+def _scalar(v: Any) -> bool:
+    return v is None or isinstance(v, (bool, int, float, str)) or (
+        hasattr(v, "dtype") and getattr(v, "ndim", 1) == 0)
+
+
+def record_frame(obj: Any) -> pd.DataFrame:
+    """One row of a result's numbers: the scalar fields of a dataclass, an interval field
+    (anything with ``low``, ``high``, ``level`` and ``method``) as its bounds, a tuple of
+    scalars as one column per item, a nested dataclass (a Confusion) as its scalar
+    fields; arrays and fields declared ``repr=False`` are left out.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class R:
+    ...     n: int
+    ...     p: tuple[float, float]
+    >>> record_frame(R(3, (0.25, 0.5))).columns.tolist()
+    ['n', 'p_1', 'p_2']
+    """
+    import pandas as pd
+
+    row: dict[str, Any] = {}
+    for f in fields(obj):
+        if not f.repr:  # a field its class keeps out of sight (a nested full result)
+            continue
+        v = getattr(obj, f.name)
+        if all(hasattr(v, a) for a in ("low", "high", "level", "method")):
+            pre = "" if f.name == "ci" else f.name + "_"
+            row.update({pre + "low": v.low, pre + "high": v.high, pre + "level": v.level,
+                        pre + "interval": v.method})
+        elif isinstance(v, tuple) and all(_scalar(x) for x in v):
+            if len(v) == 1:
+                row[f.name] = v[0]
+            elif all(isinstance(x, str) for x in v):
+                row[f.name] = ", ".join(v)
+            else:
+                row.update({f"{f.name}_{i}": x for i, x in enumerate(v, 1)})
+        elif is_dataclass(v) and not isinstance(v, type):  # e.g. a Confusion: its counts
+            for sub in fields(v):
+                x = getattr(v, sub.name)
+                if _scalar(x):
+                    row[sub.name if sub.name not in row else f"{f.name}_{sub.name}"] = x
+        elif _scalar(v):
+            row[f.name] = v
+    return pd.DataFrame([row])
+
+
+def _upright(frame: pd.DataFrame) -> pd.DataFrame:
+    """A wide one-row table as two columns, field and value (it reads down, not across)."""
+    if len(frame) != 1 or frame.shape[1] <= 8:
+        return frame
+    import pandas as pd
+
+    values = [format_number(v) if isinstance(v, float) else str(v) for v in frame.iloc[0]]
+    return pd.DataFrame({"field": [str(c) for c in frame.columns], "value": values})
+
+
+class Tabular:
+    """A result that prints its numbers: ``repr`` is a title line over a compact table,
+    ``_repr_html_`` the same table for notebooks, both built from ``to_frame()``.
+
+    A result class inherits this and defines ``to_frame()`` (a dataclass of scalars
+    can keep the default, :func:`record_frame`); ``_title()`` names it and ``_shown()``
+    picks the columns shown (default: the whole frame). A dataclass that inherits it is
+    declared with ``repr=False``, so the generated ``repr`` does not replace this one.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(repr=False)
+    ... class Result(Tabular):
+    ...     estimate: float
+    ...     pvalue: float
+    >>> Result(2 / 3, 0.01)
+    Result
+    estimate pvalue
+    0.666667   0.01
+    >>> Result(0.5, 0.2)._repr_html_().count("<table")
+    1
+    """
+
+    _repr_rows: ClassVar[int] = 12
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result's numbers as a pandas DataFrame (one row)."""
+        if not is_dataclass(self):
+            raise NotImplementedError(f"{type(self).__name__} defines no to_frame()")
+        return record_frame(self)
+
+    def _title(self) -> str:
+        return type(self).__name__
+
+    def _shown(self) -> pd.DataFrame:
+        return self.to_frame()
+
+    def __repr__(self) -> str:
+        frame = self._shown()
+        shown = _upright(frame)  # a record reads whole, a long table cut in the middle
+        rows = self._repr_rows if shown is frame else len(shown)
+        return frame_text(self._title(), shown, max_rows=rows)
+
+    def _repr_html_(self) -> str:
+        return frame_html(self._title(), self._shown())

@@ -1,4 +1,5 @@
-"""Writing the user's files safely: checked before any work, never over an input.
+"""Writing the user's files safely: checked before any work, never over an input; and
+the one check that an input file has rows (:func:`check_has_rows`, every engine).
 
 The CLI and the HTML report write through :func:`write_text` (figures through
 :func:`write_with`):
@@ -23,8 +24,11 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["OutputError", "check_output", "check_writable", "is_stdout", "write_text",
-           "write_with"]
+__all__ = ["PARQUET_SUFFIXES", "OutputError", "check_has_rows", "check_output",
+           "check_writable", "is_stdout", "rows_state", "write_text", "write_with"]
+
+#: Parquet extensions (any other file is read as delimited text).
+PARQUET_SUFFIXES = (".parquet", ".pq")
 
 PathLike = str | os.PathLike[str]
 
@@ -184,3 +188,61 @@ def write_text(path: Path, text: str, inputs: Iterable[PathLike] = ()) -> None:
                 os.fsync(f.fileno())
 
     write_with(path, write, inputs=inputs)
+
+
+# --- inputs without rows --------------------------------------------------------------------
+def rows_state(path: PathLike, delimiter: str = ",") -> tuple[list[str] | None, bool]:
+    r"""(header, whether a data row follows) of a local table file, reading only its
+    start (of Parquet, its footer); header None when a text file is empty or blank.
+    ``delimiter`` ``r"\s+"`` splits the header on white space."""
+    import csv
+
+    p = Path(path)
+    if p.suffix.lower() in PARQUET_SUFFIXES:
+        import pyarrow.parquet as pq
+
+        meta = pq.read_metadata(p)
+        names = [n for n in meta.schema.names if not n.startswith("__index_level_")]
+        return names, meta.num_rows > 0
+    with open(p, encoding="utf-8", newline="", errors="replace") as f:
+        lines = [line for line in (f.readline() for _ in range(64)) if line.strip()][:2]
+    if not lines:
+        return None, False
+    if delimiter == r"\s+":
+        header = lines[0].split()
+    else:
+        header = [h.strip() for h in next(csv.reader([lines[0]], delimiter=delimiter), [])]
+    return header, len(lines) > 1
+
+
+def check_has_rows(paths: Iterable[PathLike], delimiter: str = ",") -> None:
+    """Raise ValueError when a local input has no rows, with the same words on every
+    engine and front door: an empty text file "has no header and no rows"; a file with
+    only its header (Parquet: its schema) "has no rows". Of several files (a glob) it
+    fails only when none has a row. Files it cannot read pass (their reader says why).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "h.csv").write_text("y,p\\n")
+    4
+    >>> check_has_rows([d / "h.csv"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../h.csv has no rows: the file holds only its header (y, p)
+    """
+    states = []
+    for path in paths:
+        try:
+            states.append((Path(path), *rows_state(path, delimiter)))
+        except Exception:  # unreadable: the engine's reader reports it in its own words
+            return
+    if not states or any(has_rows for _, _, has_rows in states):
+        return
+    path, header, _ = states[0]
+    if header is None:
+        raise ValueError(f"{path} is empty: the file has no header and no rows")
+    what = "schema" if path.suffix.lower() in PARQUET_SUFFIXES else "header"
+    raise ValueError(f"{path} has no rows: the file holds only its {what} "
+                     f"({', '.join(header[:10])})")

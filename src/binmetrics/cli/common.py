@@ -25,7 +25,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from binmetrics.evaluation.options import DEFAULTS
 from binmetrics.exceptions import one_line
+from binmetrics.io import PARQUET_SUFFIXES
+from binmetrics.io import check_has_rows as io_check_has_rows
 
 __all__ = [
     "DIRECTION",
@@ -39,7 +42,6 @@ __all__ = [
     "add_format_and_output",
     "align",
     "check_columns",
-    "check_has_header",
     "check_has_rows",
     "check_input_file",
     "check_outputs",
@@ -63,8 +65,6 @@ PROG = "binmetrics"
 FORMATS = ("table", "json", "csv")
 #: Delimited-text extensions and the delimiter used when sniffing cannot tell.
 TEXT_SUFFIXES = {".csv": ",", ".tsv": "\t", ".txt": ","}
-#: Parquet extensions.
-PARQUET_SUFFIXES = (".parquet", ".pq")
 #: A measure's direction (+1, -1, 0) in words.
 DIRECTION = {1: "higher", -1: "lower", 0: "none"}
 _SNIFF_BYTES = 1 << 16
@@ -104,7 +104,7 @@ def add_case_options(p: argparse.ArgumentParser, *, weight: bool = True,
     """Add the options every command that scores cases shares, in this order:
     ``--threshold``, ``--lower-is-positive`` (unless ``orientation=False``),
     ``--weight`` (unless ``weight=False``), ``--pos-label``, ``--nan-policy``."""
-    p.add_argument("--threshold", type=float, default=0.5, metavar="T",
+    p.add_argument("--threshold", type=float, default=DEFAULTS.threshold, metavar="T",
                    help="score >= T is predicted positive (default: %(default)s)")
     if orientation:
         p.add_argument("--lower-is-positive", action="store_true",
@@ -173,22 +173,6 @@ def check_input_file(path: Path) -> str:
     return path.suffix.lower()
 
 
-def check_has_header(path: Path) -> None:
-    """Fail when a text file is empty (or blank): it has no header and no rows."""
-    with open(path, "rb") as f:
-        empty = not f.read(_SNIFF_BYTES).strip()
-    if empty:
-        raise CLIError(f"{path} is empty: the file has no header and no rows")
-
-
-def check_has_rows(path: Path, frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame``, unless the file had a header but no rows."""
-    if len(frame) == 0:
-        raise CLIError(f"{path} has no rows: the file holds only its header "
-                       f"({', '.join(map(str, frame.columns[:10]))})")
-    return frame
-
-
 def unknown_type(path: Path) -> CLIError:
     """The error for a file whose extension says nothing readable."""
     return CLIError(f"cannot read {path}: unknown file type "
@@ -209,15 +193,15 @@ def read_columns(path: Path, columns: Sequence[str],
             names = pq.read_schema(path).names
             available = [n for n in names if not n.startswith("__index_level_")]
             check_columns(path, available, columns, roles)
-            return check_has_rows(path, pd.read_parquet(path, columns=columns))
+            check_has_rows([path])
+            return pd.read_parquet(path, columns=columns)
         if suffix in TEXT_SUFFIXES:
-            check_has_header(path)
+            check_has_rows([path])
             sep = sniff_delimiter(path, TEXT_SUFFIXES[suffix])
             available = [str(c) for c in pd.read_csv(path, sep=sep, nrows=0).columns]
             check_columns(path, available, columns, roles)
             # round_trip: the scores as written (pandas 2.x's default parser may be 1 ulp off)
-            return check_has_rows(path, pd.read_csv(path, sep=sep, usecols=columns,
-                                                    float_precision="round_trip"))
+            return pd.read_csv(path, sep=sep, usecols=columns, float_precision="round_trip")
     except CLIError:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable
@@ -225,12 +209,13 @@ def read_columns(path: Path, columns: Sequence[str],
     raise unknown_type(path)
 
 
-def _text_tables(args: argparse.Namespace, limit: int = 20) -> list[Path]:
+def _text_tables(args: argparse.Namespace, limit: int = 20,
+                 suffixes: Sequence[str] = tuple(TEXT_SUFFIXES)) -> list[Path]:
     """The local delimited-text inputs of a command (the first ``limit`` of a glob)."""
     out = []
     for name in input_files(args)[:limit]:
         p = Path(name)
-        if p.suffix.lower() in TEXT_SUFFIXES and p.is_file():
+        if p.suffix.lower() in suffixes and p.is_file():
             out.append(p)
     return out
 
@@ -248,21 +233,32 @@ def _header_and_first_row(path: Path) -> tuple[str, list[str], bool]:
     return sep, [h.strip() for h in header], len(lines) > 1
 
 
+def check_has_rows(paths: Sequence[Path]) -> None:
+    """:func:`binmetrics.io.check_has_rows` (the one check, every engine) as a CLI error,
+    the header split as the CLI reads it."""
+    paths = list(paths)
+    text = [p for p in paths if p.suffix.lower() in TEXT_SUFFIXES]
+    sep = sniff_delimiter(text[0], TEXT_SUFFIXES[text[0].suffix.lower()]) if text else ","
+    try:
+        io_check_has_rows(paths, sep)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+
+
 def check_text_inputs(args: argparse.Namespace) -> None:
-    """Before any engine reads them, the same checks of every CSV/TSV/TXT input on every
-    engine (only the header and the first row are read): a column name given twice, and
-    a file with a header but no rows, are errors with one message."""
+    """Before any engine reads them, the same checks of every local input on every
+    engine (only the header and the first row are read; of Parquet, the footer): a
+    column name given twice in a CSV/TSV/TXT header is an error, and so is an input
+    without rows (:func:`check_has_rows`)."""
     for path in _text_tables(args):
-        _, header, has_rows = _header_and_first_row(path)
+        _, header, _ = _header_and_first_row(path)
         seen: dict[str, int] = {}
         for i, name in enumerate(header, 1):
             if name in seen:
                 raise CLIError(f"column {name!r} appears twice in the header of {path} (fields "
                                f"{seen[name]} and {i}); rename one of them")
             seen[name] = i
-        if header and not has_rows:
-            raise CLIError(f"{path} has no rows: the file holds only its header "
-                           f"({', '.join(header[:10])})")  # as check_has_rows says it
+    check_has_rows(_text_tables(args, suffixes=(*TEXT_SUFFIXES, *PARQUET_SUFFIXES)))
 
 
 def short_line(args: argparse.Namespace) -> str | None:
@@ -278,7 +274,8 @@ def short_line(args: argparse.Namespace) -> str | None:
                 csv.reader(f, delimiter=sep)
             for number, row in enumerate(rows, 1):
                 if number > 1 and row and len(row) < len(header):
-                    return (f"line {number} of {path} has {plural_fields(len(row))} where the "
+                    return (f"line {number} of {path} (data row {number - 1}; the first data "
+                            f"row is 1) has {plural_fields(len(row))} where the "
                             f"header has {len(header)}: the file is ragged (a value or a "
                             "delimiter is missing); fix that line")
     return None
@@ -342,6 +339,8 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
     "score column 'p' has NaN; use --nan-policy omit"
     >>> cli_message("NaN at rows [0, 4, ...] (0-based)")
     'NaN at data rows [1, 5, ...] (the first data row is 1)'
+    >>> cli_message("threshold 1.5 is outside the scores' range [0, 1]: ...")
+    "--threshold 1.5 is outside the scores' range [0, 1]: ..."
 
     """
     text = re.sub(r"; for a multiclass classifier pass its probability matrix.*$",
@@ -349,6 +348,7 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
                   "two values)", text)
     text = re.sub(r"\brows \[([0-9, .]+)\] \(0-based\)", _data_rows, text)
     text = text.replace("nan_policy='omit'", "--nan-policy omit")
+    text = re.sub(r"^threshold (\S+) is outside", r"--threshold \1 is outside", text)
     text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
     text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")
     text = text.replace("directions=", "--directions")

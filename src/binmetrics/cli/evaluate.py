@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +42,6 @@ from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.options import EvalOptions, check_pi0
 from binmetrics.exceptions import EngineError
-from binmetrics.formatting import format_number
 from binmetrics.measures.registry import Measure, iter_measures, select_measures
 
 __all__ = ["add_evaluate_parser", "prepare_evaluate", "run_evaluate"]
@@ -219,7 +217,6 @@ def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
 def _report(args: argparse.Namespace, cols: Columns, path: str, ev: Evaluation,
             selected: list[Measure] | None, pi0: float | str | None) -> str:
     """The output of one evaluation (every engine)."""
-    check_threshold_range(ev)
     if args.summary:
         return _summary(args, path, ev)
     chosen = list(iter_measures()) if selected is None else selected
@@ -256,22 +253,6 @@ def _report(args: argparse.Namespace, cols: Columns, path: str, ev: Evaluation,
                            "max_error": {m.id: ev.binning_error(m) for m in chosen}}
     render = {"table": evaluate_table, "json": evaluate_json, "csv": evaluate_csv}
     return render[args.format](info, rows)
-
-
-def check_threshold_range(ev: Evaluation) -> None:
-    """Warn when --threshold lies outside the scores' range: every case is then
-    predicted the same class."""
-    t = ev.table
-    if t.n_distinct == 0:
-        return
-    low, high = float(t.scores.min()), float(t.scores.max())  # of the oriented scores
-    if not low <= ev.cut <= high:
-        side = "positive" if ev.cut <= low else "negative"
-        if not ev.higher_is_positive:  # the range in the scores' own units
-            low, high = -high, -low
-        warnings.warn(f"--threshold {ev.threshold:g} is outside the scores' range "
-                      f"[{format_number(low)}, {format_number(high)}]: every case is "
-                      f"predicted {side}", UserWarning, stacklevel=2)
 
 
 def _summary(args: argparse.Namespace, path: str, ev: Evaluation) -> str:

@@ -20,7 +20,6 @@ from binmetrics.cli.common import (
     CLIError,
     add_format_and_output,
     align,
-    check_has_header,
     check_has_rows,
     check_input_file,
     help_formatter,
@@ -29,6 +28,7 @@ from binmetrics.cli.common import (
     sniff_delimiter,
     unknown_type,
 )
+from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.comparison.srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
 from binmetrics.formatting import format_number
 from binmetrics.io import check_output, write_with
@@ -98,6 +98,7 @@ def add_srd_parser(sub: Any) -> None:
     cp.add_argument("--covat", type=Path, metavar="PATH",
                     help="save the SRD-COVAT heatmap (.png, .svg or .pdf)")
     add_format_and_output(cp)
+    add_progress_option(cp)
     cp.set_defaults(handler=run_srd, subparser=cp)
 
 
@@ -106,9 +107,10 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
     suffix = check_input_file(path)
     try:
         if suffix in PARQUET_SUFFIXES:
+            check_has_rows([path])
             frame = pd.read_parquet(path)
         elif suffix in TEXT_SUFFIXES:
-            check_has_header(path)
+            check_has_rows([path])
             frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]),
                                 float_precision="round_trip")
         else:
@@ -117,7 +119,6 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable
         raise CLIError(f"cannot read {path}: {one_line(exc)}") from None
-    check_has_rows(path, frame)
     frame.columns = [str(c) for c in frame.columns]
     if index_col is not None:
         if index_col not in frame.columns:
@@ -177,11 +178,12 @@ def run_srd(args: argparse.Namespace, cols: Any = None) -> str:
     res = srd(frame, args.reference, directions=_directions(args.directions),
               pretreat=args.pretreat, axis=args.axis, decimals=args.decimals,
               nan_policy=args.nan_policy)
-    rt = res.randomization(null=args.null, random_state=args.seed)
+    rt = res.randomization(null=args.null, random_state=args.seed,
+                           progress=progress_for(args))
     cv = None
     if args.cv is not None or args.cv_method != "kfold":
         cv = res.cross_validate(args.cv_method, k=args.cv or 7, repeats=args.repeats,
-                                random_state=args.seed)
+                                random_state=args.seed, progress=progress_for(args))
     figures: list[tuple[Any, Path]] = []  # (matplotlib figure, where to save it)
     if args.plot is not None:
         figures.append((res.plot(null=rt).figure, args.plot))

@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.formatting import frame_html
+from binmetrics.formatting import Tabular
 from binmetrics.validation import (
     NanPolicy,
     check_in_range,
@@ -52,7 +52,7 @@ _TERM_FACTOR = re.compile(r"C\(f(\d+)")
 
 # the wording of the input checks' messages, as binmetrics.validation words them (its
 # helpers are private to it)
-class AnovaResult:
+class AnovaResult(Tabular):
     """The result of :func:`anova`.
 
     Attributes
@@ -118,11 +118,7 @@ class AnovaResult:
         """The ANOVA table (:attr:`table`, a copy)."""
         return self.table.copy()
 
-    def _repr_html_(self) -> str:
-        """Jupyter: the repr's line over the table of :meth:`to_frame`."""
-        return frame_html(repr(self), self.to_frame())
-
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         return (f"AnovaResult(response={self.response!r}, factors={self.factors}, "
                 f"n={self.n}, typ={self.typ}, interactions={self.interactions!r})")
 

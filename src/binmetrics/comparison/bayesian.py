@@ -20,6 +20,7 @@ from scipy import stats
 
 from binmetrics.backends import display_hook
 from binmetrics.exceptions import report_undefined
+from binmetrics.formatting import Tabular
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -65,7 +66,7 @@ def _differences(a: Any, b: Any, what: str) -> npt.NDArray[np.float64]:
     return xa - xb
 
 
-class BayesianSignedRank:
+class BayesianSignedRank(Tabular):
     """The Bayesian signed-rank test (:func:`bayesian_signed_rank`).
 
     Attributes
@@ -107,7 +108,7 @@ class BayesianSignedRank:
                             index=pd.Index([f"{a} better", "equivalent", f"{b} better"],
                                            name="region"))
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         a, b = self.names
         p = self.probabilities
         return (f"BayesianSignedRank(P({a} better)={p[0]:.4f}, P(equivalent)={p[1]:.4f}, "
@@ -192,7 +193,7 @@ def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: flo
                               names=(str(names[0]), str(names[1])))
 
 
-class CorrelatedTTest:
+class CorrelatedTTest(Tabular):
     """The correlated t-test (:func:`correlated_t_test`): Nadeau and Bengio's corrected
     resampled t and its Bayesian posterior.
 

@@ -14,6 +14,7 @@ from binmetrics.backends import axes
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
 from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
+from binmetrics.formatting import Tabular
 from binmetrics.measures.registry import select_measures
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ __all__ = ["MeasureCorrelation", "measure_correlation"]
 _METHODS = ("spearman", "kendall", "pearson")
 
 
-class MeasureCorrelation:
+class MeasureCorrelation(Tabular):
     """The result of :func:`measure_correlation`.
 
     Attributes
@@ -44,7 +45,7 @@ class MeasureCorrelation:
         self.matrix = values.corr(method=method)  # type: ignore[arg-type]
         self.calibrated, self.pi0 = calibrated, pi0
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         cal = "" if self.pi0 is None else f", calibrated pi0={self.pi0:g}"
         return (f"MeasureCorrelation({self.method}, {len(self.values)} evaluations, "
                 f"{self.values.shape[1]} measures{cal})\n{self.matrix.round(3).to_string()}")

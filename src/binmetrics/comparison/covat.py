@@ -30,6 +30,7 @@ from binmetrics.comparison._srd_core import (
     pretreat_table,
     srd_max,
 )
+from binmetrics.formatting import Tabular
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -115,7 +116,7 @@ def _vat_order(d: FloatArray) -> npt.NDArray[np.intp]:
     return np.asarray(chosen, dtype=np.intp)
 
 
-class COVATResult:
+class COVATResult(Tabular):
     """The SRD-COVAT matrix, reordered.
 
     Attributes
@@ -134,8 +135,12 @@ class COVATResult:
         self.matrix = raw * (100.0 / srd_max(n))
         self.order = list(raw.index)
 
-    def __repr__(self) -> str:
-        return f"COVATResult(order={self.how!r}, SRD%)\n{self.matrix.round(2).to_string()}"
+    def to_frame(self) -> pd.DataFrame:
+        """The SRD% matrix with the reference column's label as the first column."""
+        return self.matrix.rename_axis("reference").reset_index()
+
+    def _title(self) -> str:
+        return f"COVATResult(order={self.how!r}, SRD%: column vs reference)"
 
     def plot(self, *, ax: Any = None, cmap: str = "viridis", annotate: bool | None = None,
              colorbar: bool = True) -> Axes:

@@ -37,6 +37,7 @@ from scipy import stats
 
 from binmetrics.backends import display_hook
 from binmetrics.exceptions import report_undefined
+from binmetrics.formatting import Tabular
 from binmetrics.validation import plural
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ class ImanDavenportTest:
                 f"df2={self.df2}, p_value={self.p_value:.4g})")
 
 
-class PosthocResult:
+class PosthocResult(Tabular):
     """A post-hoc test after the Friedman test (:meth:`RankComparison.posthoc`).
 
     Attributes
@@ -171,7 +172,7 @@ class PosthocResult:
         self.average_ranks = average_ranks
         self.n_datasets = n_datasets
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         cd = ("" if self.critical_difference is None
               else f", critical_difference={self.critical_difference:.4g}")
         ctrl = "" if self.control is None else f", control={self.control!r}"
@@ -241,7 +242,7 @@ class PosthocResult:
         return display_hook("critical_difference")(self, ax=ax, **kwargs)
 
 
-class RankComparison:
+class RankComparison(Tabular):
     """Average ranks, the Friedman test and its post-hoc tests (:func:`rank_comparison`).
 
     Attributes
@@ -447,7 +448,7 @@ class RankComparison:
         joining models not significantly different. Needs matplotlib."""
         return self.posthoc(test, control=control, alpha=alpha).plot(ax=ax, **kwargs)
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         f = self.friedman
         return (f"RankComparison(models={self.n_models}, datasets={self.n_datasets}, "
                 f"friedman={f.statistic:.4g} (p={f.p_value:.4g}), "

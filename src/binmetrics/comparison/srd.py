@@ -60,6 +60,7 @@ from binmetrics.comparison.srd_crossvalidation import (
     wilcoxon_matched_pairs,
 )
 from binmetrics.comparison.srd_randomization import SRDRandomization, footrule_null
+from binmetrics.progress import as_callback
 from binmetrics.validation import check_random_state
 
 if TYPE_CHECKING:
@@ -219,6 +220,7 @@ class SRDResult:
         tie_mode: str = "f",
         tie_prob: float | None = None,
         n_sim: int = 1_000_000,
+        progress: Any = None,
     ) -> SRDRandomization:
         """Test each column against random ranking (CRRN, METHODS §1.6).
 
@@ -240,6 +242,10 @@ class SRDResult:
             Seed for the Monte Carlo nulls.
         alpha : float, default 0.05
             Level of the ``better_than_random`` decision (p_lower ≤ alpha).
+        progress : bool, "auto" or callable, optional
+            Report the columns tested (and rSRD's simulation) on stderr
+            (:mod:`binmetrics.progress`): True always, "auto" for work longer than a
+            couple of seconds, or a ``callable(done, total)``.
 
         Returns
         -------
@@ -269,7 +275,7 @@ class SRDResult:
             raise ValueError("tie_mode and tie_prob apply to null='rsrd' only")
         rng = np.random.default_rng(check_random_state(random_state))
         return SRDRandomization(self, null, int(n_perm), rng, alpha, tie_mode, tie_prob,
-                                int(n_sim))
+                                int(n_sim), progress=progress)
 
     def cross_validate(
         self,
@@ -280,6 +286,7 @@ class SRDResult:
         shuffle: bool = True,
         n_boot: int = 200,
         random_state: Any = None,
+        progress: Any = None,
     ) -> SRDCrossValidation:
         """Validate the SRD ordering on resampled rows (METHODS §1.7).
 
@@ -303,6 +310,9 @@ class SRDResult:
             of the multi-level comparison paper is ``k=5, repeats=10``).
         random_state : int or Generator, optional
             Seed for shuffling and drawing.
+        progress : bool, "auto" or callable, optional
+            Report the resamples done on stderr (:mod:`binmetrics.progress`), as
+            :meth:`randomization` does.
 
         Returns
         -------
@@ -320,7 +330,8 @@ class SRDResult:
         """
         rows = resample_rows(self.n, cv, k, repeats, shuffle, n_boot,
                              np.random.default_rng(check_random_state(random_state)))
-        return SRDCrossValidation(self, rows, cv)
+        return SRDCrossValidation(self, rows, cv,
+                                  progress=as_callback(progress, "srd cross-validation"))
 
     def plot(self, *, ax: Any = None, null: SRDRandomization | None = None,
              annotate: bool = True) -> Axes:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -34,6 +34,7 @@ from binmetrics.comparison._srd_core import (
     _SRDFit,
     srd_max,
 )
+from binmetrics.formatting import Tabular
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -195,7 +196,7 @@ def _rsrd_order(folds: pd.DataFrame) -> list[Any]:
     return sorted(folds.columns, key=lambda c: keys[c])
 
 
-class SRDCrossValidation:
+class SRDCrossValidation(Tabular):
     """SRD% of every column on each resample, and tests between neighbouring columns.
 
     Attributes
@@ -209,7 +210,8 @@ class SRDCrossValidation:
         Columns from closest to farthest from the reference.
     """
 
-    def __init__(self, res: _SRDFit, rows: list[npt.NDArray[np.intp]], cv: str) -> None:
+    def __init__(self, res: _SRDFit, rows: list[npt.NDArray[np.intp]], cv: str,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self.cv = cv
         records = []
         spec, n = res._spec, res.n
@@ -235,6 +237,8 @@ class SRDCrossValidation:
                 flat.setdefault(c, []).append(fold)
             values, _, _ = _srd_values(data, reference, spec.decimals)
             records.append(pd.Series(100.0 * values / srd_max(len(kept)), index=data.columns))
+            if progress is not None:
+                progress(fold + 1, len(rows))
         if flat:
             shown = "; ".join(f"{c!r} in resamples {f[:5]}{' ...' if len(f) > 5 else ''}"
                               for c, f in list(flat.items())[:5])
@@ -283,6 +287,10 @@ class SRDCrossValidation:
         ax.tick_params(axis="x", rotation=90)
         return ax
 
-    def __repr__(self) -> str:
-        return (f"SRDCrossValidation(cv={self.cv!r}, resamples={len(self.folds)})\n"
-                f"{self.tests.to_string()}")
+    def to_frame(self) -> pd.DataFrame:
+        """:meth:`summary` with the column as the first column (in order)."""
+        return self.summary().rename_axis("column").reset_index()
+
+    def _title(self) -> str:
+        return (f"SRDCrossValidation(cv={self.cv!r}, resamples={len(self.folds)}): fold SRD% "
+                "per column (the tests of neighbours in .tests)")

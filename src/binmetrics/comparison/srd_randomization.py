@@ -17,13 +17,16 @@ import functools
 import itertools
 import math
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from binmetrics.comparison._srd_core import FloatArray, _Null, _SRDFit, srd_max
-from binmetrics.formatting import frame_html
+from binmetrics.formatting import Tabular
+from binmetrics.progress import as_callback
 
 __all__ = ["ENUMERATE_MAX_N", "EXACT_MAX_N", "QUANTILES", "SRDRandomization", "footrule_null"]
 
@@ -137,7 +140,8 @@ def _random_tied_ranks(b: int, n: int, p: FloatArray, rng: np.random.Generator) 
 
 
 def _rsrd_null(res: _SRDFit, tie_mode: str, tie_prob: float | None, n_sim: int,
-               rng: np.random.Generator) -> _Null:
+               rng: np.random.Generator,
+               progress: Callable[[int, int], None] | None = None) -> _Null:
     """rSRD ``calculateSRDDistribution`` (METHODS §1.6c), SRD rounded to 4 decimals."""
     n, q = res.n, res.reference_ranks.to_numpy()
     if tie_mode not in ("n", "r", "f", "t", "p", "d"):
@@ -161,10 +165,12 @@ def _rsrd_null(res: _SRDFit, tie_mode: str, tie_prob: float | None, n_sim: int,
         else:
             ref = np.broadcast_to(q, (b, n))
         draws[start:start + b] = np.round(np.abs(sol - ref).sum(axis=1), 4)
+        if progress is not None:
+            progress(start + b, n_sim)
     return _empirical(draws, exact=False)
 
 
-class SRDRandomization:
+class SRDRandomization(Tabular):
     """The randomization test (CRRN) of each column of an SRD result.
 
     Create it with :meth:`SRDResult.randomization
@@ -188,12 +194,14 @@ class SRDRandomization:
     """
 
     def __init__(self, res: _SRDFit, null: str, n_perm: int, rng: np.random.Generator,
-                 alpha: float, tie_mode: str, tie_prob: float | None, n_sim: int) -> None:
+                 alpha: float, tie_mode: str, tie_prob: float | None, n_sim: int,
+                 progress: Any = None) -> None:
         self.alpha = alpha
         n = res.n
         q = res.reference_ranks.to_numpy()
         if null == "rsrd":
-            shared = _rsrd_null(res, tie_mode, tie_prob, n_sim, rng)
+            shared = _rsrd_null(res, tie_mode, tie_prob, n_sim, rng,
+                                as_callback(progress, "srd simulation"))
         elif null == "normal":
             shared = footrule_null(n, exact_max_n=0)
         else:
@@ -209,7 +217,10 @@ class SRDRandomization:
                               f"{'the reference has' if ref_tied else f'columns {tied[:10]} have'}"
                               " ties; null='auto' tests those with the tie-preserving "
                               "permutation null", stacklevel=3)
-        for label in res.compared:
+        report = as_callback(progress, "srd randomization")
+        for done, label in enumerate(res.compared, 1):
+            if report is not None:
+                report(done - 1, len(res.compared))  # a column's null is the long part
             r = res.ranks[label].to_numpy()
             obs = float(observed[label])
             use_perm = null == "permutation" or (null == "auto" and (ref_tied or _has_ties(r)))
@@ -228,6 +239,8 @@ class SRDRandomization:
                 # count the observed ranking among the draws (Phipson & Smyth 2010)
                 lo, up = (lo * n_perm + 1) / (n_perm + 1), (up * n_perm + 1) / (n_perm + 1)
             lower[label], upper[label], kinds[label] = lo, up, kind
+        if report is not None and res.compared:
+            report(len(res.compared), len(res.compared))
         if res.reference_column in res.values.index:  # the kept reference is not tested
             lower[res.reference_column] = upper[res.reference_column] = float("nan")
             kinds[res.reference_column] = "reference"
@@ -255,10 +268,9 @@ class SRDRandomization:
         return out.join([self.p_lower, self.p_upper, self.better_than_random,
                          self.null_kind])
 
-    def _repr_html_(self) -> str:
-        """Jupyter: the repr's line over the table of :meth:`to_frame`."""
-        return frame_html(repr(self), self.to_frame())
-
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         q = ", ".join(f"{k}={v:.2f}" for k, v in self.quantiles.items())
-        return f"SRDRandomization({q})\n{self.to_frame().to_string()}"
+        return f"SRDRandomization({q})"
+
+    def _shown(self) -> pd.DataFrame:
+        return self.to_frame().reset_index()

@@ -34,6 +34,7 @@ from binmetrics.comparison._study_plan import _class_counts, _Setting
 from binmetrics.comparison._study_tasks import _Result
 from binmetrics.comparison.study_srd import TEST_SUFFIX, StudySRD
 from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.formatting import Tabular
 from binmetrics.measures.registry import select_measures
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ FOLD_COLUMNS = ("dataset", "balance", "classes", "model", "fold", "n_train", "n_
                 "measure", "value", "reason")
 
 
-class Study:
+class Study(Tabular):
     """The results of :func:`~binmetrics.comparison.study.benchmark` and the paper's
     analyses of them.
 
@@ -186,11 +187,27 @@ class Study:
                 f"{text}; see study.undefined", ids, "see study.undefined"),
                 stacklevel=3)
 
-    def __repr__(self) -> str:
+    def to_frame(self) -> pd.DataFrame:
+        """A copy of :attr:`table`, the tidy long table (one row per value)."""
+        return self.table.copy()
+
+    def _title(self) -> str:
         return (f"Study(datasets={len(self.datasets)}, settings={len(self.design)}, "
                 f"models={len(self.models)}, measures={len(self.measures)}, "
                 f"rows={len(self.table)}, failures={len(self.failures)}, "
-                f"undefined={len(self.undefined)})")
+                f"undefined={len(self.undefined)}): mean value per model")
+
+    def _shown(self) -> pd.DataFrame:
+        """Each model's mean value of the main measures (those of a binary summary that
+        the study holds; else its first eight) over every evaluation."""
+        from binmetrics.evaluation.summary import SUMMARY_MEASURES
+
+        main = [m for m in SUMMARY_MEASURES if m in self.measures] or list(self.measures)[:8]
+        rows = self.table[self.table["measure"].isin(main)]
+        wide = rows.pivot_table(index="model", columns="measure", values="value",
+                                aggfunc="mean", sort=False)
+        return wide[[m for m in main if m in wide.columns]].reset_index().rename_axis(
+            columns=None)
 
     # --- views ------------------------------------------------------------------------
     def wide(self, index: Sequence[str] = _IDS, columns: str | Sequence[str] = "measure",
@@ -348,8 +365,10 @@ class Study:
         >>> from binmetrics.comparison.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_measures(repeats=2)
-        >>> res
+        >>> res  # doctest: +ELLIPSIS
         StudySRD(kind='measures', by=('balance', 'classes'), groups=4)
+        balance    classes    measure           srd srd_pct
+        ...
         >>> top = res.summary().query("balance == 'balanced' and classes == '2-class'")
         >>> print(top[["measure", "srd_pct"]].head(3).round(1).to_string(index=False))
          measure  srd_pct

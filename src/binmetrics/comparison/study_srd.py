@@ -19,6 +19,7 @@ import pandas as pd
 
 from binmetrics.comparison._study_matrices import _warn_dropped
 from binmetrics.comparison._study_plan import _seed_int
+from binmetrics.formatting import Tabular
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -36,7 +37,7 @@ _SRD_CVS = ("kfold", "loo", "bootstrap", "rsrd_wilcoxon")
 _MIN_LOO_ROWS = 4
 
 
-class StudySRD:
+class StudySRD(Tabular):
     """SRD analyses of a :class:`~binmetrics.comparison.study_results.Study`, one per group
     (from :meth:`Study.srd_measures` or :meth:`Study.srd_models`).
 
@@ -166,7 +167,11 @@ class StudySRD:
     def __iter__(self) -> Iterator[tuple[Any, ...]]:
         return iter(self.keys)
 
-    def __repr__(self) -> str:
+    def to_frame(self) -> pd.DataFrame:
+        """:meth:`summary`: the SRD and SRD% of every column of every group."""
+        return self.summary()
+
+    def _title(self) -> str:
         return f"StudySRD(kind={self.kind!r}, by={self.by}, groups={len(self)})"
 
     def _split_column(self, frame: pd.DataFrame) -> pd.DataFrame:

@@ -18,6 +18,7 @@ from scipy import stats
 
 from binmetrics.evaluation.api import evaluate
 from binmetrics.exceptions import report_undefined
+from binmetrics.formatting import Tabular
 from binmetrics.measures import get_measure
 from binmetrics.validation import check_labels, n_rows, take_rows
 
@@ -28,7 +29,7 @@ _ZERO_METHODS = ("zsplit", "wilcox", "pratt")
 
 
 @dataclass(frozen=True)
-class WilcoxonTest:
+class WilcoxonTest(Tabular):
     """The Wilcoxon signed-rank test of two models (:func:`wilcoxon_test`).
 
     ``statistic`` is scipy's: min(R+, R-) two-sided, R+ (the rank sum of a - b > 0) for
@@ -129,8 +130,8 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
                         alternative, int(d.size), n_zero, float(np.median(d)))
 
 
-@dataclass(frozen=True)
-class CV5x2Test:
+@dataclass(frozen=True, repr=False)
+class CV5x2Test(Tabular):
     """A 5x2cv test (:func:`cv_5x2_test`).
 
     ``differences`` is the (5, 2) array of a - b, replication by half (the first column
@@ -147,7 +148,7 @@ class CV5x2Test:
     scores_a: npt.NDArray[np.float64]
     scores_b: npt.NDArray[np.float64]
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         return (f"CV5x2Test(kind={self.kind!r}, measure={self.measure!r}, "
                 f"statistic={self.statistic:.4g}, df={self.df}, p_value={self.p_value:.4g}, "
                 f"mean_difference={float(self.differences.mean()):.4g})")

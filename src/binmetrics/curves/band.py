@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from binmetrics.backends import axes
+from binmetrics.formatting import Tabular
 from binmetrics.inference.resampling import bootstrap_count_blocks
 from binmetrics.measures.roc_points import check_rates, read_curve
 from binmetrics.table.counts import CountTable, FloatArray
@@ -32,7 +33,7 @@ __all__ = ["ROCBand", "roc_band"]
 
 
 @dataclass(frozen=True)
-class ROCBand:
+class ROCBand(Tabular):
     """Bootstrap intervals of one rate of the ROC curve at fixed values of the other.
 
     ``along`` is "fpr" (the band bounds the TPR at the FPRs in ``at``; pROC ``ci.se``

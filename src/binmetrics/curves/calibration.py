@@ -19,6 +19,7 @@ from scipy.special import ndtri
 
 from binmetrics.backends import axes
 from binmetrics.exceptions import report_undefined
+from binmetrics.formatting import Tabular
 from binmetrics.measures.calibration import (
     calibration_bins,
     spiegelhalter_z,
@@ -53,8 +54,8 @@ def _wilson(k: FloatArray, n: FloatArray, level: float) -> tuple[FloatArray, Flo
     return np.maximum(mid - half, 0.0), np.minimum(mid + half, 1.0)
 
 
-@dataclass(frozen=True)
-class Reliability:
+@dataclass(frozen=True, repr=False)
+class Reliability(Tabular):
     """The reliability diagram's numbers: per non-empty bin, its edges, its weight, the
     mean predicted probability and the observed rate with a Wilson interval.
 
@@ -72,6 +73,10 @@ class Reliability:
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     >>> r
     Reliability(n_bins=3, strategy='uniform', nonempty=3, ece=0.1389)
+         low     high mean_predicted observed weight      ci_low  ci_high
+           0 0.333333            0.2        0      3 5.55112e-17 0.561497
+    0.333333 0.666667          0.525      0.5      2   0.0945312 0.905469
+    0.666667        1           0.85        1      4    0.510109        1
     """
 
     n_bins: int
@@ -144,13 +149,13 @@ class Reliability:
         ax.legend(loc="upper left", fontsize="small")
         return ax
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         return (f"Reliability(n_bins={self.n_bins}, strategy={self.strategy!r}, "
                 f"nonempty={self.observed.size}, ece={self.ece:.4g})")
 
 
 @dataclass(frozen=True)
-class CalibrationTest:
+class CalibrationTest(Tabular):
     """A goodness-of-fit test of predicted probabilities: statistic, df, p-value.
 
     ``method`` "hosmer_lemeshow": chi-square with ``df`` = groups formed - 2;
@@ -259,7 +264,7 @@ def calibration_test(t: CountTable, method: str = "hosmer_lemeshow", *,
 
 
 @dataclass(frozen=True)
-class BrierDecomposition:
+class BrierDecomposition(Tabular):
     r"""Murphy's (1973) decomposition of the Brier score over probability bins, with the
     within-bin terms of Stephenson et al. (2008) so the parts sum to the Brier score:
 
@@ -362,7 +367,7 @@ def _net_benefits(t: CountTable, thresholds: FloatArray, name: str) -> FloatArra
 
 
 @dataclass(frozen=True)
-class DecisionCurve:
+class DecisionCurve(Tabular):
     """Net benefit against the threshold probability (Vickers & Elkin 2006), for one or
     several models, with "treat all" and "treat none" (0), as the dcurves packages.
 
@@ -440,8 +445,8 @@ class DecisionCurve:
                 f"{self.thresholds[-1]:g}, prevalence={self.prevalence:.4g})")
 
 
-@dataclass(frozen=True)
-class CostCurve:
+@dataclass(frozen=True, repr=False)
+class CostCurve(Tabular):
     r"""Drummond & Holte's (2006) cost curve: normalized expected cost against the
     probability cost PC(+), each ROC point a line :math:`(1 - TPR)\,PC + FPR\,(1 - PC)`;
     the lower envelope (from the ROC convex hull's vertices) and the area under it.
@@ -503,5 +508,5 @@ class CostCurve:
         ax.legend(fontsize="small")
         return ax
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         return f"CostCurve(vertices={self.fpr.size}, area={self.area:.6g})"

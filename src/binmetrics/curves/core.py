@@ -16,7 +16,7 @@ from binmetrics.curves.band import ROCBand, roc_band
 from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
 from binmetrics.curves.smooth import SMOOTH_METHODS, SmoothROC, binormal_smooth, density_smooth
 from binmetrics.exceptions import undefined_policy
-from binmetrics.formatting import format_number, frame_html, frame_text
+from binmetrics.formatting import Tabular, format_number
 from binmetrics.measures import early_recognition as er
 from binmetrics.measures import get_measure
 from binmetrics.measures import prg as prg_measures
@@ -49,10 +49,12 @@ def _rates(t: CountTable, what: str) -> tuple[FloatArray, FloatArray]:
     return t.tp / t.P, t.fp / t.N
 
 
-class _Points:
+class _Points(Tabular):
     """What every curve shares: ``to_frame()`` (one row per point, a column per array),
     a ``repr`` with its size and area over its first and last points, and a notebook
-    table."""
+    table (:class:`~binmetrics.formatting.Tabular`)."""
+
+    _repr_rows = 8
 
     def to_frame(self) -> pd.DataFrame:
         """The curve's points as a DataFrame, one column per array (in the order of the
@@ -79,12 +81,6 @@ class _Points:
             with undefined_policy("ignore"):
                 title += f"; {how} {format_number(getattr(self, how)())}"
         return title
-
-    def __repr__(self) -> str:
-        return frame_text(self._title(), self.to_frame(), max_rows=8)
-
-    def _repr_html_(self) -> str:
-        return frame_html(self._title(), self.to_frame(), max_rows=20)
 
 
 @dataclass(frozen=True, repr=False)

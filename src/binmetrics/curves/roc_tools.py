@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from binmetrics.backends import axes
+from binmetrics.formatting import Tabular
 from binmetrics.measures import ranking as rk
 from binmetrics.measures.roc_points import check_rates, read_curve
 from binmetrics.table.counts import CountTable, FloatArray
@@ -26,7 +27,7 @@ __all__ = ["ROC_CRITERIA", "DETCurve", "ROCCoords", "roc_at", "roc_criterion"]
 
 
 @dataclass(frozen=True)
-class ROCCoords:
+class ROCCoords(Tabular):
     """Points of a ROC curve read at given rates (one row per rate asked).
 
     ``threshold`` is the cut where the point is a vertex of the curve (``score >=
@@ -79,8 +80,8 @@ def roc_at(fpr_curve: FloatArray, tpr_curve: FloatArray, thresholds: FloatArray,
     return ROCCoords(fpr=out_f, tpr=out_t, threshold=th)
 
 
-@dataclass(frozen=True)
-class DETCurve:
+@dataclass(frozen=True, repr=False)
+class DETCurve(Tabular):
     """Detection error tradeoff curve: FPR and FNR at every threshold (Martin et al. 1997).
 
     The arrays are those of scikit-learn's ``det_curve`` (with its default
@@ -118,6 +119,9 @@ class DETCurve:
     def to_frame(self) -> pd.DataFrame:
         """The points as a DataFrame (columns threshold, fpr, fnr)."""
         return pd.DataFrame({"threshold": self.thresholds, "fpr": self.fpr, "fnr": self.fnr})
+
+    def _title(self) -> str:
+        return f"DETCurve: {self.fpr.size} points"
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Axes:
         """Draw the curve on normal-deviate axes (probit of FPR and FNR), ticks in rates.

@@ -49,6 +49,7 @@ import pandas as pd
 from scipy import special
 
 from binmetrics.backends import axes
+from binmetrics.formatting import Tabular
 from binmetrics.measures._util import trapezoid
 from binmetrics.table.counts import CountTable, FloatArray
 
@@ -61,8 +62,8 @@ __all__ = ["SMOOTH_METHODS", "SmoothROC", "binormal_smooth", "density_smooth"]
 SMOOTH_METHODS = ("binormal", "density")
 
 
-@dataclass(frozen=True)
-class SmoothROC:
+@dataclass(frozen=True, repr=False)
+class SmoothROC(Tabular):
     """A smoothed ROC curve: points ``fpr``, ``tpr`` (from (0, 0) to (1, 1)) and the
     fitted model: ``intercept`` c0 and ``slope`` c1 of the binormal line, or the kernel
     ``bandwidth`` of the density smoothing (the others NaN)."""
@@ -85,7 +86,7 @@ class SmoothROC:
         """The points (columns fpr, tpr)."""
         return pd.DataFrame({"fpr": self.fpr, "tpr": self.tpr})
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         model = (f"intercept={self.intercept:.6g}, slope={self.slope:.6g}"
                  if self.method == "binormal" else f"bandwidth={self.bandwidth:.6g}")
         return f"SmoothROC({self.method}, {self.fpr.size} points, {model}, area={self.area():.6g})"

@@ -14,6 +14,7 @@ numbers of the reliability diagram and of the loss chart's legend.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -306,7 +307,10 @@ def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
         shifted = CountTable(t.scores - center, t.pos, t.neg, weighted=t.weighted,
                              _trusted=True, _totals=(t.P, t.N))
         hinge = float(m.func(shifted, **m.resolve_params()))
-    return float(hinge), float(ev.at_threshold(center)["error_rate"])
+    with warnings.catch_warnings():  # the loss plot's centre may lie outside the scores
+        warnings.filterwarnings("ignore", message=r"threshold .* is outside the scores'")
+        at_center = ev.at_threshold(center)
+    return float(hinge), float(at_center["error_rate"])
 
 
 # --- reliability ----------------------------------------------------------------------------

@@ -47,8 +47,9 @@ from binmetrics.engines.registry import FileEngine, register_engine
 from binmetrics.engines.where import check_where_duckdb
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
-from binmetrics.evaluation.options import EvalOptions
+from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.io import check_has_rows
 from binmetrics.measures.sums import raw_sum_names, raw_sum_sql
 from binmetrics.table.binning import BinSpec
 from binmetrics.validation import NanPolicy
@@ -311,6 +312,9 @@ class FileJob(AggregateJob):
             raise self._wrap(exc) from None
 
     def _check_columns(self) -> None:
+        local = [f for f in self._files if "://" not in f]
+        if local and len(local) == len(self._files):  # the same words as every reader's
+            check_has_rows(local, str(self._opts.get("delim", self._opts.get("sep", ","))))
         described = self._fetchall(f"DESCRIBE SELECT * FROM {self._reader()}")
         types = {row[0]: str(row[1]) for row in described}
         self._types = types
@@ -530,8 +534,8 @@ class FileJob(AggregateJob):
         if not found:
             return ""
         if self.format == "parquet":
-            shown = ", ".join(f"{Path(f).name} row {r}" for f, r in found)
-            return f" (first at {shown})"
+            shown = ", ".join(f"{Path(f).name} data row {r + 1}" for f, r in found)
+            return f" (first at {shown}; the first data row is 1)"
         return f" (first in {', '.join(sorted({Path(f).name for (f,) in found}))})"
 
     def _missing_text(self) -> str:
@@ -582,7 +586,7 @@ def evaluate_file(
     by: str | Sequence[str] | None = None,
     where: str | None = None,
     pos_label: Any = None,
-    threshold: float = 0.5,
+    threshold: float = DEFAULTS.threshold,
     nan_policy: NanPolicy = "raise",
     decimals: int | None = None,
     bins: Any = None,

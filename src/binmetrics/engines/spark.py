@@ -46,6 +46,7 @@ from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
 from binmetrics.evaluation.options import EvalOptions
 from binmetrics.exceptions import EngineError, UndefinedPolicy, one_line
+from binmetrics.io import check_has_rows
 from binmetrics.measures.sums import raw_sum_names, raw_sum_sql, sql_double, term_bound
 from binmetrics.table.binning import BinSpec
 from binmetrics.validation import NanPolicy
@@ -567,6 +568,15 @@ def open_spark_file(path: str, *, label: str, score: str, weight: str | None = N
                           f"{one_line(exc)}") from None
     started = spark if running is None else None
     fmt = format_of([path], None)
+    if "://" not in path:
+        import glob
+
+        try:
+            check_has_rows(sorted(glob.glob(path)) if glob.has_magic(path) else [path])
+        except ValueError:
+            if started is not None:
+                started.stop()
+            raise
     try:
         reader = spark.read
         df = (reader.parquet(path) if fmt == "parquet"

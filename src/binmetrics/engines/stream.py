@@ -24,6 +24,7 @@ import pandas as pd
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
+from binmetrics.formatting import Tabular
 from binmetrics.table.counts import CountTable, FloatArray, chunks, count_dtype
 from binmetrics.validation import (
     NanPolicy,
@@ -252,7 +253,7 @@ def _merge_all(states: list[_State]) -> _State:
     return states[0] if states else _empty()
 
 
-class Accumulator:
+class Accumulator(Tabular):
     """A count table built batch by batch; accumulators of workers merge.
 
     ``update`` validates each batch as :func:`binmetrics.evaluate` validates its
@@ -517,6 +518,18 @@ class Accumulator:
         return options.evaluation(self.table, pos_label=self.found_pos_label,
                                   n_omitted=self.n_omitted, n_rows=self.n_rows,
                                   n_positive_rows=self.n_positive_rows)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The count table of every batch so far (:meth:`CountTable.to_frame`: score, pos,
+        neg, tp, fp)."""
+        return self.table.to_frame()
+
+    def _shown(self) -> pd.DataFrame:
+        """The counters, cheaply: printing an Accumulator never merges its pending
+        batches (``to_frame()`` does)."""
+        return pd.DataFrame({"batches": [self.n_batches], "rows": [self.n_rows],
+                             "positive_rows": [self.n_positive_rows],
+                             "omitted": [self.n_omitted]})
 
     def __repr__(self) -> str:
         return (f"Accumulator(batches={self.n_batches}, rows={self.n_rows}, "

@@ -34,6 +34,7 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
+from binmetrics.formatting import Tabular, format_number, frame_text
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import Confusion, CountTable
@@ -47,14 +48,45 @@ if TYPE_CHECKING:
     from binmetrics.evaluation.undersample import UndersampledEvaluation
     from binmetrics.table.binning import Binning
 
-__all__ = ["BestThreshold", "Evaluation"]
+__all__ = ["BestThreshold", "Evaluation", "warn_threshold_range"]
 
 #: a curve with thresholds (ROC, DET, PR, threshold curves)
 _C = TypeVar("_C", ROCCurve, DETCurve, PRCurve, ThresholdCurves)
 
 
-@dataclass(frozen=True)
-class BestThreshold:
+def warn_threshold_range(table: CountTable, threshold: float, *,
+                         higher_is_positive: bool = True) -> None:
+    """Warn, at the user's line, when ``threshold`` lies outside the scores' range:
+    every case is then predicted the same class (the confusion measures describe a
+    constant classifier). The command line says ``--threshold``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import binmetrics as bm
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     ev = bm.evaluate([1, 0, 1], [0.9, 0.2, 0.6], threshold=1.5)
+    >>> print(caught[0].message)
+    threshold 1.5 is outside the scores' range [0.2, 0.9]: every case is predicted negative
+    """
+    if table.n_distinct == 0:
+        return
+    # compared in the table's units (which hold -score when lower means positive),
+    # reported in the user's
+    cut = threshold if higher_is_positive else -threshold
+    low, high = float(table.scores.min()), float(table.scores.max())
+    if not low <= cut <= high:
+        side = "positive" if cut <= low else "negative"
+        if not higher_is_positive:
+            low, high = -high, -low
+        warn_at_user(f"threshold {threshold:g} is outside the scores' range "
+                     f"[{format_number(low)}, {format_number(high)}]: every case is "
+                     f"predicted {side}")
+
+
+@dataclass(frozen=True, repr=False)
+class BestThreshold(Tabular):
     """The cut that optimises a confusion measure: ``score >= threshold`` is positive."""
 
     measure: str
@@ -402,11 +434,17 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         For binned scores (engines' ``decimals=`` / ``bins=``) the confusion matrix
         is exact on the bin grid and at the threshold the engine binned with; a
         threshold inside an occupied bin warns that it is not the raw scores' (and
-        :meth:`error_bounds` gives those measures no bound)."""
-        return Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
-                          n_omitted=self.n_omitted, undefined=self.undefined,
-                          n_rows=self.n_rows, n_positive_rows=self.n_positive_rows,
-                          higher_is_positive=self.higher_is_positive)
+        :meth:`error_bounds` gives those measures no bound). A threshold outside the
+        scores' range warns (every case is then predicted the same class) unless
+        ``undefined="ignore"``."""
+        ev = Evaluation(self.table, threshold=threshold, pos_label=self.pos_label,
+                        n_omitted=self.n_omitted, undefined=self.undefined,
+                        n_rows=self.n_rows, n_positive_rows=self.n_positive_rows,
+                        higher_is_positive=self.higher_is_positive)
+        if self.undefined != "ignore":
+            warn_threshold_range(self.table, ev.threshold,
+                                 higher_is_positive=self.higher_is_positive)
+        return ev
 
     def best_threshold(self, measure: str = "informedness", *,
                        weights: tuple[float, float] | None = None,
@@ -583,10 +621,16 @@ class Evaluation(InferenceMethods, CalibrationMethods):
                          random_state=random_state, progress=progress)
 
     def _repr_html_(self) -> str:
-        """Jupyter: every measure as a table (hover a row for its formula and source)."""
+        """Jupyter: the counts and the main measures, every measure in a folded table
+        below (hover a row for its formula and source)."""
         from binmetrics.evaluation.notebook import measures_table, quiet_values
+        from binmetrics.evaluation.summary import main_measures
 
-        return measures_table(quiet_values(self), repr(self))
+        every = quiet_values(self)
+        main = {i: every[i] for i in main_measures(self.table)}
+        return (measures_table(main, self._title())
+                + f"<details><summary>all {len(every)} measures</summary>"
+                + measures_table(every, "") + "</details>")
 
     def plot(self, kind: str = "roc", *, ax: Any = None, **kwargs: Any) -> Axes:
         """Draw one of the plots of :mod:`binmetrics.plot` for this evaluation.
@@ -644,7 +688,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         """
         return str(display_hook("report")(self, path, **kwargs))
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         t = self.table
         c = self.confusion
         return (
@@ -652,3 +696,37 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             f"{'' if self.higher_is_positive else ', higher_is_positive=False'}, "
             f"tp={c.tp}, fp={c.fp}, fn={c.fn}, tn={c.tn})"
         )
+
+    def __repr__(self) -> str:
+        """The counts over a table of the main measures (those of :meth:`summary`;
+        ``to_frame()`` has them all).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...             [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
+        Evaluation(n=10, positives=5, threshold=0.55, tp=3, fp=1, fn=2, tn=4)
+        id                name                                value
+        tpr               True positive rate                    0.6
+        tnr               True negative rate                    0.8
+        ppv               Positive predictive value            0.75
+        npv               Negative predictive value        0.666667
+        f1                F1 score                         0.666667
+        accuracy          Accuracy                              0.7
+        balanced_accuracy Balanced accuracy                     0.7
+        mcc               Matthews correlation coefficient 0.408248
+        auc               Area under the ROC curve              0.8
+        brier             Brier score (mean squared error)    0.192
+        """
+        import pandas as pd
+
+        from binmetrics.evaluation.summary import main_measures
+
+        ids = main_measures(self.table)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            values = self.to_dict(measures=ids)
+        frame = pd.DataFrame({"id": ids, "name": [get_measure(i).name for i in ids],
+                              "value": [values[i] for i in ids]})
+        return frame_text(self._title(), frame)

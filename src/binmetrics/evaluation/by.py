@@ -19,7 +19,7 @@ from binmetrics.backends import axes, pyplot
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, caveats_once
-from binmetrics.formatting import frame_html
+from binmetrics.formatting import Tabular
 from binmetrics.measures import Measure, get_measure, iter_measures
 from binmetrics.measures.registry import select_measures
 from binmetrics.table.counts import CountTable
@@ -40,7 +40,7 @@ __all__ = ["ByResult", "by_tables", "evaluate_by"]
 _FIXED = ("n", "positives", "prevalence")
 
 
-class ByResult:
+class ByResult(Tabular):
     """The result of :func:`evaluate_by`: one row per group, in the order of the keys.
 
     Attributes
@@ -88,14 +88,18 @@ class ByResult:
     def __len__(self) -> int:
         return len(self.keys)
 
-    def _repr_html_(self) -> str:
-        """Jupyter: the repr's line over the table of :meth:`to_frame`."""
-        return frame_html(repr(self), self.to_frame())
-
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         shown = "" if self.pi0 is None else f", pi0={self.pi0:g}"
         return (f"ByResult(by={self.by}, groups={len(self.keys)}, "
                 f"measures={len(self.measures)}{shown})")
+
+    def _shown(self) -> pd.DataFrame:
+        """The groups with their counts and the main measures (to_frame() has them all)."""
+        from binmetrics.evaluation.summary import SUMMARY_MEASURES
+
+        f = self.to_frame()
+        keep = [*self.by, "n", "positives", *SUMMARY_MEASURES, "reason"]
+        return f[[c for c in keep if c in f.columns]]
 
     def plot(self, measures: str | Sequence[str], calibrated: bool = True,
              ax: Any = None, *, prevalence: bool = False) -> Axes:
@@ -472,7 +476,7 @@ def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, 
         ev = None
         if table is not None and not reason:
             ev = opts.evaluation(table, pos_label=pos_label, n_omitted=n_omitted, n_rows=n,
-                                 n_positive_rows=n_pos, calibrate=False)
+                                 n_positive_rows=n_pos, calibrate=False, check_range=False)
         evaluations[key if tuple_keys else key[0]] = ev
         rows.append(row)
         reasons.append(reason)

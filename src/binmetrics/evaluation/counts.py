@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.exceptions import undefined_policy
+from binmetrics.formatting import Tabular
 from binmetrics.measures import get_measure, iter_measures
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import check_in_range
@@ -70,7 +71,7 @@ def from_counts(*, tp: float, fp: float, fn: float, tn: float,
     return Evaluation(table, threshold=0.5)
 
 
-class PredictiveValues(Mapping[str, float]):
+class PredictiveValues(Tabular, Mapping[str, float]):
     """Every confusion measure of a test with given sensitivity and specificity at a
     given prevalence, from the expected confusion matrix (as fractions of the cases).
 

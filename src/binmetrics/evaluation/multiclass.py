@@ -111,7 +111,7 @@ def _class_codes(y: np.ndarray, labels: Any, k: int) -> tuple[list[Any], npt.NDA
         vals = sorted(pd.unique(pd.Series(y[unknown])).tolist(), key=label_key)
         shown = [python_scalar(v) for v in vals[:10]] + (["..."] if len(vals) > 10 else [])
         raise ValueError(f"y_true has {plural(unknown.sum(), 'row')} whose class is not in labels "
-                         f"{classes}: {shown} (0-based rows {row_list(unknown, note=False)})")
+                         f"{classes}: {shown} at rows {row_list(unknown)}")
     return classes, np.asarray(codes, dtype=np.intp)
 
 
@@ -166,8 +166,8 @@ def _check_inputs(y_true: Any, y_proba: Any, labels: Any, sample_weight: Any,
         worst = int(np.argmax(dev))
         raise ValueError(
             f"each row of y_proba must sum to 1 (within {ROW_SUM_TOL:g}); "
-            f"{plural(off.sum(), 'row')} do not, the worst row {worst} sums to "
-            f"{proba[worst].sum():.10g} (0-based rows {row_list(off, note=False)}); "
+            f"{plural(off.sum(), 'row')} do not, at rows {row_list(off)}; the worst, row "
+            f"{worst}, sums to {proba[worst].sum():.10g}; "
             "normalise the rows, e.g. y_proba / y_proba.sum(axis=1, keepdims=True)")
     classes, codes = _class_codes(y, labels, k)
     return classes, codes, proba, w, n_omitted

@@ -17,6 +17,7 @@ from binmetrics.exceptions import (
     undefined_message,
     undefined_policy,
 )
+from binmetrics.formatting import Tabular
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import Confusion, CountTable
@@ -43,7 +44,7 @@ def _matrix(x: Any, name: str) -> npt.NDArray[np.float64]:
     return a
 
 
-class MultilabelEvaluation:
+class MultilabelEvaluation(Tabular):
     """Every registered measure of a multilabel classifier (:func:`evaluate_multilabel`).
 
     ``lev.value(id, average=...)``: ``"macro"`` (mean over the labels), ``"weighted"``
@@ -79,7 +80,7 @@ class MultilabelEvaluation:
                        threshold=self.threshold, undefined=undefined)
             for j in range(n_labels)]
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         n, k = self._y.shape
         return (f"MultilabelEvaluation(n={n}, labels={k}, threshold={self.threshold:g}, "
                 f"average={self.average!r})")
@@ -176,10 +177,21 @@ class MultilabelEvaluation:
     def to_frame(self, family: Family | None = None) -> pd.DataFrame:
         """One row per measure: id, name, and its macro, weighted, micro and samples
         averages."""
+        return self._frame(select_measures(family))
+
+    def _shown(self) -> pd.DataFrame:
+        """The main measures (those of a binary summary), quietly: a repr never warns."""
+        from binmetrics.evaluation.summary import SUMMARY_MEASURES
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self._frame([get_measure(i) for i in SUMMARY_MEASURES])
+
+    def _frame(self, measures: list[Measure]) -> pd.DataFrame:
         import pandas as pd
 
         rows = []
-        for m in select_measures(family):
+        for m in measures:
             row: dict[str, Any] = {"id": m.id, "name": m.name}
             for avg in _AVERAGES:
                 try:

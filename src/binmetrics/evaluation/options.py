@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.binary import Evaluation, warn_threshold_range
 from binmetrics.exceptions import UndefinedPolicy, undefined_policy
+from binmetrics.formatting import Tabular
 from binmetrics.table.binning import check_bin_args
 from binmetrics.table.counts import CountTable
 from binmetrics.validation import NanPolicy, check_in_range, check_threshold
@@ -52,8 +53,13 @@ def check_pi0(pi0: Any) -> float | str | None:
     return check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
 
 
-@dataclass(frozen=True)
-class EvalOptions:
+#: the default threshold, one object: a front door whose threshold *is* it was not given
+#: one (the out-of-range warning is for thresholds the user chose)
+_DEFAULT_THRESHOLD = 0.5
+
+
+@dataclass(frozen=True, repr=False)
+class EvalOptions(Tabular):
     """The evaluation options shared by every front door, checked when made.
 
     Attributes
@@ -92,7 +98,7 @@ class EvalOptions:
     ValueError: threshold is NaN
     """
 
-    threshold: float = 0.5
+    threshold: float = _DEFAULT_THRESHOLD
     pos_label: Any = None
     nan_policy: NanPolicy = "raise"
     undefined: UndefinedPolicy = "warn"
@@ -102,7 +108,11 @@ class EvalOptions:
     higher_is_positive: bool = True
 
     def __post_init__(self) -> None:
+        given = self.threshold is not _DEFAULT_THRESHOLD
         object.__setattr__(self, "threshold", check_threshold(self.threshold))
+        if not given:  # keep the default's identity (float() of a float is itself)
+            object.__setattr__(self, "threshold", _DEFAULT_THRESHOLD)
+        object.__setattr__(self, "_threshold_given", given)
         if self.nan_policy not in ("raise", "omit"):
             raise ValueError(f"nan_policy must be 'raise' or 'omit', got {self.nan_policy!r}")
         with undefined_policy(self.undefined):
@@ -128,9 +138,17 @@ class EvalOptions:
 
     def evaluation(self, table: CountTable, *, pos_label: Any = None, n_omitted: int = 0,
                    n_rows: int | None = None, n_positive_rows: int | None = None,
-                   calibrate: bool = True) -> Evaluation:
+                   calibrate: bool = True, check_range: bool = True) -> Evaluation:
         """The :class:`~binmetrics.Evaluation` of ``table`` under these options,
-        calibrated to the options' ``pi0`` (a number) unless ``calibrate=False``."""
+        calibrated to the options' ``pi0`` (a number) unless ``calibrate=False``; a
+        threshold the user gave that lies outside the scores' range warns unless
+        ``check_range=False`` (the groups of ``evaluate_by``, where one group's scores
+        may all lie on one side). The default threshold never warns, nor does
+        ``undefined="ignore"`` (which silences the caveats of degenerate input)."""
+        if check_range and getattr(self, "_threshold_given", True) and \
+                self.undefined != "ignore":
+            warn_threshold_range(table, self.threshold,
+                                 higher_is_positive=self.higher_is_positive)
         ev = Evaluation(table, threshold=self.threshold,
                         pos_label=self.pos_label if pos_label is None else pos_label,
                         n_omitted=n_omitted, undefined=self.undefined, n_rows=n_rows,

@@ -18,11 +18,18 @@ from binmetrics.table.counts import Confusion
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["SUMMARY_MEASURES", "Summary", "summarize"]
+__all__ = ["SUMMARY_MEASURES", "Summary", "main_measures", "summarize"]
 
 #: the measures of a summary, in order (the Brier score only for probabilities)
 SUMMARY_MEASURES = ("tpr", "tnr", "ppv", "npv", "f1", "accuracy", "balanced_accuracy",
                     "mcc", "auc", "brier")
+
+
+def main_measures(table: Any) -> list[str]:
+    """The ids of the main measures of a count table: :data:`SUMMARY_MEASURES`, the Brier
+    score only when the scores are probabilities (what a summary and an Evaluation's
+    ``repr`` show)."""
+    return [i for i in SUMMARY_MEASURES if i != "brier" or table.probabilities_ok]
 
 
 def _f1(p: float, r: float) -> float:
@@ -109,7 +116,7 @@ def summarize(ev: Any, *, ci: bool = True, level: float = 0.95,
     import pandas as pd
 
     t = ev.table
-    ids = [i for i in SUMMARY_MEASURES if i != "brier" or t.probabilities_ok]
+    ids = main_measures(t)
     if ci:
         table = ev.ci_table(ids, level=level, n_resamples=n_resamples,
                             random_state=random_state, progress=progress)

@@ -34,6 +34,7 @@ import numpy.typing as npt
 from scipy import special, stats
 
 from binmetrics.exceptions import report_caveat, report_undefined
+from binmetrics.formatting import Tabular
 from binmetrics.inference.intervals import (
     Interval,
     Placements,
@@ -226,8 +227,8 @@ def _paired(y: npt.NDArray[np.bool_], arrays: Sequence[FloatArray],
     return _Paired(aucs, S10 / P + S01 / N, P, N)
 
 
-@dataclass(frozen=True)
-class DeLongTest:
+@dataclass(frozen=True, repr=False)
+class DeLongTest(Tabular):
     """DeLong's test of the difference of two AUCs, d = auc_a - auc_b.
 
     Attributes
@@ -458,8 +459,8 @@ def delong_test_unpaired(
                       np.diag([sr, ss]))
 
 
-@dataclass(frozen=True)
-class DeLongContrast:
+@dataclass(frozen=True, repr=False)
+class DeLongContrast(Tabular):
     """DeLong's chi-square test that a contrast of K correlated AUCs is zero.
 
     Attributes

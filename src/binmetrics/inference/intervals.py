@@ -38,16 +38,20 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 from scipy import special, stats
 
 from binmetrics.exceptions import UndefinedPolicy, report_caveat, report_undefined, undefined_policy
+from binmetrics.formatting import Tabular
 from binmetrics.measures import Measure, get_measure
 from binmetrics.table.counts import Confusion, CountTable, HasTable
 from binmetrics.validation import NanPolicy, check_level
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -77,8 +81,8 @@ _RESAMPLING_METHODS = ("bootstrap",)
 
 
 # --- the result type ------------------------------------------------------------------
-@dataclass(frozen=True)
-class Interval:
+@dataclass(frozen=True, repr=False)
+class Interval(Tabular):
     """A confidence interval with its point estimate.
 
     It unpacks as its bounds, ``low, high = interval`` (``tuple(interval)`` gives
@@ -128,6 +132,9 @@ class Interval:
     def __str__(self) -> str:
         return (f"{self.estimate:.6g} [{self.low:.6g}, {self.high:.6g}] "
                 f"({self.level * 100:g}% {self.method})")
+
+    def _title(self) -> str:
+        return f"{type(self).__name__} ({self.level * 100:g}% {self.method})"
 
 
 def _normal_quantiles(level: float) -> tuple[float, float]:
@@ -474,8 +481,8 @@ def log_ratio_ci(measure: str | Measure, c: Confusion, *, level: float = 0.95) -
 
 
 # --- DeLong placements ----------------------------------------------------------------
-@dataclass(frozen=True)
-class Placements:
+@dataclass(frozen=True, repr=False)
+class Placements(Tabular):
     """DeLong's placements (structural components) of one model.
 
     ``v10[i]`` is the placement of a positive among the negatives, the fraction of
@@ -488,6 +495,19 @@ class Placements:
 
     ``m = sum(w10)`` and ``n = sum(w01)`` are the numbers of positives and negatives.
     """
+
+    def to_frame(self) -> pd.DataFrame:
+        """The placements, tidy: class ("positive" for v10, "negative" for v01),
+        placement, weight."""
+        import pandas as pd
+
+        return pd.DataFrame({
+            "class": ["positive"] * self.v10.size + ["negative"] * self.v01.size,
+            "placement": np.concatenate([self.v10, self.v01]),
+            "weight": np.concatenate([self.w10, self.w01])})
+
+    def _title(self) -> str:
+        return f"Placements: m={self.m:g} positives, n={self.n:g} negatives; AUC {self.auc:.6g}"
 
     v10: FloatArray
     v01: FloatArray

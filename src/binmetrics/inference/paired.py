@@ -44,7 +44,7 @@ import numpy.typing as npt
 from scipy import special
 
 from binmetrics.backends import display_hook
-from binmetrics.formatting import frame_html, frame_text
+from binmetrics.formatting import Tabular, frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
     _replicate_table,
@@ -79,6 +79,7 @@ from binmetrics.validation import (
     check_random_state,
     check_threshold,
     check_weights,
+    row_list,
 )
 
 if TYPE_CHECKING:
@@ -260,8 +261,8 @@ def compare_methods(measure: str | Measure) -> tuple[str, ...]:
     return (*get_measure(measure).paired_tests, "bootstrap")  # declared in the registry
 
 
-@dataclass(frozen=True)
-class PairedResult:
+@dataclass(frozen=True, repr=False)
+class PairedResult(Tabular):
     """One measure compared between two models on the same cases.
 
     Attributes
@@ -302,6 +303,14 @@ class PairedResult:
     alternative: str
     n_undefined: int = 0
     detail: DeLongTest | McNemarTest | None = field(default=None, repr=False)
+
+    def _title(self) -> str:
+        return (f"PairedResult: {self.model_a} - {self.model_b} ({self.method}, "
+                f"{100 * self.ci.level:g}% interval, p-value {self.alternative})")
+
+    def _shown(self) -> pd.DataFrame:
+        return self.to_frame()[["measure", "value_a", "value_b", "difference", "low", "high",
+                                "pvalue"]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -537,12 +546,9 @@ def paired_inputs(y_true: Any, arrays: list[Any], names: tuple[str, ...], sample
         bad = ~np.isfinite(s)
         if bad.any():
             if nan_policy == "raise":
-                rows = ", ".join(map(str, np.flatnonzero(bad)[:5].tolist()))
                 raise ValueError(f"the scores of {name!r} have {int(bad.sum())} non-finite "
-                                 f"values (NaN or inf) at rows [{rows}"
-                                 f"{', ...' if bad.sum() > 5 else ''}] (0-based); pass "
-                                 "nan_policy='omit' "
-                                 "to drop those rows for every model")
+                                 f"values (NaN or inf) at rows {row_list(bad)}; pass "
+                                 "nan_policy='omit' to drop those rows for every model")
             keep &= ~bad
     if not keep.all():
         if not keep.any():

@@ -57,6 +57,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
+from binmetrics.formatting import Tabular
 from binmetrics.inference.delong import delong_test
 from binmetrics.measures.ranking import auc as table_auc
 from binmetrics.validation import check_binary_inputs
@@ -73,7 +74,7 @@ def obuchowski_variance(auc: float, kappa: float) -> float:
 
 
 @dataclass(frozen=True)
-class PowerResult:
+class PowerResult(Tabular):
     """The design of a ROC study: every quantity, the one solved for included.
 
     Attributes

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 from scipy import special, stats
 
 from binmetrics.exceptions import report_undefined
+from binmetrics.formatting import Tabular
 from binmetrics.inference.intervals import Interval, normal_pvalue
 from binmetrics.table.counts import Confusion, FloatArray, HasTable
 from binmetrics.validation import (
@@ -42,6 +43,9 @@ from binmetrics.validation import (
     check_threshold,
     check_weights,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "McNemarTest",
@@ -57,8 +61,8 @@ _MCNEMAR_METHODS = ("exact", "chi2", "chi2-uncorrected")
 
 
 # --- McNemar ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class McNemarTest:
+@dataclass(frozen=True, repr=False)
+class McNemarTest(Tabular):
     """McNemar's test of two accuracies on the same cases.
 
     Attributes
@@ -97,6 +101,14 @@ class McNemarTest:
     ci: Interval
     method: str
     alternative: str
+
+    def _title(self) -> str:
+        return (f"McNemarTest ({self.method}, {100 * self.ci.level:g}% interval, p-value "
+                f"{self.alternative})")
+
+    def _shown(self) -> pd.DataFrame:
+        return self.to_frame()[["b", "c", "accuracy_a", "accuracy_b", "difference", "low",
+                                "high", "pvalue"]]
 
 
 def _mcnemar(b: float, c: float, n: float, acc_a: float, acc_b: float, method: str,
@@ -257,8 +269,8 @@ def _score_array(x: Any, name: str, n: int) -> FloatArray:
 
 
 # --- proportion z-tests ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class ProportionTest:
+@dataclass(frozen=True, repr=False)
+class ProportionTest(Tabular):
     """A z-test of one proportion, or of the difference of two.
 
     Attributes

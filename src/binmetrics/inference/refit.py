@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.exceptions import undefined_policy
+from binmetrics.formatting import Tabular
 from binmetrics.inference._replicates import _report_undefined_replicates
 from binmetrics.inference.intervals import Interval
 from binmetrics.inference.resampling import PermutationResult, permutation_pvalue, quantiles
@@ -124,10 +125,6 @@ def _plain_clone(estimator: Any) -> Any:
     return clone(estimator)
 
 
-
-
-
-
 def _check_response(method: Any) -> str:
     if method != "auto" and method not in _RESPONSE_METHODS:
         raise ValueError(f"response_method must be 'auto' or one of "
@@ -206,7 +203,7 @@ def _run(func: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], n_jobs: int
 
 
 # --- the refit permutation test -----------------------------------------------------------
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RefitPermutationResult(PermutationResult):
     """Berrar's permutation test (section 5.1): a :class:`PermutationResult` whose null
     distribution comes from models retrained on permuted training labels.
@@ -216,11 +213,6 @@ class RefitPermutationResult(PermutationResult):
     """
 
     response_method: str
-
-    def __repr__(self) -> str:
-        return (f"RefitPermutationResult(measure={self.measure!r}, "
-                f"observed={self.observed:.6g}, pvalue={self.pvalue:.6g}, "
-                f"alternative={self.alternative!r}, n_permutations={self.n_permutations})")
 
 
 def _permuted_value(estimator: Any, X_train: Any, y_train: npt.NDArray[Any], X_test: Any,
@@ -362,8 +354,8 @@ def refit_permutation_test(
 
 
 # --- the out-of-bag bootstrap -----------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class OOBBootstrapResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class OOBBootstrapResult(Tabular):
     """Out-of-bag bootstrap distribution of a measure (Berrar section 5.4, Def. 38).
 
     Attributes
@@ -416,11 +408,6 @@ class OOBBootstrapResult:
         """The percentile interval at another level, from the same replicates."""
         return _percentile_interval(self.replicates, check_in_range(
             level, "level", 0.0, 1.0, low_open=True, high_open=True))
-
-    def __repr__(self) -> str:
-        return (f"OOBBootstrapResult(measure={self.measure!r}, ci={self.ci}, "
-                f"apparent={self.apparent:.6g}, n_resamples={self.n_resamples}, "
-                f"n_undefined={self.n_undefined})")
 
 
 def _percentile_interval(values: FloatArray, level: float) -> Interval:

@@ -72,6 +72,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
+from binmetrics.formatting import Tabular
 from binmetrics.inference._replicates import (
     Progress,
     ResamplingWarning,
@@ -156,7 +157,7 @@ def quantiles(values: Any, probs: Any) -> list[float]:
 
 
 # --- results ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class BootstrapInterval(Interval):
     """A bootstrap confidence interval: an :class:`~binmetrics.inference.intervals.Interval`
     (``low, high = interval``; ``method`` is "bootstrap-percentile", "bootstrap-basic"
@@ -169,8 +170,8 @@ class BootstrapInterval(Interval):
     n_undefined: int
 
 
-@dataclass(frozen=True, eq=False)
-class BootstrapResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class BootstrapResult(Tabular):
     """Bootstrap distributions of one or more measures on one table.
 
     Attributes
@@ -321,13 +322,13 @@ class BootstrapResult:
                          "n_undefined": iv.n_undefined})
         return pd.DataFrame(rows)
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         return (f"BootstrapResult(measures={list(self.measures)}, n_resamples={self.n_resamples}, "
                 f"stratified={self.stratified})")
 
 
-@dataclass(frozen=True, eq=False)
-class PermutationResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class PermutationResult(Tabular):
     """A label-permutation test of one measure on one table.
 
     Attributes
@@ -347,11 +348,6 @@ class PermutationResult:
     n_permutations: int
     n_undefined: int
     threshold: float
-
-    def __repr__(self) -> str:
-        return (f"PermutationResult(measure={self.measure!r}, observed={self.observed:.6g}, "
-                f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
-                f"n_permutations={self.n_permutations})")
 
 
 # --- public functions ------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from binmetrics.formatting import Tabular
 from binmetrics.inference.delong import delong_test, delong_test_unpaired
 from binmetrics.inference.intervals import normal_pvalue
 from binmetrics.inference.paired import compare
@@ -69,7 +70,7 @@ ROC_TEST_METHODS = ("delong", "bootstrap", "specificity", "sensitivity", "venkat
 
 
 @dataclass(frozen=True)
-class ROCTest:
+class ROCTest(Tabular):
     """The result of :func:`roc_test`.
 
     Attributes

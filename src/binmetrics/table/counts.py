@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.formatting import Tabular
 from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ _T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
-class Confusion:
+class Confusion(Tabular):
     """Confusion matrix counts. Fields are floats for one threshold, arrays for many.
 
     Counts are weighted sums when sample weights were given; ``P = tp + fn`` and
@@ -67,6 +68,13 @@ class Confusion:
 
     def as_dict(self) -> dict[str, Any]:
         return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
+
+    def to_frame(self) -> pd.DataFrame:
+        """The counts as a DataFrame: columns tp, fp, fn, tn; one row, or one per
+        threshold when the fields are arrays."""
+        import pandas as pd
+
+        return pd.DataFrame({k: np.atleast_1d(v) for k, v in self.as_dict().items()})
 
     def __repr__(self) -> str:
         return f"Confusion(tp={self.tp!r}, fp={self.fp!r}, fn={self.fn!r}, tn={self.tn!r})"
@@ -152,7 +160,7 @@ def _positions(keys: FloatArray, queries: FloatArray, block: int = 1 << 15) -> n
     return out
 
 
-class CountTable:
+class CountTable(Tabular):
     """Weighted counts of positives and negatives per distinct score, in descending order.
 
     Build one with :meth:`from_arrays`; combine tables of batches, files or
@@ -605,7 +613,7 @@ class CountTable:
              "tp": self.tp[1:], "fp": self.fp[1:]}
         )
 
-    def __repr__(self) -> str:
+    def _title(self) -> str:
         return (
             f"CountTable(n_distinct={self.n_distinct}, P={self.P:g}, N={self.N:g}, "
             f"weighted={self.weighted})"
