@@ -562,8 +562,9 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         --------
         >>> import binmetrics as bm
         >>> ev = bm.evaluate([1, 0, 1], [2.0, 3.0, 1.0], threshold=2.5, higher_is_positive=False)
-        >>> ev.negated()
-        Evaluation(n=3, positives=2, threshold=-2.5, tp=2, fp=0, fn=0, tn=1)
+        >>> neg = ev.negated()
+        >>> neg.threshold, neg.higher_is_positive, neg["auc"] == ev["auc"]
+        (-2.5, True, True)
         """
         if self.higher_is_positive:
             return self

@@ -413,9 +413,10 @@ def roc_ef5(t: CountTable, *, at: str = "top") -> float:
 
 
 @register("mean_rank_normalized", binning_bound="refinements",
-          weight_unit=True,
+          weight_unit=True,  # a tie's average rank adds 1/2 of a case: with fractional
+          # weights (a total below one case per tie) it passes 1; whole cases stay in (0, 1]
           name="Average rank of the positives, normalized (the multi-level paper's r)",
-          family="ranking", plot="gain", direction=-1, range=UNIT,
+          family="ranking", plot="gain", direction=-1, range=(0.0, np.inf),
           aliases=("normalized_mean_rank", "normalized_average_rank"),
           source="multi-level paper Table 6; METHODS.md section 2",
           formula="(1/(P (P + N))) sum_i r_i (average ranks, rank 1 = highest score)")
