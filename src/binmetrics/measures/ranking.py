@@ -308,8 +308,11 @@ def mean_precision(t: CountTable) -> float:
     """
     if not both_classes(t, "mean_precision"):
         return NAN
-    tp, fp = np.asarray(t.tp[1:], dtype=np.float64), np.asarray(t.fp[1:], dtype=np.float64)
-    return float(np.mean(tp / (tp + fp)))
+    total = 0.0  # block by block: no table-sized temporaries
+    for _, tp, fp, _, _ in t.iter_cuts():
+        fp += tp
+        total += float(np.sum(tp / fp))
+    return total / t.n_distinct
 
 
 def recall_levels(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray]:
