@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["DEFAULT_DISPLAY", "axes", "display_hook", "pyplot", "register_display"]
+__all__ = ["DEFAULT_DISPLAY", "axes", "display_hook", "parallel", "pyplot", "register_display"]
 
 #: the module that registers the display hooks when nothing else has
 DEFAULT_DISPLAY = "binmetrics.display"
@@ -57,3 +57,20 @@ def axes(ax: Any, feature: str) -> Axes:
     if ax is None:
         _, ax = plt.subplots()
     return ax
+
+
+def parallel(n_jobs: int | None, **kwargs: Any) -> Any:
+    """``joblib.Parallel(n_jobs=n_jobs, **kwargs)`` whose worker processes use one
+    BLAS/OpenMP thread each (issue 18): workers that each start a pool of BLAS threads
+    oversubscribe the cores. Only when the active backend (default or chosen with
+    ``joblib.parallel_config``) supports the limit and sets none itself; a limit the
+    user set is kept."""
+    from joblib import Parallel, parallel_config
+    from joblib.parallel import get_active_backend
+
+    backend, _ = get_active_backend()
+    if (getattr(backend, "supports_inner_max_num_threads", False)
+            and getattr(backend, "inner_max_num_threads", None) is None):
+        with parallel_config(backend=type(backend)(inner_max_num_threads=1)):
+            return Parallel(n_jobs=n_jobs, **kwargs)
+    return Parallel(n_jobs=n_jobs, **kwargs)

@@ -216,13 +216,13 @@ def _paired(y: npt.NDArray[np.bool_], arrays: Sequence[FloatArray],
         w10, w01 = np.ones(V10.shape[1]), np.ones(V01.shape[1])
     else:
         w10, w01 = w[y], w[~y]
-    aucs = V10 @ w10 / P
+    aucs = np.einsum("ij,j->i", V10, w10) / P  # einsum: no BLAS threads
     if not (P > 1 and N > 1):
         return _Paired(aucs, np.full((len(arrays),) * 2, np.nan), P, N)
     D10 = V10 - aucs[:, None]
-    D01 = V01 - (V01 @ w01 / N)[:, None]
-    S10 = (D10 * w10) @ D10.T / (P - 1.0)
-    S01 = (D01 * w01) @ D01.T / (N - 1.0)
+    D01 = V01 - (np.einsum("ij,j->i", V01, w01) / N)[:, None]
+    S10 = np.einsum("ij,kj->ik", D10 * w10, D10) / (P - 1.0)
+    S01 = np.einsum("ij,kj->ik", D01 * w01, D01) / (N - 1.0)
     return _Paired(aucs, S10 / P + S01 / N, P, N)
 
 

@@ -34,7 +34,7 @@ from scipy.special import beta as beta_fn
 from scipy.special import betainc
 
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
-from binmetrics.measures._util import ratio
+from binmetrics.measures._util import dot, ratio
 from binmetrics.measures.logistic_fit import Fit, fit_table, inside
 from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
@@ -244,8 +244,8 @@ def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
         return float(gap.max())
     share = w / w.sum()
     if norm == "l2":
-        return float(np.sqrt(share @ (gap * gap)))
-    return float(share @ gap)
+        return float(np.sqrt(dot(share, gap * gap)))
+    return dot(share, gap)
 
 
 @register("mce", name="Maximum calibration error", family="probabilistic", direction=-1,
@@ -428,7 +428,7 @@ def spiegelhalter_z(t: CountTable) -> float:
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
         q = 1.0 - 2.0 * s
         v = q * q * s * (1.0 - s)
-        return [p @ ((1.0 - s) * q), n @ (s * q), p @ v, n @ v]
+        return [dot(p, (1.0 - s) * q), dot(n, s * q), dot(p, v), dot(n, v)]
 
     sp, sn, vp, vn = table_sums(t, SPIEGELHALTER, block)
     var = vp + vn
@@ -587,7 +587,7 @@ def h_measure(t: CountTable, *, severity_ratio: float | None = None) -> float:
         cuts = pi1 * dt / (pi1 * dt + pi0 * df)
     hi = np.concatenate([[1.0], cuts])
     lo = np.concatenate([cuts, [0.0]])
-    loss = float(pi0 * fpr @ (m1(hi) - m1(lo)) + pi1 * (1.0 - tpr) @ (m2(hi) - m2(lo)))
+    loss = pi0 * dot(fpr, m1(hi) - m1(lo)) + pi1 * dot(1.0 - tpr, m2(hi) - m2(lo))
     lmax = float(pi0 * m1(pi1) + pi1 * (m2(1.0) - m2(pi1)))
     return 1.0 - loss / lmax
 
