@@ -20,3 +20,28 @@ def test_joblib_workers_get_one_blas_thread() -> None:
     # a backend without the limit (threads share the process) is left alone
     with joblib.parallel_config(backend="threading"):
         assert type(parallel(2)._backend).__name__ == "ThreadingBackend"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weighted_table_is_the_grouped_sums(seed: int) -> None:
+    """The weighted build (one complex sort carrying the weights) against np.unique and
+    np.bincount: ties, zero weights, -0.0 beside 0.0, a lone class."""
+    import numpy as np
+
+    import binmetrics as bm
+
+    rng = np.random.default_rng(seed)
+    n = 2000
+    s = np.round(rng.normal(size=n), seed % 3 + 1) if seed < 5 else rng.normal(size=n)
+    s[:3] = [0.0, -0.0, 0.0]
+    y = rng.random(n) < (0.3 if seed != 4 else 0.0)
+    w = rng.uniform(0, 5, n)
+    w[rng.random(n) < 0.05] = 0.0
+    t = bm.CountTable.from_arrays(y, s, sample_weight=w)
+    uniq, inv = np.unique(s, return_inverse=True)
+    pos = np.bincount(inv, np.where(y, w, 0.0), uniq.size)[::-1]
+    neg = np.bincount(inv, np.where(y, 0.0, w), uniq.size)[::-1]
+    keep = pos + neg > 0
+    assert np.array_equal(t.scores, uniq[::-1][keep])
+    np.testing.assert_allclose(t.pos, pos[keep], rtol=1e-13, atol=0)
+    np.testing.assert_allclose(t.neg, neg[keep], rtol=1e-13, atol=0)

@@ -308,9 +308,8 @@ def mean_precision(t: CountTable) -> float:
     if not both_classes(t, "mean_precision"):
         return NAN
     total = 0.0  # block by block: no table-sized temporaries
-    for _, tp, fp, _, _ in t.iter_cuts():
-        fp += tp
-        total += float(np.sum(tp / fp))
+    for _, tp, fp, _, _ in t.iter_cuts():  # (iter_cuts carries fp[-1]: not in place)
+        total += float(np.sum(tp / (tp + fp)))
     return total / t.n_distinct
 
 

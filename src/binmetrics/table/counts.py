@@ -272,20 +272,35 @@ class CountTable:
         """
         if w is None:
             return cls._build_unweighted(y, s)
-        order = np.argsort(-s)
-        ss = s[order]
-        starts = _group_starts(ss)
-        wy = np.where(y, w, 0.0)[order]
+        return cls._build_weighted(y, s, w)
+
+    @classmethod
+    def _build_weighted(cls, y: npt.NDArray[np.bool_], s: FloatArray,
+                        w: FloatArray) -> CountTable:
+        # One sort of complex numbers (-score) + i (+-weight, the sign the label): it
+        # orders by score and carries the weights along, instead of an argsort and three
+        # gathers of random rows (4x one np.sort at n = 1e7; this is about 1.3x). In a tied
+        # group the negatives (imaginary part < 0) come first, each class by weight.
+        c = np.empty(s.size, dtype=np.complex128)
+        c.real = s
+        np.negative(c.real, out=c.real)
+        c.imag = w
+        np.negative(c.imag, out=c.imag, where=~y)
+        c.sort()
+        keys, signed = c.real, c.imag
+        starts = _group_starts(keys)
         # the negatives' weights are summed directly: (total - positives) cancels digits
         # when a tied group's positive weight dwarfs its negative weight
-        wn = np.where(y, 0.0, w)[order]
+        wy = np.maximum(signed, 0.0)
+        wn = np.negative(signed)
+        np.maximum(wn, 0.0, out=wn)
         if starts is None:
             pos, neg = wy, wn
-            scores = ss
+            scores = np.negative(keys)
         else:
             pos = np.add.reduceat(wy, starts)
             neg = np.add.reduceat(wn, starts)
-            scores = ss[starts]
+            scores = np.negative(keys[starts])
         return cls(scores, pos, neg, weighted=True, _trusted=True)
 
     @classmethod
