@@ -45,3 +45,39 @@ def test_weighted_table_is_the_grouped_sums(seed: int) -> None:
     assert np.array_equal(t.scores, uniq[::-1][keep])
     np.testing.assert_allclose(t.pos, pos[keep], rtol=1e-13, atol=0)
     np.testing.assert_allclose(t.neg, neg[keep], rtol=1e-13, atol=0)
+
+
+def _modules_after(code: str) -> set[str]:
+    script = f"{code}\nimport sys\nprint(' '.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True)
+    return set(out.stdout.split())
+
+
+HEAVY = ("pandas", "scipy", "matplotlib", "pyarrow", "rich", "sklearn")
+
+
+def test_import_binmetrics_loads_no_heavy_library() -> None:
+    loaded = _modules_after("import binmetrics")
+    assert not [m for m in HEAVY if m in loaded]
+
+
+def test_top_level_help_loads_no_heavy_library() -> None:
+    loaded = _modules_after("import sys\nsys.argv = ['binmetrics', '--help']\n"
+                            "from binmetrics.cli.app import main\n"
+                            "try:\n    main()\nexcept SystemExit:\n    pass")
+    assert "binmetrics.cli.app" in loaded
+    assert not [m for m in HEAVY if m in loaded]
+
+
+def test_lazy_names_resolve_and_measures_stays_the_function() -> None:
+    import binmetrics as bm
+
+    for name in bm.__all__:
+        assert getattr(bm, name) is not None, name
+    from binmetrics.measures.registry import measures  # the subpackage must not shadow it
+
+    assert bm.measures is measures
+    assert set(bm.__all__) <= set(dir(bm))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        bm.nope  # noqa: B018
