@@ -81,3 +81,49 @@ def test_lazy_names_resolve_and_measures_stays_the_function() -> None:
     assert set(bm.__all__) <= set(dir(bm))
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         bm.nope  # noqa: B018
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_threaded_compare_and_by_equal_the_serial_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per-model / per-group tables in threads: the same results, bit for bit."""
+    import numpy as np
+    import pandas as pd
+
+    import binmetrics as bm
+    from binmetrics import backends
+    from binmetrics.evaluation import by
+
+    rng = np.random.default_rng(3)
+    n = 3000
+    y = rng.random(n) < 0.3
+    scores = {f"m{i}": y + rng.normal(0, 1 + i / 3, n) for i in range(4)}
+    frame = pd.DataFrame({"y": y, "s": scores["m1"], "g": rng.integers(0, 5, n)})
+    monkeypatch.setattr(by, "THREAD_ROWS", 1)  # threads even for these small groups
+
+    def run() -> tuple[pd.DataFrame, pd.DataFrame]:
+        cmp = bm.compare(y, scores, measures=["auc", "accuracy", "mcc"], n_resamples=30,
+                         random_state=1)
+        return cmp.to_frame(), bm.evaluate_by(frame, label="y", score="s", by="g").to_frame()
+
+    monkeypatch.setattr(backends, "threads", lambda: 4)
+    threaded = run()
+    monkeypatch.setattr(backends, "threads", lambda: 1)
+    serial = run()
+    for a, b in zip(threaded, serial, strict=True):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
+def test_compare_delong_equals_delong_test() -> None:
+    import numpy as np
+
+    import binmetrics as bm
+
+    rng = np.random.default_rng(5)
+    y = rng.random(500) < 0.4
+    s = [np.round(y + rng.normal(0, 1 + i, 500), 1) for i in range(3)]
+    cmp = bm.compare(y, {"a": s[0], "b": s[1], "c": s[2]}, measures=["auc"])
+    for (i, a), (j, b) in [((0, "a"), (1, "b")), ((0, "a"), (2, "c")), ((1, "b"), (2, "c"))]:
+        want = bm.delong_test(y, s[i], s[j])
+        got = cmp.result(a, b, "auc")
+        assert got.pvalue == pytest.approx(want.pvalue, rel=1e-12)
+        assert got.ci.low == pytest.approx(want.ci.low, rel=1e-12)
