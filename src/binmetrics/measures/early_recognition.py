@@ -9,6 +9,7 @@ inside it), as :mod:`binmetrics.measures.ranking` explains.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -87,7 +88,9 @@ def _gain_sum(t: CountTable) -> float:
     terms: list[Any] = []
     for diff in diffs:
         terms.extend(_two_product(g.pos, diff))
-    return math.fsum(np.concatenate(terms).tolist())
+    # fed to fsum block by block: no list of every term as Python floats at once
+    return math.fsum(itertools.chain.from_iterable(
+        term[sl].tolist() for term in terms for sl in chunks(term.size)))
 
 
 def _two_product(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:

@@ -292,18 +292,20 @@ class CountTable:
         c.sort()
         keys, signed = c.real, c.imag
         starts = _group_starts(keys)
-        # the negatives' weights are summed directly: (total - positives) cancels digits
+        scores = np.negative(keys if starts is None else keys[starts])
+        # the class weights overwrite the sorted array in place (keys are copied out):
+        # the build then needs the complex array and the scores, no further copies.
+        # The negatives' weights are summed directly: (total - positives) cancels digits
         # when a tied group's positive weight dwarfs its negative weight
-        wy = np.maximum(signed, 0.0)
-        wn = np.negative(signed)
+        wy, wn = keys, signed
+        np.maximum(signed, 0.0, out=wy)
+        np.negative(wn, out=wn)
         np.maximum(wn, 0.0, out=wn)
-        if starts is None:
+        if starts is None:  # one row per score: the views into the sorted array
             pos, neg = wy, wn
-            scores = np.negative(keys)
         else:
             pos = np.add.reduceat(wy, starts)
             neg = np.add.reduceat(wn, starts)
-            scores = np.negative(keys[starts])
         return cls(scores, pos, neg, weighted=True, _trusted=True,
                    _nonempty=bool(w.size) and float(w.min()) > 0.0)
 
