@@ -301,8 +301,8 @@ class CountTable:
         np.maximum(signed, 0.0, out=wy)
         np.negative(wn, out=wn)
         np.maximum(wn, 0.0, out=wn)
-        if starts is None:  # one row per score: the views into the sorted array
-            pos, neg = wy, wn
+        if starts is None:  # one row per score: contiguous copies (strided views would
+            pos, neg = wy.copy(), wn.copy()  # slow every later pass over the table)
         else:
             pos = np.add.reduceat(wy, starts)
             neg = np.add.reduceat(wn, starts)
