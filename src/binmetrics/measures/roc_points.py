@@ -31,15 +31,25 @@ __all__ = ["check_rates", "cut_counts", "cut_rates", "read_curve", "read_rate",
 def cut_counts(t: CountTable, on: str, values: list[float]) -> tuple[list[int], list[int]]:
     """For each v: how many cuts have a rate on axis ``on`` (``"fpr"``: fp/N, ``"tpr"``:
     tp/P; cut 0 included) below v, and at most v: ``np.searchsorted(rate, v)`` with
-    side "left" and "right", block by block up to the last v, the rates computed as
-    from ``t.fp / t.N`` (:meth:`~binmetrics.table.counts.CountTable.iter_cuts` gives
-    the same counts bit for bit)."""
-    denom = t.N if on == "fpr" else t.P
+    side "left" and "right". FPR: block by block up to the last v, the rates computed
+    as from ``t.fp / t.N`` (:meth:`~binmetrics.table.counts.CountTable.iter_cuts` gives
+    the same counts bit for bit); TPR: from the groups holding positives."""
+    if on == "tpr":  # TP changes only after groups holding positives: count from them
+        g = t.positive_groups()
+        rate = g.tp1 / t.P  # the TPR after each such group, as t.tp / t.P has it
+        out = []
+        for side in ("left", "right"):  # the first group at or above / above v
+            j = np.searchsorted(rate, values, side=side)
+            out.append([0 if side == "left" and v <= 0.0  # no cut has TPR < 0
+                        else int(g.idx[k]) + 1 if k < rate.size else t.n_distinct + 1
+                        for k, v in zip(j.tolist(), values, strict=True)])
+        return out[0], out[1]
+    denom = t.N
     below = [int(0.0 < v) for v in values]
     upto = [int(0.0 <= v) for v in values]
     top = max(values)
-    for _, tp, fp, _, _ in t.iter_cuts():
-        rate = (fp if on == "fpr" else tp) / denom
+    for _, _, fp, _, _ in t.iter_cuts():
+        rate = fp / denom
         for i, v in enumerate(values):
             below[i] += int(np.searchsorted(rate, v, side="left"))
             upto[i] += int(np.searchsorted(rate, v, side="right"))
