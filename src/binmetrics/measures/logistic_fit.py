@@ -8,9 +8,9 @@ iteration (:func:`newton_fit`) needs five to eight of them per fit, each with se
 table-sized temporaries. :func:`fit_table` instead
 
 1. compresses the rows strictly inside (0, 1), in one pass, into :data:`N_BLOCKS`
-   (65536) consecutive blocks of the (sorted) table: each block's positives, cases, and the
-   case-weighted mean of its logit(p);
-2. fits both models on the blocks (started from a fit on 16 times fewer blocks);
+   (65536; twice as many beyond 64 rows a block) consecutive blocks of the (sorted)
+   table: each block's positives, cases, and the case-weighted mean of its logit(p);
+2. fits both models on the blocks (started from a fit on 4096 blocks);
 3. finishes with exact Newton steps on the full table, both fits in the same passes,
    in cache-sized chunks (no table-sized temporary). Newton converges quadratically
    (error after a step about C step^2, C measured 0.2-0.3 on the benchmark data), so
@@ -138,10 +138,11 @@ def _newton_steps(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
     return None
 
 
-def _compress(t: CountTable, i0: int, i1: int) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Block sums of rows i0..i1 (:data:`N_BLOCKS` blocks): the sum of cases x logit(p),
-    the positives and the cases."""
-    size = -(-(i1 - i0) // N_BLOCKS)
+def _compress(t: CountTable, i0: int, i1: int,
+              blocks: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Block sums of rows i0..i1 (``blocks`` blocks): the sum of cases x logit(p), the
+    positives and the cases."""
+    size = -(-(i1 - i0) // blocks)
     step = size * max(1, CHUNK // size)  # whole blocks per chunk
     xs, ps, ts = [], [], []
     for a in range(i0, i1, step):
@@ -169,11 +170,10 @@ def _blocks(sx: FloatArray, p: FloatArray, tot: FloatArray,
     return sx[keep] / tot[keep], p[keep], tot[keep]
 
 
-def _start(t: CountTable, i0: int, i1: int, slope: bool,
-           sums: tuple[FloatArray, FloatArray, FloatArray]) -> Fit:
-    """The fit on :data:`N_BLOCKS` blocks, itself started from a fit on 16 times fewer
+def _start(slope: bool, sums: tuple[FloatArray, FloatArray, FloatArray]) -> Fit:
+    """The fit on the blocks, itself started from a fit on about 4096 of them merged
     (each Newton iteration on the blocks then has little left to do)."""
-    coarse = newton_fit(*_blocks(*sums, group=16), slope)
+    coarse = newton_fit(*_blocks(*sums, group=max(1, sums[2].size // 4096)), slope)
     return None if coarse is None else newton_fit(*_blocks(*sums, group=1), slope, coarse)
 
 
@@ -247,8 +247,10 @@ def fit_table(t: CountTable) -> tuple[Fit, Fit, float]:
         return (newton_fit(x, pos, tot, True), newton_fit(x, pos, tot, False), dropped)
     dropped = float(sum(_float(c[:i0]).sum() + _float(c[i1:]).sum() for c in (t.pos, t.neg)))
     with np.errstate(all="ignore"):
-        sums = _compress(t, i0, i1)
-        starts = [_start(t, i0, i1, s, sums) for s in slopes]
+        # at 1e7 rows 65536 blocks left the start just too far for one full pass
+        blocks = N_BLOCKS * (2 if i1 - i0 > 64 * N_BLOCKS else 1)
+        sums = _compress(t, i0, i1, blocks)
+        starts = [_start(s, sums) for s in slopes]
         fits = _refine(t, i0, i1, starts, slopes)
     if any(f is False for f in fits):
         x, pos, tot, _ = logit_rows(t)
