@@ -65,6 +65,10 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float64]
 
+#: rows from which the models' placements are computed in threads (below it the
+#: thread start-up costs more than the sorts gain)
+THREAD_ROWS = 50_000
+
 
 # --- placements of every row ------------------------------------------------------------
 def _group_placements(
@@ -208,7 +212,8 @@ def _paired(y: npt.NDArray[np.bool_], arrays: Sequence[FloatArray],
             w: FloatArray | None) -> _Paired:
     """AUCs and DeLong's covariance matrix of K models scored on the same rows."""
     # one sort per model, in threads (NumPy's sort releases the GIL; same values)
-    placed = thread_map(lambda s: _group_placements(y, s, w), arrays)
+    placed = thread_map(lambda s: _group_placements(y, s, w), arrays,
+                        parallel=y.size >= THREAD_ROWS)
     rows10, rows01 = [p[0] for p in placed], [p[1] for p in placed]
     P, N = (placed[-1][2], placed[-1][3]) if placed else (0.0, 0.0)
     V10, V01 = np.vstack(rows10), np.vstack(rows01)
