@@ -98,10 +98,7 @@ def test_threaded_compare_and_by_equal_the_serial_ones(monkeypatch: pytest.Monke
     y = rng.random(n) < 0.3
     scores = {f"m{i}": y + rng.normal(0, 1 + i / 3, n) for i in range(4)}
     frame = pd.DataFrame({"y": y, "s": scores["m1"], "g": rng.integers(0, 5, n)})
-    from binmetrics.inference import delong
-
     monkeypatch.setattr(by, "THREAD_ROWS", 1)  # threads even for these small groups
-    monkeypatch.setattr(delong, "THREAD_ROWS", 1)  # and for DeLong's placements
 
     def run() -> tuple[pd.DataFrame, pd.DataFrame]:
         cmp = bm.compare(y, scores, measures=["auc", "accuracy", "mcc"], n_resamples=30,
