@@ -2,16 +2,28 @@
 scores and against scikit-learn computing its overlapping subset.
 
     python benchmarks/bench_evaluate.py            # n = 1e5, 1e6, 1e7
-    python benchmarks/bench_evaluate.py --sizes 1e5 1e6 --repeats 3
+    python benchmarks/bench_evaluate.py --sizes 1e6 1e7 --repeats 3 --load 4
 
 Data: prevalence 0.1, scores from two overlapping normals squashed to (0, 1)
 ("continuous": every score distinct) and the same rounded to 3 decimals ("3dp":
-heavy ties). Times are the best of ``--repeats`` runs in this one process; memory
-is the peak of Python/NumPy allocations during the call above what existed
+heavy ties); "weighted" is the continuous scores with weights uniform on [0.5, 1.5].
+Times are the best of ``--repeats`` runs in this one process, as ratios to one
+``np.sort`` of the scores timed in the same process under the same conditions;
+memory is the peak of Python/NumPy allocations during the call above what existed
 before it (tracemalloc), as a multiple of the bytes of the score array.
 
-Targets (issue 2, at n = 1e7): evaluate >= 20x faster than scikit-learn, at most
-5x one np.sort, extra peak memory at most 4x the score array.
+``--load N`` runs every case twice: quiet, then beside N busy processes that this
+script starts itself (each spinning NumPy work; 2N on N cores is 2x
+oversubscription), and prints both ratios to np.sort and loaded/quiet.
+``--models K`` times ``bm.compare`` of K models and ``evaluate_by`` over K groups,
+one after another (threads off) and in threads, and checks the results are equal.
+
+Targets (issue 18): unweighted ``evaluate(y, s).to_dict()`` (every measure in the
+registry) at most 4x one np.sort at n = 1e6 and at most 3x at 1e7, continuous and 3dp;
+weighted at most 6x at 1e7; extra peak memory at most 3x the score bytes; under 2x
+oversubscription the ratio to np.sort within 1.25x of the quiet ratio; compare with
+8 models and evaluate_by at n = 1e6 at least 1.6x faster in threads on 2 cores, with
+the same results bit for bit. (Issue 2, at 1e7: >= 20x faster than scikit-learn.)
 
     python benchmarks/bench_evaluate.py --calibration --sizes 1e7
 
@@ -21,11 +33,13 @@ nothing there) and ``ev.reliability()``, ``ev.decision_curve()``, ``ev.cost_curv
 from an existing evaluation. Targets (issue 14, at 1e7): at most 10% more for
 ``to_dict()``, each object under 0.1 s.
 """
-
 from __future__ import annotations
 
 import argparse
 import gc
+import multiprocessing as mp
+import os
+import time
 import tracemalloc
 import warnings
 from collections.abc import Callable
@@ -47,10 +61,43 @@ def peak_bytes(fn: Callable[[], Any]) -> int:
     return peak - base
 
 
-def binmetrics_all(y: np.ndarray, s: np.ndarray) -> dict[str, float]:
+def binmetrics_all(y: np.ndarray, s: np.ndarray,
+                   w: np.ndarray | None = None) -> dict[str, float]:
     import binmetrics as bm
 
-    return bm.evaluate(y, s, threshold=0.5, undefined="ignore").to_dict()
+    return bm.evaluate(y, s, sample_weight=w, threshold=0.5, undefined="ignore").to_dict()
+
+
+def _spin(stop: Any) -> None:
+    """A busy process: NumPy work until told to stop."""
+    a = np.random.default_rng().random(200_000)
+    while not stop.is_set():
+        np.sort(a)
+        np.exp(a)
+
+
+class Load:
+    """N busy processes while the block runs."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __enter__(self) -> Load:
+        ctx = mp.get_context("spawn")
+        self.stop = ctx.Event()
+        self.procs = [ctx.Process(target=_spin, args=(self.stop,), daemon=True)
+                      for _ in range(self.n)]
+        for p in self.procs:
+            p.start()
+        time.sleep(1.0)  # let them start spinning
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for p in self.procs:
+            p.join(5)
+            if p.is_alive():
+                p.terminate()
 
 
 def sklearn_subset(y: np.ndarray, s: np.ndarray) -> list[Any]:
@@ -109,6 +156,11 @@ def main() -> None:
     ap.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6, 1e7])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--sklearn-repeats", type=int, default=1)
+    ap.add_argument("--load", type=int, default=0, metavar="N",
+                    help="also time each case beside N busy processes started here")
+    ap.add_argument("--models", type=int, default=0, metavar="K",
+                    help="time bm.compare of K models and evaluate_by over K groups, "
+                         "serial and in threads, instead")
     ap.add_argument("--calibration", action="store_true",
                     help="time the calibration measures and objects (issue 14) instead")
     args = ap.parse_args()
@@ -120,24 +172,78 @@ def main() -> None:
 
     import binmetrics as bm
 
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"binmetrics {bm.__version__}, numpy {np.__version__}, "
-          f"scikit-learn {sklearn.__version__}")
+          f"scikit-learn {sklearn.__version__}; {os.cpu_count()} cores, load {load:.2f}")
+    if args.models:
+        many_models(args.sizes, args.models, args.repeats)
+        return
     header = (f"{'n':>10} {'scores':>10} | {'sort s':>8} {'evaluate':>9} {'sklearn':>9} | "
               f"{'eval/sort':>9} {'sklearn/eval':>12} | {'mem eval':>8} {'mem skl':>8}")
+    if args.load:
+        header += f" | {'loaded/sort':>11} {'loaded/quiet':>12}"
     print(header)
     print("-" * len(header))
     for n in (int(x) for x in args.sizes):
         y, scores = make_data(n)
-        for kind, s in scores.items():
-            binmetrics_all(y[:1000], s[:1000])  # imports and first-call costs
+        w = np.random.default_rng(1).uniform(0.5, 1.5, n)
+        cases = [(kind, s, None) for kind, s in scores.items()]
+        cases.insert(1, ("weighted", scores["continuous"], w))
+        for kind, s, wk in cases:
+            binmetrics_all(y[:1000], s[:1000], None if wk is None else wk[:1000])  # first calls
             t_sort = best_time(lambda s=s: np.sort(s), args.repeats)
-            t_eval = best_time(lambda y=y, s=s: binmetrics_all(y, s), args.repeats)
+            t_eval = best_time(lambda y=y, s=s, wk=wk: binmetrics_all(y, s, wk), args.repeats)
             t_skl = best_time(lambda y=y, s=s: sklearn_subset(y, s), args.sklearn_repeats)
-            m_eval = peak_bytes(lambda y=y, s=s: binmetrics_all(y, s)) / s.nbytes
+            m_eval = peak_bytes(lambda y=y, s=s, wk=wk: binmetrics_all(y, s, wk)) / s.nbytes
             m_skl = peak_bytes(lambda y=y, s=s: sklearn_subset(y, s)) / s.nbytes
-            print(f"{n:>10.0e} {kind:>10} | {t_sort:8.3f}s {t_eval:8.3f}s {t_skl:8.3f}s | "
-                  f"{t_eval / t_sort:9.2f} {t_skl / t_eval:12.1f} | {m_eval:7.2f}x {m_skl:7.2f}x",
-                  flush=True)
+            line = (f"{n:>10.0e} {kind:>10} | {t_sort:8.3f}s {t_eval:8.3f}s {t_skl:8.3f}s | "
+                    f"{t_eval / t_sort:9.2f} {t_skl / t_eval:12.1f} | {m_eval:7.2f}x "
+                    f"{m_skl:7.2f}x")
+            if args.load:
+                with Load(args.load):
+                    l_sort = best_time(lambda s=s: np.sort(s), args.repeats)
+                    l_eval = best_time(lambda y=y, s=s, wk=wk: binmetrics_all(y, s, wk),
+                                       args.repeats)
+                q_ratio, l_ratio = t_eval / t_sort, l_eval / l_sort
+                line += f" | {l_ratio:11.2f} {l_ratio / q_ratio:12.2f}"
+            print(line, flush=True)
+
+
+def many_models(sizes: list[float], k: int, repeats: int) -> None:
+    """bm.compare of k models and evaluate_by over k groups: threads off and on."""
+    import binmetrics as bm
+    from binmetrics import backends
+
+    print(f"{'n':>10} {'task':>22} | {'serial':>8} {'threads':>8} {'speed-up':>8} | same")
+    for n in (int(x) for x in sizes):
+        rng = np.random.default_rng(0)
+        y = rng.random(n) < 0.1
+        scores = {f"m{i}": y + rng.normal(0, 1 + i / 4, n) for i in range(k)}
+        group = rng.integers(0, k, n)
+        import pandas as pd
+
+        data = pd.DataFrame({"y": y, "s": scores["m0"], "g": group})
+        tasks = {
+            f"compare {k} models": lambda y=y, scores=scores: bm.compare(
+                y, scores, measures=["auc", "accuracy"], n_resamples=20, random_state=0),
+            f"evaluate_by {k} groups": lambda data=data: bm.evaluate_by(
+                data, label="y", score="s", by="g"),
+        }
+        for name, fn in tasks.items():
+            fn()  # imports and first calls
+            original = backends.threads
+            try:
+                backends.threads = lambda: 1  # type: ignore[assignment]
+                serial = best_time(fn, repeats)
+                a = fn()
+            finally:
+                backends.threads = original  # type: ignore[assignment]
+            threaded = best_time(fn, repeats)
+            b = fn()
+            fa, fb = a.to_frame(), b.to_frame()
+            same = fa.equals(fb)
+            print(f"{n:>10.0e} {name:>22} | {serial:7.3f}s {threaded:7.3f}s "
+                  f"{serial / threaded:7.2f}x | {same}", flush=True)
 
 
 if __name__ == "__main__":

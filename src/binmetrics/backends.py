@@ -10,14 +10,20 @@ nothing is registered yet, the default backend module is imported by name first.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["DEFAULT_DISPLAY", "axes", "display_hook", "pyplot", "register_display"]
+__all__ = ["DEFAULT_DISPLAY", "axes", "display_hook", "parallel", "pyplot", "register_display",
+           "thread_map", "threads"]
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 #: the module that registers the display hooks when nothing else has
 DEFAULT_DISPLAY = "binmetrics.display"
@@ -57,3 +63,51 @@ def axes(ax: Any, feature: str) -> Axes:
     if ax is None:
         _, ax = plt.subplots()
     return ax
+
+
+def parallel(n_jobs: int | None, **kwargs: Any) -> Any:
+    """``joblib.Parallel(n_jobs=n_jobs, **kwargs)`` whose worker processes use one
+    BLAS/OpenMP thread each (issue 18): workers that each start a pool of BLAS threads
+    oversubscribe the cores. Only when the active backend (default or chosen with
+    ``joblib.parallel_config``) supports the limit and sets none itself; a limit the
+    user set is kept."""
+    from joblib import Parallel, parallel_config
+    from joblib.parallel import get_active_backend
+
+    backend, _ = get_active_backend()
+    if (getattr(backend, "supports_inner_max_num_threads", False)
+            and getattr(backend, "inner_max_num_threads", None) is None):
+        with parallel_config(backend=type(backend)(inner_max_num_threads=1)):
+            return Parallel(n_jobs=n_jobs, **kwargs)
+    return Parallel(n_jobs=n_jobs, **kwargs)
+
+
+def threads() -> int:
+    """Threads for :func:`thread_map`: the cores this process may use, capped by
+    ``OMP_NUM_THREADS`` when set (joblib workers get 1 there, see :func:`parallel`: no
+    threads inside a worker)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        n = os.cpu_count() or 1
+    cap = os.environ.get("OMP_NUM_THREADS", "")
+    return max(1, min(n, int(cap))) if cap.isdigit() and int(cap) > 0 else n
+
+
+def thread_map(func: Callable[[_T], _R], items: Iterable[_T], *,
+               parallel: bool = True) -> list[_R]:
+    """``[func(x) for x in items]`` in a pool of :func:`threads` threads, in order.
+
+    For independent NumPy work that releases the GIL (sorts, large element-wise
+    operations): the per-model tables of ``bm.compare``, the per-group tables of
+    ``evaluate_by``. Each result is what the loop gives, bit for bit. ``func`` must not
+    warn through :func:`~binmetrics.exceptions.caveats_once` (a context variable,
+    which worker threads do not see). ``parallel=False``: the plain loop (for items
+    too small to gain from threads).
+    """
+    work = list(items)
+    n = min(len(work), threads()) if parallel else 1
+    if n < 2:
+        return [func(x) for x in work]
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        return list(pool.map(func, work))

@@ -13,12 +13,14 @@ to stdout or to ``--output``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
 
+from binmetrics.cli.commands import COMMANDS
 from binmetrics.cli.common import (
     PROG,
     CLIError,
@@ -30,13 +32,6 @@ from binmetrics.cli.common import (
     one_line,
     short_line,
 )
-from binmetrics.cli.compare import add_compare_parser
-from binmetrics.cli.evaluate import add_evaluate_parser
-from binmetrics.cli.measures import add_measures_parser
-from binmetrics.cli.power import add_power_parser
-from binmetrics.cli.ranks import add_ranks_parser
-from binmetrics.cli.report import add_report_parser
-from binmetrics.cli.srd import add_srd_parser
 from binmetrics.exceptions import MeasureCaveatWarning
 from binmetrics.io import write_text
 from binmetrics.version import __version__
@@ -57,8 +52,16 @@ Run '{PROG} COMMAND --help' for the options of a command.
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: build_parser(): every subcommand complete
+ALL = "all"
+
+
+def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
     """The argument parser of the ``binmetrics`` command.
+
+    ``command``: the subcommand to build completely (default: all of them); the others
+    are listed (name and one-line help) without their options, so that
+    ``binmetrics --help`` and a command line import only what they run.
 
     Each subcommand sets the defaults ``handler`` (``handler(args, cols) -> str``, the
     text to print or write) and ``subparser``, and optionally ``prepare``
@@ -74,14 +77,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    add_evaluate_parser(sub)
-    add_measures_parser(sub)
-    add_compare_parser(sub)
-    add_srd_parser(sub)
-    add_ranks_parser(sub)
-    add_report_parser(sub)
-    add_power_parser(sub)
+    for c in COMMANDS:
+        if command in (ALL, c.name):
+            add = getattr(importlib.import_module(c.module), f"add_{c.name}_parser")
+            add(sub)
+        else:
+            sub.add_parser(c.name, help=c.help)
     return parser
+
+
+_BUILD_PARSER = build_parser
+
+
+def _parser_for(argv: list[str] | None) -> argparse.ArgumentParser:
+    """The parser with only the subcommand of ``argv`` complete (the top-level options
+    take no values, so the command is the first word that is not an option)."""
+    if build_parser is not _BUILD_PARSER:  # replaced (the tests of a new command)
+        return build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    names = {c.name for c in COMMANDS}
+    first = next((w for w in words if not w.startswith("-")), None)
+    return build_parser(first if first in names else None)
 
 
 def _show_warnings(caught: list[warnings.WarningMessage], cols: Columns | None) -> None:
@@ -118,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()  # the module global: tests may replace it
+    parser = _parser_for(argv)  # the module global build_parser: tests may replace it
     try:
         args = parser.parse_args(argv)
         prepare: Callable[[argparse.Namespace], Columns | None] | None = getattr(

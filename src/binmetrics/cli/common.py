@@ -20,15 +20,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from binmetrics.evaluation.options import DEFAULTS
 from binmetrics.exceptions import one_line
 from binmetrics.io import PARQUET_SUFFIXES
 from binmetrics.io import check_has_rows as io_check_has_rows
+
+if TYPE_CHECKING:  # pandas loads with the commands that read files (start-up: issue 18)
+    import pandas as pd
 
 __all__ = [
     "DIRECTION",
@@ -184,6 +184,8 @@ def read_columns(path: Path, columns: Sequence[str],
                  roles: dict[str, str] | None = None) -> pd.DataFrame:
     """Read ``columns`` of a CSV/TSV/TXT or Parquet file (by extension); ``roles``
     (column -> "label", "score"...) name them in the message of a missing one."""
+    import pandas as pd
+
     columns = _unique(columns)
     suffix = check_input_file(path)
     try:
@@ -287,6 +289,9 @@ def plural_fields(k: int) -> str:
 
 def convert_pos_label(value: str, column: pd.Series) -> Any:
     """``--pos-label`` as a value of the label column's type ("1" -> 1 for integers)."""
+    import numpy as np
+    import pandas as pd
+
     dtype = column.dtype
     name = column.name
     if pd.api.types.is_bool_dtype(dtype):

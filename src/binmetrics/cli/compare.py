@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     PROG,
     CLIError,
@@ -77,7 +78,7 @@ def add_compare_parser(sub: Any) -> None:
     """Register the ``compare`` subcommand on the ``binmetrics`` parser."""
     cp = sub.add_parser(
         "compare",
-        help="compare models scored on the same cases (DeLong, McNemar, paired bootstrap)",
+        help=command_help("compare"),
         description="Compare models scored on the same cases: every pair of --score "
                     "columns on every measure, with a paired test (bm.compare).",
         epilog=COMPARE_EPILOG,

@@ -21,6 +21,7 @@ from binmetrics.cli._evaluate_output import (
     evaluate_json,
     evaluate_table,
 )
+from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     PROG,
     CLIError,
@@ -102,7 +103,7 @@ def add_evaluate_parser(sub: Any) -> None:
     """Register the ``evaluate`` subcommand on the ``binmetrics`` parser."""
     ev = sub.add_parser(
         "evaluate",
-        help="evaluate the scores in a CSV or Parquet file",
+        help=command_help("evaluate"),
         description="Evaluate a binary classifier's scores: every measure of the registry "
                     "(or those of --measures).",
         epilog=EVALUATE_EPILOG,

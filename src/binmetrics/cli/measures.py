@@ -7,6 +7,7 @@ import argparse
 import json
 from typing import Any
 
+from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     DIRECTION,
     PROG,
@@ -29,7 +30,7 @@ def add_measures_parser(sub: Any) -> None:
     """Register the ``measures`` subcommand on the ``binmetrics`` parser."""
     ms = sub.add_parser(
         "measures",
-        help="list the registered measures",
+        help=command_help("measures"),
         description="List the measures of the registry with their family, direction, "
                     "parameters and source.",
         epilog=MEASURES_EPILOG,

@@ -9,6 +9,7 @@ import json
 import re
 from typing import Any
 
+from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import PROG, CLIError, add_format_and_output, align, help_formatter
 from binmetrics.inference.power import power_roc_test
 
@@ -41,7 +42,7 @@ def add_power_parser(sub: Any) -> None:
     """Register the ``power`` subcommand on the ``binmetrics`` parser."""
     p = sub.add_parser(
         "power",
-        help="power and sample size of a ROC study (pROC's power.roc.test)",
+        help=command_help("power"),
         description="Power, sample size, detectable AUC or significance level of a test "
                     "of one ROC curve against AUC 0.5 (Obuchowski's method, pROC's "
                     "constants). Give all but one of --n-cases (or --n-controls with "

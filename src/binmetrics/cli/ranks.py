@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     PROG,
     add_format_and_output,
@@ -52,7 +53,7 @@ def add_ranks_parser(sub: Any) -> None:
     """Register the ``ranks`` sub-command on the ``binmetrics`` parser."""
     rp = sub.add_parser(
         "ranks",
-        help="compare models over data sets: Friedman, post-hoc tests, CD diagram",
+        help=command_help("ranks"),
         description="Average ranks, the Friedman and Iman-Davenport tests, a post-hoc test "
                     "and the critical-difference diagram (Demšar 2006).",
         epilog=RANKS_EPILOG,

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     PROG,
     CLIError,
@@ -67,7 +68,7 @@ def add_report_parser(sub: Any) -> None:
     """Register the ``report`` sub-command on the ``binmetrics`` parser."""
     rp = sub.add_parser(
         "report",
-        help="write a self-contained interactive HTML report",
+        help=command_help("report"),
         description="Write one self-contained HTML file: every measure, the charts, the "
                     "confusion matrix and a threshold slider; several models overlaid and "
                     "compared.",

@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     PARQUET_SUFFIXES,
     PROG,
@@ -55,7 +56,7 @@ def add_srd_parser(sub: Any) -> None:
     """Register the ``srd`` sub-command on the ``binmetrics`` parser."""
     cp = sub.add_parser(
         "srd",
-        help="rank the columns of a table by Sum of Ranking Differences (SRD)",
+        help=command_help("srd"),
         description="Sum of Ranking Differences: how close each column's ranking of the "
                     "rows comes to a reference, with a randomization test and optional "
                     "cross-validation (METHODS.md section 1).",

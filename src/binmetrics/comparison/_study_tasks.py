@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import parallel
 from binmetrics.comparison._study_plan import _Setting
 from binmetrics.exceptions import UndefinedMeasureWarning
 
@@ -221,7 +222,7 @@ def _run(tasks: list[tuple[Any, ...]], n_jobs: int | None,
     escaping :func:`_run_task`, or the parallel run broken off, e.g. joblib's
     ``TerminatedWorkerError`` when a worker process dies) gets a result with one
     failure of stage "worker"; the results of the tasks that finished are kept."""
-    from joblib import Parallel, delayed, effective_n_jobs
+    from joblib import delayed, effective_n_jobs
 
     total = len(tasks)
     out: list[_Result | None] = [None] * total
@@ -242,11 +243,11 @@ def _run(tasks: list[tuple[Any, ...]], n_jobs: int | None,
         # unordered: every task that finishes is kept even if another breaks the run;
         # the results go back to their place, so the order of completion does not matter
         try:
-            parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+            run = parallel(n_jobs, return_as="generator_unordered")
         except ValueError:  # joblib < 1.4: in order, so a break also loses later results
-            parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+            run = parallel(n_jobs, return_as="generator")
         try:
-            for i, res in parallel(delayed(_indexed_task)(i, *t) for i, t in enumerate(tasks)):
+            for i, res in run(delayed(_indexed_task)(i, *t) for i, t in enumerate(tasks)):
                 out[i] = res
                 done += 1
                 if progress is not None:

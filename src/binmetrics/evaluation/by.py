@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.backends import axes, pyplot
+from binmetrics.backends import axes, pyplot, thread_map
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, caveats_once
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = ["ByResult", "by_tables", "evaluate_by"]
+
+#: mean rows per group above which the groups' tables are built in threads
+THREAD_ROWS = 20_000
 
 #: The columns every row of the result has before the measures.
 _FIXED = ("n", "positives", "prevalence")
@@ -392,14 +395,20 @@ def evaluate_by(
         keep = np.isfinite(as_float(as_1d(s_raw, "y_score"), "y_score"))
     position = np.cumsum(keep) - 1  # row -> its index in the validated arrays
 
-    groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, int]] = []
-    for key, rows_all in zip(keys, members, strict=True):
+    def group(item: tuple[Any, np.ndarray]) -> tuple[tuple[Any, ...], CountTable | None,
+                                                   int, int, int]:
+        key, rows_all = item
         idx = position[rows_all[keep[rows_all]]]
         y = inp.y[idx]
         n, n_pos = int(idx.size), int(np.count_nonzero(y))
         w = None if inp.weight is None else inp.weight[idx]
         table = None if n == 0 else CountTable.from_validated(y, scores[idx], w)
-        groups.append((key, table, n, n_pos, int(rows_all.size - n)))
+        return key, table, n, n_pos, int(rows_all.size - n)
+
+    # each group's table in threads (the sorts release the GIL; the same tables), when
+    # the groups are large enough that the sorts, not the Python around them, dominate
+    groups = thread_map(group, list(zip(keys, members, strict=True)),
+                        parallel=inp.y.size >= THREAD_ROWS * max(1, len(keys)))
     return _by_result(groups, names, tuple_keys, opts, min_cases, chosen, ids,
                       pos_label=inp.pos_label, ci=ci, ci_method=ci_method, level=level,
                       n_resamples=n_resamples, random_state=random_state)

@@ -36,6 +36,7 @@ from binmetrics.exceptions import (
     warn_at_user,
 )
 from binmetrics.measures import Measure, get_measure
+from binmetrics.measures._util import dot
 from binmetrics.measures.kernels import Kernel, auc_transform
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
 from binmetrics.validation import check_count
@@ -522,7 +523,7 @@ class _PermutationBlock:
         """Sum of the positives' average ranks in each permutation (exact in float64)."""
         s = self.s
         if s.method == "hypergeometric":
-            r = self.draws @ s.group_rank
+            r = np.einsum("ij,j->i", self.draws, s.group_rank)  # no BLAS threads
         elif s.identity:  # case i (descending) has ascending rank n - i
             r = s.k * float(s.n) - self.draws.sum(axis=1).astype(np.float64)
         else:
@@ -624,7 +625,7 @@ def _jackknife_auc(table: CountTable, from_auc: Callable[[Any], Any],
     tp1, fp1 = np.cumsum(pos), np.cumsum(neg)
     beats = N - fp1 + 0.5 * neg  # pairs won by one positive of each group
     beaten = (tp1 - pos) + 0.5 * pos  # pairs won against one negative of each group
-    U = float(np.dot(pos, beats))
+    U = dot(pos, beats)
     ip, ineg = pos > 0, neg > 0
     rp = np.minimum(units[0], pos[ip])
     rn = np.minimum(units[1], neg[ineg])
@@ -691,10 +692,10 @@ def _acceleration(samples: list[_Sample]) -> float:
             continue
         if np.isnan(values).any():
             return float("nan")
-        mean = float(np.dot(mult, values)) / n
+        mean = dot(mult, values) / n
         u = (n - 1.0) * (mean - values)
-        num += float(np.dot(mult, u**3)) / n**3
-        den += float(np.dot(mult, u**2)) / n**2
+        num += dot(mult, u**3) / n**3
+        den += dot(mult, u**2) / n**2
     if den == 0.0:  # the statistic does not move when a case is left out
         return 0.0
     return num / (6.0 * den**1.5)

@@ -57,6 +57,7 @@ __all__ = [
     "DeLongContrast",
     "DeLongTest",
     "delong_contrast",
+    "delong_pairs",
     "delong_placements",
     "delong_test",
     "delong_test_unpaired",
@@ -206,24 +207,23 @@ class _Paired:
 def _paired(y: npt.NDArray[np.bool_], arrays: Sequence[FloatArray],
             w: FloatArray | None) -> _Paired:
     """AUCs and DeLong's covariance matrix of K models scored on the same rows."""
-    rows10, rows01 = [], []
-    P = N = 0.0
-    for s in arrays:
-        v10, v01, P, N = _group_placements(y, s, w)
-        rows10.append(v10)
-        rows01.append(v01)
+    # one sort per model. Not in threads: np.unique(return_inverse=True) ran 0.64x as
+    # fast in two threads as one after another at n = 1e6 (the table builds, 1.46x)
+    placed = [_group_placements(y, s, w) for s in arrays]
+    rows10, rows01 = [p[0] for p in placed], [p[1] for p in placed]
+    P, N = (placed[-1][2], placed[-1][3]) if placed else (0.0, 0.0)
     V10, V01 = np.vstack(rows10), np.vstack(rows01)
     if w is None:
         w10, w01 = np.ones(V10.shape[1]), np.ones(V01.shape[1])
     else:
         w10, w01 = w[y], w[~y]
-    aucs = V10 @ w10 / P
+    aucs = np.einsum("ij,j->i", V10, w10) / P  # einsum: no BLAS threads
     if not (P > 1 and N > 1):
         return _Paired(aucs, np.full((len(arrays),) * 2, np.nan), P, N)
     D10 = V10 - aucs[:, None]
-    D01 = V01 - (V01 @ w01 / N)[:, None]
-    S10 = (D10 * w10) @ D10.T / (P - 1.0)
-    S01 = (D01 * w01) @ D01.T / (N - 1.0)
+    D01 = V01 - (np.einsum("ij,j->i", V01, w01) / N)[:, None]
+    S10 = np.einsum("ij,kj->ik", D10 * w10, D10) / (P - 1.0)
+    S01 = np.einsum("ij,kj->ik", D01 * w01, D01) / (N - 1.0)
     return _Paired(aucs, S10 / P + S01 / N, P, N)
 
 
@@ -350,14 +350,17 @@ def delong_test(
         which = "positives" if n_pos == 0 else "negatives"
         report_undefined("delong test", f"y_true has no {which}")
         return _nan_test(c, alt, True, [math.nan, math.nan])
-    pr = _paired(y, arrays, w)
-    aucs = [float(pr.aucs[0]), float(pr.aucs[1])]
+    return _pair_test(_paired(y, arrays, w), 0, 1, c, alt)
+
+
+def _pair_test(pr: _Paired, i: int, j: int, c: float, alt: str) -> DeLongTest:
+    """DeLong's test of models i and j from the placements of K models."""
+    aucs = [float(pr.aucs[i]), float(pr.aucs[j])]
     if not delong_defined(pr.m, pr.n, "delong test"):
         return _nan_test(c, alt, True, aucs)
-    S = pr.cov
+    S = pr.cov[np.ix_([i, j], [i, j])]
     d = aucs[0] - aucs[1]
-    L = np.array([1.0, -1.0])
-    sigma = math.sqrt(max(float(L @ S @ L), 0.0))
+    sigma = math.sqrt(max(float((S[0, 0] - S[1, 0]) - (S[0, 1] - S[1, 1])), 0.0))  # L S L
     if aucs[0] == 1.0 and aucs[1] == 1.0:
         report_caveat("delong test", "both AUCs are 1: the test cannot tell the models apart")
     z = _ratio_stat(d, sigma)
@@ -365,6 +368,38 @@ def delong_test(
     q = float(special.ndtri(1.0 - (1.0 - c) / 2.0))
     ci = Interval(d, d - q * sigma, d + q * sigma, c, "delong")
     return DeLongTest(aucs[0], aucs[1], d, sigma, z, p, ci, alt, True, None, S)
+
+
+def delong_pairs(y: npt.NDArray[np.bool_], arrays: Sequence[FloatArray], w: FloatArray | None,
+                 *, alternative: Alternative = "two-sided",
+                 level: float = 0.95) -> dict[tuple[int, int], DeLongTest]:
+    """:func:`delong_test` of every pair (i < j) of K models scored on the same rows,
+    already validated (``y`` boolean, finite float scores, weights or None): each
+    model's placements are computed once (K sorts, not K (K - 1)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([True, False, True, False, True])
+    >>> s = [np.array([.9, .1, .8, .3, .4]), np.array([.2, .1, .9, .5, .7]),
+    ...      np.array([.6, .5, .4, .3, .2])]
+    >>> sorted(delong_pairs(y, s, None))
+    [(0, 1), (0, 2), (1, 2)]
+    """
+    alt = check_alternative(alternative)
+    c = check_level(level)
+    pairs = [(i, j) for i in range(len(arrays)) for j in range(i + 1, len(arrays))]
+    n_pos = float(w[y].sum()) if w is not None else float(np.count_nonzero(y))
+    n_neg = float(w[~y].sum()) if w is not None else float(y.size - np.count_nonzero(y))
+    if not (n_pos > 0 and n_neg > 0):
+        which = "positives" if n_pos == 0 else "negatives"
+        out = {}
+        for ij in pairs:
+            report_undefined("delong test", f"y_true has no {which}")
+            out[ij] = _nan_test(c, alt, True, [math.nan, math.nan])
+        return out
+    pr = _paired(y, arrays, w)
+    return {(i, j): _pair_test(pr, i, j, c, alt) for i, j in pairs}
 
 
 def delong_test_unpaired(

@@ -47,6 +47,7 @@ from scipy import special, stats
 from binmetrics.exceptions import UndefinedPolicy, report_caveat, report_undefined, undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.measures import Measure, get_measure
+from binmetrics.measures._util import dot
 from binmetrics.table.counts import Confusion, CountTable, HasTable
 from binmetrics.validation import NanPolicy, check_level
 
@@ -519,7 +520,7 @@ class Placements(Tabular):
     @property
     def auc(self) -> float:
         """θ = mean(V10) = mean(V01), the Mann-Whitney AUC."""
-        return float(np.dot(self.w10, self.v10) / self.m)
+        return dot(self.w10, self.v10) / self.m
 
     @property
     def s10(self) -> float:
@@ -538,8 +539,8 @@ class Placements(Tabular):
 
 
 def _wvar(v: FloatArray, w: FloatArray, total: float) -> float:
-    d = v - np.dot(w, v) / total
-    return float(np.dot(w, d * d) / (total - 1.0))
+    d = v - dot(w, v) / total
+    return dot(w, d * d) / (total - 1.0)
 
 
 def table_placements(table: CountTable) -> Placements:

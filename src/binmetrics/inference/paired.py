@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import special
 
-from binmetrics.backends import display_hook
+from binmetrics.backends import display_hook, thread_map
 from binmetrics.formatting import Tabular, frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
@@ -53,7 +53,7 @@ from binmetrics.inference._replicates import (
     _Target,
     _targets,
 )
-from binmetrics.inference.delong import DeLongTest, delong_test
+from binmetrics.inference.delong import DeLongTest, delong_pairs
 from binmetrics.inference.intervals import Interval, normal_pvalue
 from binmetrics.inference.proportions import (
     McNemarMethod,
@@ -684,7 +684,8 @@ def compare(
         raise ValueError("no measures given")
     plan = _plan(ms, method)
     y, arrays, w = paired_inputs(y_true, raw, names, sample_weight, pos_label, nan_policy)
-    tables = [CountTable.from_validated(y, s, w) for s in arrays]
+    # one table per model, built in threads (the sorts release the GIL; same tables)
+    tables = thread_map(lambda s: CountTable.from_validated(y, s, w), arrays)
     boot_ids = [m.id for m in ms if plan[m.id] == "bootstrap"]
     params = dict(params or {})
     bad_params = sorted({get_measure(k).id for k in params} - set(boot_ids))
@@ -702,14 +703,16 @@ def compare(
                                  as_callback(progress, "paired bootstrap"))
     results: list[PairedResult] = []
     q = float(special.ndtri(1.0 - (1.0 - lv) / 2.0))
+    # DeLong: each model's placements once, not once per pair
+    dl = (delong_pairs(y, arrays, w, alternative=alt, level=lv)
+          if "delong" in plan.values() else {})
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             a, b = names[i], names[j]
             for m in ms:
                 how = plan[m.id]
                 if how == "delong":
-                    dt = delong_test(y, arrays[i], arrays[j], alternative=alt,
-                                     level=lv, sample_weight=w)
+                    dt = dl[(i, j)]
                     results.append(PairedResult(a, b, m.id, dt.auc_a, dt.auc_b, dt.difference,
                                                 dt.ci, dt.pvalue, dt.statistic, "delong", alt,
                                                 0, dt))

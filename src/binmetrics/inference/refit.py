@@ -34,6 +34,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import parallel
 from binmetrics.exceptions import undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.inference._replicates import _report_undefined_replicates
@@ -182,7 +183,7 @@ def _value(y: npt.NDArray[np.bool_], s: FloatArray, m: Measure, params: Mapping[
 def _run(func: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], n_jobs: int | None,
          progress: bool, desc: str) -> list[Any]:
     """``func(*task)`` for every task, in order, with joblib when n_jobs asks for it."""
-    from joblib import Parallel, delayed, effective_n_jobs
+    from joblib import delayed, effective_n_jobs
 
     bar = _progress_bar(len(tasks), desc, progress)
     out: list[Any] = []
@@ -192,7 +193,7 @@ def _run(func: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], n_jobs: int
                 out.append(func(*task))
                 bar.update(1)
         else:
-            gen = Parallel(n_jobs=n_jobs, return_as="generator")(
+            gen = parallel(n_jobs, return_as="generator")(
                 delayed(func)(*task) for task in tasks)
             for r in gen:
                 out.append(r)

@@ -19,6 +19,15 @@ def as_result(x: Any) -> FloatOrArray:
     return float(a) if a.ndim == 0 else a
 
 
+def dot(a: Any, b: Any) -> float:
+    """``sum(a * b)`` of two 1-D arrays in NumPy's own einsum loop, not BLAS: a BLAS dot
+    product hands large vectors to a pool of threads, which spin and wait on a loaded
+    machine (issue 18: 8 ms instead of 0.2 ms at n = 1e6 with the cores busy), and an
+    integer count array would first be copied to floats; einsum casts in small
+    buffers."""
+    return float(np.einsum("i,i->", a, b))
+
+
 def ratio(num: Any, den: Any, measure: str, reason: str) -> FloatOrArray:
     """``num / den``; 0/0 is NaN (reported with ``reason``), x/0 for x != 0 is +-inf."""
     num = np.asarray(num, dtype=np.float64)

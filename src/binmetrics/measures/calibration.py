@@ -25,22 +25,23 @@ repeated rows. Conventions, which decide agreement with the peers:
 
 from __future__ import annotations
 
-import math
+import bisect
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from scipy.special import beta as beta_fn
-from scipy.special import betainc, expit
+from scipy.special import betainc
 
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
-from binmetrics.measures._util import ratio
+from binmetrics.measures._util import dot, ratio
+from binmetrics.measures.logistic_fit import Fit, fit_table, inside
 from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
 from binmetrics.measures.registry import declare_fast_path, register
 from binmetrics.measures.sums import POLY, RawSum, SumGroup, table_sums
-from binmetrics.table.counts import Confusion, CountTable, FloatArray
+from binmetrics.table.counts import Confusion, CountTable, FloatArray, chunks
 from binmetrics.validation import check_in_range
 
 __all__ = [
@@ -154,6 +155,30 @@ def _check_bins(n_bins: Any, strategy: str) -> int:
     return int(n_bins)
 
 
+def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
+    """Per bin: sums of w, of the positives, of w p, w p^2 and of p over the positives.
+
+    The table is sorted, so each bin is a run of rows: one chunked pass adds up the
+    runs (no table-sized temporary; ``np.searchsorted(edges[1:-1], p)`` assigns the
+    same bins)."""
+    n_bins, s = edges.size - 1, t.scores
+    # rows with p > e: bin k (edges[k] < p <= edges[k+1]) is rows bounds[k+1]..bounds[k]
+    above = [bisect.bisect_left(s, -e, key=lambda v: -v) for e in edges[1:-1].tolist()]
+    starts = np.array([0, *above[::-1]], dtype=np.intp)  # first row of bins n-1 .. 0
+    out = np.zeros((5, n_bins))
+    for sl in chunks(s.size):
+        cut = np.unique(starts[(starts > sl.start) & (starts < sl.stop)])  # no empty runs
+        local = np.concatenate(([0], cut - sl.start))
+        row_bin = n_bins - np.searchsorted(starts, local + sl.start, side="right")
+        pos = t.pos[sl].astype(np.float64)
+        tot = pos + t.neg[sl]
+        x = s[sl]
+        wx = tot * x
+        for i, v in enumerate((tot, pos, wx, wx * x, pos * x)):
+            np.add.at(out[i], row_bin, np.add.reduceat(v, local))
+    return list(out)
+
+
 def calibration_bins(t: CountTable, n_bins: int = 10,
                      strategy: str = "uniform") -> CalibrationBins:
     """Bin the table's cases by predicted probability (conventions in the module doc).
@@ -173,16 +198,7 @@ def calibration_bins(t: CountTable, n_bins: int = 10,
             edges = weighted_percentile(t, np.linspace(0, 1, n + 1) * 100)
         else:
             edges = np.linspace(0.0, 1.0, n + 1)
-        ids = np.searchsorted(edges[1:-1], t.scores)
-        pos = t.pos.astype(np.float64, copy=False)
-        tot = pos + t.neg.astype(np.float64, copy=False)
-        s = t.scores
-
-        def per_bin(v: FloatArray) -> FloatArray:
-            return np.bincount(ids, v, n).astype(np.float64, copy=False)
-
-        return CalibrationBins(edges, per_bin(tot), per_bin(pos), per_bin(tot * s),
-                               per_bin(tot * (s * s)), per_bin(pos * s))
+        return CalibrationBins(edges, *_bin_sums(t, edges))
 
     return t.memo(("calibration_bins", n, strategy), compute)
 
@@ -228,8 +244,8 @@ def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
         return float(gap.max())
     share = w / w.sum()
     if norm == "l2":
-        return float(np.sqrt(share @ (gap * gap)))
-    return float(share @ gap)
+        return float(np.sqrt(dot(share, gap * gap)))
+    return dot(share, gap)
 
 
 @register("mce", name="Maximum calibration error", family="probabilistic", direction=-1,
@@ -251,96 +267,30 @@ def mce(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform") -> float:
 
 
 # --- logistic recalibration ---------------------------------------------------------------
-def _logit_data(t: CountTable, measure: str) -> tuple[FloatArray, FloatArray, FloatArray] | None:
-    """logit(p), positives and totals of the scores strictly inside (0, 1); None (with a
-    warning) when the fit is undefined. The arrays are computed once per table."""
+def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
+    """Both logistic calibration fits (slope and intercept; in-the-large), computed once
+    per table in the same passes (:func:`~binmetrics.measures.logistic_fit.fit_table`);
+    None (with a warning) when they are undefined (one class among 0 < p < 1)."""
     require_probabilities(t, measure)
     _exact_scores(t, measure)
-    x, pos, tot, dropped = t.memo(("logit_data",), lambda: _logit_rows(t))
-    if dropped > 0:
+    i0, i1 = inside(t)
+    total = float(t.pos[i0:i1].sum(dtype=np.float64) + t.neg[i0:i1].sum(dtype=np.float64))
+    npos = float(t.pos[i0:i1].sum(dtype=np.float64))
+    dropped = t.total - total
+    if i0 > 0 or i1 < t.n_distinct:
         report_caveat(measure, f"{dropped:g} cases with p exactly 0 or 1 are left out of "
                       "the logistic calibration fit (as rms::val.prob does)")
-    npos, ntot = float(pos.sum()), float(tot.sum())
-    if ntot == 0 or npos == 0 or npos == ntot:
+    if total == 0 or npos == 0 or npos == total:
         report_undefined(measure, "the logistic calibration fit needs both classes among "
                          "the cases with 0 < p < 1")
         return None
-    return x, pos, tot
+    slope_fit, citl_fit, _ = t.memo(("logistic_fits",), lambda: fit_table(t))
+    return slope_fit, citl_fit
 
 
-def _logit_rows(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray, float]:
-    s = t.scores
-    inside = (s > 0.0) & (s < 1.0)
-    pos = t.pos.astype(np.float64, copy=False)
-    tot = pos + t.neg.astype(np.float64, copy=False)
-    dropped = 0.0
-    if not inside.all():
-        dropped = float(tot[~inside].sum())
-        s, pos, tot = s[inside], pos[inside], tot[inside]
-    return np.log(s) - np.log1p(-s), pos, tot, dropped
-
-
-def _newton(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
-            measure: str) -> tuple[float, float] | None:
-    """Maximum-likelihood (a, b) of logit P(y=1) = a + b x (b fixed at 1 unless slope);
-    None (reported) when it does not converge to finite values."""
-    with np.errstate(all="ignore"):  # a diverging fit overflows: reported below
-        return _newton_steps(x, pos, tot, slope, measure)
-
-
-def _newton_steps(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
-                  measure: str) -> tuple[float, float] | None:
-    a, b = 0.0, 1.0
-
-    def loglik(a: float, b: float) -> float:
-        eta = a + b * x
-        # sum pos*eta - tot*log(1 + e^eta), stably
-        return float(pos @ eta - tot @ np.logaddexp(0.0, eta))
-
-    ll = float("nan")  # computed only when a large step needs checking
-    for _ in range(100):
-        mu = expit(a + b * x)
-        r = pos - tot * mu
-        v = tot * mu * (1.0 - mu)
-        if slope:
-            g = np.array([r.sum(), r @ x])
-            vx = v * x
-            h = np.array([[v.sum(), vx.sum()], [vx.sum(), vx @ x]])
-            try:
-                step = np.linalg.solve(h, g)
-            except np.linalg.LinAlgError:
-                break
-        else:
-            hv = float(v.sum())
-            if hv <= 0:
-                break
-            step = np.array([float(r.sum()) / hv, 0.0])
-        if not np.all(np.isfinite(step)):
-            break
-        k = 1.0
-        na, nb = a + step[0], b + step[1]
-        if max(abs(step[0]), abs(step[1])) > 1.0:  # far from the optimum: step halving
-            if math.isnan(ll):                    # keeps the likelihood increasing
-                ll = loglik(a, b)
-            while True:
-                na, nb = a + k * step[0], b + k * step[1]
-                nll = loglik(na, nb)
-                if nll >= ll - 1e-12 * abs(ll) or k < 1e-10:
-                    break
-                k /= 2
-            ll = nll
-        else:
-            ll = float("nan")
-        # Newton converges quadratically: a step of 1e-11 leaves an error far below it
-        done = abs(na - a) <= 1e-11 * (1 + abs(a)) and abs(nb - b) <= 1e-11 * (1 + abs(b))
-        a, b = na, nb
-        if done or (abs(step[0]) < 1e-15 and abs(step[1]) < 1e-15):
-            if abs(a) > 1e6 or abs(b) > 1e6:
-                break
-            return float(a), float(b)
+def _report_divergence(measure: str) -> None:
     report_undefined(measure, "the logistic calibration fit does not converge (the outcome "
                      "is perfectly separated by logit(p): the estimate is infinite)")
-    return None
 
 
 def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> tuple[float, float]:
@@ -354,12 +304,13 @@ def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> t
     >>> [round(v, 6) for v in logistic_calibration(t)]  # R: glm(y ~ qlogis(p), binomial)
     [0.292758, 0.298525]
     """
-    def compute() -> tuple[float, float]:
-        data = _logit_data(t, measure)
-        fit = None if data is None else _newton(*data, slope=True, measure=measure)
-        return (float("nan"), float("nan")) if fit is None else fit
-
-    return t.memo(("logistic_calibration",), compute)
+    fits = _logistic_fits(t, measure)
+    if fits is None:
+        return float("nan"), float("nan")
+    if fits[0] is None:
+        _report_divergence(measure)
+        return float("nan"), float("nan")
+    return fits[0]
 
 
 @register("calibration_slope", name="Calibration slope", family="probabilistic",
@@ -418,13 +369,13 @@ def calibration_in_the_large(t: CountTable) -> float:
     >>> round(ev["calibration_in_the_large"], 6)  # R: glm(y ~ offset(qlogis(p)), binomial)
     0.34209
     """
-    def compute() -> float:
-        data = _logit_data(t, "calibration_in_the_large")
-        fit = None if data is None else _newton(*data, slope=False,
-                                                measure="calibration_in_the_large")
-        return float("nan") if fit is None else fit[0]
-
-    return t.memo(("calibration_in_the_large",), compute)
+    fits = _logistic_fits(t, "calibration_in_the_large")
+    if fits is None:
+        return float("nan")
+    if fits[1] is None:
+        _report_divergence("calibration_in_the_large")
+        return float("nan")
+    return fits[1][0]
 
 
 # --- Spiegelhalter, Brier skill -------------------------------------------------------------
@@ -477,7 +428,7 @@ def spiegelhalter_z(t: CountTable) -> float:
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
         q = 1.0 - 2.0 * s
         v = q * q * s * (1.0 - s)
-        return [p @ ((1.0 - s) * q), n @ (s * q), p @ v, n @ v]
+        return [dot(p, (1.0 - s) * q), dot(n, s * q), dot(p, v), dot(n, v)]
 
     sp, sn, vp, vn = table_sums(t, SPIEGELHALTER, block)
     var = vp + vn
@@ -636,7 +587,7 @@ def h_measure(t: CountTable, *, severity_ratio: float | None = None) -> float:
         cuts = pi1 * dt / (pi1 * dt + pi0 * df)
     hi = np.concatenate([[1.0], cuts])
     lo = np.concatenate([cuts, [0.0]])
-    loss = float(pi0 * fpr @ (m1(hi) - m1(lo)) + pi1 * (1.0 - tpr) @ (m2(hi) - m2(lo)))
+    loss = pi0 * dot(fpr, m1(hi) - m1(lo)) + pi1 * dot(1.0 - tpr, m2(hi) - m2(lo))
     lmax = float(pi0 * m1(pi1) + pi1 * (m2(1.0) - m2(pi1)))
     return 1.0 - loss / lmax
 

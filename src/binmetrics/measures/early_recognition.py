@@ -9,6 +9,7 @@ inside it), as :mod:`binmetrics.measures.ranking` explains.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -16,6 +17,7 @@ import numpy as np
 from scipy.special import digamma
 
 from binmetrics.exceptions import report_caveat
+from binmetrics.measures._util import dot
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable, FloatArray, chunks
@@ -58,13 +60,13 @@ def _gain_sum(t: CountTable) -> float:
     g = t.positive_groups()
     if not t.weighted and t.total < 2.0**32:  # |terms| sum to at most P N < 2^63
         exact = np.int64(round(t.N)) - 2 * g.fp0.astype(np.int64) - g.neg.astype(np.int64)
-        return float(np.dot(g.pos.astype(np.int64), exact))
+        return dot(g.pos.astype(np.int64), exact)
     neg_all = t.neg.astype(np.float64, copy=False)
     bound = float(neg_all.max())
     k = (t.n_distinct + 2).bit_length() + 2  # 2^k > 4 (groups + 2): the sums stay exact
     if not (bound > 0.0 and math.frexp(bound)[1] + k < 1000
             and float(g.pos.max()) < 2.0**996):
-        return float(np.dot(g.pos, t.N - 2.0 * g.fp0 - g.neg))  # out of range: plain
+        return dot(g.pos, t.N - 2.0 * g.fp0 - g.neg)  # out of range: plain
     s1 = math.ldexp(1.0, math.frexp(bound)[1] + k)
     s2 = math.ldexp(s1, k - 53)
     fp0 = [np.empty(g.idx.size) for _ in range(3)]
@@ -86,7 +88,9 @@ def _gain_sum(t: CountTable) -> float:
     terms: list[Any] = []
     for diff in diffs:
         terms.extend(_two_product(g.pos, diff))
-    return math.fsum(np.concatenate(terms).tolist())
+    # fed to fsum block by block: no list of every term as Python floats at once
+    return math.fsum(itertools.chain.from_iterable(
+        term[sl].tolist() for term in terms for sl in chunks(term.size)))
 
 
 def _two_product(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -188,7 +192,7 @@ def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
         # observed and random share the factor exp(-a/N) / (1 - exp(-a/N)), cancelled here
         # (it overflows when the total weight N is small)
         group = np.exp(-a * (g.tp0 + g.fp0) / big_n) * -np.expm1(-a * m / big_n)
-        observed = float(np.dot(g.pos / m, group))
+        observed = dot(g.pos / m, group)
         ra = t.P / big_n
         return observed / (ra * -np.expm1(-a)), ra
 
@@ -358,7 +362,7 @@ def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
     # sum_i (r_i - 1/2) directly: subtracting P/2 from the rank sum cancels every digit
     # when the weights are small (the measure does not depend on their scale)
     g = t.positive_groups()
-    below = float(np.dot(g.pos, g.tp0 + g.fp0 + (g.pos + g.neg) / 2.0))
+    below = dot(g.pos, g.tp0 + g.fp0 + (g.pos + g.neg) / 2.0)
     return 1.0 - below / t.P / t.total
 
 

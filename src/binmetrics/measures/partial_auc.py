@@ -46,6 +46,7 @@ import numpy as np
 from binmetrics.exceptions import report_undefined
 from binmetrics.measures.ranking import both_classes
 from binmetrics.measures.registry import register
+from binmetrics.measures.roc_points import cut_counts, cut_rates
 from binmetrics.table.counts import CountTable, FloatArray
 
 __all__ = ["area_between", "check_rate_range", "partial_auc", "partial_auc_range"]
@@ -148,7 +149,10 @@ def partial_auc(t: CountTable, *, fpr: tuple[float, float] | None = None,
     focus, low, high = partial_auc_range(fpr, tpr)
     if not both_classes(t, "partial_auc"):
         return float("nan")
-    tp_rate, fp_rate = t.tp / t.P, t.fp / t.N
+    # only the cuts area_between reads (from the last at or below low to the first at or
+    # above high), not the table-sized cumulative arrays
+    below, upto = cut_counts(t, focus, [low, high])
+    tp_rate, fp_rate = cut_rates(t, max(upto[0] - 1, 0), min(below[1] + 1, t.n_distinct + 1))
     if focus == "fpr":
         area = area_between(fp_rate, tp_rate, low, high)
     else:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from binmetrics.exceptions import report_undefined
+from binmetrics.measures._util import dot
 from binmetrics.measures.ranking import NAN, both_classes, extreme_weights
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable, FloatArray
@@ -199,7 +200,7 @@ def _auprg_area(t: CountTable, root_n: float) -> float:
     with np.errstate(invalid="ignore"):  # -inf gains at TP = 0
         use = rg0 >= 0
         cross = use & (pg0 * pg1 < 0)
-    area = float(np.dot(rg1[use] - rg0[use], pg1[use] + pg0[use])) / 2.0
+    area = dot(rg1[use] - rg0[use], pg1[use] + pg0[use]) / 2.0
     if cross.any():
         area += _split_pairs(rg0[cross], pg0[cross], rg1[cross], pg1[cross],
                              tp0[cross], fp0[cross], tp1[cross], fp1[cross], big_p, big_n,

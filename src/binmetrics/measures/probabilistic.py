@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.measures._util import EPS, log_base
+from binmetrics.measures._util import EPS, dot, log_base
 from binmetrics.measures.registry import register
 from binmetrics.measures.sums import FOCAL, HINGE, INFORMATION, LOG_PASS, POLY, table_sums
 from binmetrics.table.counts import CountTable, FloatArray
@@ -43,7 +43,7 @@ def _poly_sums(t: CountTable) -> tuple[float, ...]:
 
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
         miss = 1.0 - s
-        return [p @ miss, n @ s, p @ (miss * miss), n @ (s * s)]
+        return [dot(p, miss), dot(n, s), dot(p, miss * miss), dot(n, s * s)]
 
     return table_sums(t, POLY, block)
 
@@ -81,13 +81,14 @@ def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
                   (n > 0) | ((p > 0) & (np.arange(size) >= u)))
         info: Any = 0.0
         if with_info:
-            info = (p[:u] @ ls[:u] - lpi * p[:u].sum() + l1pi * p[u:].sum() - p[u:] @ l1[u:]
-                    + lpi * n[:v].sum() - n[:v] @ ls[:v] + n[v:] @ l1[v:] - l1pi * n[v:].sum())
+            info = (dot(p[:u], ls[:u]) - lpi * p[:u].sum() + l1pi * p[u:].sum() - dot(p[u:], l1[u:])
+                    + lpi * n[:v].sum() - dot(n[:v], ls[:v]) + dot(n[v:], l1[v:])
+                    - l1pi * n[v:].sum())
         miss *= miss
         miss *= ls
         sq = s * s
         sq *= l1
-        return [-(p @ ls), -(n @ l1), -(p @ miss), -(n @ sq), info]
+        return [-dot(p, ls), -dot(n, l1), -dot(p, miss), -dot(n, sq), info]
 
     sums = table_sums(t, LOG_PASS, block, eps=eps)
     return sums if with_info else (*sums[:4], float("nan"))
@@ -244,7 +245,7 @@ def focal_loss(
         # (1 - p_t)^gamma is (1 - p)^gamma for a positive and p^gamma for a negative;
         # only the logarithm is clipped at eps
         lp, ln = _clipped_logs(s, p, n, eps)
-        return [-(p @ (_power(1.0 - s, g) * lp)), -(n @ (_power(s, g) * ln))]
+        return [-dot(p, _power(1.0 - s, g) * lp), -dot(n, _power(s, g) * ln)]
 
     lp, ln = _log_pass(t, eps)[2:4] if g == 2.0 else table_sums(t, FOCAL, block, gamma=g, eps=eps)
     return (a_pos * lp + a_neg * ln) / t.total / log_base(base)
@@ -291,7 +292,7 @@ def _information_sum(t: CountTable, pi: float) -> float:
         np.log(1.0 - s, out=log_1ms, where=(~up & (p > 0)) | (~down & (n > 0)))
         info_pos = np.where(up, log_s - lpi, l1pi - log_1ms)
         info_neg = np.where(down, lpi - log_s, log_1ms - l1pi)
-        return [p @ info_pos + n @ info_neg]
+        return [dot(p, info_pos) + dot(n, info_neg)]
 
     return table_sums(t, INFORMATION, block, prior=pi)[0]
 
@@ -357,7 +358,7 @@ def hinge_loss(t: CountTable) -> float:
         return (pos_miss + t.N + neg_s) / t.total
 
     def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
-        return [p @ np.maximum(0.0, 1.0 - s) + n @ np.maximum(0.0, 1.0 + s)]
+        return [dot(p, np.maximum(0.0, 1.0 - s)) + dot(n, np.maximum(0.0, 1.0 + s))]
 
     return table_sums(t, HINGE, block)[0] / t.total
 

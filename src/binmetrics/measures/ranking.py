@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.measures._util import trapezoid
+from binmetrics.measures._util import dot, trapezoid
 from binmetrics.measures.kernels import (
     auc_kernel,
     average_precision_kernel,
@@ -55,7 +55,7 @@ def ranks_sum(t: CountTable) -> float:
     A group of m cases after c0 others holds ranks c0+1..c0+m, mean c0 + (m+1)/2.
     """
     g = t.positive_groups()
-    return float(np.dot(g.pos, g.tp0 + g.fp0 + (g.pos + g.neg + 1.0) / 2.0))
+    return dot(g.pos, g.tp0 + g.fp0 + (g.pos + g.neg + 1.0) / 2.0)
 
 
 # --- ROC --------------------------------------------------------------------------
@@ -85,7 +85,7 @@ def auc(t: CountTable) -> float:
     if extreme_weights(t):  # as fractions of the total, so that P N cannot under- or overflow
         pos, neg, fp1 = pos / t.total, neg / t.total, fp1 / t.total
         big_p, big_n = big_p / t.total, big_n / t.total
-    return float(np.dot(pos, big_n - fp1 + 0.5 * neg) / big_n / big_p)
+    return dot(pos, big_n - fp1 + 0.5 * neg) / big_n / big_p
 
 
 def extreme_weights(t: CountTable) -> bool:
@@ -207,14 +207,13 @@ def _gap_stats(t: CountTable) -> tuple[float, float, float]:
         if d < 2:
             return max(hi, -lo), hi, NAN
         # sums over the inner cuts 1..d-1 (cut d holds every case)
-        sum_tp = float(np.dot(g.pos, d - g.idx)) - t.P
+        sum_tp = dot(g.pos, d - g.idx) - t.P
         if not t.weighted and t.total == d:  # one case per group: g negatives are all but g pos
-            neg_rank = d * (d - 1) / 2.0 - float(np.dot(g.pos, g.idx))
+            neg_rank = d * (d - 1) / 2.0 - dot(g.pos, g.idx)
         else:
             neg_rank = 0.0  # sum over groups of g * negatives
             for sl in chunks(d):
-                neg_rank += float(np.dot(t.neg[sl], np.arange(sl.start, sl.stop,
-                                                              dtype=np.float64)))
+                neg_rank += dot(t.neg[sl], np.arange(sl.start, sl.stop, dtype=np.float64))
         sum_fp = d * t.N - neg_rank - t.N
         return max(hi, -lo), hi, (sum_tp / t.P - sum_fp / t.N) / (d - 1)
 
@@ -283,7 +282,7 @@ def average_precision(t: CountTable) -> float:
         return NAN
     g = t.positive_groups()
     tp1 = g.tp1
-    return float(np.dot(g.pos, tp1 / (tp1 + g.fp1)) / t.P)
+    return dot(g.pos, tp1 / (tp1 + g.fp1)) / t.P
 
 
 @register("mean_precision", name="Mean of precisions (Berrar's plain mean)", family="ranking",
@@ -308,8 +307,10 @@ def mean_precision(t: CountTable) -> float:
     """
     if not both_classes(t, "mean_precision"):
         return NAN
-    tp, fp = np.asarray(t.tp[1:], dtype=np.float64), np.asarray(t.fp[1:], dtype=np.float64)
-    return float(np.mean(tp / (tp + fp)))
+    total = 0.0  # block by block: no table-sized temporaries
+    for _, tp, fp, _, _ in t.iter_cuts():  # (iter_cuts carries fp[-1]: not in place)
+        total += float(np.sum(tp / (tp + fp)))
+    return total / t.n_distinct
 
 
 def recall_levels(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray]:

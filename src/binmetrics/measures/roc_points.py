@@ -23,7 +23,70 @@ from binmetrics.measures.ranking import both_classes
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable, FloatArray
 
-__all__ = ["check_rates", "read_curve", "tnr_at_tpr", "tpr_at_fpr"]
+__all__ = ["check_rates", "cut_counts", "cut_rates", "read_curve", "read_rate",
+           "tnr_at_tpr", "tpr_at_fpr"]
+
+
+# --- the ROC points without the table-sized cumulative arrays (issue 18: memory) ---------
+def cut_counts(t: CountTable, on: str, values: list[float]) -> tuple[list[int], list[int]]:
+    """For each v: how many cuts have a rate on axis ``on`` (``"fpr"``: fp/N, ``"tpr"``:
+    tp/P; cut 0 included) below v, and at most v: ``np.searchsorted(rate, v)`` with
+    side "left" and "right". FPR: block by block up to the last v, the rates computed
+    as from ``t.fp / t.N`` (:meth:`~binmetrics.table.counts.CountTable.iter_cuts` gives
+    the same counts bit for bit); TPR: from the groups holding positives."""
+    if on == "tpr":  # TP changes only after groups holding positives: count from them
+        g = t.positive_groups()
+        rate = g.tp1 / t.P  # the TPR after each such group, as t.tp / t.P has it
+        out = []
+        for side in ("left", "right"):  # the first group at or above / above v
+            j = np.searchsorted(rate, values, side=side)
+            out.append([0 if side == "left" and v <= 0.0  # no cut has TPR < 0
+                        else int(g.idx[k]) + 1 if k < rate.size else t.n_distinct + 1
+                        for k, v in zip(j.tolist(), values, strict=True)])
+        return out[0], out[1]
+    denom = t.N
+    below = [int(0.0 < v) for v in values]
+    upto = [int(0.0 <= v) for v in values]
+    top = max(values)
+    for _, _, fp, _, _ in t.iter_cuts():
+        rate = fp / denom
+        for i, v in enumerate(values):
+            below[i] += int(np.searchsorted(rate, v, side="left"))
+            upto[i] += int(np.searchsorted(rate, v, side="right"))
+        if rate[-1] > top:
+            break
+    return below, upto
+
+
+def cut_rates(t: CountTable, a: int, b: int) -> tuple[FloatArray, FloatArray]:
+    """(tp/P, fp/N) of the cuts a..b-1, equal to ``t.tp[a:b] / t.P`` and
+    ``t.fp[a:b] / t.N``, from the blocks that hold them."""
+    tp, fp = np.zeros(b - a), np.zeros(b - a)  # cut 0: nothing predicted positive
+    for start, btp, bfp, _, _ in t.iter_cuts():
+        lo, hi = max(a, start + 1), min(b, start + 1 + btp.size)  # block: cuts start+1..
+        if lo < hi:
+            tp[lo - a:hi - a] = btp[lo - start - 1:hi - start - 1]
+            fp[lo - a:hi - a] = bfp[lo - start - 1:hi - start - 1]
+        if start + 1 + btp.size >= b:
+            break
+    tp /= t.P  # in place: the same quotients, no second pair of arrays
+    fp /= t.N
+    return tp, fp
+
+
+def read_rate(t: CountTable, on: str, x: FloatArray, *, last: bool) -> float:
+    """:func:`read_curve` of the ROC curve at one rate ``x`` on axis ``on`` (the other
+    rate returned), from the few cuts that it reads: those around the first cut at or
+    above x and the last cut at or below it. The same value as on the whole curve."""
+    below, upto = cut_counts(t, on, [float(x[0])])
+    size = t.n_distinct + 1
+    spans = sorted((max(k - 2, 0), min(k + 2, size)) for k in (below[0], upto[0]))
+    if spans[1][0] <= spans[0][1]:  # overlapping: one span
+        spans = [(spans[0][0], max(spans[0][1], spans[1][1]))]
+    tpr = np.concatenate([cut_rates(t, a, b)[0] for a, b in spans])
+    fpr = np.concatenate([cut_rates(t, a, b)[1] for a, b in spans])
+    xs, ys = (fpr, tpr) if on == "fpr" else (tpr, fpr)
+    return float(read_curve(xs, ys, x, last=last)[0][0])
 
 
 def check_rates(values: Any, name: str) -> FloatArray:
@@ -89,8 +152,7 @@ def tpr_at_fpr(t: CountTable, *, fpr: float = 0.1) -> float:
     x = _one_rate(fpr, "fpr", "tpr_at_fpr")
     if not both_classes(t, "tpr_at_fpr"):
         return float("nan")
-    out, _, _ = read_curve(t.fp / t.N, t.tp / t.P, x, last=True)
-    return float(out[0])
+    return read_rate(t, "fpr", x, last=True)
 
 
 @register("tnr_at_tpr", name="Specificity at a fixed true positive rate", family="ranking",
@@ -110,5 +172,4 @@ def tnr_at_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
     x = _one_rate(tpr, "tpr", "tnr_at_tpr")
     if not both_classes(t, "tnr_at_tpr"):
         return float("nan")
-    out, _, _ = read_curve(t.tp / t.P, t.fp / t.N, x, last=False)
-    return 1.0 - float(out[0])
+    return 1.0 - read_rate(t, "tpr", x, last=False)

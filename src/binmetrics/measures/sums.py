@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.exceptions import SumsUnavailable
-from binmetrics.measures._util import EPS
+from binmetrics.measures._util import EPS, dot
 from binmetrics.measures.registry import iter_measures
 from binmetrics.table.counts import CountTable, chunks
 
@@ -311,9 +311,9 @@ def _term_block(group: SumGroup, pi: float) -> Callable[..., list[Any]]:
         for term in group.terms:
             v = 0.0
             if term.rows in ("pos", "all"):
-                v += float(p @ term.numpy(s, True, pi))
+                v += dot(p, term.numpy(s, True, pi))
             if term.rows in ("neg", "all"):
-                v += float(n @ term.numpy(s, False, pi))
+                v += dot(n, term.numpy(s, False, pi))
             out.append(v)
         return out
 
@@ -370,8 +370,8 @@ def raw_sums_of_rows(y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray | No
     for term in engine_sums():
         total = 0.0
         if term.rows in ("pos", "all"):
-            total += float(wp @ term.numpy(sp, True, prior))
+            total += dot(wp, term.numpy(sp, True, prior))
         if term.rows in ("neg", "all"):
-            total += float(wn @ term.numpy(sn, False, prior))
+            total += dot(wn, term.numpy(sn, False, prior))
         out[term.name] = total
     return out

@@ -190,6 +190,7 @@ class CountTable(Tabular):
         weighted: bool = True,
         _trusted: bool = False,
         _totals: tuple[float, float] | None = None,
+        _nonempty: bool = False,
     ) -> None:
         if _trusted:
             s, p, n = np.asarray(scores, dtype=np.float64), np.asarray(pos), np.asarray(neg)
@@ -214,7 +215,9 @@ class CountTable(Tabular):
                                      "pass weighted=True for weighted counts")
                 dt = count_dtype(float((p + n).max()) if p.size else 0.0)
                 p, n = p.astype(dt), n.astype(dt)
-        if not (_trusted and not weighted):  # unweighted groups hold at least one case
+        # unweighted groups hold at least one case; _nonempty: the builder knows every
+        # group has weight (no zero weights), which saves a pass over the table
+        if not (_trusted and (not weighted or _nonempty)):
             keep = (p + n) > 0
             if not keep.all():
                 s, p, n = s[keep], p[keep], n[keep]
@@ -280,21 +283,39 @@ class CountTable(Tabular):
         """
         if w is None:
             return cls._build_unweighted(y, s)
-        order = np.argsort(-s)
-        ss = s[order]
-        starts = _group_starts(ss)
-        wy = np.where(y, w, 0.0)[order]
-        # the negatives' weights are summed directly: (total - positives) cancels digits
+        return cls._build_weighted(y, s, w)
+
+    @classmethod
+    def _build_weighted(cls, y: npt.NDArray[np.bool_], s: FloatArray,
+                        w: FloatArray) -> CountTable:
+        # One sort of complex numbers (-score) + i (+-weight, the sign the label): it
+        # orders by score and carries the weights along, instead of an argsort and three
+        # gathers of random rows (4x one np.sort at n = 1e7; this is about 2x). In a tied
+        # group the negatives (imaginary part < 0) come first, each class by weight.
+        c = np.empty(s.size, dtype=np.complex128)
+        c.real = s
+        np.negative(c.real, out=c.real)
+        c.imag = w
+        np.negative(c.imag, out=c.imag, where=~y)
+        c.sort()
+        keys, signed = c.real, c.imag
+        starts = _group_starts(keys)
+        scores = np.negative(keys if starts is None else keys[starts])
+        # the class weights overwrite the sorted array in place (keys are copied out):
+        # the build then needs the complex array and the scores, no further copies.
+        # The negatives' weights are summed directly: (total - positives) cancels digits
         # when a tied group's positive weight dwarfs its negative weight
-        wn = np.where(y, 0.0, w)[order]
-        if starts is None:
-            pos, neg = wy, wn
-            scores = ss
+        wy, wn = keys, signed
+        np.maximum(signed, 0.0, out=wy)
+        np.negative(wn, out=wn)
+        np.maximum(wn, 0.0, out=wn)
+        if starts is None:  # one row per score: contiguous copies (strided views would
+            pos, neg = wy.copy(), wn.copy()  # slow every later pass over the table)
         else:
             pos = np.add.reduceat(wy, starts)
             neg = np.add.reduceat(wn, starts)
-            scores = ss[starts]
-        return cls(scores, pos, neg, weighted=True, _trusted=True)
+        return cls(scores, pos, neg, weighted=True, _trusted=True,
+                   _nonempty=bool(w.size) and float(w.min()) > 0.0)
 
     @classmethod
     def _build_unweighted(cls, y: npt.NDArray[np.bool_], s: FloatArray) -> CountTable:

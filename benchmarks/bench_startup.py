@@ -1,0 +1,75 @@
+"""Benchmark: start-up. ``import binmetrics`` and ``binmetrics --help`` against
+``import numpy``, each the best of ``--repeats`` fresh subprocesses, then a
+``python -X importtime`` summary of the slowest imports of each.
+
+    python benchmarks/bench_startup.py
+    python benchmarks/bench_startup.py --repeats 20 --top 15
+
+Targets (issue 18, quiet machine): ``import binmetrics`` at most 2x ``import numpy``,
+``binmetrics --help`` under 0.5 s. The interpreter's own start (``python -c pass``) is
+shown and included in every time, as a user sees it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+CASES = {
+    "python -c pass": ["-c", "pass"],
+    "import numpy": ["-c", "import numpy"],
+    "import binmetrics": ["-c", "import binmetrics"],
+    "binmetrics --help": ["-m", "binmetrics", "--help"],
+    "bm.evaluate (first call)": ["-c", "import binmetrics as bm; bm.evaluate([0, 1], [.2, .7])"],
+}
+
+
+def best_of(args: list[str], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, *args], check=True, stdout=subprocess.DEVNULL)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def importtime(args: list[str], top: int) -> list[tuple[int, str]]:
+    """The ``top`` imports with the largest cumulative time (microseconds)."""
+    out = subprocess.run([sys.executable, "-X", "importtime", *args], check=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True).stderr
+    rows = []
+    for line in out.splitlines():
+        if not line.startswith("import time:") or "|" not in line:
+            continue
+        _, cum, name = (x.strip() for x in line[len("import time:"):].split("|"))
+        if cum.isdigit():
+            rows.append((int(cum), name))
+    return sorted(rows, reverse=True)[:top]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeats", type=int, default=10)
+    ap.add_argument("--top", type=int, default=10)
+    args = ap.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{os.cpu_count()} cores, load {load:.2f}; best of {args.repeats} fresh processes")
+    times = {name: best_of(a, args.repeats) for name, a in CASES.items()}
+    ref = times["import numpy"]
+    for name, t in times.items():
+        print(f"{name:>26}: {t:7.3f} s  {t / ref:5.2f}x import numpy")
+    print(f"targets: import binmetrics <= 2x import numpy "
+          f"({'ok' if times['import binmetrics'] <= 2 * ref else 'MISSED'}), "
+          f"--help < 0.5 s ({'ok' if times['binmetrics --help'] < 0.5 else 'MISSED'})")
+    for name in ("import binmetrics", "binmetrics --help"):
+        print(f"\nslowest imports of {name} (cumulative, -X importtime):")
+        for us, mod in importtime(CASES[name], args.top):
+            print(f"  {us / 1e3:8.1f} ms  {mod}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""Issue 18's behavioural rules (no timings here): joblib workers that binmetrics
+starts get one BLAS thread each, and ``import binmetrics`` loads no heavy library."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from binmetrics.backends import parallel
+
+
+def test_joblib_workers_get_one_blas_thread() -> None:
+    joblib = pytest.importorskip("joblib")
+    assert parallel(2)._backend.inner_max_num_threads == 1
+    # a limit the user chose is kept
+    with joblib.parallel_config(backend="loky", inner_max_num_threads=3):
+        assert parallel(2)._backend.inner_max_num_threads == 3
+    # a backend without the limit (threads share the process) is left alone
+    with joblib.parallel_config(backend="threading"):
+        assert type(parallel(2)._backend).__name__ == "ThreadingBackend"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weighted_table_is_the_grouped_sums(seed: int) -> None:
+    """The weighted build (one complex sort carrying the weights) against np.unique and
+    np.bincount: ties, zero weights, -0.0 beside 0.0, a lone class."""
+    import numpy as np
+
+    import binmetrics as bm
+
+    rng = np.random.default_rng(seed)
+    n = 2000
+    s = np.round(rng.normal(size=n), seed % 3 + 1) if seed < 5 else rng.normal(size=n)
+    s[:3] = [0.0, -0.0, 0.0]
+    y = rng.random(n) < (0.3 if seed != 4 else 0.0)
+    w = rng.uniform(0, 5, n)
+    w[rng.random(n) < 0.05] = 0.0
+    t = bm.CountTable.from_arrays(y, s, sample_weight=w)
+    uniq, inv = np.unique(s, return_inverse=True)
+    pos = np.bincount(inv, np.where(y, w, 0.0), uniq.size)[::-1]
+    neg = np.bincount(inv, np.where(y, 0.0, w), uniq.size)[::-1]
+    keep = pos + neg > 0
+    assert np.array_equal(t.scores, uniq[::-1][keep])
+    np.testing.assert_allclose(t.pos, pos[keep], rtol=1e-13, atol=0)
+    np.testing.assert_allclose(t.neg, neg[keep], rtol=1e-13, atol=0)
+
+
+def _modules_after(code: str) -> set[str]:
+    script = f"{code}\nimport sys\nprint(' '.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True)
+    return set(out.stdout.split())
+
+
+HEAVY = ("pandas", "scipy", "matplotlib", "pyarrow", "rich", "sklearn")
+
+
+def test_import_binmetrics_loads_no_heavy_library() -> None:
+    loaded = _modules_after("import binmetrics")
+    assert not [m for m in HEAVY if m in loaded]
+
+
+def test_top_level_help_loads_no_heavy_library() -> None:
+    loaded = _modules_after("import sys\nsys.argv = ['binmetrics', '--help']\n"
+                            "from binmetrics.cli.app import main\n"
+                            "try:\n    main()\nexcept SystemExit:\n    pass")
+    assert "binmetrics.cli.app" in loaded
+    assert not [m for m in HEAVY if m in loaded]
+
+
+def test_lazy_names_resolve_and_measures_stays_the_function() -> None:
+    import binmetrics as bm
+
+    for name in bm.__all__:
+        assert getattr(bm, name) is not None, name
+    from binmetrics.measures.registry import measures  # the subpackage must not shadow it
+
+    assert bm.measures is measures
+    assert set(bm.__all__) <= set(dir(bm))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        bm.nope  # noqa: B018
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_threaded_compare_and_by_equal_the_serial_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per-model / per-group tables in threads: the same results, bit for bit."""
+    import numpy as np
+    import pandas as pd
+
+    import binmetrics as bm
+    from binmetrics import backends
+    from binmetrics.evaluation import by
+
+    rng = np.random.default_rng(3)
+    n = 3000
+    y = rng.random(n) < 0.3
+    scores = {f"m{i}": y + rng.normal(0, 1 + i / 3, n) for i in range(4)}
+    frame = pd.DataFrame({"y": y, "s": scores["m1"], "g": rng.integers(0, 5, n)})
+    monkeypatch.setattr(by, "THREAD_ROWS", 1)  # threads even for these small groups
+
+    def run() -> tuple[pd.DataFrame, pd.DataFrame]:
+        cmp = bm.compare(y, scores, measures=["auc", "accuracy", "mcc"], n_resamples=30,
+                         random_state=1)
+        return cmp.to_frame(), bm.evaluate_by(frame, label="y", score="s", by="g").to_frame()
+
+    monkeypatch.setattr(backends, "threads", lambda: 4)
+    threaded = run()
+    monkeypatch.setattr(backends, "threads", lambda: 1)
+    serial = run()
+    for a, b in zip(threaded, serial, strict=True):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
+def test_compare_delong_equals_delong_test() -> None:
+    import numpy as np
+
+    import binmetrics as bm
+
+    rng = np.random.default_rng(5)
+    y = rng.random(500) < 0.4
+    s = [np.round(y + rng.normal(0, 1 + i, 500), 1) for i in range(3)]
+    cmp = bm.compare(y, {"a": s[0], "b": s[1], "c": s[2]}, measures=["auc"])
+    for (i, a), (j, b) in [((0, "a"), (1, "b")), ((0, "a"), (2, "c")), ((1, "b"), (2, "c"))]:
+        want = bm.delong_test(y, s[i], s[j])
+        got = cmp.result(a, b, "auc")
+        assert got.pvalue == pytest.approx(want.pvalue, rel=1e-12)
+        assert got.ci.low == pytest.approx(want.ci.low, rel=1e-12)
+
+
+@pytest.mark.parametrize("chunk", [3, 1 << 16])
+@pytest.mark.parametrize("seed", range(4))
+def test_rates_read_from_blocks_equal_the_whole_curve(monkeypatch: pytest.MonkeyPatch,
+                                                      chunk: int, seed: int) -> None:
+    """partial_auc, tpr_at_fpr and tnr_at_tpr read only the cuts they need (no t.tp /
+    t.fp): the same values, bit for bit, as on the whole cumulative arrays."""
+    import numpy as np
+
+    import binmetrics as bm
+    from binmetrics.measures import partial_auc as pa
+    from binmetrics.measures import roc_points as rp
+    from binmetrics.table import counts
+
+    monkeypatch.setattr(counts, "CHUNK", chunk)
+    rng = np.random.default_rng(seed)
+    n = 400
+    y = rng.random(n) < 0.3
+    s = np.round(y * 0.3 + rng.random(n), 1 if seed % 2 else 3)  # long tied runs / few
+    s[np.flatnonzero(~y)[:5]] = 2.0 + np.arange(5)  # the first cuts hold no positive
+    w = rng.uniform(0.2, 2, n) if seed > 1 else None
+    t = bm.CountTable.from_arrays(y, s, sample_weight=w)
+    fpr, tpr = t.fp / t.N, t.tp / t.P
+    for x in [0.0, 1.0, *fpr[::7].tolist(), *tpr[::5].tolist(), *rng.random(5).tolist()]:
+        xa = np.array([x])
+        assert rp.tpr_at_fpr(t, fpr=x) == float(rp.read_curve(fpr, tpr, xa, last=True)[0][0])
+        assert rp.tnr_at_tpr(t, tpr=x) == 1.0 - float(
+            rp.read_curve(tpr, fpr, xa, last=False)[0][0])
+    inner = np.unique(fpr[(fpr > 0) & (fpr < 1)])  # ranges starting/ending on vertices
+    for lo, hi in [(0.0, 0.2), (0.0, 1.0), (0.1, 0.35), (float(inner[1]), float(inner[-2]))]:
+        assert pa.partial_auc(t, fpr=(lo, hi)) == pa.area_between(fpr, tpr, lo, hi)
+        assert pa.partial_auc(t, tpr=(lo, hi)) == pa.area_between(tpr, 1.0 - fpr, lo, hi)
