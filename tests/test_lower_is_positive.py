@@ -187,3 +187,13 @@ def test_file_engine_refuses_rather_than_misreads(tmp_path) -> None:  # type: ig
     with get_engine("duckdb").open(str(path), label="y", score="s") as job:
         with pytest.raises(ValueError, match="negate the score column"):
             job.evaluate(EvalOptions(higher_is_positive=False))
+
+
+def test_ranking_table_scores_in_the_users_units() -> None:
+    # docking scores, lower = active: the table's rows run from the lowest score up,
+    # and the score column is the scores as given (not their negation)
+    ev = bm.evaluate([1, 1, 0, 1, 0], [-9.5, -8.7, -8.1, -7.9, -6.0], threshold=-8,
+                     higher_is_positive=False)
+    table = ev.ranking_table()
+    assert table["score"].tolist() == [-9.5, -8.7, -8.1, -7.9, -6.0]
+    assert table["cumulative_positives"].tolist() == [1.0, 2.0, 2.0, 3.0, 3.0]

@@ -474,10 +474,14 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def ranking_table(self) -> pd.DataFrame:
         """Berrar's Figure 2: one row per distinct score with the cut's cumulative
         positives, TPR, FPR, precision and lift
-        (:func:`binmetrics.evaluation.ranking_table.ranking_table`)."""
+        (:func:`binmetrics.evaluation.ranking_table.ranking_table`). The ``score``
+        column is in the scores' own units (lowest first when lower scores mean
+        positive)."""
         from binmetrics.evaluation.ranking_table import ranking_table
 
-        return ranking_table(self.table)
+        frame = ranking_table(self.table)
+        frame["score"] = self._user(frame["score"].to_numpy())
+        return frame
 
     # --- curves ----------------------------------------------------------------------
     def roc(self) -> ROCCurve:
