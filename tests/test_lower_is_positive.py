@@ -197,3 +197,16 @@ def test_ranking_table_scores_in_the_users_units() -> None:
     table = ev.ranking_table()
     assert table["score"].tolist() == [-9.5, -8.7, -8.1, -7.9, -6.0]
     assert table["cumulative_positives"].tolist() == [1.0, 2.0, 2.0, 3.0, 3.0]
+
+
+def test_undersampling_cuts_where_the_evaluation_does() -> None:
+    from binmetrics.evaluation.undersample import undersample
+
+    y, s, _ = _data(11, 200)
+    ev = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False)
+    neg = bm.evaluate(y, -s, threshold=8.0)
+    want = undersample(neg, 0.3, random_state=0)["tpr"]
+    assert 0 < want < 1
+    assert undersample(ev, 0.3, random_state=0)["tpr"] == want  # was read at cut -8 on -s
+    us = ev.calibrated(0.3, method="undersample", random_state=0)
+    assert us["tpr"] == want and us.threshold == -8.0  # reported in the user's units

@@ -321,7 +321,8 @@ class Evaluation(InferenceMethods, CalibrationMethods):
                                  "scores no longer are; use method='reweight'")
             return UndersampledEvaluation(self.table, pi0, n_repeats=n_repeats,
                                           random_state=random_state,
-                                          threshold=self.cut, undefined=self.undefined)
+                                          threshold=self.threshold, undefined=self.undefined,
+                                          higher_is_positive=self.higher_is_positive)
         if method != "reweight":
             raise ValueError(f"method must be 'reweight' or 'undersample'; got {method!r}")
         if (n_repeats, random_state) != (100, None):
