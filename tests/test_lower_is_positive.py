@@ -210,3 +210,16 @@ def test_undersampling_cuts_where_the_evaluation_does() -> None:
     assert undersample(ev, 0.3, random_state=0)["tpr"] == want  # was read at cut -8 on -s
     us = ev.calibrated(0.3, method="undersample", random_state=0)
     assert us["tpr"] == want and us.threshold == -8.0  # reported in the user's units
+
+
+def test_loss_plot_zero_one_loss_at_the_evaluations_cut() -> None:
+    from binmetrics.display.chart_data import loss_data, mean_losses
+
+    y, s, _ = _data(12, 200)
+    ev = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False)
+    neg = bm.evaluate(y, -s, threshold=8.0)
+    # the margins are those of the table's (negated) scores: same as the negated evaluation
+    assert mean_losses(ev, ev.cut) == mean_losses(neg, neg.cut)
+    assert mean_losses(ev, ev.cut)[1] == pytest.approx(ev["error_rate"], abs=1e-12)
+    label = loss_data([("m", ev)], center="threshold").series[-1].label
+    assert label == f"cases, mean 0-1 = {ev['error_rate']:.3f}"
