@@ -140,7 +140,9 @@ def nrd0_bandwidth(x: FloatArray, w: FloatArray) -> float:
     """R's ``bw.nrd0`` of ``x`` (ascending) repeated ``w`` times (Silverman's rule)."""
     m = float(w.sum())
     if m < 2:
-        raise ValueError("density smoothing needs at least 2 cases to choose a bandwidth")
+        raise ValueError(f"density smoothing chooses its bandwidth from at least 2 cases, "
+                         f"counting case weights as cases (they sum to {m:g}): give "
+                         "bandwidth= a number, or weights that count cases")
     mean = float(np.sum(w * x) / m)
     hi = float(np.sqrt(np.sum(w * (x - mean) ** 2) / (m - 1.0)))
     iqr = _weighted_quantile7(x, w, 0.75) - _weighted_quantile7(x, w, 0.25)
