@@ -207,3 +207,39 @@ def test_threshold_range_warning_reads_the_users_units(threshold: float, warns: 
                            f"every case is predicted {side}")
         predicted_positive = ev.confusion.tp + ev.confusion.fp
         assert predicted_positive == (3 if side == "positive" else 0)
+
+
+def test_ranking_table_scores_in_the_users_units() -> None:
+    # docking scores, lower = active: the table's rows run from the lowest score up,
+    # and the score column is the scores as given (not their negation)
+    ev = bm.evaluate([1, 1, 0, 1, 0], [-9.5, -8.7, -8.1, -7.9, -6.0], threshold=-8,
+                     higher_is_positive=False)
+    table = ev.ranking_table()
+    assert table["score"].tolist() == [-9.5, -8.7, -8.1, -7.9, -6.0]
+    assert table["cumulative_positives"].tolist() == [1.0, 2.0, 2.0, 3.0, 3.0]
+
+
+def test_undersampling_cuts_where_the_evaluation_does() -> None:
+    from binmetrics.evaluation.undersample import undersample
+
+    y, s, _ = _data(11, 200)
+    ev = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False)
+    neg = bm.evaluate(y, -s, threshold=8.0)
+    want = undersample(neg, 0.3, random_state=0)["tpr"]
+    assert 0 < want < 1
+    assert undersample(ev, 0.3, random_state=0)["tpr"] == want  # was read at cut -8 on -s
+    us = ev.calibrated(0.3, method="undersample", random_state=0)
+    assert us["tpr"] == want and us.threshold == -8.0  # reported in the user's units
+
+
+def test_loss_plot_zero_one_loss_at_the_evaluations_cut() -> None:
+    from binmetrics.display.chart_data import loss_data, mean_losses
+
+    y, s, _ = _data(12, 200)
+    ev = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False)
+    neg = bm.evaluate(y, -s, threshold=8.0)
+    # the margins are those of the table's (negated) scores: same as the negated evaluation
+    assert mean_losses(ev, ev.cut) == mean_losses(neg, neg.cut)
+    assert mean_losses(ev, ev.cut)[1] == pytest.approx(ev["error_rate"], abs=1e-12)
+    label = loss_data([("m", ev)], center="threshold").series[-1].label
+    assert label == f"cases, mean 0-1 = {ev['error_rate']:.3f}"

@@ -464,3 +464,12 @@ def test_ci_band_reads_every_replicate_as_coords_does(case, stratified):
             else:
                 np.testing.assert_array_equal(got, want)
             assert case != "tiny" or stratified or np.isnan(got).any()  # a class drawn out
+
+
+def test_density_smoothing_with_weights_summing_below_two_says_what_to_do():
+    # weights normalized to sum to 1 count as one case: bw.nrd0 cannot be chosen
+    w = np.full(len(Y), 1.0 / len(Y))
+    roc = bm.evaluate(Y, S, sample_weight=w).roc()
+    with pytest.raises(ValueError, match=r"sum to 1\b.*give bandwidth= a number"):
+        roc.smooth("density")
+    assert 0 < roc.smooth("density", bandwidth=0.4).area() < 1

@@ -51,6 +51,7 @@ from scipy import special
 from binmetrics.backends import axes
 from binmetrics.formatting import Tabular
 from binmetrics.measures._util import trapezoid
+from binmetrics.measures.calibration import weighted_percentile
 from binmetrics.table.counts import CountTable, FloatArray
 
 if TYPE_CHECKING:
@@ -124,28 +125,20 @@ def binormal_smooth(fpr: FloatArray, tpr: FloatArray, n: int = 512) -> SmoothROC
                      intercept=float(intercept), slope=float(slope))
 
 
-def _weighted_quantile7(x: FloatArray, w: FloatArray, q: float) -> float:
-    """R's default quantile (type 7) of ``x`` (ascending) repeated ``w`` times."""
-    cum = np.cumsum(w)
-    h = (cum[-1] - 1.0) * q  # 0-based position in the repeated, sorted data
-    j = np.floor(h)
-
-    def at(k: float) -> float:
-        return float(x[min(int(np.searchsorted(cum, k, side="right")), x.size - 1)])
-
-    lo = at(j)
-    return lo + (h - j) * (at(j + 1.0) - lo)
-
-
-def nrd0_bandwidth(x: FloatArray, w: FloatArray) -> float:
-    """R's ``bw.nrd0`` of ``x`` (ascending) repeated ``w`` times (Silverman's rule)."""
+def nrd0_bandwidth(table: CountTable) -> float:
+    """R's ``bw.nrd0`` of the table's scores, each repeated by its cases' weight
+    (Silverman's rule; the IQR by the type-7 quantiles of :func:`weighted_percentile`)."""
+    x = np.asarray(table.scores, dtype=np.float64)[::-1]  # ascending
+    w = np.asarray(table.pos + table.neg, dtype=np.float64)[::-1]
     m = float(w.sum())
     if m < 2:
-        raise ValueError("density smoothing needs at least 2 cases to choose a bandwidth")
+        raise ValueError(f"density smoothing chooses its bandwidth from at least 2 cases, "
+                         f"counting case weights as cases (they sum to {m:g}): give "
+                         "bandwidth= a number, or weights that count cases")
     mean = float(np.sum(w * x) / m)
     hi = float(np.sqrt(np.sum(w * (x - mean) ** 2) / (m - 1.0)))
-    iqr = _weighted_quantile7(x, w, 0.75) - _weighted_quantile7(x, w, 0.25)
-    lo = min(hi, iqr / 1.34)
+    q1, q3 = weighted_percentile(table, np.array([25.0, 75.0]))
+    lo = min(hi, float(q3 - q1) / 1.34)
     if not lo:  # R: (lo <- hi) || (lo <- abs(x[1])) || (lo <- 1); all x equal when hi = 0
         lo = hi or abs(float(x[0])) or 1.0
     return 0.9 * lo * m ** -0.2
@@ -192,7 +185,7 @@ def density_smooth(table: CountTable, n: int = 512, bandwidth: float | str = "nr
         if bandwidth != "nrd0":
             raise ValueError(f"bandwidth must be a positive number or 'nrd0' (R's bw.nrd0); "
                              f"got {bandwidth!r}")
-        bw = nrd0_bandwidth(x, pos + neg)
+        bw = nrd0_bandwidth(table)
     else:
         bw = float(bandwidth)
     bw *= float(adjust)

@@ -285,7 +285,9 @@ def _check_center(center: Any) -> float | Literal["threshold"]:
 def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
     """The (weighted) mean hinge loss and 0-1 loss of the margins y (s - center), from
     the registry's measures: ``hinge_loss`` (Berrar Def. 35, eq. 44) of the scores
-    shifted by ``center``, and ``error_rate`` at threshold ``center``.
+    shifted by ``center``, and ``error_rate`` at threshold ``center``. ``s`` and
+    ``center`` are the table's scores: the negated ones when lower scores mean positive
+    (so the 0-1 loss at ``center=ev.cut`` is ``ev["error_rate"]``).
 
     Examples
     --------
@@ -307,9 +309,11 @@ def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
         shifted = CountTable(t.scores - center, t.pos, t.neg, weighted=t.weighted,
                              _trusted=True, _totals=(t.P, t.N))
         hinge = float(m.func(shifted, **m.resolve_params()))
+    # at_threshold reads the scores' own units: un-negate the table's cut
+    user = center if ev.higher_is_positive else -center
     with warnings.catch_warnings():  # the loss plot's centre may lie outside the scores
         warnings.filterwarnings("ignore", message=r"threshold .* is outside the scores'")
-        at_center = ev.at_threshold(center)
+        at_center = ev.at_threshold(user)
     return float(hinge), float(at_center["error_rate"])
 
 

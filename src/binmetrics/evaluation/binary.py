@@ -353,7 +353,8 @@ class Evaluation(InferenceMethods, CalibrationMethods):
                                  "scores no longer are; use method='reweight'")
             return UndersampledEvaluation(self.table, pi0, n_repeats=n_repeats,
                                           random_state=random_state,
-                                          threshold=self.cut, undefined=self.undefined)
+                                          threshold=self.threshold, undefined=self.undefined,
+                                          higher_is_positive=self.higher_is_positive)
         if method != "reweight":
             raise ValueError(f"method must be 'reweight' or 'undersample'; got {method!r}")
         if (n_repeats, random_state) != (100, None):
@@ -512,10 +513,14 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def ranking_table(self) -> pd.DataFrame:
         """Berrar's Figure 2: one row per distinct score with the cut's cumulative
         positives, TPR, FPR, precision and lift
-        (:func:`binmetrics.evaluation.ranking_table.ranking_table`)."""
+        (:func:`binmetrics.evaluation.ranking_table.ranking_table`). The ``score``
+        column is in the scores' own units (lowest first when lower scores mean
+        positive)."""
         from binmetrics.evaluation.ranking_table import ranking_table
 
-        return ranking_table(self.table)
+        frame = ranking_table(self.table)
+        frame["score"] = self._user(frame["score"].to_numpy())
+        return frame
 
     # --- curves ----------------------------------------------------------------------
     def roc(self) -> ROCCurve:

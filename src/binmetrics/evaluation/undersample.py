@@ -152,7 +152,9 @@ class UndersampledEvaluation:
     n_positive, n_negative : int
         The class sizes of each subsample.
     threshold : float
-        The cut of the confusion measures.
+        The cut of the confusion measures, in the scores' own units (``score <=
+        threshold`` is positive when ``higher_is_positive`` is False; the table then
+        holds the negated scores).
 
     Examples
     --------
@@ -174,7 +176,7 @@ class UndersampledEvaluation:
 
     def __init__(self, table: CountTable, pi0: float, *, n_repeats: int = 100,
                  random_state: Any = None, threshold: float = 0.5,
-                 undefined: UndefinedPolicy = "warn") -> None:
+                 undefined: UndefinedPolicy = "warn", higher_is_positive: bool = True) -> None:
         p0 = check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
         if isinstance(n_repeats, bool) or not isinstance(n_repeats, int | np.integer) \
                 or n_repeats < 1:
@@ -186,6 +188,9 @@ class UndersampledEvaluation:
         self.pi0 = p0
         self.n_repeats = int(n_repeats)
         self.threshold = float(threshold)
+        self.higher_is_positive = bool(higher_is_positive)
+        #: the cut on the table's scores
+        self.cut = self.threshold if self.higher_is_positive else -self.threshold
         self.undefined: UndefinedPolicy = undefined
         self.pi = self._sampler.pi
         self.thinned = self._sampler.thinned
@@ -213,7 +218,7 @@ class UndersampledEvaluation:
                 for m, p in todo:
                     try:
                         with undefined_policy("ignore"):
-                            out[self._key(m, p)][i] = m.compute(tab, self.threshold,
+                            out[self._key(m, p)][i] = m.compute(tab, self.cut,
                                                                 **m.resolve_params(**p))
                     except ValueError:  # e.g. a probabilistic measure of scores outside [0, 1]
                         if not m.needs_probabilities:
@@ -353,7 +358,9 @@ def undersample(evaluation: HasTable | CountTable, pi0: float, *, n_repeats: int
         return UndersampledEvaluation(evaluation.table, pi0, n_repeats=n_repeats,
                                       random_state=random_state,
                                       threshold=evaluation.threshold,
-                                      undefined=getattr(evaluation, "undefined", "warn"))
+                                      undefined=getattr(evaluation, "undefined", "warn"),
+                                      higher_is_positive=getattr(
+                                          evaluation, "higher_is_positive", True))
     if isinstance(evaluation, CountTable):
         return UndersampledEvaluation(evaluation, pi0, n_repeats=n_repeats,
                                       random_state=random_state)
