@@ -243,3 +243,16 @@ def test_loss_plot_zero_one_loss_at_the_evaluations_cut() -> None:
     assert mean_losses(ev, ev.cut)[1] == pytest.approx(ev["error_rate"], abs=1e-12)
     label = loss_data([("m", ev)], center="threshold").series[-1].label
     assert label == f"cases, mean 0-1 = {ev['error_rate']:.3f}"
+
+
+def test_probability_measures_say_the_orientation_is_why() -> None:
+    """Probabilities read with higher_is_positive=False are NaN because the table holds
+    -p, and the warning says so instead of calling probabilities not probabilities."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        d = bm.evaluate([1, 0, 1, 0], [0.1, 0.8, 0.3, 0.6], higher_is_positive=False).to_dict()
+    assert math.isnan(d["brier"])
+    msgs = [str(w.message) for w in caught if isinstance(w.message, bm.UndefinedMeasureWarning)]
+    assert any("brier" in m and "higher_is_positive=False reads the scores negated" in m
+               for m in msgs), msgs
+    assert not any("not probabilities in [0, 1]" in m for m in msgs)

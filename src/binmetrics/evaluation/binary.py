@@ -232,8 +232,14 @@ class Evaluation(InferenceMethods, CalibrationMethods):
                     raise
                 if self.undefined == "warn":
                     reason = "the scores are not probabilities in [0, 1]"
+                    why = str(exc)
+                    if not self.higher_is_positive:  # the table holds -score
+                        reason = ("higher_is_positive=False reads the scores negated, so "
+                                  "they are not probabilities")
+                        why = (f"{m.id} needs probabilities of the positive class; "
+                               f"{reason} (pass 1 - p with the default orientation)")
                     warn_at_user(UndefinedMeasureWarning(
-                        f"{m.id} is undefined: {exc}; returning NaN", (m.id,), reason))
+                        f"{m.id} is undefined: {why}; returning NaN", (m.id,), reason))
                 return float("nan")
             raise
 
