@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from binmetrics.evaluation.options import DEFAULTS
 from binmetrics.exceptions import one_line
 from binmetrics.io import PARQUET_SUFFIXES
 from binmetrics.io import check_has_rows as io_check_has_rows
@@ -104,6 +103,9 @@ def add_case_options(p: argparse.ArgumentParser, *, weight: bool = True,
     """Add the options every command that scores cases shares, in this order:
     ``--threshold``, ``--lower-is-positive`` (unless ``orientation=False``),
     ``--weight`` (unless ``weight=False``), ``--pos-label``, ``--nan-policy``."""
+    # here, not at the top: the top-level --help must not load the evaluation layer
+    from binmetrics.evaluation.options import DEFAULTS
+
     p.add_argument("--threshold", type=float, default=DEFAULTS.threshold, metavar="T",
                    help="score >= T is predicted positive (default: %(default)s)")
     if orientation:

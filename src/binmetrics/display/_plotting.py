@@ -87,9 +87,8 @@ def operating_threshold(ev: Evaluation, operating_point: Any) -> float | None:
 
 
 def table_cut(ev: Evaluation, threshold: float) -> float:
-    """A threshold in the scores' units as a cut of the evaluation's table (negated
-    when lower scores mean positive)."""
-    return threshold if ev.higher_is_positive else -threshold
+    """A threshold in the scores' units as a cut of the evaluation's table."""
+    return float(ev.oriented(threshold))
 
 
 def rule_label(models: Sequence[tuple[str | None, Evaluation]]) -> str:

@@ -310,7 +310,7 @@ def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
                              _trusted=True, _totals=(t.P, t.N))
         hinge = float(m.func(shifted, **m.resolve_params()))
     # at_threshold reads the scores' own units: un-negate the table's cut
-    user = center if ev.higher_is_positive else -center
+    user = ev.oriented(center)
     with warnings.catch_warnings():  # the loss plot's centre may lie outside the scores
         warnings.filterwarnings("ignore", message=r"threshold .* is outside the scores'")
         at_center = ev.at_threshold(user)

@@ -25,7 +25,7 @@ from binmetrics.measures.registry import Family, Measure, iter_measures
 if TYPE_CHECKING:
     from binmetrics.inference.paired import Comparison
 
-__all__ = ["asset", "fmt", "num_attr", "paired_mismatch", "render_page"]
+__all__ = ["asset", "fmt", "num_attr", "page_head", "paired_mismatch", "render_page"]
 
 _FAMILY_TITLE: dict[Family, str] = {
     "confusion": "Confusion measures (at the slider's threshold)",
@@ -49,6 +49,24 @@ def num_attr(v: float) -> str:
 
 def _e(s: Any) -> str:
     return html.escape(str(s), quote=True)
+
+
+def page_head(title: str, version: str) -> str:
+    """The start of a self-contained report page, up to and including ``<body>``: the
+    document head with the report's style sheet inlined (shared by every report)."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="binmetrics {_e(version)}">
+<title>{_e(title)}</title>
+<style>
+{asset("report.css")}
+</style>
+</head>
+<body>
+"""
 
 
 def _short(name: str, width: int = 40) -> str:
@@ -290,19 +308,7 @@ def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.flo
     paired_html = ("<section id='bm-paired-tests'><h2>Paired tests</h2>"
                    f"{_paired_table(paired, mismatch)}</section>" if paired is not None else "")
     own = ", ".join(f"{md.name}: {fmt(md.ev.threshold, 10)}" for md in data)
-    page = f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="binmetrics {_e(version)}">
-<title>{_e(title)}</title>
-<style>
-{asset("report.css")}
-</style>
-</head>
-<body>
-<header><h1>{_e(title)}</h1>{_summary(data)}</header>
+    page = f"""{page_head(title, version)}<header><h1>{_e(title)}</h1>{_summary(data)}</header>
 <main>
 <section id="bm-threshold-box" aria-label="threshold">
 <label for="bm-slider">Threshold (score &#8805; t is predicted positive)</label>

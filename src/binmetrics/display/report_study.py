@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.display.report_html import asset, fmt, num_attr
+from binmetrics.display.report_html import fmt, num_attr, page_head
 from binmetrics.io import check_writable, write_text
 from binmetrics.measures import get_measure
 from binmetrics.measures.registry import FAMILIES
@@ -376,19 +376,7 @@ def study_report(
                 f"{''.join(srd_html)}</section>" if srd_html else "")
     anova_part = (f"<section id='bm-anova'><h2>ANOVA</h2>{''.join(anova_html)}</section>"
                   if anova_html else "")
-    page = f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="binmetrics {_e(__version__)}">
-<title>{_e(title)}</title>
-<style>
-{asset("report.css")}
-</style>
-</head>
-<body>
-<header><h1>{_e(title)}</h1>{summary}</header>
+    page = f"""{page_head(title, __version__)}<header><h1>{_e(title)}</h1>{summary}</header>
 <main>
 <section id="bm-design"><h2>Design</h2>{_table(design, "bm-design-table")}</section>
 <section id="bm-ranks"><h2>Rank comparison (Demšar 2006)</h2>

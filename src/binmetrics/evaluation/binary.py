@@ -158,11 +158,20 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def cut(self) -> float:
         """The threshold on the table's scores (``table score >= cut`` is positive):
         :attr:`threshold`, negated when lower scores mean positive."""
-        return self.threshold if self.higher_is_positive else -self.threshold
+        return float(self.oriented(self.threshold))
 
-    def _user(self, thresholds: Any) -> Any:
-        """Thresholds on the table's scores, in the user's units (un-negated)."""
-        return thresholds if self.higher_is_positive else -thresholds
+    def oriented(self, values: Any) -> Any:
+        """Scores or thresholds moved between the user's units and the table's: negated
+        when lower scores mean positive, else unchanged (the same map both ways, as
+        :meth:`EvalOptions.oriented <binmetrics.evaluation.options.EvalOptions.oriented>`).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> bm.evaluate([1, 0], [1.0, 2.0], higher_is_positive=False).oriented(1.5)
+        -1.5
+        """
+        return values if self.higher_is_positive else -values
 
     @property
     def rule(self) -> str:
@@ -489,7 +498,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             k = int(np.nanargmax(crit)) if not np.all(np.isnan(crit)) else 0
             th = float(self.table.thresholds()[k])
             value = -float(crit[k]) if criterion == "closest_topleft" else float(crit[k])
-            return BestThreshold(criterion, self._user(th), value,
+            return BestThreshold(criterion, self.oriented(th), value,
                                  self._shown(self.table.confusion(th)))
         if weights is not None:
             raise ValueError("weights=(cost, prevalence) apply to 'youden' (informedness) "
@@ -513,7 +522,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         kept = values[defined]
         k = int(defined[np.argmax(kept) if m.direction > 0 else np.argmin(kept)])
         th = float(self.table.thresholds()[k])
-        return BestThreshold(m.id, self._user(th), float(values[k]),
+        return BestThreshold(m.id, self.oriented(th), float(values[k]),
                              self._shown(self.table.confusion(th)))
 
     def ranking_table(self) -> pd.DataFrame:
@@ -525,7 +534,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         from binmetrics.evaluation.ranking_table import ranking_table
 
         frame = ranking_table(self.table)
-        frame["score"] = self._user(frame["score"].to_numpy())
+        frame["score"] = self.oriented(frame["score"].to_numpy())
         return frame
 
     # --- curves ----------------------------------------------------------------------
