@@ -9,6 +9,8 @@ a repr. The scalar measures behind them are in :mod:`binmetrics.measures.calibra
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -52,6 +54,18 @@ def _wilson(k: FloatArray, n: FloatArray, level: float) -> tuple[FloatArray, Flo
     mid = (p + z * z / (2 * n)) / den
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
     return np.maximum(mid - half, 0.0), np.minimum(mid + half, 1.0)
+
+
+def _histogram(t: CountTable, n: int) -> FloatArray:
+    """The weight of the cases in each of ``n`` equal bins of p, bin ``min(floor(n p),
+    n - 1)``. That bin number only falls along the table's descending scores, so each
+    bin is a run of rows found by binary search: no table-sized temporary."""
+    s = t.scores
+    # rows [0, ends[k]) hold bins >= k (the same float expression as floor(n * p))
+    ends = [s.size] + [bisect.bisect_left(s, 1 - k, key=lambda v: -min(int(v * n), n - 1))
+                       for k in range(1, n)] + [0]
+    return np.array([float(t.pos[b:a].sum(dtype=np.float64) + t.neg[b:a].sum(dtype=np.float64))
+                     for a, b in itertools.pairwise(ends)])
 
 
 @dataclass(frozen=True, repr=False)
@@ -106,9 +120,7 @@ class Reliability(Tabular):
         rows = np.flatnonzero(keep)
         w = b.weight[keep]
         lo, hi = _wilson(b.positives[keep], w, level)
-        tot = (t.pos + t.neg).astype(np.float64)
-        hist = np.bincount(np.minimum((t.scores * 20).astype(np.intp), 19), tot,
-                           20).astype(np.float64)
+        hist = _histogram(t, 20)
         return cls(int(n_bins), strategy, b.edges[rows], b.edges[rows + 1], w,
                    b.sum_p[keep] / w, b.positives[keep] / w, lo, hi, hist, level)
 
@@ -346,13 +358,13 @@ class BrierDecomposition(Tabular):
 
 
 def _net_benefits(t: CountTable, thresholds: FloatArray, name: str) -> FloatArray:
-    """Net benefit at each threshold, from the cumulative counts (one bisection each).
+    """Net benefit at each threshold (one bisection each, the counts summed between cuts).
 
     On binned scores a threshold inside an occupied bin does not give the raw scores'
     confusion matrix: NaN there, with one warning for the curve."""
     n = t.total
     k = np.array([t.cut_index(float(th)) for th in thresholds], dtype=np.intp)
-    tp, fp = t.tp[k], t.fp[k]
+    tp, fp = t.prefix_sums_at(k)
     nb = np.asarray(tp / n - fp / n * (thresholds / (1 - thresholds)), dtype=np.float64)
     if t.binning is not None:
         bad = np.array([not t.binning.exact_at(float(th), t) for th in thresholds])
