@@ -85,13 +85,15 @@ def test_lazy_names_resolve_and_measures_stays_the_function() -> None:
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_threaded_compare_and_by_equal_the_serial_ones(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Per-model / per-group tables in threads: the same results, bit for bit."""
+    """Per-model / per-group tables and DeLong's per-model placements in threads: the
+    same results, bit for bit."""
     import numpy as np
     import pandas as pd
 
     import binmetrics as bm
     from binmetrics import backends
     from binmetrics.evaluation import by
+    from binmetrics.inference import delong
 
     rng = np.random.default_rng(3)
     n = 3000
@@ -99,6 +101,7 @@ def test_threaded_compare_and_by_equal_the_serial_ones(monkeypatch: pytest.Monke
     scores = {f"m{i}": y + rng.normal(0, 1 + i / 3, n) for i in range(4)}
     frame = pd.DataFrame({"y": y, "s": scores["m1"], "g": rng.integers(0, 5, n)})
     monkeypatch.setattr(by, "THREAD_ROWS", 1)  # threads even for these small groups
+    monkeypatch.setattr(delong, "THREAD_ROWS", 1)  # and for DeLong's placements
 
     def run() -> tuple[pd.DataFrame, pd.DataFrame]:
         cmp = bm.compare(y, scores, measures=["auc", "accuracy", "mcc"], n_resamples=30,

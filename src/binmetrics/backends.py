@@ -19,8 +19,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["DEFAULT_DISPLAY", "axes", "display_hook", "parallel", "pyplot", "register_display",
-           "thread_map", "threads"]
+__all__ = [
+    "DEFAULT_DISPLAY",
+    "THREAD_ROWS",
+    "axes",
+    "display_hook",
+    "parallel",
+    "pyplot",
+    "register_display",
+    "thread_map",
+    "threads",
+]
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -80,6 +89,11 @@ def parallel(n_jobs: int | None, **kwargs: Any) -> Any:
         with parallel_config(backend=type(backend)(inner_max_num_threads=1)):
             return Parallel(n_jobs=n_jobs, **kwargs)
     return Parallel(n_jobs=n_jobs, **kwargs)
+
+
+#: Rows per item below which :func:`thread_map` callers stay serial: smaller sorts are
+#: dominated by the Python around them, and a pool costs more than it gains.
+THREAD_ROWS = 20_000
 
 
 def threads() -> int:

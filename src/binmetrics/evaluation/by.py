@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.backends import axes, pyplot, thread_map
+from binmetrics.backends import THREAD_ROWS, axes, pyplot, thread_map
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, caveats_once
@@ -35,9 +35,6 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = ["ByResult", "by_tables", "evaluate_by"]
-
-#: mean rows per group above which the groups' tables are built in threads
-THREAD_ROWS = 20_000
 
 #: The columns every row of the result has before the measures.
 _FIXED = ("n", "positives", "prevalence")
