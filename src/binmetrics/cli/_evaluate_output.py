@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from binmetrics.cli.common import DIRECTION, align, csv_value, json_value
+from binmetrics.evaluation.binary import prediction_rule
 from binmetrics.evaluation.by import ByResult
 from binmetrics.formatting import format_number
 from binmetrics.measures.registry import Measure
@@ -45,7 +46,7 @@ def evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> s
         head.append(f"weights:    column {info['weight']!r}; total {_num(info['weight_total'])}, "
                     f"positives {_num(info['weight_positives'])}")
     head += [
-        f"threshold:  {info['threshold']!r} ({_rule(info)} is predicted positive)",
+        _threshold_line(info),
         "confusion:  " + "  ".join(f"{k}={_num(v)}" for k, v in c.items()),
     ]
     iv = info.get("intervals")
@@ -150,7 +151,7 @@ def by_table(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
         f"label:      {info['label']!r} (positive {info['pos_label']!r}), "
         f"score {info['score']!r}" + (f", weight {info['weight']!r}" if info["weight"] else ""),
         f"groups:     {len(frame)} by {', '.join(repr(b) for b in by)}",
-        f"threshold:  {info['threshold']!r} ({_rule(info)} is predicted positive)",
+        _threshold_line(info),
     ]
     if info["pi0"] is not None:
         head.append(f"pi0:        {format_number(info['pi0'])} "
@@ -226,6 +227,6 @@ def by_csv(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
     return str(frame.to_csv(index=False, na_rep="NaN", lineterminator="\n"))
 
 
-def _rule(info: dict[str, Any]) -> str:
-    """The prediction rule: ``--lower-is-positive`` turns it round."""
-    return "score >= threshold" if info.get("higher_is_positive", True) else "score <= threshold"
+def _threshold_line(info: dict[str, Any]) -> str:
+    rule = prediction_rule(info.get("higher_is_positive", True))
+    return f"threshold:  {info['threshold']!r} ({rule} is predicted positive)"

@@ -48,10 +48,22 @@ if TYPE_CHECKING:
     from binmetrics.evaluation.undersample import UndersampledEvaluation
     from binmetrics.table.binning import Binning
 
-__all__ = ["BestThreshold", "Evaluation", "warn_threshold_range"]
+__all__ = ["BestThreshold", "Evaluation", "prediction_rule", "warn_threshold_range"]
 
 #: a curve with thresholds (ROC, DET, PR, threshold curves)
 _C = TypeVar("_C", ROCCurve, DETCurve, PRCurve, ThresholdCurves)
+
+
+def prediction_rule(higher_is_positive: bool = True) -> str:
+    """The prediction rule in words: ``score >= threshold`` is positive, or ``<=`` when
+    lower scores mean positive.
+
+    Examples
+    --------
+    >>> prediction_rule(False)
+    'score <= threshold'
+    """
+    return "score >= threshold" if higher_is_positive else "score <= threshold"
 
 
 def warn_threshold_range(table: CountTable, threshold: float, *,
@@ -176,7 +188,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     @property
     def rule(self) -> str:
         """The prediction rule in words, for displays."""
-        return "score >= threshold" if self.higher_is_positive else "score <= threshold"
+        return prediction_rule(self.higher_is_positive)
 
     # --- values ----------------------------------------------------------------------
     @property
