@@ -17,7 +17,7 @@ import io
 import itertools
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
@@ -37,6 +37,9 @@ from binmetrics.formatting import format_number
 from binmetrics.inference.paired import Comparison, compare, paired_inputs
 from binmetrics.inference.roc_tests import ROC_TEST_METHODS, ROCTest, roc_test
 from binmetrics.measures.registry import select_measures
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["add_compare_parser", "run_compare"]
 
@@ -174,12 +177,7 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
                 for m in select_measures(None, s.strip())]  # a preset names several
     if not measures:
         raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
-    if args.label in scores:
-        raise CLIError(f"--label {args.label!r} is also a --score column")
-    path = Path(args.file)
-    df = read_columns(path, [c for c in (args.label, *scores, args.weight) if c])
-    labels = df[args.label]
-    pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
+    path, df, labels, pos_label = _read_models(args, scores)
     cmp = compare(labels.to_numpy(), {s: df[s].to_numpy() for s in scores},
                   threshold=args.threshold, measures=measures, method=args.method,
                   sample_weight=None if args.weight is None else df[args.weight].to_numpy(),
@@ -298,6 +296,18 @@ def _check_test_rates(test: str, fpr: Any, tpr: Any) -> None:
                        f"{what}; --test bootstrap --fpr A,B compares partial AUCs")
 
 
+def _read_models(args: argparse.Namespace,
+                 scores: list[str]) -> tuple[Path, pd.DataFrame, pd.Series, Any]:
+    """The file's label, score and weight columns, the labels and the positive label."""
+    if args.label in scores:
+        raise CLIError(f"--label {args.label!r} is also a --score column")
+    path = Path(args.file)
+    df = read_columns(path, [c for c in (args.label, *scores, args.weight) if c])
+    labels = df[args.label]
+    pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
+    return path, df, labels, pos_label
+
+
 def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
     for opt, given in (("--measures", args.measures is not None),
                        ("--method", args.method != "auto"), ("--ci", args.ci)):
@@ -310,12 +320,7 @@ def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
     if args.test == "venkatraman" and args.weight is not None:
         raise CLIError("--test venkatraman takes no --weight (a permutation test of the "
                        "cases); repeat the rows instead")
-    if args.label in scores:
-        raise CLIError(f"--label {args.label!r} is also a --score column")
-    path = Path(args.file)
-    df = read_columns(path, [c for c in (args.label, *scores, args.weight) if c])
-    labels = df[args.label]
-    pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
+    path, df, labels, pos_label = _read_models(args, scores)
     y, arrays, w = paired_inputs(labels.to_numpy(), [df[s].to_numpy() for s in scores],
                                  tuple(scores), None if args.weight is None
                                  else df[args.weight].to_numpy(), pos_label, args.nan_policy)
