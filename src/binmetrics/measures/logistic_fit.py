@@ -147,12 +147,10 @@ def _compress(t: CountTable, i0: int, i1: int,
     xs, ps, ts = [], [], []
     for a in range(i0, i1, step):
         sl = slice(a, min(a + step, i1))
-        s = t.scores[sl]
-        x = np.log(s)
-        x -= np.log1p(-s)
+        x = _logit(t.scores[sl])
         p = _float(t.pos[sl])
         tot = p + t.neg[sl]
-        starts = np.arange(0, s.size, size)
+        starts = np.arange(0, x.size, size)
         x *= tot
         xs.append(np.add.reduceat(x, starts))
         ps.append(np.add.reduceat(p, starts))
@@ -177,23 +175,46 @@ def _start(slope: bool, sums: tuple[FloatArray, FloatArray, FloatArray]) -> Fit:
     return None if coarse is None else newton_fit(*_blocks(*sums, group=1), slope, coarse)
 
 
-def _pass(t: CountTable, i0: int, i1: int,
-          points: list[tuple[float, float]]) -> list[FloatArray]:
+def _logit(s: FloatArray) -> FloatArray:
+    """log(p / (1 - p)) of a chunk, strictly inside (0, 1): one logarithm instead of
+    ``log(p) - log1p(-p)`` (seven times as fast here; the two differ by under 2e-15
+    absolutely, 1 - p being exact from p = 1/2 up and within an ulp below)."""
+    d = 1.0 - s
+    np.divide(s, d, out=d)
+    return np.log(d, out=d)
+
+
+def _expit(z: FloatArray) -> FloatArray:
+    """1 / (1 + exp(-z)) in place: three times as fast as scipy's ``expit`` on this
+    pass's chunks, and within 1 ulp of it (the Newton step's sums, not its bits, matter;
+    the fits stay within 1e-12 of the reference iteration, tests/test_logistic_fit.py)."""
+    np.negative(z, out=z)
+    np.exp(z, out=z)
+    z += 1.0
+    return np.reciprocal(z, out=z)
+
+
+def _pass(t: CountTable, i0: int, i1: int, points: list[tuple[float, float]],
+          slopes: list[bool]) -> list[FloatArray]:
     """Per point (a, b): sums of r, r x, v, v x, v x^2 over rows i0..i1, where
-    r = pos - tot mu, v = tot mu (1 - mu), mu = expit(a + b x), x = logit(p)."""
+    r = pos - tot mu, v = tot mu (1 - mu), mu = expit(a + b x), x = logit(p); for a
+    point without slope (calibration-in-the-large, b = 1) only r and v, all its step
+    reads. One case per row (unweighted continuous scores) skips the products by tot,
+    which are then exactly 1: the same bits, fewer passes over the chunk."""
+    unit = not t.weighted and t.total == t.n_distinct
     acc = [np.zeros(5) for _ in points]
     for a0 in range(i0, i1, CHUNK):
         sl = slice(a0, min(a0 + CHUNK, i1))
-        s = t.scores[sl]
-        x = np.log(s)
-        x -= np.log1p(-s)
+        x = _logit(t.scores[sl])
         p = _float(t.pos[sl])
-        tot = p + t.neg[sl]
-        for out, (a, b) in zip(acc, points, strict=True):
-            mu = expit(a + b * x)
-            r = p - tot * mu
-            v = tot * mu
-            v *= 1.0 - mu
+        tot = None if unit else p + t.neg[sl]
+        for out, (a, b), slope in zip(acc, points, slopes, strict=True):
+            mu = _expit(a + b * x if slope else a + x)  # b is exactly 1 without slope
+            r = p - (mu if tot is None else tot * mu)
+            v = mu * (1.0 - mu) if tot is None else (tot * mu) * (1.0 - mu)
+            if not slope:
+                out += (r.sum(), 0.0, v.sum(), 0.0, 0.0)
+                continue
             rx = r * x
             vx = v * x
             out += (r.sum(), rx.sum(), v.sum(), vx.sum(), np.sum(vx * x))
@@ -219,7 +240,8 @@ def _refine(t: CountTable, i0: int, i1: int, starts: list[Fit],
     for _ in range(MAX_PASSES):
         if not active:
             break
-        sums = _pass(t, i0, i1, [cur[i] for i in active])  # type: ignore[misc]
+        sums = _pass(t, i0, i1, [cur[i] for i in active],  # type: ignore[misc]
+                     [slopes[i] for i in active])
         still = []
         for i, acc in zip(active, sums, strict=True):
             a, b = cur[i]  # type: ignore[misc]
