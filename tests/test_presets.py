@@ -125,3 +125,21 @@ def test_the_named_forms_warn_under_their_own_names() -> None:
     for i in ("roc_ef5", "mean_rank_normalized"):
         with pytest.warns(bm.UndefinedMeasureWarning, match=f"^{i} is undefined"):
             assert np.isnan(ev[i])
+
+
+def test_the_summary_set_is_what_summary_and_repr_show() -> None:
+    """ev.summary(), the Evaluation's repr and measures="summary" read one registry set;
+    a measure of it that needs probabilities drops out for scores outside [0, 1]."""
+    from binmetrics.evaluation.summary import main_measures
+
+    ids = PRESETS["summary"].ids
+    assert "brier" in ids and "auc" in ids
+    probs = bm.evaluate([1, 0, 1, 0, 1], [0.9, 0.2, 0.6, 0.7, 0.4])
+    assert list(probs.to_dict(measures="summary")) == list(ids)
+    assert main_measures(probs.table) == list(ids)
+    margins = bm.evaluate([1, 0, 1, 0, 1], [2.0, -1.0, 0.5, 0.7, -0.2], threshold=0)
+    needs = {i for i in ids if bm.get_measure(i).needs_probabilities}
+    assert needs == {"brier"}
+    assert main_measures(margins.table) == [i for i in ids if i not in needs]
+    text = repr(margins)
+    assert "brier" not in text and all(i in text for i in ids if i not in needs)

@@ -97,6 +97,23 @@ def add_format_and_output(p: argparse.ArgumentParser) -> None:
                    help="write to PATH (atomically) instead of stdout")
 
 
+def add_interval_options(p: argparse.ArgumentParser, *,
+                         ci_help: str = "add confidence intervals",
+                         level_help: str = "confidence level",
+                         resamples_help: str = "bootstrap replicates",
+                         seed_help: str = "random seed of the bootstrap") -> None:
+    """Add ``--ci``, ``--ci-level``, ``--resamples`` and ``--seed``, the interval options
+    every command with bootstrap intervals shares (defaults 0.95, 2000, no seed); each
+    command words what they apply to."""
+    p.add_argument("--ci", action="store_true", help=ci_help)
+    p.add_argument("--ci-level", type=float, default=0.95, metavar="L",
+                   help=f"{level_help} (default: %(default)s)")
+    p.add_argument("--resamples", type=int, default=2000, metavar="N",
+                   help=f"{resamples_help} (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help=f"{seed_help} (default: none)")
+
+
 def add_case_options(p: argparse.ArgumentParser, *, weight: bool = True,
                      nan_help: str = "NaN/inf scores: an error, or drop those rows",
                      orientation: bool = True) -> None:

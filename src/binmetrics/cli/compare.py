@@ -25,6 +25,7 @@ from binmetrics.cli.common import (
     CLIError,
     add_case_options,
     add_format_and_output,
+    add_interval_options,
     align,
     convert_pos_label,
     csv_value,
@@ -98,14 +99,9 @@ def add_compare_parser(sub: Any) -> None:
     cp.add_argument("--method", choices=("auto", "bootstrap"), default="auto",
                     help="auto: DeLong for auc, McNemar for accuracy, bootstrap otherwise; "
                          "bootstrap: every measure (default: %(default)s)")
-    cp.add_argument("--ci", action="store_true",
-                    help="show the interval of each difference")
-    cp.add_argument("--ci-level", type=float, default=0.95, metavar="L",
-                    help="level of the intervals (default: %(default)s)")
-    cp.add_argument("--resamples", type=int, default=2000, metavar="N",
-                    help="paired-bootstrap replicates (default: %(default)s)")
-    cp.add_argument("--seed", type=int, default=None, metavar="S",
-                    help="random seed of the bootstrap (default: none)")
+    add_interval_options(cp, ci_help="show the interval of each difference",
+                         level_help="level of the intervals",
+                         resamples_help="paired-bootstrap replicates")
     cp.add_argument("--test", choices=ROC_TEST_METHODS, default=None,
                     help="compare the ROC curves of every pair by this roc.test method "
                          "instead of the measures (bm.roc_test)")

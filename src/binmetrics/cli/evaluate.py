@@ -28,6 +28,7 @@ from binmetrics.cli.common import (
     Columns,
     add_case_options,
     add_format_and_output,
+    add_interval_options,
     convert_pos_label,
     help_formatter,
     json_value,
@@ -122,16 +123,10 @@ def add_evaluate_parser(sub: Any) -> None:
                     help="evaluate each group of these column(s) separately")
     ev.add_argument("--pi0", metavar="VALUE|mean|min",
                     help="add the measures calibrated to this reference prevalence")
-    ev.add_argument("--ci", action="store_true", help="add confidence intervals")
+    add_interval_options(ev)
     ev.add_argument("--ci-method", default="auto", metavar="METHOD",
                     help="interval method where it applies: clopper-pearson, wald, wilson, "
                          "agresti-coull, jeffreys, delong, bootstrap (default: %(default)s)")
-    ev.add_argument("--ci-level", type=float, default=0.95, metavar="L",
-                    help="confidence level (default: %(default)s)")
-    ev.add_argument("--resamples", type=int, default=2000, metavar="N",
-                    help="bootstrap replicates (default: %(default)s)")
-    ev.add_argument("--seed", type=int, default=None, metavar="S",
-                    help="random seed of the bootstrap (default: none)")
     ev.add_argument("--engine", choices=ENGINES, default="auto",
                     help="how FILE is read and counted (default: %(default)s; see below)")
     for engine in file_engines():  # each engine's own options (Spark's --master)

@@ -20,6 +20,7 @@ from binmetrics.cli.common import (
     CLIError,
     Columns,
     add_case_options,
+    add_interval_options,
     cli_message,
     convert_pos_label,
     help_formatter,
@@ -86,14 +87,9 @@ def add_report_parser(sub: Any) -> None:
                     help="column naming the model of each row (long format)")
     add_case_options(rp, weight=False)  # --weight is listed above, with the columns
     rp.add_argument("--title", metavar="TEXT", help="title of the report")
-    rp.add_argument("--ci", action="store_true",
-                    help="add confidence intervals (exact, DeLong, or bootstrap)")
-    rp.add_argument("--ci-level", type=float, default=0.95, metavar="L",
-                    help="confidence level of intervals and paired tests (default: %(default)s)")
-    rp.add_argument("--resamples", type=int, default=2000, metavar="N",
-                    help="bootstrap replicates (default: %(default)s)")
-    rp.add_argument("--seed", type=int, default=None, metavar="S",
-                    help="random seed of the bootstraps (default: none)")
+    add_interval_options(rp, ci_help="add confidence intervals (exact, DeLong, or bootstrap)",
+                         level_help="confidence level of intervals and paired tests",
+                         seed_help="random seed of the bootstraps")
     rp.add_argument("--roc-band", action="store_true",
                     help="shade each ROC curve's bootstrap band of the TPR (pROC ci.se; "
                          "--resamples, --seed and --ci-level apply)")

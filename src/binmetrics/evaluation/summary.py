@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from binmetrics.formatting import format_number, frame_html, frame_text
 from binmetrics.measures import get_measure
+from binmetrics.measures.presets import SUMMARY
 from binmetrics.table.counts import Confusion
 
 if TYPE_CHECKING:
@@ -20,16 +21,16 @@ if TYPE_CHECKING:
 
 __all__ = ["SUMMARY_MEASURES", "Summary", "main_measures", "summarize"]
 
-#: the measures of a summary, in order (the Brier score only for probabilities)
-SUMMARY_MEASURES = ("tpr", "tnr", "ppv", "npv", "f1", "accuracy", "balanced_accuracy",
-                    "mcc", "auc", "brier")
+#: the measures of a summary, in order: the registry's ``summary`` set
+SUMMARY_MEASURES = SUMMARY.ids
 
 
 def main_measures(table: Any) -> list[str]:
-    """The ids of the main measures of a count table: :data:`SUMMARY_MEASURES`, the Brier
-    score only when the scores are probabilities (what a summary and an Evaluation's
-    ``repr`` show)."""
-    return [i for i in SUMMARY_MEASURES if i != "brier" or table.probabilities_ok]
+    """The ids of the main measures of a count table: :data:`SUMMARY_MEASURES`, those
+    that need probabilities only when the scores are probabilities (what a summary and
+    an Evaluation's ``repr`` show)."""
+    return [i for i in SUMMARY_MEASURES
+            if table.probabilities_ok or not get_measure(i).needs_probabilities]
 
 
 def _f1(p: float, r: float) -> float:

@@ -119,28 +119,27 @@ def average_precision_kernel(pos: Counts, neg: Counts) -> FloatArray:
     values equal the measure's function
     (:func:`binmetrics.measures.ranking.average_precision`) on each table.
     """
-    P = pos.sum(axis=1)
-    N = neg.sum(axis=1)
-    fp1 = np.cumsum(neg, axis=1)
+    P, N, pos_f, tp1, fp1f = _cumulative_rows(pos, neg)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pos_f = pos.astype(np.float64, copy=False)
-        tp1 = np.cumsum(pos_f, axis=1)
-        fp1f = fp1.astype(np.float64, copy=False)
         prec = np.where(pos_f > 0, tp1 / (tp1 + fp1f), 0.0)
         v = np.einsum("ij,ij->i", pos_f, prec) / P
     return _defined(v, P, N)
 
 
+def _cumulative_rows(pos: Counts, neg: Counts) -> tuple[FloatArray, FloatArray, FloatArray,
+                                                         FloatArray, FloatArray]:
+    """Per replicate row: P, N, the positives as floats and the cumulative TP and FP
+    after each cut (the counts summed as integers, then read as floats)."""
+    pos_f = pos.astype(np.float64, copy=False)
+    return (pos.sum(axis=1), neg.sum(axis=1), pos_f, np.cumsum(pos_f, axis=1),
+            np.cumsum(neg, axis=1).astype(np.float64, copy=False))
+
+
 def _gap_extremes(pos: Counts, neg: Counts, both: bool) -> FloatArray:
     """The largest TPR - FPR over the cuts (at least 0), or with ``both`` the largest
     |TPR - FPR|, of each row."""
-    P = pos.sum(axis=1)
-    N = neg.sum(axis=1)
-    fp1 = np.cumsum(neg, axis=1)
+    P, N, _, tp1, fp1f = _cumulative_rows(pos, neg)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pos_f = pos.astype(np.float64, copy=False)
-        tp1 = np.cumsum(pos_f, axis=1)
-        fp1f = fp1.astype(np.float64, copy=False)
         gap = tp1 / P[:, None] - fp1f / N[:, None]
         hi = np.maximum(0.0, gap.max(axis=1))
         v = np.maximum(hi, -np.minimum(0.0, gap.min(axis=1))) if both else hi

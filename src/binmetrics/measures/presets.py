@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from binmetrics.measures.registry import PRESETS, Preset, register_preset
 
-__all__ = ["MULTILEVEL28", "PRESETS"]
+__all__ = ["MULTILEVEL28", "PRESETS", "SUMMARY"]
 
 #: The multi-level comparison paper's 28 performance metrics (section 3.3, Tables 4-6):
 #: the one-sided local metrics and their complements, the two-sided local metrics,
@@ -30,3 +30,13 @@ MULTILEVEL28: Preset = register_preset(
     source="multi-level paper section 3.3, Tables 4-6",
     description="the 28 performance metrics of the multi-level comparison "
                 "(TPR ... r, with ROC_EF5 and the normalized mean rank)")
+
+#: The main measures of a binary evaluation, in the order ``ev.summary()``, the repr of
+#: an Evaluation and the short tables of evaluate_by and multilabel results show them
+#: (those that need probabilities only where the scores are probabilities).
+SUMMARY: Preset = register_preset(
+    "summary",
+    ("tpr", "tnr", "ppv", "npv", "f1", "accuracy", "balanced_accuracy", "mcc", "auc",
+     "brier"),
+    source="binmetrics (a classification-report style view)",
+    description="the main measures that ev.summary() and an Evaluation's repr show")
