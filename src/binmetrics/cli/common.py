@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from binmetrics.exceptions import one_line
-from binmetrics.io import PARQUET_SUFFIXES
+from binmetrics.io import PARQUET_SUFFIXES, read_parquet
 from binmetrics.io import check_has_rows as io_check_has_rows
 
 if TYPE_CHECKING:  # pandas loads with the commands that read files (start-up: issue 18)
@@ -215,7 +215,7 @@ def read_columns(path: Path, columns: Sequence[str],
             available = [n for n in names if not n.startswith("__index_level_")]
             check_columns(path, available, columns, roles)
             check_has_rows([path])
-            return pd.read_parquet(path, columns=columns)
+            return read_parquet(path, columns=columns)
         if suffix in TEXT_SUFFIXES:
             check_has_rows([path])
             sep = sniff_delimiter(path, TEXT_SUFFIXES[suffix])

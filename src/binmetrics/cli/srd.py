@@ -32,7 +32,7 @@ from binmetrics.cli.common import (
 from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.comparison.srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
 from binmetrics.formatting import format_number
-from binmetrics.io import check_output, write_with
+from binmetrics.io import check_output, read_parquet, write_with
 
 SRD_EPILOG = f"""\
 examples:
@@ -109,7 +109,7 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
     try:
         if suffix in PARQUET_SUFFIXES:
             check_has_rows([path])
-            frame = pd.read_parquet(path)
+            frame = read_parquet(path)
         elif suffix in TEXT_SUFFIXES:
             check_has_rows([path])
             frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]),
