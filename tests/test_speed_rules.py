@@ -116,6 +116,73 @@ def test_threaded_compare_and_by_equal_the_serial_ones(monkeypatch: pytest.Monke
         pd.testing.assert_frame_equal(a, b, check_exact=True)
 
 
+def test_threaded_by_warns_as_the_serial_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """evaluate_by's groups measured in threads give the same warnings, in the same
+    order and at the user's line, as one after another: undefined measures grouped
+    by reason per group, caveats counted once for the call."""
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+
+    import binmetrics as bm
+    from binmetrics import backends
+    from binmetrics.evaluation import by
+
+    rng = np.random.default_rng(5)
+    n = 4000
+    y = rng.random(n) < 0.05
+    g = rng.integers(0, 6, n)
+    s = np.where(g == 2, 7.0, y + rng.normal(0, 1, n))  # group 2: one score, ties only
+    frame = pd.DataFrame({"y": y, "s": s, "g": g})
+    monkeypatch.setattr(by, "THREAD_ROWS", 1)
+
+    def run() -> tuple[pd.DataFrame, list[tuple[type, str, str]]]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = bm.evaluate_by(frame, label="y", score="s", by="g",
+                                 measures=["auc", "brier", "bedroc", "ppv", "mcc"])
+        return res.to_frame(), [(w.category, str(w.message), w.filename) for w in caught]
+
+    monkeypatch.setattr(backends, "threads", lambda: 4)
+    threaded, t_warn = run()
+    monkeypatch.setattr(backends, "threads", lambda: 1)
+    serial, s_warn = run()
+    pd.testing.assert_frame_equal(threaded, serial, check_exact=True)
+    assert t_warn == s_warn
+    assert any("brier" in m for _, m, _ in s_warn)  # scores outside [0, 1]
+    assert any("bedroc: " in m and "more time" in m for _, m, _ in s_warn)  # counted once
+    assert {f for _, _, f in s_warn} == {__file__}
+
+
+def test_thread_map_replays_warnings_in_item_order() -> None:
+    import warnings
+
+    from binmetrics.backends import thread_map
+    from binmetrics.exceptions import (
+        MeasureCaveatWarning,
+        caveats_once,
+        report_caveat,
+        report_undefined,
+    )
+
+    def work(i: int) -> int:
+        report_undefined(f"m{i}", "a reason")
+        report_caveat("bedroc", "alpha * Ra > 1")
+        return i * i
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with caveats_once():
+            out = thread_map(work, range(8))
+    assert out == [i * i for i in range(8)]
+    messages = [str(w.message) for w in caught]
+    assert messages[:8] == [f"m{i} is undefined: a reason; returning NaN" for i in range(8)]
+    assert messages[8:] == ["bedroc: alpha * Ra > 1 (and 7 more times in this call)"]
+    assert caught[8].category is MeasureCaveatWarning
+    assert {w.filename for w in caught} == {__file__}
+
+
 def test_compare_delong_equals_delong_test() -> None:
     import numpy as np
 

@@ -9,12 +9,15 @@ nothing is registered yet, the default backend module is imported by name first.
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from binmetrics.exceptions import Deferred
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -113,15 +116,28 @@ def thread_map(func: Callable[[_T], _R], items: Iterable[_T], *,
     """``[func(x) for x in items]`` in a pool of :func:`threads` threads, in order.
 
     For independent NumPy work that releases the GIL (sorts, large element-wise
-    operations): the per-model tables of ``bm.compare``, the per-group tables of
-    ``evaluate_by``. Each result is what the loop gives, bit for bit. ``func`` must not
-    warn through :func:`~binmetrics.exceptions.caveats_once` (a context variable,
-    which worker threads do not see). ``parallel=False``: the plain loop (for items
-    too small to gain from threads).
+    operations): the per-model tables of ``bm.compare``, the per-group tables and
+    measures of ``evaluate_by``. Each result is what the loop gives, bit for bit,
+    and so are the warnings: each item runs in a copy of the caller's context (its
+    undefined-value policy, its :func:`~binmetrics.exceptions.caveats_once`), and
+    what it reports through :func:`~binmetrics.exceptions.warn_at_user` or
+    :func:`~binmetrics.exceptions.report_caveat` is replayed here, in item order.
+    ``parallel=False``: the plain loop (for items too small to gain from threads).
     """
     work = list(items)
     n = min(len(work), threads()) if parallel else 1
     if n < 2:
         return [func(x) for x in work]
+
+    def run(x: _T) -> tuple[_R, Deferred]:
+        with Deferred() as held:
+            return func(x), held
+
+    caller = contextvars.copy_context()
+    out = []
     with ThreadPoolExecutor(max_workers=n) as pool:
-        return list(pool.map(func, work))
+        # a copy per item: one context cannot be entered by two threads at once
+        for result, held in pool.map(lambda x: caller.copy().run(run, x), work):
+            held.replay()  # as the loop would have warned, before a later item's error
+            out.append(result)
+    return out

@@ -15,7 +15,7 @@ import os
 import sys
 import warnings
 from collections.abc import Iterator
-from typing import Literal
+from typing import Any, Literal
 
 UndefinedPolicy = Literal["warn", "raise", "ignore"]
 
@@ -25,6 +25,10 @@ _POLICY: contextvars.ContextVar[UndefinedPolicy] = contextvars.ContextVar(
 #: the caveats of the call under way (measure -> [first message, times]), or None
 _CAVEATS: contextvars.ContextVar[dict[str, tuple[str, int]] | None] = contextvars.ContextVar(
     "binmetrics_caveats", default=None
+)
+#: the warnings of the work under way that wait for its caller (see :class:`Deferred`)
+_DEFERRED: contextvars.ContextVar[Deferred | None] = contextvars.ContextVar(
+    "binmetrics_deferred", default=None
 )
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -113,6 +117,10 @@ def warn_at_user(message: Warning | str, category: type[Warning] = UserWarning) 
                                  or frame.f_code.co_filename == contextlib.__file__):
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
+    deferred = _DEFERRED.get()
+    if deferred is not None:
+        deferred.warnings.append((message, category))
+        return
     warnings.warn(message, category, stacklevel=level)
 
 
@@ -158,3 +166,58 @@ def report_caveat(measure: str, message: str) -> None:
         return
     first, times = seen.get(measure, (f"{measure}: {message}", 0))
     seen[measure] = (first, times + 1)
+
+
+class Deferred:
+    """The warnings (:func:`warn_at_user`) and caveats (:func:`report_caveat`) of some
+    work, held back instead of issued, to be replayed by the caller in its own thread.
+
+    ``warnings.catch_warnings`` swaps the warnings module's global state, so two
+    threads that record at once lose or mix each other's warnings; this lives in a
+    context variable, so work in worker threads (:func:`binmetrics.backends.thread_map`)
+    warns exactly as the same work done in a loop, in the loop's order.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with Deferred() as held:
+    ...     report_undefined("auc", "only one class")
+    >>> [str(m) for m, _ in held.warnings]
+    ['auc is undefined: only one class; returning NaN']
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     held.replay()
+    >>> [str(w.message) for w in caught]
+    ['auc is undefined: only one class; returning NaN']
+    """
+
+    def __init__(self) -> None:
+        self.warnings: list[tuple[Warning | str, type[Warning]]] = []
+        # caveats are counted here when the caller counts them (inside caveats_once)
+        self.caveats: dict[str, tuple[str, int]] | None = (
+            None if _CAVEATS.get() is None else {})
+        self._tokens: list[contextvars.Token[Any]] = []
+
+    def __enter__(self) -> Deferred:
+        self._tokens = [_DEFERRED.set(self)]
+        if self.caveats is not None:
+            self._tokens.append(_CAVEATS.set(self.caveats))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if len(self._tokens) > 1:
+            _CAVEATS.reset(self._tokens[1])
+        _DEFERRED.reset(self._tokens[0])
+
+    def replay(self) -> None:
+        """Issue the held warnings where this is called (at the user's line) and add
+        the held caveats to the caller's count."""
+        for message, category in self.warnings:
+            warn_at_user(message, category)
+        seen = _CAVEATS.get()
+        for measure, (first, times) in (self.caveats or {}).items():
+            if seen is None:
+                warn_at_user(first, MeasureCaveatWarning)
+                continue
+            head, before = seen.get(measure, (first, 0))
+            seen[measure] = (head, before + times)

@@ -25,6 +25,7 @@ from binmetrics.curves.roc_tools import roc_criterion
 from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.evaluation.inference_methods import InferenceMethods
 from binmetrics.exceptions import (
+    Deferred,
     SumsUnavailable,
     UndefinedMeasureWarning,
     UndefinedPolicy,
@@ -267,16 +268,24 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def _values(self, measures: list[Measure]) -> dict[str, float]:
         """Values of many measures, with one warning per reason for those undefined
         (instead of one per measure: a single-class input leaves ~20 undefined)."""
-        with caveats_once(), warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            values = {m.id: self._value_or_nan(m) for m in measures}
+        # held in a context variable, not warnings.catch_warnings (global state): the
+        # groups of evaluate_by call this in threads
+        with caveats_once():
+            with Deferred() as held:
+                values = {m.id: self._value_or_nan(m) for m in measures}
+            undefined: list[UndefinedMeasureWarning] = []
+            others = []
+            for message, category in held.warnings:
+                if isinstance(message, UndefinedMeasureWarning) and message.measures:
+                    undefined.append(message)
+                else:
+                    others.append((message, category))
+            held.warnings = others
+            held.replay()  # the other warnings and the caveats counted
         reasons: dict[str, list[str]] = {}
-        for w in caught:
-            if isinstance(w.message, UndefinedMeasureWarning) and w.message.measures:
-                ids = reasons.setdefault(w.message.reason, [])
-                ids.extend(i for i in w.message.measures if i not in ids)
-            else:
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        for message in undefined:
+            ids = reasons.setdefault(message.reason, [])
+            ids.extend(i for i in message.measures if i not in ids)
         for reason, ids in reasons.items():
             warn_at_user(UndefinedMeasureWarning(undefined_message(tuple(ids), reason),
                                                  tuple(ids), reason))

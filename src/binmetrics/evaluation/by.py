@@ -259,7 +259,10 @@ def _groups(keys: list[np.ndarray]) -> tuple[list[Any], list[np.ndarray]]:
     except TypeError:  # e.g. numbers and strings in one column: no order to keep
         grouped = frame.groupby(list(frame.columns), sort=False, dropna=False, observed=True)
         codes = grouped.ngroup().to_numpy()
-    order = np.argsort(codes, kind="stable")
+    # the smallest unsigned type that holds the codes: NumPy's stable sort is then a
+    # radix sort, ~10x faster on 1e6 rows than on the int64 codes pandas gives
+    order = np.argsort(codes.astype(np.min_scalar_type(max(int(codes.max(initial=0)), 0))),
+                       kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     members = np.split(order, bounds) if codes.size else []
     found = [tuple(_python(k[idx[0]]) for k in keys) for idx in members]
@@ -489,35 +492,34 @@ def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, 
 
     p0 = _resolve_pi0(rule, [r["prevalence"] for r, why in zip(rows, reasons, strict=True)
                              if not why])
-    calibrated: dict[Any, Evaluation | None] = {}
-    records = []
-    for row, reason, (key, ev) in zip(rows, reasons, evaluations.items(), strict=True):
-        values = dict.fromkeys(ids, math.nan) if ev is None else ev.to_dict(measures=chosen)
-        row.update(values)
+
+    def measured(ev: Evaluation | None) -> tuple[dict[str, float], Evaluation | None]:
+        out = dict.fromkeys(ids, math.nan) if ev is None else ev.to_dict(measures=chosen)
+        cal = None
         if p0 is not None:
             cal = None if ev is None or math.isnan(p0) else ev.calibrated(p0)
-            calibrated[key] = cal
             cv = dict.fromkeys(ids, math.nan) if cal is None else cal.to_dict(measures=chosen)
-            row.update({f"{i}_cal": cv[i] for i in ids})
+            out.update({f"{i}_cal": cv[i] for i in ids})
         if ci:
-            bounds = {i: (math.nan, math.nan) for i in ids}
-            if ev is not None:
-                t = ev.ci_table(chosen, method=ci_method, level=level,
-                                n_resamples=n_resamples, random_state=random_state)
-                bounds = {i: (float(lo), float(hi))
-                          for i, lo, hi in zip(t["id"], t["low"], t["high"], strict=True)}
-            for i in ids:
-                row[f"{i}_low"], row[f"{i}_high"] = bounds[i]
+            out.update(_group_bounds(ev, ids, chosen, "", ci_method=ci_method, level=level,
+                                     n_resamples=n_resamples, random_state=random_state))
             if p0 is not None:  # bootstrap of the real cases, each replicate calibrated
-                cal = calibrated[key]
-                cal_bounds = {i: (math.nan, math.nan) for i in ids}
-                if cal is not None:
-                    t = cal.ci_table(chosen, level=level, n_resamples=n_resamples,
-                                     random_state=random_state)
-                    cal_bounds = {i: (float(lo), float(hi)) for i, lo, hi
-                                  in zip(t["id"], t["low"], t["high"], strict=True)}
-                for i in ids:
-                    row[f"{i}_cal_low"], row[f"{i}_cal_high"] = cal_bounds[i]
+                out.update(_group_bounds(cal, ids, chosen, "_cal", ci_method="auto",
+                                         level=level, n_resamples=n_resamples,
+                                         random_state=random_state))
+        return out, cal
+
+    # each group's measures in threads, as its table was built: the sorts and passes
+    # over large groups release the GIL (the same values and warnings as a loop)
+    sizes = [ev.table.n_distinct for ev in evaluations.values() if ev is not None]
+    done = thread_map(measured, list(evaluations.values()),
+                      parallel=min(sizes, default=0) >= THREAD_ROWS)
+    calibrated: dict[Any, Evaluation | None] = {}
+    records = []
+    for row, reason, key, (values, cal) in zip(rows, reasons, evaluations, done, strict=True):
+        row.update(values)
+        if p0 is not None:
+            calibrated[key] = cal
         row["reason"] = reason
         records.append(row)
 
@@ -536,6 +538,20 @@ def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, 
     return ByResult(frame, by=names, keys=list(evaluations), evaluations=evaluations,
                     calibrated_evaluations=calibrated, pi0=p0, measures=ids,
                     pos_label=pos_label)
+
+
+def _group_bounds(ev: Evaluation | None, ids: list[str], chosen: list[Measure], suffix: str,
+                  *, ci_method: str | Mapping[str, str], level: float, n_resamples: int,
+                  random_state: Any) -> dict[str, float]:
+    """The ``<id><suffix>_low`` and ``_high`` columns of one group (NaN when not evaluated)."""
+    bounds = {i: (math.nan, math.nan) for i in ids}
+    if ev is not None:
+        t = ev.ci_table(chosen, method=ci_method, level=level, n_resamples=n_resamples,
+                        random_state=random_state)
+        bounds = {i: (float(lo), float(hi))
+                  for i, lo, hi in zip(t["id"], t["low"], t["high"], strict=True)}
+    return {f"{i}{suffix}_{side}": b for i in ids
+            for side, b in zip(("low", "high"), bounds[i], strict=True)}
 
 
 def _reason(n: int, n_pos: int, table: CountTable | None, min_cases: int) -> str:

@@ -30,12 +30,16 @@ def require_probabilities(t: CountTable, measure: str) -> None:
         low, high = t.binning.score_range
         raise ValueError(f"{measure} needs probabilities in [0, 1], but the raw scores range "
                          f"from {low:g} to {high:g}")
-    outside = (t.scores < 0) | (t.scores > 1)
-    rows = float(t.pos[outside].sum() + t.neg[outside].sum())
+    rows = t.memo("rows_outside_unit", lambda: _rows_outside_unit(t))  # asked per measure
     raise ValueError(
         f"{measure} needs probabilities in [0, 1], but {rows:g} cases have scores outside it "
         f"(min {t.scores[-1]:g}, max {t.scores[0]:g})"
     )
+
+
+def _rows_outside_unit(t: CountTable) -> float:
+    outside = (t.scores < 0) | (t.scores > 1)
+    return float(t.pos[outside].sum() + t.neg[outside].sum())
 
 
 def _poly_sums(t: CountTable) -> tuple[float, ...]:

@@ -13,8 +13,7 @@ import bisect
 import itertools
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +27,33 @@ if TYPE_CHECKING:
 FloatArray = npt.NDArray[np.float64]
 ArrayOrFloat = Any  # a float for one threshold, an array for a curve
 _T = TypeVar("_T")
+
+
+class cached_property(Generic[_T]):  # named as the functools one it replaces
+    """``functools.cached_property`` without its lock: on Python < 3.12 that lock is
+    one per property for all instances, so threads reading two different tables'
+    ``tp`` (evaluate_by's groups, compare's models) waited for each other. Two
+    threads on one table may each compute the value; both get equal arrays."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> cached_property[_T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
 
 
 @dataclass(frozen=True)
@@ -116,6 +142,17 @@ def count_dtype(max_count: float) -> np.dtype:
 #: Elements per block when a measure makes a full pass over a large table: small
 #: enough that the temporaries stay in cache, large enough to amortise the loop.
 CHUNK = 1 << 16
+
+
+def _float_cumsum(counts: npt.NDArray[Any]) -> FloatArray:
+    """``np.cumsum(counts, dtype=np.float64)`` as a new array: cast, then summed in place.
+
+    The same values; but NumPy runs a cumulative sum that casts as it goes (one-byte
+    counts to floats) in small buffers without releasing the GIL, so threads summing
+    different tables (evaluate_by's groups) waited for each other; the cast and the
+    float sum each release it, and are faster one after the other too."""
+    out = counts.astype(np.float64)
+    return np.cumsum(out, out=out)
 
 
 def chunks(n: int, size: int | None = None) -> Iterator[slice]:
@@ -441,9 +478,9 @@ class CountTable(Tabular):
                 tp = np.cumsum(np.concatenate(([tp_carry], p)))[1:]
                 fp = np.cumsum(np.concatenate(([fp_carry], n)))[1:]
             else:  # integer counts: exact in any order
-                tp = np.cumsum(p, dtype=np.float64)
+                tp = _float_cumsum(p)
                 tp += tp_carry
-                fp = np.cumsum(n, dtype=np.float64)
+                fp = _float_cumsum(n)
                 fp += fp_carry
             yield sl.start, tp, fp, p, n
             tp_carry, fp_carry = float(tp[-1]), float(fp[-1])
@@ -512,7 +549,8 @@ class CountTable(Tabular):
     def _cumulative(counts: npt.NDArray[Any]) -> FloatArray:
         out = np.empty(counts.size + 1)
         out[0] = 0.0
-        np.cumsum(counts, dtype=np.float64, out=out[1:])
+        out[1:] = counts  # cast first: see _float_cumsum
+        np.cumsum(out[1:], out=out[1:])
         out.flags.writeable = False
         return out
 
