@@ -229,7 +229,7 @@ def _pass(t: CountTable, i0: int, i1: int, points: list[tuple[float, float]],
         px = dot(p, x) if unit and x is not None else 0.0
         for out, (a, b), slope in zip(acc, points, slopes, strict=True):
             if slope:
-                assert x is not None
+                assert x is not None  # computed whenever a fit has a slope
                 mu = x * -b  # expit(a + b x) = 1 / (1 + exp(-a - b x)), in place
                 mu -= a
                 np.exp(mu, out=mu)
@@ -256,6 +256,7 @@ def _pass(t: CountTable, i0: int, i1: int, points: list[tuple[float, float]],
             if not slope:
                 out += (sr, 0.0, float(v.sum()), 0.0, 0.0)
                 continue
+            assert x is not None
             vx = v * x
             out += (sr, srx, float(v.sum()), float(vx.sum()), dot(vx, x))
     return acc
