@@ -230,3 +230,25 @@ def test_rates_read_from_blocks_equal_the_whole_curve(monkeypatch: pytest.Monkey
     for lo, hi in [(0.0, 0.2), (0.0, 1.0), (0.1, 0.35), (float(inner[1]), float(inner[-2]))]:
         assert pa.partial_auc(t, fpr=(lo, hi)) == pa.area_between(fpr, tpr, lo, hi)
         assert pa.partial_auc(t, tpr=(lo, hi)) == pa.area_between(tpr, 1.0 - fpr, lo, hi)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mean_precision_from_the_positives_equals_the_mean_over_the_cuts(seed: int) -> None:
+    """With one case per score, mean precision is a sum over the positives of harmonic
+    gaps; it must equal Berrar's plain mean of TP_k / (TP_k + FP_k) over every cut."""
+    import numpy as np
+
+    from binmetrics.measures.ranking import mean_precision
+    from binmetrics.table.counts import CountTable
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 5000)) if seed else 3
+    y = rng.random(n) < rng.uniform(0.05, 0.6)
+    y[:2] = [True, False]
+    t = CountTable.from_arrays(y, rng.permutation(n) / n)  # every score distinct
+    assert t.total == t.n_distinct and not t.weighted
+    want = float(np.mean(t.tp[1:] / (t.tp[1:] + t.fp[1:])))
+    assert mean_precision(t) == pytest.approx(want, rel=1e-13)
+    tied = CountTable.from_arrays(y, np.round(rng.random(n), 1))  # the block-by-block path
+    want = float(np.mean(tied.tp[1:] / (tied.tp[1:] + tied.fp[1:])))
+    assert mean_precision(tied) == pytest.approx(want, rel=1e-13)

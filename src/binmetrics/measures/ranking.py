@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
+from scipy.special import digamma
 
 from binmetrics.exceptions import report_undefined
 from binmetrics.measures._util import dot, trapezoid
@@ -307,6 +308,14 @@ def mean_precision(t: CountTable) -> float:
     """
     if not both_classes(t, "mean_precision"):
         return NAN
+    if not t.weighted and t.total == t.n_distinct:
+        # one case per score: cut k holds k cases, so the sum of TP_k / k over the cuts
+        # gives each positive (0-based row j) 1/k for k = j+1..n, i.e. H(n) - H(j) =
+        # digamma(n + 1) - digamma(j + 1): a sum over the positives only, not a pass
+        # over the table (as average_lift's; ~1e-15 relative, tests/test_speed_rules.py)
+        g = t.positive_groups()
+        n = float(t.n_distinct)
+        return float(t.P * digamma(n + 1.0) - np.sum(digamma(g.idx + 1.0))) / n
     total = 0.0  # block by block: no table-sized temporaries
     for _, tp, fp, _, _ in t.iter_cuts():  # (iter_cuts carries fp[-1]: not in place)
         total += float(np.sum(tp / (tp + fp)))
