@@ -75,14 +75,12 @@ def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
         u = _n_above(s, pi) if with_info else size
         v = _n_above(s, pi, strict=True) if with_info else 0
         miss = 1.0 - s
-        # ln p for the positives, and for the negatives above the prior (information);
-        # ln(1 - p) for the negatives, and for the positives below the prior
-        ls = _log(s if s[-1] >= eps else np.maximum(s, eps),
-                  None if v == size else p > 0 if v == 0 else
-                  (p > 0) | ((n > 0) & (np.arange(size) < v)))
-        l1 = _log(miss if s[0] <= 1.0 - eps else np.maximum(miss, eps),
-                  None if u == 0 else n > 0 if u == size else
-                  (n > 0) | ((p > 0) & (np.arange(size) >= u)))
+        # ln p is read for the positives and the negatives above the prior (information),
+        # ln(1 - p) for the negatives and the positives below it; both are taken on every
+        # row all the same: a masked logarithm (``where=``) runs 4-10x slower than the
+        # vectorised one, and clipped at eps each is finite, so 0 x it adds nothing
+        ls = np.log(s if s[-1] >= eps else np.maximum(s, eps))
+        l1 = np.log(miss if s[0] <= 1.0 - eps else np.maximum(miss, eps))
         info: Any = 0.0
         if with_info:
             info = (dot(p[:u], ls[:u]) - lpi * p[:u].sum() + l1pi * p[u:].sum() - dot(p[u:], l1[u:])
@@ -108,25 +106,11 @@ def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
     return int(np.count_nonzero((s > x) if strict else (s >= x)))
 
 
-def _log(x: FloatArray, where: Any) -> FloatArray:
-    """ln x where ``where`` holds (everywhere if None), 0 elsewhere: with continuous
-    scores most groups hold one class only, and a logarithm is the costly part."""
-    if where is None:
-        return np.log(x)
-    out = np.zeros_like(x)
-    np.log(x, out=out, where=where)
-    return out
-
-
 def _clipped_logs(s: FloatArray, p: FloatArray, n: FloatArray,
                   eps: float) -> tuple[FloatArray, FloatArray]:
-    """ln max(s, eps) where there are positives and ln max(1 - s, eps) where there are
-    negatives (0 elsewhere: with continuous scores most groups hold one class)."""
-    lp = np.zeros_like(s)
-    np.log(np.maximum(s, eps), out=lp, where=p > 0)
-    ln = np.zeros_like(s)
-    np.log(np.maximum(1.0 - s, eps), out=ln, where=n > 0)
-    return lp, ln
+    """ln max(s, eps) and ln max(1 - s, eps) of every row (read where there are
+    positives, and negatives: all rows, vectorised, beat a masked logarithm)."""
+    return np.log(np.maximum(s, eps)), np.log(np.maximum(1.0 - s, eps))
 
 
 @register("mae", name="Mean absolute error", family="probabilistic", direction=-1,
