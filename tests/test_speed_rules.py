@@ -252,3 +252,24 @@ def test_mean_precision_from_the_positives_equals_the_mean_over_the_cuts(seed: i
     tied = CountTable.from_arrays(y, np.round(rng.random(n), 1))  # the block-by-block path
     want = float(np.mean(tied.tp[1:] / (tied.tp[1:] + tied.fp[1:])))
     assert mean_precision(tied) == pytest.approx(want, rel=1e-13)
+
+
+@pytest.mark.parametrize("prevalence", [0.05, 0.5, 0.9])
+def test_positive_rows_found_by_the_build_equal_a_scan(prevalence: float) -> None:
+    """The build hands positive_groups the rows holding positives (when they are the
+    minority class it placed them); the groups must equal those of a scan of the
+    counts, with ties, on both sides of a balanced prevalence."""
+    import numpy as np
+
+    from binmetrics.table.counts import CountTable
+
+    rng = np.random.default_rng(int(prevalence * 100))
+    n = 20_000
+    y = rng.random(n) < prevalence
+    s = np.round(rng.random(n), 3)  # ties: groups with both classes
+    t = CountTable.from_arrays(y, s)
+    got = t.positive_groups()
+    scan = CountTable(t.scores, t.pos, t.neg).positive_groups()  # no build: a scan
+    for field in ("idx", "pos", "neg", "tp0", "fp0"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(scan, field))
+    np.testing.assert_array_equal(got.idx, np.flatnonzero(t.pos))
