@@ -145,17 +145,21 @@ def _prune_below_neighbours(x: FloatArray, y: FloatArray, rounds: int = 4) -> np
     """Indices left after dropping, a few times over, every point that is not strictly
     above the chord between its neighbours: such a point is no hull vertex, so the
     hull is unchanged, and quickhull then starts from far fewer points."""
-    idx = np.arange(x.size)
+    idx = None  # first round on x and y themselves: no gathered copies
     for _ in range(rounds):
-        xi, yi = x[idx], y[idx]
-        turn = ((xi[1:-1] - xi[:-2]) * (yi[2:] - yi[:-2])
-                - (yi[1:-1] - yi[:-2]) * (xi[2:] - xi[:-2]))
-        keep = np.ones(idx.size, dtype=bool)
-        keep[1:-1] = turn < 0
+        xi, yi = (x, y) if idx is None else (x[idx], y[idx])
+        # above the chord from its left to its right neighbour: (x1 - x0)(y2 - y0) <
+        # (y1 - y0)(x2 - x0), the sign of their difference (exact for distinct floats)
+        left = yi[2:] - yi[:-2]
+        left *= xi[1:-1] - xi[:-2]
+        right = xi[2:] - xi[:-2]
+        right *= yi[1:-1] - yi[:-2]
+        keep = np.ones(xi.size, dtype=bool)
+        np.less(left, right, out=keep[1:-1])
         if keep.all():
             break
-        idx = idx[keep]
-    return idx
+        idx = np.flatnonzero(keep) if idx is None else idx[keep]
+    return np.arange(x.size) if idx is None else idx
 
 
 def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
