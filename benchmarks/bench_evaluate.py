@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import gc
 import multiprocessing as mp
-import os
 import time
 import tracemalloc
 import warnings
@@ -46,7 +45,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from _common import best_time, make_data
+from _common import best_time, machine, make_data
 
 
 def peak_bytes(fn: Callable[[], Any]) -> int:
@@ -127,6 +126,7 @@ def calibration_overhead(sizes: list[float], repeats: int) -> None:
     new = {m.id for m in bm.iter_measures()
            if m.func.__module__ in (calibration.__name__, lowess.__name__)}
     old = [m.id for m in bm.iter_measures() if m.id not in new]
+    print(f"binmetrics {bm.__version__}, numpy {np.__version__}; {machine()}")
     print(f"calibration measures: {', '.join(sorted(new))}")
     print(f"{'n':>10} {'scores':>10} | {'without':>8} {'with':>8} {'extra':>7} | "
           f"{'reliab.':>8} {'decision':>8} {'cost':>8}")
@@ -175,9 +175,8 @@ def main() -> None:
 
     import binmetrics as bm
 
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"binmetrics {bm.__version__}, numpy {np.__version__}, "
-          f"scikit-learn {sklearn.__version__}; {os.cpu_count()} cores, load {load:.2f}")
+          f"scikit-learn {sklearn.__version__}; {machine()}")
     if args.models:
         many_models(args.sizes, args.models, args.repeats)
         return

@@ -13,10 +13,11 @@ shown and included in every time, as a user sees it.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import time
+
+from _common import machine
 
 CASES = {
     "python -c pass": ["-c", "pass"],
@@ -56,8 +57,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=10)
     ap.add_argument("--top", type=int, default=10)
     args = ap.parse_args()
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{os.cpu_count()} cores, load {load:.2f}; best of {args.repeats} fresh processes")
+    print(f"{machine()}; best of {args.repeats} fresh processes")
     times = {name: best_of(a, args.repeats) for name, a in CASES.items()}
     ref = times["import numpy"]
     for name, t in times.items():
