@@ -38,8 +38,8 @@ def machine() -> str:
     """The CPU and the SIMD level NumPy dispatches to, printed with every run: the
     ratios to np.sort depend on them (NumPy sorts float64 with AVX-512 where the CPU
     has it: np.sort of 1e7 scores took 0.16 s on a 2-core AVX-512 Xeon against 0.66 s
-    on the 2-core AVX2 EPYC of the earlier figures, while binmetrics' passes ran at
-    about the same speed on both)."""
+    on the 2-core AVX2 EPYC of the earlier figures, while ``evaluate(...).to_dict()``
+    took 2.6 s and 1.8 s: 16x np.sort on one, 2.7x on the other)."""
     model = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
