@@ -272,3 +272,35 @@ def test_haldane_anscombe_correction_of_likelihood_ratios() -> None:
     np.testing.assert_allclose(fixed[ok], plain[ok])
     with pytest.raises(ValueError, match="correction"):
         bm.get_measure("dor").func(full, correction=-1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_roc_hull_by_pruning_equals_quickhull_and_scipy(seed, monkeypatch):
+    """The hull from pruning to convergence (no quickhull) has the vertices quickhull
+    finds from every point, and the area of scipy's convex hull; so does the path
+    where the pruning rounds run out and quickhull finishes."""
+    from binmetrics.measures import ranking
+    from binmetrics.table.counts import CountTable
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 30000))
+    y = rng.random(n) < rng.uniform(0.05, 0.7)
+    y[:2] = [True, False]
+    s = y * rng.uniform(0, 2) + rng.normal(0, 1, n)
+    if seed % 3 == 2:
+        s = np.round(s, 1)  # ties: diagonal segments
+    w = rng.uniform(0.1, 2, n) if seed % 2 else None
+    t = CountTable.from_arrays(y, s, sample_weight=w)
+    fx, fy = ranking.roc_hull(t)
+    # one pruning round: quickhull finishes (the pruning converges only on tiny tables)
+    monkeypatch.setattr(ranking._prune_below_neighbours, "__defaults__", (1,))
+    t2 = CountTable.from_arrays(y, s, sample_weight=w)
+    qx, qy = ranking.roc_hull(t2)
+    np.testing.assert_array_equal(fx, qx)
+    np.testing.assert_array_equal(fy, qy)
+    every = np.arange(t.n_distinct + 1)
+    ax, ay = t.fp[every] / t.N, t.tp[every] / t.P
+    v = ranking.upper_hull(ax, ay)  # quickhull on every ROC point
+    assert np.trapezoid(ay[v], ax[v]) == pytest.approx(np.trapezoid(fy, fx), rel=1e-12)
+    qh = ConvexHull(np.column_stack([np.r_[ax, 1.0], np.r_[ay, 0.0]]))
+    assert np.trapezoid(fy, fx) == pytest.approx(qh.volume, rel=1e-12)

@@ -141,10 +141,19 @@ def upper_hull(x: FloatArray, y: FloatArray) -> npt.NDArray[np.intp]:
     return np.sort(np.asarray(vertices, dtype=np.intp))
 
 
-def _prune_below_neighbours(x: FloatArray, y: FloatArray, rounds: int = 4) -> npt.NDArray[np.intp]:
-    """Indices left after dropping, a few times over, every point that is not strictly
-    above the chord between its neighbours: such a point is no hull vertex, so the
-    hull is unchanged, and quickhull then starts from far fewer points."""
+#: Pruning rounds before the hull is left to quickhull: ROC points of real scores
+#: converge in 7-19 rounds (tested up to 8e5 points); the cap bounds contrived inputs.
+PRUNE_ROUNDS = 64
+
+
+def _prune_below_neighbours(x: FloatArray, y: FloatArray,
+                            rounds: int = PRUNE_ROUNDS) -> tuple[npt.NDArray[np.intp], bool]:
+    """Indices left after dropping, round after round, every point that is not strictly
+    above the chord between its neighbours (such a point is no hull vertex), and
+    whether that converged. Points sorted by x, each strictly above its neighbours'
+    chord, make a concave chain, i.e. the upper hull itself: converged, no quickhull
+    is needed (its loop runs once per vertex in Python); otherwise quickhull finishes
+    from far fewer points."""
     idx = None  # first round on x and y themselves: no gathered copies
     for _ in range(rounds):
         xi, yi = (x, y) if idx is None else (x[idx], y[idx])
@@ -157,9 +166,9 @@ def _prune_below_neighbours(x: FloatArray, y: FloatArray, rounds: int = 4) -> np
         keep = np.ones(xi.size, dtype=bool)
         np.less(left, right, out=keep[1:-1])
         if keep.all():
-            break
+            return (np.arange(x.size) if idx is None else idx), True
         idx = np.flatnonzero(keep) if idx is None else idx[keep]
-    return np.arange(x.size) if idx is None else idx
+    return (np.arange(x.size) if idx is None else idx), False
 
 
 def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
@@ -176,8 +185,8 @@ def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
         # in ROC space (rates), so that the cross products neither under- nor overflow
         x = np.concatenate(([0.0], g.fp1[inner] / t.N, [1.0]))
         y = np.concatenate(([0.0], g.tp1[inner] / t.P, [1.0]))
-        keep = _prune_below_neighbours(x, y)
-        v = keep[upper_hull(x[keep], y[keep])]
+        keep, converged = _prune_below_neighbours(x, y)
+        v = keep if converged else keep[upper_hull(x[keep], y[keep])]
         return x[v], y[v]
 
     return t.memo("roc_hull", compute)
