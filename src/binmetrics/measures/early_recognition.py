@@ -20,6 +20,7 @@ from binmetrics.exceptions import report_caveat
 from binmetrics.measures._util import dot
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum
 from binmetrics.measures.registry import register
+from binmetrics.measures.roc_points import find_block
 from binmetrics.table.counts import CountTable, FloatArray, chunks
 from binmetrics.validation import check_in_range
 
@@ -257,16 +258,17 @@ def bedroc(t: CountTable, *, alpha: float = 20.0) -> float:
 
 def _positives_in_top(t: CountTable, x: float) -> float:
     """Expected positives among the top x cases (x may be fractional; ties interpolated)."""
-    tp_before = c_before = 0.0
-    for _, tp, fp, p, _ in t.iter_cuts():
-        c = tp + fp
-        if c[-1] >= x:  # the group that reaches x is in this block
-            i = int(np.searchsorted(c, x, side="left"))
-            c0 = c_before if i == 0 else float(c[i - 1])
-            tp0 = tp_before if i == 0 else float(tp[i - 1])
-            return tp0 + (x - c0) * (float(p[i]) / (float(c[i]) - c0))
-        tp_before, c_before = float(tp[-1]), float(c[-1])
-    return t.P  # x rounds above the total: everything
+    # the cases up to each cut (tp + fp, as the block adds them) never decrease: the
+    # group that reaches x is in the first block whose last cut reaches it, the one read
+    k, tps, fps = find_block(t, np.add, x, "left")
+    if k == tps.size - 1:  # (the carries are then whole: k is the number of blocks)
+        return t.P  # x rounds above the total: everything
+    _, tp, fp, p, _ = next(t.iter_cuts(first_block=k))
+    c = tp + fp
+    i = int(np.searchsorted(c, x, side="left"))
+    c0 = float(tps[k] + fps[k]) if i == 0 else float(c[i - 1])  # the carries: the cut
+    tp0 = float(tps[k]) if i == 0 else float(tp[i - 1])  # before the block
+    return tp0 + (x - c0) * (float(p[i]) / (float(c[i]) - c0))
 
 
 @register("enrichment_factor", binning_bound="refinements",
@@ -314,25 +316,37 @@ def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> floa
         raise ValueError(f"at must be 'top' or 'bottom', got {at!r}")
     if not both_classes(t, "roc_enrichment"):
         return NAN
-    # walk the ROC points (FPR, TPR) in blocks to the first with FPR > x
-    f0 = t0 = 0.0  # the last point with FPR <= x so far
-    first_at_x: float | None = None  # TPR at the first point with FPR == x
+    # the ROC points (FPR, TPR) around x, from the blocks that hold them (find_block)
+    def fpr_of(tp: FloatArray, fp: FloatArray) -> FloatArray:
+        return fp / t.N
+
+    read: dict[int, tuple[FloatArray, FloatArray]] = {}
+
+    def rates(k: int) -> tuple[FloatArray, FloatArray]:  # block k's (FPR, TPR)
+        if k not in read:
+            _, tp, fp, _, _ = next(t.iter_cuts(first_block=k))
+            read[k] = (fp / t.N, tp / t.P)
+        return read[k]
+
+    k, tps, fps = find_block(t, fpr_of, x, "right")  # the first point with FPR > x
     f1 = t1 = NAN
-    for _, tp, fp, _, _ in t.iter_cuts():
-        f, r = fp / t.N, tp / t.P
-        if first_at_x is None:
-            j = int(np.searchsorted(f, x, side="left"))
-            if j < f.size and f[j] == x:
-                first_at_x = float(r[j])
+    i = 0
+    if k < tps.size - 1:
+        f, r = rates(k)
         i = int(np.searchsorted(f, x, side="right"))
-        if i > 0:
-            f0, t0 = float(f[i - 1]), float(r[i - 1])
-        if i < f.size:
-            f1, t1 = float(f[i]), float(r[i])
-            break
+        f1, t1 = float(f[i]), float(r[i])
+    if i > 0:  # the last point with FPR <= x: in the same block, or the one before's
+        f0, t0 = float(f[i - 1]), float(r[i - 1])
+    else:  # last (its carry, over N and P as the block divides it), or cut 0
+        f0, t0 = float(fps[k]) / t.N, float(tps[k]) / t.P
     if f0 == x:
-        top = t0 if at == "top" or first_at_x is None else first_at_x
-        return top / x
+        if at == "top":
+            return t0 / x
+        # a vertical run at x may start blocks earlier: its first point is in the first
+        # block whose last FPR reaches x
+        f, r = rates(find_block(t, fpr_of, x, "left")[0])
+        j = int(np.searchsorted(f, x, side="left"))
+        return (float(r[j]) if f[j] == x else t0) / x
     return (t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x
 
 

@@ -14,61 +14,91 @@ scores being diagonal segments. Rates are compared exactly as given.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from binmetrics.measures.ranking import both_classes
 from binmetrics.measures.registry import register
-from binmetrics.table.counts import CountTable, FloatArray
+from binmetrics.table.counts import CountTable, FloatArray, block_size
 
-__all__ = ["check_rates", "cut_counts", "cut_rates", "read_curve", "read_rate",
-           "tnr_at_tpr", "tpr_at_fpr"]
+__all__ = ["check_rates", "cut_counts", "cut_rates", "find_block", "read_curve",
+           "read_rate", "tnr_at_tpr", "tpr_at_fpr"]
 
 
 # --- the ROC points without the table-sized cumulative arrays (issue 18: memory) ---------
+def find_block(t: CountTable, end_of: Callable[[FloatArray, FloatArray], FloatArray],
+               v: float, side: Literal["left", "right"]) -> tuple[int, FloatArray, FloatArray]:
+    """The block where a nondecreasing quantity of the cuts passes v, and the carries.
+
+    Parameters
+    ----------
+    t : the count table.
+    end_of : the quantity (a rate, the cases) at the last cut of blocks from their
+        (TP, FP) there, computed as the block's own values are, e.g.
+        ``lambda tp, fp: fp / t.N``.
+    v, side : as ``np.searchsorted``: with "left" every cut of the blocks before the
+        one returned has a value below v, with "right" at most v; every cut after it
+        has a value at or above (above) v. The number of blocks when none passes v.
+
+    Returns
+    -------
+    k, tp, fp : the block and :meth:`~binmetrics.table.counts.CountTable.block_carries`,
+        at least through entry k (extended, doubling, only as far as the search needs).
+    """
+    count = -(-t.n_distinct // block_size())
+    blocks = 4
+    while True:
+        tp, fp = t.block_carries(blocks=blocks)
+        ends = end_of(tp[1:], fp[1:])
+        k = int(np.searchsorted(ends, v, side=side))
+        if k < ends.size or ends.size == count:
+            return k, tp, fp
+        blocks = 2 * ends.size
+
+
 def cut_counts(t: CountTable, on: str, values: list[float]) -> tuple[list[int], list[int]]:
     """For each v: how many cuts have a rate on axis ``on`` (``"fpr"``: fp/N, ``"tpr"``:
     tp/P; cut 0 included) below v, and at most v: ``np.searchsorted(rate, v)`` with
-    side "left" and "right". FPR: block by block up to the last v, the rates computed
-    as from ``t.fp / t.N`` (:meth:`~binmetrics.table.counts.CountTable.iter_cuts` gives
-    the same counts bit for bit); TPR: from the groups holding positives."""
-    if on == "tpr":  # TP changes only after groups holding positives: count from them
-        g = t.positive_groups()
-        rate = g.tp1 / t.P  # the TPR after each such group, as t.tp / t.P has it
-        out = []
-        for side in ("left", "right"):  # the first group at or above / above v
-            j = np.searchsorted(rate, values, side=side)
-            out.append([0 if side == "left" and v <= 0.0  # no cut has TPR < 0
-                        else int(g.idx[k]) + 1 if k < rate.size else t.n_distinct + 1
-                        for k, v in zip(j.tolist(), values, strict=True)])
-        return out[0], out[1]
-    denom = t.N
-    below = [int(0.0 < v) for v in values]
-    upto = [int(0.0 <= v) for v in values]
-    top = max(values)
-    for _, _, fp, _, _ in t.iter_cuts():
-        rate = fp / denom
-        for i, v in enumerate(values):
-            below[i] += int(np.searchsorted(rate, v, side="left"))
-            upto[i] += int(np.searchsorted(rate, v, side="right"))
-        if rate[-1] > top:
-            break
-    return below, upto
+    side "left" and "right". Each from the one block where the rates pass v
+    (:func:`find_block`), its rates computed as from ``t.fp / t.N`` or ``t.tp / t.P``
+    (:meth:`~binmetrics.table.counts.CountTable.iter_cuts` gives the same counts bit
+    for bit): the blocks before count whole, the blocks after not at all."""
+
+    def rate_of(tp: FloatArray, fp: FloatArray) -> FloatArray:
+        return fp / t.N if on == "fpr" else tp / t.P
+
+    blocks: dict[int, tuple[int, FloatArray]] = {}  # (first group, rates) by block
+
+    def count(v: float, side: Literal["left", "right"]) -> int:
+        k = find_block(t, rate_of, v, side)[0]
+        at_zero = int(0.0 < v if side == "left" else 0.0 <= v)  # cut 0: rate 0
+        if k == -(-t.n_distinct // block_size()):  # every cut's rate is below (at most) v
+            return at_zero + t.n_distinct
+        if k not in blocks:
+            start, tp, fp, _, _ = next(t.iter_cuts(first_block=k))
+            blocks[k] = (start, rate_of(tp, fp))
+        start, rate = blocks[k]
+        return at_zero + start + int(np.searchsorted(rate, v, side=side))
+
+    return [count(v, "left") for v in values], [count(v, "right") for v in values]
 
 
 def cut_rates(t: CountTable, a: int, b: int) -> tuple[FloatArray, FloatArray]:
     """(tp/P, fp/N) of the cuts a..b-1, equal to ``t.tp[a:b] / t.P`` and
-    ``t.fp[a:b] / t.N``, from the blocks that hold them."""
+    ``t.fp[a:b] / t.N``, from the blocks that hold them (and no others)."""
     tp, fp = np.zeros(b - a), np.zeros(b - a)  # cut 0: nothing predicted positive
-    for start, btp, bfp, _, _ in t.iter_cuts():
-        lo, hi = max(a, start + 1), min(b, start + 1 + btp.size)  # block: cuts start+1..
-        if lo < hi:
-            tp[lo - a:hi - a] = btp[lo - start - 1:hi - start - 1]
-            fp[lo - a:hi - a] = bfp[lo - start - 1:hi - start - 1]
-        if start + 1 + btp.size >= b:
-            break
+    if b > max(a, 1):  # some cut after cut 0: the block of cut c >= 1 holds group c - 1
+        first = max(a - 1, 0) // block_size()
+        for start, btp, bfp, _, _ in t.iter_cuts(first_block=first):
+            lo, hi = max(a, start + 1), min(b, start + 1 + btp.size)  # block: cuts start+1..
+            if lo < hi:
+                tp[lo - a:hi - a] = btp[lo - start - 1:hi - start - 1]
+                fp[lo - a:hi - a] = bfp[lo - start - 1:hi - start - 1]
+            if start + 1 + btp.size >= b:
+                break
     tp /= t.P  # in place: the same quotients, no second pair of arrays
     fp /= t.N
     return tp, fp
@@ -83,8 +113,9 @@ def read_rate(t: CountTable, on: str, x: FloatArray, *, last: bool) -> float:
     spans = sorted((max(k - 2, 0), min(k + 2, size)) for k in (below[0], upto[0]))
     if spans[1][0] <= spans[0][1]:  # overlapping: one span
         spans = [(spans[0][0], max(spans[0][1], spans[1][1]))]
-    tpr = np.concatenate([cut_rates(t, a, b)[0] for a, b in spans])
-    fpr = np.concatenate([cut_rates(t, a, b)[1] for a, b in spans])
+    rates = [cut_rates(t, a, b) for a, b in spans]  # each span's blocks read once
+    tpr = np.concatenate([r[0] for r in rates])
+    fpr = np.concatenate([r[1] for r in rates])
     xs, ys = (fpr, tpr) if on == "fpr" else (tpr, fpr)
     return float(read_curve(xs, ys, x, last=last)[0][0])
 

@@ -155,10 +155,16 @@ def _float_cumsum(counts: npt.NDArray[Any]) -> FloatArray:
     return np.cumsum(out, out=out)
 
 
-def chunks(n: int, size: int | None = None) -> Iterator[slice]:
-    """Consecutive slices covering range(n), of ``size`` (default :data:`CHUNK`)."""
-    size = CHUNK if size is None else size
-    for a in range(0, n, size):
+def block_size(size: int | None = None) -> int:
+    """``size``, or :data:`CHUNK` as it is now (read at each call: tests shrink it)."""
+    return CHUNK if size is None else size
+
+
+def chunks(n: int, size: int | None = None, first: int = 0) -> Iterator[slice]:
+    """Consecutive slices covering range(first * size, n), of ``size`` (default
+    :data:`CHUNK`): the blocks from block ``first`` on."""
+    size = block_size(size)
+    for a in range(first * size, n, size):
         yield slice(a, min(a + size, n))
 
 
@@ -474,17 +480,23 @@ class CountTable(Tabular):
 
         return self.memo("positive_groups", compute)
 
-    def iter_cuts(self, size: int | None = None) -> Iterator[tuple[int, FloatArray, FloatArray,
-                                                           npt.NDArray[Any], npt.NDArray[Any]]]:
+    def iter_cuts(self, size: int | None = None, *, first_block: int = 0) -> Iterator[
+            tuple[int, FloatArray, FloatArray, npt.NDArray[Any], npt.NDArray[Any]]]:
         """Walk the cumulative counts block by block without building them whole.
 
         Yields ``(start, tp, fp, pos, neg)`` where ``tp[i]``, ``fp[i]`` are the counts
         at cut ``start + i + 1`` (after group ``start + i``) and ``pos``, ``neg`` the
         groups' own counts. The sums are carried from block to block in the order of
         one cumulative sum, so the values equal :attr:`tp` and :attr:`fp` bit for bit.
+        ``size``: groups per block (default :data:`CHUNK`); ``first_block``: start at
+        that block with the sums of :meth:`block_carries` (the same values as a walk
+        from the top), for a measure that needs only some blocks.
         """
         tp_carry = fp_carry = 0.0
-        for sl in chunks(self.n_distinct, size):
+        if first_block:
+            tps, fps = self.block_carries(size, blocks=first_block)
+            tp_carry, fp_carry = float(tps[first_block]), float(fps[first_block])
+        for sl in chunks(self.n_distinct, size, first_block):
             p, n = self._pos[sl], self._neg[sl]
             if self.weighted:  # carry first, as one cumulative sum adds
                 tp = np.cumsum(np.concatenate(([tp_carry], p)))[1:]
@@ -496,6 +508,66 @@ class CountTable(Tabular):
                 fp += fp_carry
             yield sl.start, tp, fp, p, n
             tp_carry, fp_carry = float(tp[-1]), float(fp[-1])
+
+    def block_carries(self, size: int | None = None, *,
+                      blocks: int | None = None) -> tuple[FloatArray, FloatArray]:
+        """(TP, FP) at the cut before each block of :meth:`iter_cuts`, and at the end.
+
+        Entry k is the sum :meth:`iter_cuts` carries into block k, i.e. :attr:`tp` and
+        :attr:`fp` at cut ``k * size``, bit for bit; entry k + 1 is at the last cut of
+        block k (the last entry at cut ``n_distinct``). As the rates never decrease, a
+        binary search on these finds the one block that holds a given rate. Memoised;
+        ``n_distinct / size + 1`` entries at most, no table-sized temporary.
+
+        ``size``: groups per block (default :data:`CHUNK`); ``blocks``: at least the
+        entries 0..blocks (all by default). The sums are extended only as far as asked,
+        from where the memo stopped: a read near the top does not sum the whole table.
+        """
+        size = block_size(size)
+        n = self.n_distinct
+        count = -(-n // size)
+        want = count if blocks is None else min(max(blocks, 0), count)
+        key = ("block_carries", size)
+        have: tuple[FloatArray, FloatArray] | None = self._memo.get(key)
+        if have is not None and have[0].size > want:
+            return have
+        if "tp" in self.__dict__ and "fp" in self.__dict__:  # built already: read them
+            at = np.append(np.arange(0, n, size), n)
+            out = (self.tp[at], self.fp[at])
+        else:
+            out = self._extend_carries(have, size, want)
+        for a in out:
+            a.flags.writeable = False
+        self._memo[key] = out  # a race computes equal arrays twice, never a mix
+        return out
+
+    def _extend_carries(self, have: tuple[FloatArray, FloatArray] | None, size: int,
+                        want: int) -> tuple[FloatArray, FloatArray]:
+        """:meth:`block_carries` through block ``want - 1``, from the entries ``have``."""
+        done = 0 if have is None else have[0].size - 1
+        sums = np.zeros((2, want - done + 1))  # column 0: the last entry so far
+        if have is not None:
+            sums[:, 0] = (have[0][-1], have[1][-1])
+        one_each = not self.weighted and self.total == self.n_distinct  # counts 0 or 1
+        buf = np.empty(min(size, self.n_distinct) + 1)  # one block, reused
+        for j, sl in enumerate(chunks(min(self.n_distinct, want * size), size, done), 1):
+            m = sl.stop - sl.start
+            if one_each:  # one case per group: counting the positives is the fastest sum
+                k = np.count_nonzero(self._pos[sl])
+                sums[:, j] = sums[0, j - 1] + k, sums[1, j - 1] + (m - k)
+                continue
+            for i, counts in enumerate((self._pos, self._neg)):
+                if self.weighted:  # the block's cumulative sum from the carry, as
+                    buf[0] = sums[i, j - 1]  # iter_cuts adds it: the same last float
+                    buf[1:m + 1] = counts[sl]
+                    sums[i, j] = np.cumsum(buf[:m + 1], out=buf[:m + 1])[m]
+                else:  # whole numbers: the block's sum is exact in any order; cast first
+                    buf[:m] = counts[sl]  # (see _float_cumsum), then summed
+                    sums[i, j] = sums[i, j - 1] + buf[:m].sum()
+        if have is None:
+            return sums[0], sums[1]
+        return (np.concatenate((have[0][:-1], sums[0])),
+                np.concatenate((have[1][:-1], sums[1])))
 
     @property
     def n_distinct(self) -> int:
@@ -521,6 +593,9 @@ class CountTable(Tabular):
         if k == 0:
             return 0.0, 0.0
         if self.weighted:  # sequential, as a cumulative sum adds them
+            if k == self.n_distinct:  # the last carries: the same sums, by blocks (no
+                tp, fp = self.block_carries()  # table-sized array), kept for the measures
+                return float(tp[-1]), float(fp[-1])
             return (float(np.cumsum(self._pos[:k])[-1]), float(np.cumsum(self._neg[:k])[-1]))
         return (float(self._pos[:k].sum(dtype=np.float64)),
                 float(self._neg[:k].sum(dtype=np.float64)))
