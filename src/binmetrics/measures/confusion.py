@@ -1,7 +1,7 @@
 """Measures of one confusion matrix (Berrar Defs 1-16 and 24, the Wikipedia table,
 the multi-level comparison paper's Tables 4-5).
 
-Every function takes a :class:`~binmetrics.counts.Confusion` whose fields may be
+Every function takes a :class:`~binmetrics.table.confusion.Confusion` whose fields may be
 arrays: on one threshold they return a float, on the cumulative table the
 measure against the threshold. 0/0 gives NaN with an
 :class:`~binmetrics.exceptions.UndefinedMeasureWarning`; x/0 with x > 0 gives inf.
