@@ -273,3 +273,29 @@ def test_positive_rows_found_by_the_build_equal_a_scan(prevalence: float) -> Non
     for field in ("idx", "pos", "neg", "tp0", "fp0"):
         np.testing.assert_array_equal(getattr(got, field), getattr(scan, field))
     np.testing.assert_array_equal(got.idx, np.flatnonzero(t.pos))
+
+
+@pytest.mark.parametrize("chunk", [5, 64, 1 << 16])
+def test_weighted_prefix_sums_at_cuts_equal_the_cumulative_arrays(
+        chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Weighted (TP, FP) at chosen cuts come from the blocks holding them, bit for bit
+    the cumulative arrays' values, without building those arrays."""
+    import numpy as np
+
+    from binmetrics.table import counts
+    from binmetrics.table.counts import CountTable
+
+    monkeypatch.setattr(counts, "CHUNK", chunk)
+    rng = np.random.default_rng(chunk)
+    n = 3000
+    y = rng.random(n) < 0.3
+    t = CountTable.from_arrays(y, np.round(rng.random(n), 2 if chunk == 5 else 4),
+                               sample_weight=rng.uniform(0.1, 3, n))
+    cuts = rng.integers(0, t.n_distinct + 1, 40)
+    cuts[:3] = [0, t.n_distinct, 1]
+    got = t.prefix_sums_at(cuts)
+    assert "tp" not in t.__dict__  # the table-sized arrays were not built
+    np.testing.assert_array_equal(got[0], t.tp[cuts])
+    np.testing.assert_array_equal(got[1], t.fp[cuts])
+    np.testing.assert_array_equal(t.prefix_sums_at(cuts.reshape(4, 10))[0],
+                                  t.tp[cuts].reshape(4, 10))

@@ -552,10 +552,10 @@ class CountTable(Tabular):
     def prefix_sums_at(self, cuts: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
         """(TP, FP) at many cuts at once, equal to ``(tp[cuts], fp[cuts])``.
 
-        Unweighted, without building the table-sized cumulative arrays: the counts
+        Without building the table-sized cumulative arrays. Unweighted: the counts
         between successive cuts are summed (whole numbers, so exact in any order) and
-        accumulated. Weighted counts read the cumulative arrays, whose sequential order
-        every cut of the table shares.
+        accumulated. Weighted: each block of :meth:`iter_cuts` that holds a cut is
+        summed from its carry, in the sequential order every cut of the table shares.
 
         Examples
         --------
@@ -564,14 +564,29 @@ class CountTable(Tabular):
         [[0.0, 1.0, 2.0], [0.0, 1.0, 2.0]]
         """
         k = np.asarray(cuts, dtype=np.intp)
-        if self.weighted or "tp" in self.__dict__:
+        if "tp" in self.__dict__:
             return self.tp[k], self.fp[k]
         bounds, inverse = np.unique(k, return_inverse=True)
+        if self.weighted:
+            return self._weighted_sums_at(bounds, inverse, k.shape)
         edges = [0, *bounds.tolist()]
         seg = np.array([(self._pos[a:b].sum(dtype=np.float64), self._neg[a:b].sum(dtype=np.float64))
                         for a, b in itertools.pairwise(edges)]).reshape(-1, 2)
         acc = np.cumsum(seg, axis=0)
         return acc[inverse, 0].reshape(k.shape), acc[inverse, 1].reshape(k.shape)
+
+    def _weighted_sums_at(self, cuts: npt.NDArray[np.intp], inverse: npt.NDArray[np.intp],
+                          shape: tuple[int, ...]) -> tuple[FloatArray, FloatArray]:
+        """:meth:`prefix_sums_at` of a weighted table: ``cuts`` ascending and unique."""
+        size = block_size()
+        tp, fp = np.zeros(cuts.size), np.zeros(cuts.size)  # cut 0: nothing summed
+        inner = np.flatnonzero(cuts > 0)
+        block_of = (cuts[inner] - 1) // size  # cut c is the last of group c - 1
+        for b in np.unique(block_of).tolist():
+            start, btp, bfp, _, _ = next(self.iter_cuts(first_block=b))
+            at = inner[block_of == b]
+            tp[at], fp[at] = btp[cuts[at] - 1 - start], bfp[cuts[at] - 1 - start]
+        return tp[inverse].reshape(shape), fp[inverse].reshape(shape)
 
     @property
     def total(self) -> float:
