@@ -111,16 +111,16 @@ def report_undefined(measure: str, reason: str) -> None:
 def warn_at_user(message: Warning | str, category: type[Warning] = UserWarning) -> None:
     """``warnings.warn`` with the stack level of the first frame outside binmetrics: the
     warning names the user's line, however deep in the package it was raised."""
+    deferred = _DEFERRED.get()
+    if deferred is not None:  # the caller replays it, from its own line
+        deferred.warnings.append((message, category))
+        return
     frame = sys._getframe(0)
     level = 1
     while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIR)
                                  or frame.f_code.co_filename == contextlib.__file__):
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
-    deferred = _DEFERRED.get()
-    if deferred is not None:
-        deferred.warnings.append((message, category))
-        return
     warnings.warn(message, category, stacklevel=level)
 
 
@@ -174,8 +174,10 @@ class Deferred:
 
     ``warnings.catch_warnings`` swaps the warnings module's global state, so two
     threads that record at once lose or mix each other's warnings; this lives in a
-    context variable, so work in worker threads (:func:`binmetrics.backends.thread_map`)
-    warns exactly as the same work done in a loop, in the loop's order.
+    context variable, so the warnings binmetrics reports from work in worker threads
+    (:func:`binmetrics.backends.thread_map`) are those of the same work done in a loop,
+    in the loop's order. (Warnings that other libraries issue with ``warnings.warn``
+    pass through as they come.)
 
     Examples
     --------
