@@ -278,7 +278,7 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
     require_probabilities(t, measure)
     _exact_scores(t, measure)
     i0, i1 = inside(t)
-    total, npos = t.memo(("cases_inside_unit",), lambda: _cases_inside(t, i0, i1))
+    total, npos = t.memo(("cases_strictly_inside_0_1",), lambda: _cases_inside(t, i0, i1))
     dropped = t.total - total
     if i0 > 0 or i1 < t.n_distinct:
         report_caveat(measure, f"{dropped:g} cases with p exactly 0 or 1 are left out of "
