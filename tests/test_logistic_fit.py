@@ -14,9 +14,13 @@ from binmetrics.measures import logistic_fit as lf
 
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the fast path at test sizes: blocks of about 12 rows, as at n = 1e6 by default
+    # the fast path at test sizes: blocks of about 12 rows, as at n = 1e6 by default,
+    # and passes over several chunks (each carrying its sums into the next)
+    from binmetrics.table import counts
+
     monkeypatch.setattr(lf, "SMALL_TABLE", 1000)
     monkeypatch.setattr(lf, "N_BLOCKS", 4096)
+    monkeypatch.setattr(counts, "CHUNK", 4099)
 
 
 def _data(seed: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:

@@ -41,7 +41,7 @@ from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
 from binmetrics.measures.registry import declare_fast_path, register
 from binmetrics.measures.sums import POLY, RawSum, SumGroup, table_sums
-from binmetrics.table.counts import CHUNK, Confusion, CountTable, FloatArray
+from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
 from binmetrics.validation import check_in_range
 
 __all__ = [
@@ -167,11 +167,12 @@ def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
     above = [bisect.bisect_left(s, -e, key=lambda v: -v) for e in edges[1:-1].tolist()]
     bounds = [0, *above[::-1], s.size]  # bin n-1 is rows bounds[0]..bounds[1], ...
     unit = not t.weighted and t.total == t.n_distinct
+    size = block_size()  # read now: tests shrink it
     out = np.zeros((5, n_bins))
     for k in range(n_bins):
         lo, hi = bounds[n_bins - 1 - k], bounds[n_bins - k]
-        for a in range(lo, hi, CHUNK):
-            sl = slice(a, min(a + CHUNK, hi))
+        for a in range(lo, hi, size):
+            sl = slice(a, min(a + size, hi))
             x = s[sl]
             pos = t.pos[sl].astype(np.float64)
             if unit:

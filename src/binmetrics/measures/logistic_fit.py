@@ -32,7 +32,7 @@ import numpy as np
 from scipy.special import expit
 
 from binmetrics.measures._util import dot
-from binmetrics.table.counts import CHUNK, CountTable, FloatArray
+from binmetrics.table.counts import CountTable, FloatArray, block_size
 
 __all__ = ["FINAL_STEP", "N_BLOCKS", "SMALL_TABLE", "Fit", "fit_table", "inside", "logit_rows",
            "newton_fit"]
@@ -144,7 +144,7 @@ def _compress(t: CountTable, i0: int, i1: int,
     """Block sums of rows i0..i1 (``blocks`` blocks): the sum of cases x logit(p), the
     positives and the cases."""
     size = -(-(i1 - i0) // blocks)
-    step = size * max(1, CHUNK // size)  # whole blocks per chunk
+    step = size * max(1, block_size() // size)  # whole blocks per chunk
     unit = not t.weighted and t.total == t.n_distinct  # one case per row: tot = 1
     xs, ps, ts = [], [], []
     for a in range(i0, i1, step):
@@ -219,8 +219,9 @@ def _pass(t: CountTable, i0: int, i1: int, points: list[tuple[float, float]],
     unit = not t.weighted and t.total == t.n_distinct
     acc = [np.zeros(5) for _ in points]
     need_x = any(slopes)
-    for a0 in range(i0, i1, CHUNK):
-        sl = slice(a0, min(a0 + CHUNK, i1))
+    chunk = block_size()  # read now: tests shrink it
+    for a0 in range(i0, i1, chunk):
+        sl = slice(a0, min(a0 + chunk, i1))
         s = t.scores[sl]
         x = _logit(s) if need_x else None
         p = _float(t.pos[sl])
