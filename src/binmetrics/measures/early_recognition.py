@@ -18,7 +18,7 @@ from scipy.special import digamma
 
 from binmetrics.exceptions import report_caveat
 from binmetrics.measures._util import dot
-from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum
+from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum, tp_over_cases
 from binmetrics.measures.registry import register
 from binmetrics.measures.roc_points import find_block
 from binmetrics.table.counts import CountTable, FloatArray, chunks
@@ -142,11 +142,8 @@ def average_lift(t: CountTable) -> float:
         return NAN
 
     def compute() -> float:
-        if not t.weighted and t.total == t.n_distinct:  # one case per score
-            # g(j)/j summed over j: each positive at rank r adds 1/j for j = r..n, i.e.
-            # H(n) - H(r - 1) = digamma(n + 1) - digamma(r) (rounding of ~1e-15 a term)
-            g = t.positive_groups()
-            return float(t.P * digamma(t.total + 1.0) - np.sum(digamma(g.idx + 1.0)))
+        if not t.weighted and t.total == t.n_distinct:  # one case per score: g(j) = TP_j
+            return tp_over_cases(t)
         total = 0.0
         tp_before = c_before = 0.0
         for _, tp, fp, p, n in t.iter_cuts():

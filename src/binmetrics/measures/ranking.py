@@ -321,18 +321,26 @@ def mean_precision(t: CountTable) -> float:
     """
     if not both_classes(t, "mean_precision"):
         return NAN
-    if not t.weighted and t.total == t.n_distinct:
-        # one case per score: cut k holds k cases, so the sum of TP_k / k over the cuts
-        # gives each positive (0-based row j) 1/k for k = j+1..n, i.e. H(n) - H(j) =
-        # digamma(n + 1) - digamma(j + 1): a sum over the positives only, not a pass
-        # over the table (as average_lift's; ~1e-15 relative, tests/test_speed_rules.py)
-        g = t.positive_groups()
-        n = float(t.n_distinct)
-        return float(t.P * digamma(n + 1.0) - np.sum(digamma(g.idx + 1.0))) / n
+    if not t.weighted and t.total == t.n_distinct:  # precision at cut k is TP_k / k
+        return tp_over_cases(t) / t.n_distinct
     total = 0.0  # block by block: no table-sized temporaries
     for _, tp, fp, _, _ in t.iter_cuts():  # (iter_cuts carries fp[-1]: not in place)
         total += float(np.sum(tp / (tp + fp)))
     return total / t.n_distinct
+
+
+def tp_over_cases(t: CountTable) -> float:
+    """sum over the cuts k = 1..n of TP_k / k, for a table with one case per score
+    (unweighted, all scores distinct: cut k holds k cases). Each positive at 0-based
+    row j adds 1/k for k = j+1..n, i.e. H(n) - H(j) = digamma(n + 1) - digamma(j + 1):
+    a sum over the positives, not a pass over the table (rounding ~1e-15 a term).
+    Mean precision is it over n, average lift over P (memoised once for both)."""
+
+    def compute() -> float:
+        g = t.positive_groups()
+        return float(t.P * digamma(t.total + 1.0) - np.sum(digamma(g.idx + 1.0)))
+
+    return t.memo("tp_over_cases", compute)
 
 
 def recall_levels(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray]:

@@ -3,7 +3,6 @@ true class is among the k classes with the highest scores."""
 
 from __future__ import annotations
 
-import bisect
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -77,9 +76,9 @@ def top_k_accuracy(t: CountTable, *, k: int = 1) -> float:
         pos_half, neg_half, pos_zero, neg_zero = table_sums(t, TOP1)
         hits = pos_half + neg_half if t.probabilities_ok else pos_zero + neg_zero
         return hits / float(t.total)
-    # the table is sorted: the rows with score > c are a prefix, so the hits are the
-    # positives there and the negatives after it (two prefix sums, not four passes)
+    # the table is sorted: the rows with score > c are the cut at the next float above
+    # c, so the hits are its positives and the negatives after it (two prefix sums,
+    # not four passes)
     c = 0.5 if t.probabilities_ok else 0.0
-    above = bisect.bisect_left(t.scores, -c, key=lambda v: -v)
-    tp, fp = (float(v[0]) for v in t.prefix_sums_at([above]))
+    tp, fp = (float(v[0]) for v in t.prefix_sums_at([t.cut_index(np.nextafter(c, np.inf))]))
     return (tp + (t.N - fp)) / float(t.total)

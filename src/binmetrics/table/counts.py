@@ -545,7 +545,8 @@ class CountTable(Tabular):
             if k == self.n_distinct:  # the last carries: the same sums, by blocks (no
                 tp, fp = self.block_carries()  # table-sized array), kept for the measures
                 return float(tp[-1]), float(fp[-1])
-            return (float(np.cumsum(self._pos[:k])[-1]), float(np.cumsum(self._neg[:k])[-1]))
+            tps, fps = self.prefix_sums_at([k])  # the block holding cut k, from its carry
+            return float(tps[0]), float(fps[0])
         return (float(self._pos[:k].sum(dtype=np.float64)),
                 float(self._neg[:k].sum(dtype=np.float64)))
 
