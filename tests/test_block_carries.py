@@ -2,7 +2,7 @@
 
 ``CountTable.block_carries`` holds the running sums at each block boundary, so
 ``iter_cuts(first_block=k)`` starts at block k with the sums a walk from the top
-would carry there; tpr_at_fpr, tnr_at_tpr, partial_auc, roc_enrichment and the
+would carry there; tpr_at_fpr, tnr_at_tpr, roc_enrichment and the
 enrichment factor find their block by a binary search on the rates at the block
 ends. The block size is shrunk (7 and 64 groups) so that the tables span many
 blocks, and the values are compared exactly (==) with the walks from block 0 that
@@ -18,7 +18,6 @@ import pytest
 
 import binmetrics as bm
 from binmetrics.measures import early_recognition as er
-from binmetrics.measures import partial_auc as pa
 from binmetrics.measures import roc_points as rp
 from binmetrics.table import counts
 from binmetrics.table.counts import CountTable, FloatArray
@@ -70,14 +69,6 @@ def _walk_read_rate(t: CountTable, on: str, x: float, *, last: bool) -> float:
     fpr = np.concatenate([_walk_cut_rates(t, a, b)[1] for a, b in spans])
     xs, ys = (fpr, tpr) if on == "fpr" else (tpr, fpr)
     return float(rp.read_curve(xs, ys, np.array([x]), last=last)[0][0])
-
-
-def _walk_partial_auc(t: CountTable, focus: str, low: float, high: float) -> float:
-    below, upto = _walk_cut_counts(t, focus, [low, high])
-    tpr, fpr = _walk_cut_rates(t, max(upto[0] - 1, 0), min(below[1] + 1, t.n_distinct + 1))
-    if focus == "fpr":
-        return pa.area_between(fpr, tpr, low, high)
-    return pa.area_between(tpr, 1.0 - fpr, low, high)
 
 
 def _walk_positives_in_top(t: CountTable, x: float) -> float:
@@ -183,17 +174,6 @@ def test_targeted_reads_equal_the_walks_from_block_0(monkeypatch: pytest.MonkeyP
                 f = min(c / t.total, 1.0)
                 want = (_walk_positives_in_top(t, f * t.total) / (f * t.total)) / t.prevalence
                 assert er.enrichment_factor(t, fraction=f) == want, (kind, c)
-        inner = np.unique(fpr[(fpr > 0.0) & (fpr < 1.0)])
-        inner_t = np.unique(tpr[(tpr > 0.0) & (tpr < 1.0)])
-        ranges = [(0.0, 0.2), (0.0, 1.0), (0.1, 0.35), (0.5, 0.9)]
-        for lo, hi in [*ranges, (float(inner[1]), float(inner[-2])),
-                       (float(inner_t[2]), float(inner_t[-3]))]:
-            got = pa.partial_auc(t, fpr=(lo, hi))
-            assert got == _walk_partial_auc(t, "fpr", lo, hi), (kind, lo, hi)
-            assert got == pa.area_between(fpr, tpr, lo, hi)
-            got = pa.partial_auc(t, tpr=(lo, hi))
-            assert got == _walk_partial_auc(t, "tpr", lo, hi), (kind, lo, hi)
-            assert got == pa.area_between(tpr, 1.0 - fpr, lo, hi)
 
 
 @pytest.mark.parametrize("size", [1, 7, 64, 1 << 16])

@@ -24,6 +24,7 @@ from sklearn.metrics import det_curve, roc_auc_score
 
 import binmetrics as bm
 from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.measures import partial_auc as pa
 
 Y = [1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1,
      0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1]
@@ -110,6 +111,48 @@ def test_partial_areas_add_up(seed):
     for focus in ("fpr", "tpr"):
         parts = sum(ev.value("partial_auc", **{focus: (a, b)}) for a, b in itertools.pairwise(cuts))
         assert parts == pytest.approx(ev["auc"], abs=1e-12)
+
+
+def _area_under_polyline(x, y, low, high):
+    """The reference: segment by segment along the cuts (x nondecreasing), the trapezoid
+    of the part of each segment inside [low, high], its ends interpolated linearly."""
+    total = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(zip(x.tolist(), y.tolist(), strict=True)):
+        a, b = max(x0, low), min(x1, high)
+        if b > a:  # (vertical segments have no width)
+            ya = y0 + (a - x0) * (y1 - y0) / (x1 - x0)
+            yb = y0 + (b - x0) * (y1 - y0) / (x1 - x0)
+            total += (b - a) * (ya + yb) / 2.0
+    return total
+
+
+@pytest.mark.parametrize("chunk", [3, 1 << 16])
+@pytest.mark.parametrize("seed", range(6))
+def test_partial_auc_equals_trapezoids_under_the_whole_curve(monkeypatch, chunk, seed):
+    """partial_auc sums ramps over the groups holding positives; the trapezoids under
+    every cut of t.tp, t.fp must give the same area, with ties, weights, ranges on
+    vertices and first cuts without positives."""
+    from binmetrics.table import counts
+
+    monkeypatch.setattr(counts, "CHUNK", chunk)
+    r = np.random.default_rng(seed)
+    n = 400
+    y = r.random(n) < 0.3
+    s = np.round(y * 0.3 + r.random(n), 1 if seed % 2 else 3)
+    s[np.flatnonzero(~y)[:5]] = 2.0 + np.arange(5)  # the first cuts hold no positive
+    w = r.uniform(0.2, 2, n) if seed > 2 else None
+    t = bm.CountTable.from_arrays(y, s, sample_weight=w)
+    fpr, tpr = np.concatenate(([0.0], t.fp / t.N)), np.concatenate(([0.0], t.tp / t.P))
+    inner = np.unique(fpr[(fpr > 0) & (fpr < 1)])
+    inner_t = np.unique(tpr[(tpr > 0) & (tpr < 1)])
+    ranges = [(0.0, 0.2), (0.0, 1.0), (0.1, 0.35), (0.5, 0.9), (0.999, 1.0),
+              (float(inner[1]), float(inner[-2])), (float(inner_t[2]), float(inner_t[-3]))]
+    for lo, hi in ranges:
+        want = _area_under_polyline(fpr, tpr, lo, hi)
+        assert pa.partial_auc(t, fpr=(lo, hi)) == pytest.approx(want, rel=1e-12, abs=1e-15)
+        # TPR focus: the area between the curve and the right edge, x = TPR
+        want = _area_under_polyline(tpr, 1.0 - fpr, lo, hi)
+        assert pa.partial_auc(t, tpr=(lo, hi)) == pytest.approx(want, rel=1e-12, abs=1e-15)
 
 
 @pytest.mark.parametrize("params, match", [

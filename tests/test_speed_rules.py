@@ -203,12 +203,11 @@ def test_compare_delong_equals_delong_test() -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_rates_read_from_blocks_equal_the_whole_curve(monkeypatch: pytest.MonkeyPatch,
                                                       chunk: int, seed: int) -> None:
-    """partial_auc, tpr_at_fpr and tnr_at_tpr read only the cuts they need (no t.tp /
+    """tpr_at_fpr and tnr_at_tpr read only the cuts they need (no t.tp /
     t.fp): the same values, bit for bit, as on the whole cumulative arrays."""
     import numpy as np
 
     import binmetrics as bm
-    from binmetrics.measures import partial_auc as pa
     from binmetrics.measures import roc_points as rp
     from binmetrics.table import counts
 
@@ -226,10 +225,6 @@ def test_rates_read_from_blocks_equal_the_whole_curve(monkeypatch: pytest.Monkey
         assert rp.tpr_at_fpr(t, fpr=x) == float(rp.read_curve(fpr, tpr, xa, last=True)[0][0])
         assert rp.tnr_at_tpr(t, tpr=x) == 1.0 - float(
             rp.read_curve(tpr, fpr, xa, last=False)[0][0])
-    inner = np.unique(fpr[(fpr > 0) & (fpr < 1)])  # ranges starting/ending on vertices
-    for lo, hi in [(0.0, 0.2), (0.0, 1.0), (0.1, 0.35), (float(inner[1]), float(inner[-2]))]:
-        assert pa.partial_auc(t, fpr=(lo, hi)) == pa.area_between(fpr, tpr, lo, hi)
-        assert pa.partial_auc(t, tpr=(lo, hi)) == pa.area_between(tpr, 1.0 - fpr, lo, hi)
 
 
 @pytest.mark.parametrize("seed", range(4))

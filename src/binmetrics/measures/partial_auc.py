@@ -44,12 +44,12 @@ from typing import Any
 import numpy as np
 
 from binmetrics.exceptions import report_undefined
+from binmetrics.measures._util import dot
 from binmetrics.measures.ranking import both_classes
 from binmetrics.measures.registry import register
-from binmetrics.measures.roc_points import cut_counts, cut_rates
-from binmetrics.table.counts import CountTable, FloatArray
+from binmetrics.table.counts import CountTable, FloatArray, PositiveGroups
 
-__all__ = ["area_between", "check_rate_range", "partial_auc", "partial_auc_range"]
+__all__ = ["check_rate_range", "partial_auc", "partial_auc_range"]
 
 #: the FPR range used when neither ``fpr=`` nor ``tpr=`` is given
 DEFAULT_FPR = (0.0, 0.2)
@@ -81,25 +81,45 @@ def partial_auc_range(fpr: Any = None, tpr: Any = None) -> tuple[str, float, flo
     return ("fpr", *check_rate_range(DEFAULT_FPR if fpr is None else fpr, "fpr"))
 
 
-def _area_to(x: FloatArray, y: FloatArray, cum: FloatArray, v: float) -> float:
-    """Area under the polyline (x nondecreasing, from x[0] = 0) from x[0] to v."""
-    k = int(np.searchsorted(x, v, side="right")) - 1
-    if k >= x.size - 1:
-        return float(cum[-1])
-    dx = x[k + 1] - x[k]  # > 0: x[k] <= v < x[k + 1]
-    y_v = y[k] + (v - x[k]) / dx * (y[k + 1] - y[k])
-    return float(cum[k] + (v - x[k]) * (y[k] + y_v) / 2.0)
+def _tp_integral(g: PositiveGroups, lo: float, hi: float) -> float:
+    r"""The integral of TP over FP from ``lo`` to ``hi`` (counts) along the ROC polyline.
+
+    Each group holding positives raises TP by its ``pos`` along a ramp from FP =
+    ``fp0`` to ``fp0 + neg`` (straight up when ``neg`` is 0); a group of negatives
+    alone only moves FP. So TP(f) is the sum of the groups' ramps, and its integral is
+    the sum of theirs: with :math:`d = x - fp_0 > 0` and :math:`m = \min(d, neg)`,
+    :math:`\int_{fp_0}^{fp_0 + d} \mathrm{ramp} = (d - m) + m^2 / (2\,neg)`.
+    """
+    k = int(np.searchsorted(g.fp0, hi, side="left"))  # the groups starting below hi
+    fp0, neg = g.fp0[:k], g.neg[:k]
+    ramp = _ramp_integral(hi - fp0, neg)
+    if lo > 0.0:
+        ramp -= _ramp_integral(lo - fp0, neg)
+    return dot(g.pos[:k], ramp)
 
 
-def area_between(x: FloatArray, y: FloatArray, low: float, high: float) -> float:
-    """Area under the polyline through (x, y) (x nondecreasing, spanning [0, 1]) between
-    ``x = low`` and ``x = high``; vertical segments carry no area, so where several points
-    share an abscissa the result does not depend on which is taken."""
-    i0 = max(int(np.searchsorted(x, low, side="right")) - 1, 0)
-    i1 = min(int(np.searchsorted(x, high, side="left")) + 1, x.size)
-    xs, ys = x[i0:i1], y[i0:i1]  # the points from the one at or below low to the one at/above high
-    cum = np.concatenate(([0.0], np.cumsum(np.diff(xs) * (ys[1:] + ys[:-1]) / 2.0)))
-    return _area_to(xs, ys, cum, high) - _area_to(xs, ys, cum, low)
+def _ramp_integral(d: FloatArray, width: FloatArray) -> FloatArray:
+    """The integral up to d (0 where d <= 0) of a ramp rising from 0 to 1 over
+    ``width`` (a step where width is 0)."""
+    d = np.maximum(d, 0.0)
+    m = np.minimum(d, width)
+    out = m * m
+    np.divide(out, 2.0 * width, out=out, where=width > 0.0)  # m = 0 where width = 0
+    out += d - m
+    return out
+
+
+def _fp_integral(g: PositiveGroups, lo: float, hi: float) -> float:
+    """The integral of FP over TP from ``lo`` to ``hi`` (counts) along the ROC polyline:
+    across a group holding positives FP rises linearly from ``fp0`` to ``fp0 + neg``
+    while TP rises by ``pos``; the groups of negatives alone are vertical steps, with
+    no width on this axis."""
+    a = int(np.searchsorted(g.tp0 + g.pos, lo, side="right"))  # groups ending after lo
+    b = int(np.searchsorted(g.tp0, hi, side="left"))            # ... starting below hi
+    tp0, pos, neg, fp0 = g.tp0[a:b], g.pos[a:b], g.neg[a:b], g.fp0[a:b]
+    u0 = np.clip(lo - tp0, 0.0, pos)  # the part of each group's TP span inside [lo, hi]
+    u1 = np.clip(hi - tp0, 0.0, pos)
+    return dot(fp0, u1 - u0) + dot(neg / pos, (u1 * u1 - u0 * u0) / 2.0)
 
 
 def diagonal_area(focus: str, low: float, high: float) -> float:
@@ -149,14 +169,14 @@ def partial_auc(t: CountTable, *, fpr: tuple[float, float] | None = None,
     focus, low, high = partial_auc_range(fpr, tpr)
     if not both_classes(t, "partial_auc"):
         return float("nan")
-    # only the cuts area_between reads (from the last at or below low to the first at or
-    # above high), not the table-sized cumulative arrays
-    below, upto = cut_counts(t, focus, [low, high])
-    tp_rate, fp_rate = cut_rates(t, max(upto[0] - 1, 0), min(below[1] + 1, t.n_distinct + 1))
+    # a sum over the groups holding positives (about the prevalence's share of the
+    # table), not a pass over the cuts in the range (_integrals)
+    g = t.positive_groups()
+    pn = t.P * t.N
     if focus == "fpr":
-        area = area_between(fp_rate, tp_rate, low, high)
+        area = _tp_integral(g, low * t.N, high * t.N) / pn
     else:
-        area = area_between(tp_rate, 1.0 - fp_rate, low, high)
+        area = (high - low) - _fp_integral(g, low * t.P, high * t.P) / pn
     if not correct:
         return area
     lo = diagonal_area(focus, low, high)
