@@ -112,16 +112,17 @@ def _harmonic_gap(c0: FloatArray, c1: FloatArray) -> FloatArray:
     """H(c1) - H(c0) = sum_{j=c0+1}^{c1} 1/j, also for real c (digamma(c+1) + Euler gamma).
 
     For large arguments the difference of two digammas loses digits, so there it is
-    taken from the asymptotic series, written in differences that keep them.
+    taken from the asymptotic series, written in differences that keep them. ``c0``
+    ascends (cumulative cases), so the small arguments are a prefix: slices, not masks.
     """
     a, b = c0 + 1.0, c1 + 1.0
+    k = int(np.searchsorted(a, 1000.0))  # a < 1000 on [:k]
     out = np.empty_like(a)
-    small = a < 1000.0
-    out[small] = digamma(b[small]) - digamma(a[small])
-    a, b = a[~small], b[~small]
+    out[:k] = digamma(b[:k]) - digamma(a[:k])
+    a, b = a[k:], b[k:]
     m, ab = b - a, a * b
-    out[~small] = (np.log1p(m / a) + m / (2.0 * ab) + m * (a + b) / (12.0 * ab * ab)
-                   - m * (a + b) * (a * a + b * b) / (120.0 * ab**4))
+    out[k:] = (np.log1p(m / a) + m / (2.0 * ab) + m * (a + b) / (12.0 * ab * ab)
+               - m * (a + b) * (a * a + b * b) / (120.0 * ab**4))
     return out
 
 
@@ -158,19 +159,26 @@ def average_lift(t: CountTable) -> float:
 def _lift_block(tp: FloatArray, c: FloatArray, p: Any, n: Any, tp_before: float,
                 c_before: float) -> float:
     """Sum of g(j)/j over the cases j of one block of groups (c: cases up to each group)."""
-    # a single case j contributes g(j)/j = tp_g/c_g; sum that over every group, then
-    # correct the groups of several cases: inside group g, g(j) = tp0 + (j - c0) q with
-    # q = pos/m, so sum_j g(j)/j = (tp0 - c0 q)(H(c1) - H(c0)) + pos_g
-    total = float(np.sum(tp / c))
-    multi = np.flatnonzero((p + n) != 1)
-    if multi.size:
-        c0 = np.concatenate(([c_before], c[:-1]))[multi]
-        tp0 = np.concatenate(([tp_before], tp[:-1]))[multi]
-        c1, pm = c[multi], p[multi].astype(np.float64)
-        q = pm / (c1 - c0)
-        exact = (tp0 - c0 * q) * _harmonic_gap(c0, c1) + pm
-        total += float(np.sum(exact) - np.sum(tp[multi] / c1))
-    return total
+    # a single case j contributes g(j)/j = tp_g/c_g; inside a group of several cases,
+    # g(j) = tp0 + (j - c0) q with q = pos/m, so sum_j g(j)/j = (tp0 - c0 q)(H(c1) - H(c0))
+    # + pos_g
+    single = (p + n) == 1
+    if single.all():
+        return float(np.sum(tp / c))
+    c0 = np.concatenate(([c_before], c[:-1]))
+    tp0 = np.concatenate(([tp_before], tp[:-1]))
+    if not single.any():  # weighted tables, continuous scores: every group, no gathers
+        return float(np.sum(_group_lift(tp0, c0, c, p)))
+    multi = np.flatnonzero(~single)  # sum every group as single, then correct the others
+    exact = _group_lift(tp0[multi], c0[multi], c[multi], p[multi])
+    return float(np.sum(tp / c) + (np.sum(exact) - np.sum(tp[multi] / c[multi])))
+
+
+def _group_lift(tp0: FloatArray, c0: FloatArray, c1: FloatArray, pos: Any) -> FloatArray:
+    """sum_j g(j)/j over each group's cases j in (c0, c1] (g rising linearly by pos)."""
+    pm = pos.astype(np.float64)
+    q = pm / (c1 - c0)
+    return (tp0 - c0 * q) * _harmonic_gap(c0, c1) + pm
 
 
 # --- early recognition (METHODS.md section 2) ------------------------------------------
