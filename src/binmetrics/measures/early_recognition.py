@@ -9,7 +9,6 @@ inside it), as :mod:`binmetrics.measures.ranking` explains.
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any
 
@@ -17,7 +16,7 @@ import numpy as np
 from scipy.special import digamma
 
 from binmetrics.exceptions import report_caveat
-from binmetrics.measures._util import dot
+from binmetrics.measures._util import dot, exact_sum
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum, tp_over_cases
 from binmetrics.measures.registry import register
 from binmetrics.measures.roc_points import find_block
@@ -56,7 +55,8 @@ def _gain_sum(t: CountTable) -> float:
     Unweighted counts: in int64, exact. Weighted: the cumulative negatives fp0 are
     split exactly into three parts (Rump, Ogita & Oishi's extraction, as the Spark
     engine sums), the first two summed without rounding; each product pos * part is
-    taken exactly (Dekker) and math.fsum adds them all with one rounding.
+    taken exactly (Dekker) and :func:`~binmetrics.measures._util.exact_sum` adds them all
+    with one rounding, as math.fsum would.
     """
     g = t.positive_groups()
     if not t.weighted and t.total < 2.0**32:  # |terms| sum to at most P N < 2^63
@@ -86,12 +86,7 @@ def _gain_sum(t: CountTable) -> float:
             carry[i] = float(inclusive[-1]) if inclusive.size else carry[i]
     diffs = (carry[0] - 2.0 * fp0[0], carry[1] - 2.0 * fp0[1],  # exact
              carry[2] - 2.0 * fp0[2] - g.neg)
-    terms: list[Any] = []
-    for diff in diffs:
-        terms.extend(_two_product(g.pos, diff))
-    # fed to fsum block by block: no list of every term as Python floats at once
-    return math.fsum(itertools.chain.from_iterable(
-        term[sl].tolist() for term in terms for sl in chunks(term.size)))
+    return exact_sum(term for diff in diffs for term in _two_product(g.pos, diff))
 
 
 def _two_product(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
