@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics.table import counts
+from binmetrics.table import counts, sorting
 
 
 def _all_values(y, s, w, **kw):
@@ -85,7 +85,7 @@ def test_blocked_binary_search_equals_searchsorted(block):
     rng = np.random.default_rng(block)
     keys = np.unique(rng.integers(0, 500, 200).astype(float))
     queries = np.sort(rng.choice(keys, 60))
-    np.testing.assert_array_equal(counts._positions(keys, queries, block=block),
+    np.testing.assert_array_equal(sorting.positions(keys, queries, block=block),
                                   np.searchsorted(keys, queries))
 
 
@@ -99,3 +99,35 @@ def test_large_table_crosses_blocks_in_the_build():
     order = np.argsort(-s)
     np.testing.assert_array_equal(t.pos, y[order].astype(int))
     np.testing.assert_array_equal(t.scores, s[order])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_both_weighted_sorts_build_the_same_table(seed: int) -> None:
+    """sorting.weighted_rows: the complex sort and the argsort (the CPU decides which
+    runs) give equal tables: bit for bit on distinct scores, and within the last bits
+    of a tied group's sums (they add its weights in different orders). The negatives'
+    weights are summed as such, not as total - positives."""
+    rng = np.random.default_rng(seed)
+    n = 3000
+    y = rng.random(n) < 0.3
+    s = rng.random(n)
+    if seed % 2:
+        s = np.round(s, 2)  # tied groups
+    w = rng.uniform(0.1, 3.0, n) * 10.0 ** rng.integers(-3, 4, n)
+    w[rng.random(n) < 0.05] = 0.0
+    a = sorting.weighted_rows(y, s, w, argsort=True)
+    b = sorting.weighted_rows(y, s, w, argsort=False)
+    np.testing.assert_array_equal(a[0], b[0])
+    if seed % 2:
+        np.testing.assert_allclose(a[1], b[1], rtol=1e-13, atol=0)
+        np.testing.assert_allclose(a[2], b[2], rtol=1e-13, atol=0)
+    else:
+        np.testing.assert_array_equal(a[1], b[1])
+        np.testing.assert_array_equal(a[2], b[2])
+    want_pos = np.array([w[y & (s == v)].sum() for v in a[0]])
+    want_neg = np.array([w[~y & (s == v)].sum() for v in a[0]])
+    np.testing.assert_allclose(a[1], want_pos, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(a[2], want_neg, rtol=1e-13, atol=0)
+    assert np.all(np.diff(a[0]) < 0)
+    for arr in (*a, *b):
+        assert arr.flags.c_contiguous and arr.dtype == np.float64

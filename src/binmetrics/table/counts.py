@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from binmetrics.formatting import Tabular
 from binmetrics.table.confusion import Confusion
+from binmetrics.table.sorting import group_starts, positions, runs, weighted_rows
 from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold
 
 if TYPE_CHECKING:
@@ -54,26 +55,6 @@ class cached_property(Generic[_T]):  # named as the functools one it replaces
             return self
         value = obj.__dict__[self.name] = self.func(obj)
         return value
-
-
-def _group_starts(sorted_keys: FloatArray) -> npt.NDArray[np.intp] | None:
-    """Start index of each run of equal values, or None when all values differ."""
-    if sorted_keys.size < 2:
-        return None
-    new = sorted_keys[1:] != sorted_keys[:-1]
-    if new.all():
-        return None
-    starts = np.flatnonzero(new)
-    starts += 1
-    return np.concatenate((np.zeros(1, dtype=starts.dtype), starts))
-
-
-def _runs(sorted_keys: FloatArray) -> tuple[FloatArray, npt.NDArray[np.intp] | None]:
-    """Distinct values of a sorted array and their counts (None: every count is 1)."""
-    starts = _group_starts(sorted_keys)
-    if starts is None:
-        return sorted_keys, None
-    return sorted_keys[starts], np.diff(starts, append=sorted_keys.size)
 
 
 def count_dtype(max_count: float) -> np.dtype:
@@ -139,22 +120,6 @@ class PositiveGroups:
 
 #: memo key of the rows holding positives when the build found them (positive_groups)
 _POSITIVE_ROWS = "positive_rows"
-
-
-def _positions(keys: FloatArray, queries: FloatArray, block: int = 1 << 15) -> npt.NDArray[np.intp]:
-    """np.searchsorted(keys, queries) for sorted queries, one cache-sized block of keys
-    at a time (the binary searches then stay in cache)."""
-    if keys.size <= block:
-        return np.searchsorted(keys, queries)
-    out = np.empty(queries.size, dtype=np.intp)
-    starts = np.arange(0, keys.size, block)
-    bounds = np.append(np.searchsorted(queries, keys[starts]), queries.size)
-    out[:bounds[0]] = 0  # queries below every key
-    for i, a in enumerate(starts.tolist()):
-        lo, hi = int(bounds[i]), int(bounds[i + 1])
-        if hi > lo:
-            out[lo:hi] = np.searchsorted(keys[a:a + block], queries[lo:hi]) + a
-    return out
 
 
 class CountTable(Tabular):
@@ -285,32 +250,7 @@ class CountTable(Tabular):
     @classmethod
     def _build_weighted(cls, y: npt.NDArray[np.bool_], s: FloatArray,
                         w: FloatArray) -> CountTable:
-        # One sort of complex numbers (-score) + i (+-weight, the sign the label): it
-        # orders by score and carries the weights along, instead of an argsort and three
-        # gathers of random rows (4x one np.sort at n = 1e7; this is about 2x). In a tied
-        # group the negatives (imaginary part < 0) come first, each class by weight.
-        c = np.empty(s.size, dtype=np.complex128)
-        c.real = s
-        np.negative(c.real, out=c.real)
-        c.imag = w
-        np.negative(c.imag, out=c.imag, where=~y)
-        c.sort()
-        keys, signed = c.real, c.imag
-        starts = _group_starts(keys)
-        scores = np.negative(keys if starts is None else keys[starts])
-        # the class weights overwrite the sorted array in place (keys are copied out):
-        # the build then needs the complex array and the scores, no further copies.
-        # The negatives' weights are summed directly: (total - positives) cancels digits
-        # when a tied group's positive weight dwarfs its negative weight
-        wy, wn = keys, signed
-        np.maximum(signed, 0.0, out=wy)
-        np.negative(wn, out=wn)
-        np.maximum(wn, 0.0, out=wn)
-        if starts is None:  # one row per score: contiguous copies (strided views would
-            pos, neg = wy.copy(), wn.copy()  # slow every later pass over the table)
-        else:
-            pos = np.add.reduceat(wy, starts)
-            neg = np.add.reduceat(wn, starts)
+        scores, pos, neg = weighted_rows(y, s, w)  # its sort is the CPU's (sorting.py)
         return cls(scores, pos, neg, weighted=True, _trusted=True,
                    _nonempty=bool(w.size) and float(w.min()) > 0.0)
 
@@ -347,15 +287,15 @@ class CountTable(Tabular):
         further cases in ``extra`` (and ``extra_minority``): (negated scores, counts),
         each score among ``keys``; ``totals`` are (P, N).
         """
-        uniq, m = _runs(keys)
-        mk_u, mk_c = _runs(minority)
+        uniq, m = runs(keys)
+        mk_u, mk_c = runs(minority)
         total: npt.NDArray[Any] | None = m
         if extra is not None and extra[0].size:
             total = np.ones(uniq.size, np.int64) if m is None else m.astype(np.int64)
             np.add.at(total, np.searchsorted(uniq, extra[0]), extra[1])
         dt = count_dtype(1 if total is None else int(total.max()))
         cnt_min = np.zeros(uniq.size, dtype=dt)
-        at = _positions(uniq, mk_u)  # the groups holding minority cases, ascending
+        at = positions(uniq, mk_u)  # the groups holding minority cases, ascending
         cnt_min[at] = 1 if mk_c is None else mk_c
         more_minority = extra_minority is not None and extra_minority[0].size > 0
         if extra_minority is not None and more_minority:
@@ -715,7 +655,7 @@ class CountTable(Tabular):
         n = np.concatenate([t._neg.astype(np.float64) for t in tables])
         order = np.argsort(-s, kind="stable")
         s, p, n = s[order], p[order], n[order]
-        starts = _group_starts(s)
+        starts = group_starts(s)
         if starts is not None:
             s = s[starts]
             p = np.add.reduceat(p, starts)
