@@ -295,8 +295,7 @@ def average_precision(t: CountTable) -> float:
     if not both_classes(t, "average_precision"):
         return NAN
     g = t.positive_groups()
-    tp1 = g.tp1
-    return dot(g.pos, tp1 / (tp1 + g.fp1)) / t.P
+    return dot(g.pos, g.precision) / t.P
 
 
 @register("mean_precision", name="Mean of precisions (Berrar's plain mean)", family="ranking",
@@ -358,7 +357,7 @@ def recall_levels(t: CountTable) -> tuple[FloatArray, FloatArray, FloatArray]:
         zero = np.zeros(1)
         return (np.concatenate((zero, tp1 / t.P)),
                 np.concatenate((zero, tp1 / end)),
-                np.concatenate((zero, tp1 / (tp1 + g.fp1))))
+                np.concatenate((zero, g.precision)))
 
     return t.memo("recall_levels", compute)
 

@@ -109,13 +109,19 @@ class PositiveGroups:
     tp0: FloatArray
     fp0: FloatArray
 
-    @property
+    # cached: a dozen ranking measures read them from one memoised instance
+    @cached_property
     def tp1(self) -> FloatArray:
         return self.tp0 + self.pos
 
-    @property
+    @cached_property
     def fp1(self) -> FloatArray:
         return self.fp0 + self.neg
+
+    @cached_property
+    def precision(self) -> FloatArray:
+        """TP / (TP + FP) at the cut after each group."""
+        return self.tp1 / (self.tp1 + self.fp1)
 
 
 #: memo key of the rows holding positives when the build found them (positive_groups)
