@@ -39,3 +39,19 @@ def test_exact_sum_of_non_finite_values_is_what_fsum_gives() -> None:
     with pytest.raises(ValueError, match="inf"):  # as math.fsum([-inf, inf])
         exact_sum([np.array([-np.inf, np.inf])])
     assert exact_sum([np.zeros(0)]) == 0.0
+
+
+def test_harmonic_gap_equals_the_sum_of_reciprocals_on_every_range_of_its_series() -> None:
+    """early_recognition._harmonic_gap (average lift with weights): digammas below
+    1000, the asymptotic series above, its last term dropped from 1e4 on; at integer
+    ends it must equal sum 1/j over (c0, c1], summed with fsum, to a few ulps."""
+    from binmetrics.measures.early_recognition import _harmonic_gap
+
+    rng = np.random.default_rng(0)
+    c0 = np.sort(np.concatenate([rng.integers(1000, 10**4, 200), rng.integers(10**4, 10**8, 200),
+                                 [999, 1000, 9999, 10**4, 10**4 + 1]])).astype(np.float64)
+    c1 = c0 + rng.integers(1, 40, c0.size)
+    got = _harmonic_gap(c0, c1)
+    want = np.array([math.fsum(1.0 / j for j in range(int(a) + 1, int(b) + 1))
+                     for a, b in zip(c0, c1, strict=True)])
+    np.testing.assert_allclose(got, want, rtol=1e-15, atol=0)  # 1/j rounds: a few ulps
