@@ -70,6 +70,24 @@ def test_top_level_help_loads_no_heavy_library() -> None:
     assert not [m for m in HEAVY if m in loaded]
 
 
+def test_a_binary_evaluation_loads_neither_pandas_nor_scipy_stats() -> None:
+    """bm.evaluate(...).to_dict() in a fresh process imports what the measures need
+    (NumPy, scipy.special), not pandas, scipy.stats or the curves and inference layers
+    (about 1.7 s of imports on a first call before; issue 18's start-up)."""
+    loaded = _modules_after("import warnings\nwarnings.simplefilter('ignore')\n"
+                            "import binmetrics as bm\n"
+                            "ev = bm.evaluate([0, 1, 1, 0, 1], [.2, .8, .6, .3, .1])\n"
+                            "ev.to_dict(); ev['auc']; ev.confusion; ev.value('ece', n_bins=3)")
+    assert "binmetrics.evaluation.binary" in loaded
+    heavy = ("pandas", "scipy.stats", "matplotlib", "pyarrow", "rich", "sklearn",
+             "binmetrics.curves", "binmetrics.inference")
+    assert not [m for m in heavy if m in loaded]
+    # and what a method needs still loads on use
+    loaded = _modules_after("import binmetrics as bm\n"
+                            "bm.evaluate([0, 1, 1, 0], [.2, .8, .6, .3]).roc().area()")
+    assert "binmetrics.curves.core" in loaded
+
+
 def test_lazy_names_resolve_and_measures_stays_the_function() -> None:
     import binmetrics as bm
 
@@ -78,6 +96,13 @@ def test_lazy_names_resolve_and_measures_stays_the_function() -> None:
     from binmetrics.measures.registry import measures  # the subpackage must not shadow it
 
     assert bm.measures is measures
+    import binmetrics.evaluation as evaluation
+
+    for name in evaluation.__all__:
+        assert getattr(evaluation, name) is not None, name
+    assert set(evaluation.__all__) <= set(dir(evaluation))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        evaluation.nope  # noqa: B018
     assert set(bm.__all__) <= set(dir(bm))
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         bm.nope  # noqa: B018

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import numbers
+import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 NanPolicy = Literal["raise", "omit"]
 
@@ -57,7 +57,8 @@ def row_list(mask: npt.NDArray[np.bool_], limit: int = 5, note: bool = True) -> 
 
 def as_1d(x: Any, name: str) -> np.ndarray:
     """``x`` as a 1-D array; a 2-D column vector is accepted, anything else is an error."""
-    if isinstance(x, (pd.Series, pd.Index)):
+    pd = sys.modules.get("pandas")  # a pandas object means pandas is loaded: no import
+    if pd is not None and isinstance(x, (pd.Series, pd.Index)):
         arr = x.to_numpy()
     else:
         arr = np.asarray(x)
@@ -155,6 +156,8 @@ def _distinct_labels(y: np.ndarray) -> list[Any]:
     rest = differs & (y != second)
     if not rest.any():
         return sorted([first, second], key=label_key)
+    import pandas as pd  # more than two labels: unique without a sort of mixed types
+
     found = pd.unique(pd.Series(y))
     return sorted(found.tolist(), key=label_key)
 
@@ -212,12 +215,24 @@ def _subset(values: set[Any], encoding: frozenset[Any]) -> bool:
         return False
 
 
+def _missing(y: np.ndarray) -> npt.NDArray[np.bool_]:
+    """Where labels are missing: NaN in floats; None, NaN, NaT or pd.NA in objects (as
+    pandas.isna, imported only for object arrays); nothing in other kinds."""
+    if y.dtype.kind == "f":
+        return np.isnan(y)
+    if y.dtype.kind == "O":
+        import pandas as pd
+
+        return np.asarray(pd.isna(y), dtype=bool)
+    return np.zeros(y.size, dtype=bool)
+
+
 def check_labels(y_true: Any, pos_label: Any = None) -> tuple[npt.NDArray[np.bool_], Any]:
     """Binary labels as a boolean array (True = positive) and the positive label used."""
     y = as_1d(y_true, "y_true")
     if y.size == 0:
         raise ValueError("y_true is empty: there is nothing to evaluate")
-    missing = pd.isna(y) if y.dtype.kind in "fOUS" else np.zeros(y.size, dtype=bool)
+    missing = _missing(y)
     if missing.any():
         raise ValueError(
             f"y_true has {plural(missing.sum(), 'missing label')} (NaN/None) at rows "

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, TypeAlias, overload
 import numpy as np
 
 from binmetrics.evaluation.binary import Evaluation
-from binmetrics.evaluation.multiclass import MulticlassEvaluation, evaluate_multiclass
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
 from binmetrics.measures import get_measure
@@ -18,6 +17,8 @@ from binmetrics.validation import NanPolicy, check_binary_inputs, is_score_matri
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
 
 __all__ = ["evaluate", "score"]
 
@@ -186,6 +187,8 @@ def evaluate(
         if higher_is_positive is not True:
             raise ValueError("higher_is_positive=False applies to the scores of a binary "
                              "classifier, not to a multiclass probability matrix")
+        from binmetrics.evaluation.multiclass import evaluate_multiclass  # pandas: lazy
+
         return evaluate_multiclass(y_true, y_score, labels=labels, sample_weight=sample_weight,
                                    nan_policy=nan_policy, undefined=undefined)
     if is_score_matrix(y_score) and np.shape(y_score)[1] == 2:
@@ -204,6 +207,8 @@ def evaluate(
             raise ValueError(f"{', '.join(unused)} cannot be used with a probability matrix "
                              f"(y_score of shape {np.shape(y_score)}): the multiclass "
                              "prediction is the argmax of each row")
+        from binmetrics.evaluation.multiclass import evaluate_multiclass
+
         return evaluate_multiclass(y_true, y_score, sample_weight=sample_weight,
                                    nan_policy=nan_policy, undefined=undefined)
     opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,

@@ -11,17 +11,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 import numpy as np
 
 from binmetrics.backends import display_hook
-from binmetrics.curves import (
-    AccumulationCurve,
-    DETCurve,
-    GainCurve,
-    LiftCurve,
-    PRCurve,
-    PRGCurve,
-    ROCCurve,
-    ThresholdCurves,
-)
-from binmetrics.curves.roc_tools import roc_criterion
 from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.evaluation.inference_methods import InferenceMethods
 from binmetrics.exceptions import (
@@ -45,6 +34,16 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
+    from binmetrics.curves import (
+        AccumulationCurve,
+        DETCurve,
+        GainCurve,
+        LiftCurve,
+        PRCurve,
+        PRGCurve,
+        ROCCurve,
+        ThresholdCurves,
+    )
     from binmetrics.evaluation.summary import Summary
     from binmetrics.evaluation.undersample import UndersampledEvaluation
     from binmetrics.table.binning import Binning
@@ -52,7 +51,8 @@ if TYPE_CHECKING:
 __all__ = ["BestThreshold", "Evaluation", "prediction_rule", "warn_threshold_range"]
 
 #: a curve with thresholds (ROC, DET, PR, threshold curves)
-_C = TypeVar("_C", ROCCurve, DETCurve, PRCurve, ThresholdCurves)
+# the curves load on first use (curves imports pandas and the inference layer's scipy.stats)
+_C = TypeVar("_C", "ROCCurve", "DETCurve", "PRCurve", "ThresholdCurves")
 
 
 def prediction_rule(higher_is_positive: bool = True) -> str:
@@ -514,6 +514,8 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             "youden" if weights is not None and get_measure(measure).id == "informedness"
             else None)
         if criterion is not None:
+            from binmetrics.curves.roc_tools import roc_criterion
+
             roc = self.roc()
             crit = roc_criterion(roc.tpr, roc.fpr, criterion, weights)
             k = int(np.nanargmax(crit)) if not np.all(np.isnan(crit)) else 0
@@ -561,28 +563,38 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     # --- curves ----------------------------------------------------------------------
     def roc(self) -> ROCCurve:
         """The ROC curve (``.area()`` is the AUC, ``.hull()`` the convex hull)."""
+        from binmetrics.curves import ROCCurve
+
         with undefined_policy(self.undefined):
             return self.in_user_units(ROCCurve.from_table(self.table))
 
     def det(self) -> DETCurve:
         """The DET curve (FPR and FNR by threshold, as scikit-learn's ``det_curve``);
         ``.plot()`` draws it on normal-deviate axes."""
+        from binmetrics.curves import DETCurve
+
         with undefined_policy(self.undefined):
             return self.in_user_units(DETCurve.from_table(self.table))
 
     def pr(self) -> PRCurve:
         """The precision-recall curve (``.area(method)``: step, min, max, minmax, linear,
         davis_goadrich)."""
+        from binmetrics.curves import PRCurve
+
         with undefined_policy(self.undefined):
             return self.in_user_units(PRCurve.from_table(self.table))
 
     def prg(self) -> PRGCurve:
         """The precision-recall-gain curve (``.area()`` is AUPRG)."""
+        from binmetrics.curves import PRGCurve
+
         with undefined_policy(self.undefined):
             return PRGCurve.from_table(self.table)
 
     def threshold_curves(self) -> ThresholdCurves:
         """TPR and FPR against the threshold; ``.measure(name)`` for any confusion measure."""
+        from binmetrics.curves import ThresholdCurves
+
         with undefined_policy(self.undefined):
             return self.in_user_units(ThresholdCurves.from_table(self.table))
 
@@ -615,15 +627,21 @@ class Evaluation(InferenceMethods, CalibrationMethods):
 
     def gain(self) -> GainCurve:
         """The gain chart."""
+        from binmetrics.curves import GainCurve
+
         return GainCurve.from_table(self.table)
 
     def lift(self) -> LiftCurve:
         """The lift chart."""
+        from binmetrics.curves import LiftCurve
+
         with undefined_policy(self.undefined):
             return LiftCurve.from_table(self.table)
 
     def accumulation(self) -> AccumulationCurve:
         """The accumulation curve (fraction of positives found against fraction screened)."""
+        from binmetrics.curves import AccumulationCurve
+
         with undefined_policy(self.undefined):
             return AccumulationCurve.from_table(self.table)
 

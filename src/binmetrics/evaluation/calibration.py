@@ -7,17 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from binmetrics.curves.calibration import (
-    BrierDecomposition,
-    CalibrationTest,
-    CostCurve,
-    DecisionCurve,
-    Reliability,
-    calibration_test,
-)
 from binmetrics.exceptions import UndefinedPolicy, undefined_policy
 
 if TYPE_CHECKING:
+    from binmetrics.curves.calibration import (
+        BrierDecomposition,
+        CalibrationTest,
+        CostCurve,
+        DecisionCurve,
+        Reliability,
+    )
     from binmetrics.table.counts import CountTable
 
 __all__ = ["CalibrationMethods"]
@@ -28,6 +27,10 @@ class CalibrationMethods:
 
     Not Siblini's prior calibration (``calibrated(pi0)``): see the docs page "Two
     meanings of calibration".
+
+    Each method imports :mod:`binmetrics.curves.calibration` when called: the curves
+    need pandas and scipy.stats, which an evaluation that only computes its measures
+    never imports.
     """
 
     table: CountTable
@@ -38,6 +41,8 @@ class CalibrationMethods:
         """The reliability diagram's bins: count, mean predicted, observed rate with a
         Wilson interval (``.to_frame()``, ``.plot()`` with a histogram of p); bins as
         the ``ece`` measure and scikit-learn's ``calibration_curve``."""
+        from binmetrics.curves.calibration import Reliability
+
         return Reliability.from_table(self.table, n_bins=n_bins, strategy=strategy,
                                       level=level)
 
@@ -45,6 +50,8 @@ class CalibrationMethods:
                          n_groups: int = 10) -> CalibrationTest:
         """The Hosmer-Lemeshow (``n_groups`` quantile groups, as
         ResourceSelection::hoslem.test) or Spiegelhalter test: statistic, df, p-value."""
+        from binmetrics.curves.calibration import calibration_test
+
         with undefined_policy(self.undefined):
             return calibration_test(self.table, method, n_groups=n_groups)
 
@@ -52,6 +59,8 @@ class CalibrationMethods:
                             strategy: str = "uniform") -> BrierDecomposition:
         """Murphy's reliability, resolution and uncertainty, plus the within-bin terms,
         summing to the Brier score."""
+        from binmetrics.curves.calibration import BrierDecomposition
+
         return BrierDecomposition.from_table(self.table, n_bins=n_bins, strategy=strategy)
 
     def decision_curve(self, thresholds: Any = None, *,
@@ -60,6 +69,8 @@ class CalibrationMethods:
         """Net benefit against the threshold probability, with treat all and treat none
         (default thresholds 0.01, 0.02, ..., 0.99). ``others``: more evaluations of the
         same cases (name -> Evaluation) drawn on the same curve."""
+        from binmetrics.curves.calibration import DecisionCurve
+
         tables = {name: self.table}
         for k, ev in (others or {}).items():
             tables[k] = ev.table
@@ -67,4 +78,6 @@ class CalibrationMethods:
 
     def cost_curve(self) -> CostCurve:
         """Drummond & Holte's cost curve: lower envelope and its area."""
+        from binmetrics.curves.calibration import CostCurve
+
         return CostCurve.from_table(self.table)
