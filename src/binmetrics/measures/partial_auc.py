@@ -170,7 +170,7 @@ def partial_auc(t: CountTable, *, fpr: tuple[float, float] | None = None,
     if not both_classes(t, "partial_auc"):
         return float("nan")
     # a sum over the groups holding positives (about the prevalence's share of the
-    # table), not a pass over the cuts in the range (_integrals)
+    # table), not a pass over the cuts in the range (_tp_integral, _fp_integral)
     g = t.positive_groups()
     pn = t.P * t.N
     if focus == "fpr":
