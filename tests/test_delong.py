@@ -236,6 +236,26 @@ def test_placements_equal_the_naive_definition(seed: int) -> None:
     assert auc_variance(y, s) == pytest.approx(S[0, 0], rel=1e-12, abs=1e-16)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_placements_of_distinct_and_weighted_scores_equal_the_naive_definition(seed: int) -> None:
+    """The per-row placements take a shortcut when every score is distinct (each row its
+    own group) and sum weights per group: both against the O(m n) definition, with
+    zero weights and -0.0 == 0.0 among the scores."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 300))
+    y = rng.random(n) < 0.4
+    y[:2], y[2:4] = True, False
+    s = rng.normal(size=n) if seed % 2 else np.round(rng.normal(size=n), 1)
+    s[4:6] = [0.0, -0.0]
+    w = rng.uniform(0, 3, n) * (rng.random(n) > 0.1) if seed % 3 else None
+    if w is not None:
+        w[:4] = 1.0  # both classes keep some weight
+    v10, v01 = naive_placements(y, s, w)
+    pl = delong_placements(y, s, sample_weight=w)
+    np.testing.assert_allclose(pl.v10, v10, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(pl.v01, v01, rtol=0, atol=1e-13)
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_table_placements_map_back_to_rows(seed: int) -> None:
     rng = np.random.default_rng(100 + seed)

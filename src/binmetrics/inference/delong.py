@@ -72,22 +72,40 @@ def _group_placements(
     y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray | None
 ) -> tuple[FloatArray, FloatArray, float, float]:
     """Per-row placements: V10 of each positive row and V01 of each negative row (in
-    row order), with P and N. One sort (np.unique), then the group formula of
-    :func:`~binmetrics.inference.intervals.table_placements` mapped back to the rows."""
-    uniq, inv = np.unique(s, return_inverse=True)  # ascending
-    inv = inv.reshape(-1)
+    row order), with P and N. One argsort; the group formula of
+    :func:`~binmetrics.inference.intervals.table_placements` on the sorted rows, whose
+    values go back to the rows in one scatter (not np.unique's inverse, per-class
+    bincounts and gathers: a random memory access each, 2x the time at 1e6 rows)."""
+    order = np.argsort(s)  # ascending; the order inside a tie does not matter
+    ss = s[order]
+    ys = y[order]
+    new = np.empty(s.size, dtype=bool)  # the first row of each group of equal scores
+    new[:1] = True
+    np.not_equal(ss[1:], ss[:-1], out=new[1:])
+    del ss
+    starts = np.flatnonzero(new)
     if w is None:
-        pos_g = np.bincount(inv[y], minlength=uniq.size).astype(np.float64)
-        neg_g = np.bincount(inv[~y], minlength=uniq.size).astype(np.float64)
+        wp = ys.astype(np.float64)  # 1 for a positive: the groups' sums are exact counts
+        wn = 1.0 - wp
     else:
-        pos_g = np.bincount(inv[y], weights=w[y], minlength=uniq.size).astype(np.float64)
-        neg_g = np.bincount(inv[~y], weights=w[~y], minlength=uniq.size).astype(np.float64)
+        wn = w[order]
+        wp = wn * ys  # per row exact: w or 0
+        wn -= wp
+    distinct = starts.size == s.size  # every score distinct: each row its own group
+    pos_g = wp if distinct else np.add.reduceat(wp, starts)
+    neg_g = wn if distinct else np.add.reduceat(wn, starts)
+    del wp, wn
     P, N = float(pos_g.sum()), float(neg_g.sum())
     neg_below = np.concatenate(([0.0], np.cumsum(neg_g)[:-1]))
     pos_above = np.concatenate((np.cumsum(pos_g[::-1])[::-1][1:], [0.0]))
-    v10_g = (neg_below + 0.5 * neg_g) / N if N > 0 else np.full(uniq.size, np.nan)
-    v01_g = (pos_above + 0.5 * pos_g) / P if P > 0 else np.full(uniq.size, np.nan)
-    return v10_g[inv[y]], v01_g[inv[~y]], P, N
+    v10_g = (neg_below + 0.5 * neg_g) / N if N > 0 else np.full(starts.size, np.nan)
+    v01_g = (pos_above + 0.5 * pos_g) / P if P > 0 else np.full(starts.size, np.nan)
+    if not distinct:  # each sorted row's group, ascending: gathers in order
+        gid = np.cumsum(new) - 1
+        v10_g, v01_g = v10_g[gid], v01_g[gid]
+    out = np.empty(s.size)
+    out[order] = np.where(ys, v10_g, v01_g)
+    return out[y], out[~y], P, N
 
 
 def delong_placements(
