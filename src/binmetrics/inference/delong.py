@@ -75,7 +75,8 @@ def _group_placements(
     row order), with P and N. One argsort; the group formula of
     :func:`~binmetrics.inference.intervals.table_placements` on the sorted rows, whose
     values go back to the rows in one scatter (not np.unique's inverse, per-class
-    bincounts and gathers: a random memory access each, 2x the time at 1e6 rows)."""
+    bincounts and gathers, each a random memory access: 0.10 s against 0.13-0.15 s at
+    1e6 rows)."""
     order = np.argsort(s)  # ascending; the order inside a tie does not matter
     ss = s[order]
     ys = y[order]
