@@ -114,7 +114,7 @@ def _fp_integral(g: PositiveGroups, lo: float, hi: float) -> float:
     across a group holding positives FP rises linearly from ``fp0`` to ``fp0 + neg``
     while TP rises by ``pos``; the groups of negatives alone are vertical steps, with
     no width on this axis."""
-    a = int(np.searchsorted(g.tp0 + g.pos, lo, side="right"))  # groups ending after lo
+    a = int(np.searchsorted(g.tp1, lo, side="right"))  # groups ending after lo
     b = int(np.searchsorted(g.tp0, hi, side="left"))            # ... starting below hi
     tp0, pos, neg, fp0 = g.tp0[a:b], g.pos[a:b], g.neg[a:b], g.fp0[a:b]
     u0 = np.clip(lo - tp0, 0.0, pos)  # the part of each group's TP span inside [lo, hi]
