@@ -141,5 +141,5 @@ def test_calibrated_intervals_resample_the_real_cases():
     assert table.method.tolist() == ["bootstrap-percentile"] * 2
     with pytest.raises(ValueError, match=r"does not apply to tpr \(calibrated\)"):
         cal.ci("tpr", method="clopper-pearson")
-    res = cal.permutation_test("average_precision", n_permutations=99, random_state=0)
-    assert res.observed == cal["average_precision"] and 0 < res.pvalue <= 1
+    res = cal.permutation_test("average_precision", n_resamples=99, random_state=0)
+    assert res.estimate == cal["average_precision"] and 0 < res.pvalue <= 1

@@ -233,22 +233,22 @@ class TestRandomization:
         x["ref"] = x["a"] + rng.normal(scale=0.7, size=12)
         res = srd(x, "ref", keep_reference=False)
         exact = res.randomization(null="exact")
-        mc = res.randomization(null="permutation", n_perm=200_000, random_state=0)
+        mc = res.randomization(null="permutation", n_resamples=200_000, random_state=0)
         np.testing.assert_allclose(mc.p_lower, exact.p_lower, atol=4e-3)
-        again = res.randomization(null="permutation", n_perm=2000, random_state=5)
+        again = res.randomization(null="permutation", n_resamples=2000, random_state=5)
         assert again.p_lower.equals(
-            res.randomization(null="permutation", n_perm=2000, random_state=5).p_lower)
+            res.randomization(null="permutation", n_resamples=2000, random_state=5).p_lower)
 
     def test_rsrd_simulation(self):
         rng = np.random.default_rng(0)
         x = pd.DataFrame(rng.normal(size=(10, 3)), columns=list("abc"))
         res = srd(x)
-        sim = res.randomization(null="rsrd", tie_mode="n", n_sim=200_000, random_state=1)
+        sim = res.randomization(null="rsrd", tie_mode="n", n_resamples=200_000, random_state=1)
         law = footrule_null(10)
         assert sim.quantiles["XX1"] == pytest.approx(100 * law.quantile(0.05) / 50)
         assert sim.quantiles["XX19"] == pytest.approx(100 * law.quantile(0.95) / 50)
         for mode, p in (("f", None), ("t", 0.3), ("p", 0.3), ("d", None), ("r", None)):
-            out = res.randomization(null="rsrd", tie_mode=mode, tie_prob=p, n_sim=5000,
+            out = res.randomization(null="rsrd", tie_mode=mode, tie_prob=p, n_resamples=5000,
                                     random_state=2)
             assert out.p_lower.between(0, 1).all()
         with pytest.raises(ValueError, match="tie_prob"):
@@ -332,9 +332,9 @@ class TestCrossValidation:
     def test_variants_and_reproducibility(self, srdpy):
         res = srd(srdpy)
         assert len(res.cross_validate("kfold", k=5, repeats=10, random_state=0).folds) == 50
-        boot = res.cross_validate("bootstrap", n_boot=30, random_state=0)
+        boot = res.cross_validate("bootstrap", n_resamples=30, random_state=0)
         assert len(boot.folds) == 30
-        assert boot.folds.equals(res.cross_validate("bootstrap", n_boot=30,
+        assert boot.folds.equals(res.cross_validate("bootstrap", n_resamples=30,
                                                     random_state=0).folds)
         rs = res.cross_validate("rsrd_wilcoxon", random_state=0)
         assert len(rs.folds) == 8

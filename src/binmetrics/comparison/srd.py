@@ -214,12 +214,11 @@ class SRDResult:
         self,
         *,
         null: NullKind = "auto",
-        n_perm: int = 100_000,
+        n_resamples: int | None = None,
         random_state: Any = None,
         alpha: float = 0.05,
         tie_mode: str = "f",
         tie_prob: float | None = None,
-        n_sim: int = 1_000_000,
         progress: Any = None,
     ) -> SRDRandomization:
         """Test each column against random ranking (CRRN, METHODS §1.6).
@@ -231,13 +230,14 @@ class SRDResult:
             programming up to n = 300 and its exact-moment normal law above
             (``"normal"`` forces that law). ``"permutation"``: each column's own
             average ranks permuted against the fixed reference ranks, which keeps
-            its ties (enumerated for n ≤ 8, Monte Carlo with ``n_perm`` draws
+            its ties (enumerated for n ≤ 8, Monte Carlo with ``n_resamples`` draws
             otherwise). ``"auto"``: exact where neither the column nor the reference
             has ties, permutation otherwise. ``"rsrd"``: rSRD's simulation
             (``calculateSRDDistribution``) with its ``tie_mode`` ('n', 'r', 'f',
-            't', 'p', 'd') and ``tie_prob``, ``n_sim`` draws.
-        n_perm : int, default 100000
-            Monte Carlo draws of the permutation null (n > 8).
+            't', 'p', 'd') and ``tie_prob``, ``n_resamples`` draws.
+        n_resamples : int, optional
+            Monte Carlo draws of the permutation null (n > 8; default 100000) or of
+            rSRD's simulation (default 1000000, as rSRD).
         random_state : int or Generator, optional
             Seed for the Monte Carlo nulls.
         alpha : float, default 0.05
@@ -269,13 +269,15 @@ class SRDResult:
         if null not in ("auto", "exact", "permutation", "normal", "rsrd"):
             raise ValueError("null must be 'auto', 'exact', 'permutation', 'normal' or "
                              f"'rsrd', got {null!r}")
-        if int(n_perm) < 1 or int(n_sim) < 1:
-            raise ValueError("n_perm and n_sim must be positive")
+        if n_resamples is None:
+            n_resamples = 1_000_000 if null == "rsrd" else 100_000
+        if int(n_resamples) < 1:
+            raise ValueError(f"n_resamples must be positive, got {n_resamples!r}")
         if null != "rsrd" and (tie_prob is not None or tie_mode != "f"):
             raise ValueError("tie_mode and tie_prob apply to null='rsrd' only")
         rng = np.random.default_rng(check_random_state(random_state))
-        return SRDRandomization(self, null, int(n_perm), rng, alpha, tie_mode, tie_prob,
-                                int(n_sim), progress=progress)
+        return SRDRandomization(self, null, int(n_resamples), rng, alpha, tie_mode, tie_prob,
+                                progress=progress)
 
     def cross_validate(
         self,
@@ -284,7 +286,7 @@ class SRDResult:
         *,
         repeats: int = 1,
         shuffle: bool = True,
-        n_boot: int = 200,
+        n_resamples: int = 200,
         random_state: Any = None,
         progress: Any = None,
     ) -> SRDCrossValidation:
@@ -300,7 +302,7 @@ class SRDResult:
         cv : {"kfold", "loo", "bootstrap", "rsrd_wilcoxon"}, default "kfold"
             ``"kfold"``: k folds, each left out once (7 is Héberger's default;
             ``shuffle=False`` gives contiguous folds, as srdpy's KFold). ``"loo"``:
-            leave one row out (advised for n < 14). ``"bootstrap"``: ``n_boot`` draws
+            leave one row out (advised for n < 14). ``"bootstrap"``: ``n_resamples`` draws
             of n rows with replacement. ``"rsrd_wilcoxon"``: rSRD's default,
             min(n, 8) random subsets each leaving out ceil(n/k) rows.
         k : int, default 7
@@ -328,7 +330,7 @@ class SRDResult:
         >>> cv.folds.shape
         (6, 3)
         """
-        rows = resample_rows(self.n, cv, k, repeats, shuffle, n_boot,
+        rows = resample_rows(self.n, cv, k, repeats, shuffle, n_resamples,
                              np.random.default_rng(check_random_state(random_state)))
         return SRDCrossValidation(self, rows, cv,
                                   progress=as_callback(progress, "srd cross-validation"))

@@ -193,9 +193,10 @@ class SRDRandomization(Tabular):
         That law in SRD% with its cumulative distribution, for plotting.
     """
 
-    def __init__(self, res: _SRDFit, null: str, n_perm: int, rng: np.random.Generator,
-                 alpha: float, tie_mode: str, tie_prob: float | None, n_sim: int,
+    def __init__(self, res: _SRDFit, null: str, n_resamples: int, rng: np.random.Generator,
+                 alpha: float, tie_mode: str, tie_prob: float | None,
                  progress: Any = None) -> None:
+        n_perm = n_sim = n_resamples  # the draws of whichever Monte Carlo null is used
         self.alpha = alpha
         n = res.n
         q = res.reference_ranks.to_numpy()

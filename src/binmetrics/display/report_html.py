@@ -217,7 +217,7 @@ def _paired_table(paired: Comparison, mismatch: str = "") -> str:
         body.append(
             f"<tr><td>{_e(r.model_a)}</td><td>{_e(r.model_b)}</td><td>{_e(r.measure)}</td>"
             f"<td>{_e(fmt(r.value_a))}</td><td>{_e(fmt(r.value_b))}</td>"
-            f"<td>{_e(fmt(r.difference))}</td><td>[{_e(fmt(r.low))}, {_e(fmt(r.high))}]</td>"
+            f"<td>{_e(fmt(r.estimate))}</td><td>[{_e(fmt(r.low))}, {_e(fmt(r.high))}]</td>"
             f"<td>{_e(fmt(r.pvalue, 4))}</td><td>{_e(r.method)}</td></tr>")
     warn = f"<p class='warn' id='bm-paired-note'>Note: {_e(mismatch)}.</p>" if mismatch else ""
     return (f"{warn}<table id='bm-paired' class='paired'><caption>Paired tests on the same "

@@ -235,8 +235,8 @@ class InferenceMethods:
         self,
         measure: str | Measure,
         *,
-        n_permutations: int = 10_000,
-        alternative: str = "auto",
+        n_resamples: int = 10_000,
+        alternative: str = "two-sided",
         random_state: Any = None,
         plus_one: bool = True,
         progress: Any = None,
@@ -244,8 +244,8 @@ class InferenceMethods:
     ) -> PermutationResult:
         """Label-permutation test of a measure on this evaluation set (no re-sort).
 
-        ``alternative="auto"`` tests "better than chance" in the measure's direction
-        from the registry ("greater" when higher is better, "less" for losses). See
+        ``alternative`` is two-sided by default; "greater" tests "better than chance"
+        for a measure where higher is better, "less" for a loss. See
         :func:`binmetrics.resampling.permutation_test`; Berrar's section 5.1 test
         that retrains on permuted training labels is
         :func:`binmetrics.refit_permutation_test`.
@@ -255,7 +255,7 @@ class InferenceMethods:
         >>> import binmetrics as bm
         >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
         ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
-        >>> res = ev.permutation_test("auc", n_permutations=2000, random_state=0)
+        >>> res = ev.permutation_test("auc", n_resamples=2000, random_state=0)
         >>> bool(0.0 < res.pvalue < 0.1)
         True
         """
@@ -263,12 +263,12 @@ class InferenceMethods:
 
         m = get_measure(measure)
         self._check_resampled([m])
-        alt = check_alternative(alternative, m)
+        alt = check_alternative(alternative)
         table, target, p = self.table, m, m.resolve_params(**params)
         if self.table.uncalibrated is not None:  # permute the real cases, calibrate each
             table, target, p = self.table.uncalibrated, self._on_calibrated(m, params), {}
         with undefined_policy(self.undefined):
-            return permutation_test(table, target, n_permutations=n_permutations,
+            return permutation_test(table, target, n_resamples=n_resamples,
                                     threshold=self.cut, alternative=alt,
                                     random_state=random_state, plus_one=plus_one,
                                     params=p or None,
