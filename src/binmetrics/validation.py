@@ -421,7 +421,7 @@ def check_nan_policy(nan_policy: Any) -> NanPolicy:
     one-line ValueError. The one check of every function's ``nan_policy``."""
     if nan_policy not in ("raise", "omit"):
         raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
-    return nan_policy  # type: ignore[no-any-return]
+    return nan_policy
 
 
 def check_alternative(alternative: Any) -> Alternative:
