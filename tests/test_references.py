@@ -1,6 +1,6 @@
 """Everything the code and the docs cite is in the repository.
 
-* every ``binmetrics.<dotted.path>`` named in a docstring or comment of
+* every ``binmetrics.<dotted.path>`` named in a docstring, comment or message of
   ``src/binmetrics``, in ``docs/`` or in the README resolves by import + getattr, and so
   does every Sphinx role (``:func:``, ``:class:``, ...) of a docstring, qualified or
   named relative to the module or class it is written in;
@@ -40,7 +40,8 @@ OTHER_TEXT_FILES = sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "examples")
                            ROOT / "pyproject.toml", ROOT / "mkdocs.yml"])
 
 DOTTED = re.compile(r"(?<![\w./-])binmetrics(?:\.[A-Za-z_]\w*)+")
-ROLE = re.compile(r":(?:py:)?(func|class|meth|attr|data|mod|obj|exc|const):`([^`<]+?)(?:\s*<([^>]+)>)?`")
+ROLE = re.compile(r":(?:py:)?(func|class|meth|attr|data|mod|obj|exc|const):"
+                  r"`([^`<]+?)(?:\s*<([^>]+)>)?`")
 
 
 def _rel(path: Path) -> str:
@@ -154,18 +155,19 @@ def _docstrings(path: Path) -> Iterator[tuple[int, str, str | None]]:
     yield from walk(tree, None)
 
 
-def _comments(path: Path) -> Iterator[tuple[int, str]]:
+def _comments_and_strings(path: Path) -> Iterator[tuple[int, str]]:
+    """Every comment and string literal (docstrings, messages users see); the names of
+    import statements are code, which importing the package checks."""
     with io.StringIO(path.read_text(encoding="utf-8")) as fh:
         for tok in tokenize.generate_tokens(fh.readline):
-            if tok.type == tokenize.COMMENT:
+            if tok.type in (tokenize.COMMENT, tokenize.STRING):
                 yield tok.start[0], tok.string
 
 
 def _dotted_in_docs() -> list[tuple[str, str]]:
     found = []
     for path in SOURCE_FILES:
-        texts = [(line, doc) for line, doc, _ in _docstrings(path)] + list(_comments(path))
-        for line, text in texts:
+        for line, text in _comments_and_strings(path):
             found += [(f"{_rel(path)}:{line}", m.group()) for m in DOTTED.finditer(text)]
     for path in MARKDOWN_FILES:
         for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -266,7 +268,8 @@ def test_the_docs_pages_are_in_the_site_navigation() -> None:
 # --- measure sources -------------------------------------------------------------------------
 
 # "Author 1999", "Author & Other 1999", "Author et al. 1999", "A, B & C 1999"
-AUTHOR_YEAR = re.compile(r"[A-Z][\w'-]+(?:(?:,| &| and)? [A-Z][\w'-]+)*(?: et al\.)? (?:1[89]|20)\d\d\b")
+AUTHOR_YEAR = re.compile(r"[A-Z][\w'-]+(?:(?:,| &| and)? [A-Z][\w'-]+)*(?: et al\.)?"
+                         r" (?:1[89]|20)\d\d\b")
 # the shorthands of the source papers the library is built from, as docs/references.md
 # lists them
 SEEDS = {"Berrar": re.compile(r"\bBerrar\b"),

@@ -350,7 +350,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             Figure 6): ``n_repeats`` random subsamples with prevalence pi0 (one class
             kept whole, the other drawn without replacement; no re-sort), each measure
             averaged over them. Needs an unweighted table. See
-            :mod:`binmetrics.undersample`.
+            :mod:`binmetrics.evaluation.undersample`.
         n_repeats : int, default 100
             Subsamples drawn by ``"undersample"``.
         random_state : seed or numpy Generator, optional
@@ -360,7 +360,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         -------
         Evaluation or UndersampledEvaluation
             An Evaluation of the reweighted table for ``"reweight"``; for
-            ``"undersample"`` an :class:`~binmetrics.undersample.UndersampledEvaluation`
+            ``"undersample"`` an :class:`~binmetrics.evaluation.undersample.UndersampledEvaluation`
             (``result[id]``, ``.value``, ``.std``, ``.to_dict``, ``.n_undefined``).
 
         Examples
@@ -731,7 +731,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def to_html(self, path: Any = None, **kwargs: Any) -> str:
         """The self-contained interactive HTML report of this evaluation.
 
-        ``ev.to_html("report.html")`` is :func:`binmetrics.report.report`\\ ``(ev,
+        ``ev.to_html("report.html")`` is :func:`binmetrics.display.report.report`\\ ``(ev,
         "report.html")``: every measure, the charts and a threshold slider, in one
         file that opens without network, written atomically. Keywords: ``title``,
         ``ci``, ``max_points``, ``thresholds``, ``roc_band`` (the ROC chart's

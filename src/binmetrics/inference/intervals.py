@@ -405,7 +405,7 @@ def measure_ci(
         if not analytic:
             raise ValueError(
                 f"{m.id} has no closed-form interval; methods that apply to it: "
-                f"{', '.join(applicable)} (binmetrics.resampling)"
+                f"{', '.join(applicable)} (binmetrics.inference.resampling)"
             )
         name = analytic[0]
     if name not in applicable:

@@ -239,10 +239,11 @@ class CountTable(Tabular):
     def from_validated(
         cls, y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray | None
     ) -> CountTable:
-        """The count table of arrays already checked (:func:`~binmetrics.validation.
-        check_binary_inputs` gives them): ``y`` boolean labels, ``s`` finite float64
-        scores, ``w`` non-negative float64 weights or None. No checks: the front doors
-        (:meth:`from_arrays`, :func:`~binmetrics.evaluate`, the engines) validate first.
+        """The count table of arrays already checked (as
+        :func:`~binmetrics.validation.check_binary_inputs` gives them): ``y`` boolean
+        labels, ``s`` finite float64 scores, ``w`` non-negative float64 weights or None.
+        No checks: the front doors (:meth:`from_arrays`, :func:`~binmetrics.evaluate`,
+        the engines) validate first.
 
         Examples
         --------
