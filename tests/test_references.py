@@ -214,7 +214,8 @@ def test_every_docstring_role_resolves() -> None:
 
 # The project's private notes that are not shipped with the repository: a text that names
 # them sends its reader to a file they do not have.
-OUTSIDE = re.compile(r"(?<![\w/])(?:spec/)?(?:METHODS|DESIGN)(?:\.md)?\b(?! ?=)|\.\./shared|/work/")
+OUTSIDE = re.compile(r"(?<![\w/])(?:spec/)?(?:METHODS|DESIGN)(?:\.md)?\b(?! ?=)|\.\./shared"
+                     r"|/work/|(?<![\w/])seeds/")
 CITED_MD = re.compile(r"(?<![\w/.-])((?:docs|benchmarks|examples)/[\w./-]+\.md)\b")
 
 

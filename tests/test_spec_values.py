@@ -1,4 +1,4 @@
-"""The worked numbers of spec/METHODS.md, sections 2, 4 and 5.2, through the public API.
+"""The worked numbers of docs/methods.md sections 2, 4 and 5.2, through the public API.
 
 Rank-based examples are built with descending scores: in a list of N cases, rank r
 has score N - r + 1, so the ranking is tie-free and exactly the one described.

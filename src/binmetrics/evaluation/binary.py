@@ -371,7 +371,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         >>> cal = bm.evaluate(y, s, threshold=0.7).calibrated(0.5)
         >>> round(cal["precision"], 4), cal["recall"], round(cal["f1"], 10)  # pi = 0.4, c = 2/3
         (0.6923, 0.75, 0.72)
-        >>> round(cal["average_precision"], 10)  # METHODS.md section 4
+        >>> round(cal["average_precision"], 10)  # docs/methods.md §4
         0.7772435897
         >>> us = bm.evaluate(y, s).calibrated(0.5, method="undersample", n_repeats=1000,
         ...                                   random_state=0)

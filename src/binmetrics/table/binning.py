@@ -1,7 +1,7 @@
 """Binned scores (``decimals=`` / ``bins=``): the bin grid and what a binned table knows.
 
 At billions of rows with continuous scores the count table has as many rows as
-there are distinct scores. Binning the scores caps its size (DESIGN.md, "Where
+there are distinct scores. Binning the scores caps its size (docs/architecture.md, "Where
 users outgrow one machine"); the price is known exactly:
 
 * **Confusion measures** are exact at the evaluation's threshold and at any other

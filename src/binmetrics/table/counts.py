@@ -2,7 +2,7 @@
 
 Every threshold and ranking measure is a function of one small table: for each
 distinct score, in descending order, the (weighted) number of positives and
-negatives with that score (DESIGN.md, "The one idea"). The probabilistic losses
+negatives with that score (docs/architecture.md, "The one idea"). The probabilistic losses
 are functions of (label, score) too, so they are plain weighted sums over the
 same table. Ties are segments of the table, never broken by row order.
 """
