@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import importlib
 import inspect
 import io
@@ -50,6 +51,7 @@ def _rel(path: Path) -> str:
 
 # --- resolving a dotted name -----------------------------------------------------------------
 
+@functools.cache
 def _resolve(dotted: str) -> bool:
     """Import the longest importable module prefix of ``dotted``, then getattr the rest."""
     parts = dotted.split(".")
@@ -92,6 +94,7 @@ def _instance_attribute(cls: Any, name: str) -> bool:
     return False
 
 
+@functools.cache
 def _resolve_in_context(target: str, module: str, owner: str | None) -> bool:
     """A role's target as Sphinx would look it up: the class it is written in, the module,
     the module's package, the package root, then a fully qualified name."""
@@ -164,6 +167,7 @@ def _comments_and_strings(path: Path) -> Iterator[tuple[int, str]]:
                 yield tok.start[0], tok.string
 
 
+@functools.cache
 def _dotted_in_docs() -> list[tuple[str, str]]:
     found = []
     for path in SOURCE_FILES:
@@ -175,6 +179,7 @@ def _dotted_in_docs() -> list[tuple[str, str]]:
     return found
 
 
+@functools.cache
 def _roles() -> list[tuple[str, str, str, str | None]]:
     found = []
     for path in SOURCE_FILES:
