@@ -1,5 +1,5 @@
 """Prior-calibrated measures (Siblini et al.; docs/methods.md §4): the worked numbers
-of the spec, and the invariances the paper claims."""
+of that section, and the invariances the paper claims."""
 
 from __future__ import annotations
 

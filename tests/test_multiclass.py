@@ -256,7 +256,7 @@ def test_information_score_worked_example() -> None:
     # training counts give the same priors
     same = mev.value("information_score", prior="train", prior_counts=[5, 3, 2])
     assert same == pytest.approx(ia, rel=1e-12)
-    # the per-case values of the spec
+    # the per-case values of docs/methods.md §5.1
     per_case = np.array([0.485427, 0.0, 1.807355, -0.678072, 1.584963])
     assert per_case.mean() == pytest.approx(ia, abs=1e-6)
 
