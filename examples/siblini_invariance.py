@@ -71,7 +71,7 @@ def measures_of(y: np.ndarray, s: np.ndarray, pi0: float = 0.5) -> dict[str, flo
     calibrated curve, the default): the reference code's crossing
     (``compat="prgc"``) sits at the uncalibrated root TP* = P^2 / n and, with one case per
     score, is extrapolated far outside the curve, which gives calibrated areas in
-    the thousands once pi is small (METHODS.md section 4).
+    the thousands once pi is small (docs/methods.md §4).
     """
     ev = bm.evaluate(y, s, undefined="ignore")
     cal = ev.calibrated(pi0)

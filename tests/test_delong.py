@@ -1,5 +1,5 @@
 """DeLong's AUC variance, interval and tests (binmetrics.intervals) against
-spec/METHODS.md section 3 (pROC's numbers) and naive O(m n) computations.
+docs/methods.md §3 (pROC's numbers) and naive O(m n) computations.
 
 The worked example's numbers are printed there with 12 decimals (checked to 1e-10)
 or 8 decimals (checked to 1e-8, their own rounding); every one of them is also checked
@@ -103,7 +103,7 @@ def exact_cov():
     return _cov(a10, b10) / len(a10) + _cov(a01, b01) / len(a01)
 
 
-# --- the worked example of spec/METHODS.md section 3 ------------------------------------
+# --- the worked example of docs/methods.md §3 ------------------------------------
 def test_example_s1_placements_and_auc() -> None:
     pl = delong_placements(Y, S1)
     np.testing.assert_allclose(pl.v10, [1, 1, .916667, .833333, .583333], rtol=0, atol=5e-7)

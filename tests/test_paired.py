@@ -123,7 +123,7 @@ def test_compare_delong_equals_delong_test() -> None:
     assert r.method == "delong" and isinstance(r.detail, DeLongTest)
     np.testing.assert_array_equal(r.detail.covariance, t.covariance)
     assert (r.statistic, r.pvalue, tuple(r.ci)) == (t.statistic, t.pvalue, tuple(t.ci))
-    assert r.statistic == pytest.approx(0.512567829626, abs=1e-10)  # spec/METHODS.md section 3
+    assert r.statistic == pytest.approx(0.512567829626, abs=1e-10)  # docs/methods.md §3
     assert r.pvalue == pytest.approx(0.608253661495, abs=1e-10)
     assert (r.value_a, r.value_b) == (t.value_a, t.value_b)
     assert r.value_a == pytest.approx(bm.evaluate(Y, S1)["auc"], abs=1e-15)

@@ -4,11 +4,11 @@ SRD (Héberger 2010; Kollár-Hunek & Héberger 2013) compares the columns of a t
 (methods, models, performance measures) through the rankings they give its rows
 (objects): each column and a reference column are ranked, and a column's SRD is the
 sum of the absolute differences between its ranks and the reference's. Small is
-close to the reference. The multi-level comparison paper (Rácz, Bajusz & Héberger,
-in ``seeds/``) uses it twice: performance measures compared with the mean of all
+close to the reference. The multi-level comparison paper (Rácz, Bajusz & Héberger
+2019; docs/references.md) uses it twice: performance measures compared with the mean of all
 measures, and classifiers compared with a hypothetical best classifier.
 
-Every convention here is pinned in ``spec/METHODS.md`` section 1: average ranks for
+Every convention here is pinned in ``docs/methods.md`` section 1: average ranks for
 ties (§1.4), SRDmax = floor(n^2/2) (§1.5), the exact null distribution of Spearman's
 footrule by dynamic programming (§1.6a), the tie-preserving permutation null (§1.6c),
 the cross-validation variants and the Wilcoxon / sign tests (§1.7), and COVAT (§1.8).
@@ -17,7 +17,7 @@ Options that reproduce rSRD are named as such (``null="rsrd"``, ``cv="rsrd_wilco
 
 Examples
 --------
-The rSRD example of METHODS.md §1.9, compared with the row means:
+The rSRD example of docs/methods.md §1.9, compared with the row means:
 
 >>> import pandas as pd
 >>> from binmetrics.comparison.srd import srd
@@ -81,7 +81,7 @@ def srd(
     keep_reference: bool = True,
     nan_policy: Literal["raise", "omit"] = "raise",
 ) -> SRDResult:
-    """Sum of Ranking Differences of every column against a reference (METHODS §1).
+    """Sum of Ranking Differences of every column against a reference (docs/methods.md §1).
 
     Each column and the reference are ranked in increasing order with average ranks
     for ties; a column's SRD is ``Σ_i |rank_ij − rank_ref,i|``, and SRD% is
@@ -221,7 +221,7 @@ class SRDResult:
         tie_prob: float | None = None,
         progress: Any = None,
     ) -> SRDRandomization:
-        """Test each column against random ranking (CRRN, METHODS §1.6).
+        """Test each column against random ranking (CRRN, docs/methods.md §1.6).
 
         Parameters
         ----------
@@ -290,7 +290,7 @@ class SRDResult:
         random_state: Any = None,
         progress: Any = None,
     ) -> SRDCrossValidation:
-        """Validate the SRD ordering on resampled rows (METHODS §1.7).
+        """Validate the SRD ordering on resampled rows (docs/methods.md §1.7).
 
         Each resample drops rows, re-fuses the reference on the rows kept and
         normalises by SRDmax of that many rows. Neighbouring columns (ordered by

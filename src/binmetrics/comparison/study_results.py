@@ -431,7 +431,7 @@ class Study(StudyFolds, Tabular):
         than ``k`` measures left is cross-validated leave-one-out, with a warning).
         Direction-0, non-finite and constant rows are dropped with one warning. A
         group too small for the cross-validation (fewer than 4 measures left: too
-        few for leave-one-out, METHODS §1.7) keeps its SRD but is left out of
+        few for leave-one-out, docs/methods.md §1.7) keeps its SRD but is left out of
         ``.long()`` and so of the ANOVA, and a group with fewer than 3 measures left
         is left out altogether; one warning names those groups
         (:attr:`StudySRD.not_cross_validated`, :attr:`StudySRD.skipped`), and the

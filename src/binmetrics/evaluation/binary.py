@@ -350,7 +350,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             Figure 6): ``n_resamples`` random subsamples with prevalence pi0 (one class
             kept whole, the other drawn without replacement; no re-sort), each measure
             averaged over them. Needs an unweighted table. See
-            :mod:`binmetrics.undersample`.
+            :mod:`binmetrics.evaluation.undersample`.
         n_resamples : int, default 100
             Subsamples drawn by ``"undersample"``.
         random_state : seed or numpy Generator, optional
@@ -360,7 +360,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         -------
         Evaluation or UndersampledEvaluation
             An Evaluation of the reweighted table for ``"reweight"``; for
-            ``"undersample"`` an :class:`~binmetrics.undersample.UndersampledEvaluation`
+            ``"undersample"`` an :class:`~binmetrics.evaluation.undersample.UndersampledEvaluation`
             (``result[id]``, ``.value``, ``.std``, ``.to_dict``, ``.n_undefined``).
 
         Examples
@@ -371,7 +371,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         >>> cal = bm.evaluate(y, s, threshold=0.7).calibrated(0.5)
         >>> round(cal["precision"], 4), cal["recall"], round(cal["f1"], 10)  # pi = 0.4, c = 2/3
         (0.6923, 0.75, 0.72)
-        >>> round(cal["average_precision"], 10)  # METHODS.md section 4
+        >>> round(cal["average_precision"], 10)  # docs/methods.md §4
         0.7772435897
         >>> us = bm.evaluate(y, s).calibrated(0.5, method="undersample", n_resamples=1000,
         ...                                   random_state=0)
@@ -731,7 +731,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def to_html(self, path: Any = None, **kwargs: Any) -> str:
         """The self-contained interactive HTML report of this evaluation.
 
-        ``ev.to_html("report.html")`` is :func:`binmetrics.report.report`\\ ``(ev,
+        ``ev.to_html("report.html")`` is :func:`binmetrics.display.report.report`\\ ``(ev,
         "report.html")``: every measure, the charts and a threshold slider, in one
         file that opens without network, written atomically. Keywords: ``title``,
         ``ci``, ``max_points``, ``thresholds``, ``roc_band`` (the ROC chart's

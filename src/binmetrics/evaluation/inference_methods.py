@@ -67,7 +67,7 @@ class InferenceMethods:
         ----------
         measure : any id or alias of the registry.
         method : str, default "auto"
-            One of :func:`binmetrics.intervals.ci_methods` of the measure: for a
+            One of :func:`binmetrics.inference.intervals.ci_methods` of the measure: for a
             proportion "clopper-pearson" (exact, Berrar Def. 37), "wald" (Def. 36),
             "wilson", "agresti-coull", "jeffreys"; for the AUC "delong" (as pROC);
             "bootstrap" for any measure. "auto" takes the first: the exact interval
@@ -76,7 +76,7 @@ class InferenceMethods:
         level : confidence level in (0, 1), default 0.95.
         n_resamples, kind, stratified, random_state :
             For the bootstrap: replicates (without re-sorting, see
-            :func:`binmetrics.resampling.bootstrap`), "percentile", "basic" or "bca",
+            :func:`binmetrics.inference.resampling.bootstrap`), "percentile", "basic" or "bca",
             per-class resampling, and the seed (same seed, same interval);
             ``progress(done, total)`` is called as the replicates are drawn.
         **params : the measure's own parameters (``beta=2``...).
@@ -246,7 +246,7 @@ class InferenceMethods:
 
         ``alternative`` is two-sided by default; "greater" tests "better than chance"
         for a measure where higher is better, "less" for a loss. See
-        :func:`binmetrics.resampling.permutation_test`; Berrar's section 5.1 test
+        :func:`binmetrics.inference.resampling.permutation_test`; Berrar's section 5.1 test
         that retrains on permuted training labels is
         :func:`binmetrics.refit_permutation_test`.
 

@@ -13,7 +13,7 @@ round(P (1 - pi0) / pi0), otherwise the positives to round(N pi0 / (1 - pi0)).
 Drawing k of the thinned class's cases without replacement is a multivariate
 hypergeometric split of its per-score counts, so a subsample is the same sorted
 count table with new counts and nothing is re-sorted (as in
-:mod:`binmetrics.resampling`).
+:mod:`binmetrics.inference.resampling`).
 
 The subsamples are not stored: the result keeps a seed and redraws them whenever a
 measure not yet computed is asked for, so the same ``random_state`` gives the same
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["UndersampledEvaluation", "undersample"]
 
 #: Choosing k of n cases costs ~15 ns per chosen case; the marginal hypergeometric split
-#: ~110 ns per group (see :mod:`binmetrics.resampling`).
+#: ~110 ns per group (see :mod:`binmetrics.inference.resampling`).
 _HYPERGEOMETRIC_RATIO = 8
 
 _Key = tuple[str, tuple[tuple[str, str], ...]]

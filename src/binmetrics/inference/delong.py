@@ -2,7 +2,7 @@
 AUCs, and the chi-square test of a contrast of K >= 2 correlated AUCs.
 
 DeLong, DeLong & Clarke-Pearson 1988, by the algorithm of Sun & Xu 2014, with pROC's
-conventions (spec/METHODS.md section 3):
+conventions (docs/methods.md §3):
 
 * :func:`delong_placements`: the structural components of every row (pROC's ``X``
   and ``Y``), the per-row form that pairs models scored on the same subjects;
@@ -153,7 +153,7 @@ def delong_placements(
 
     Examples
     --------
-    The first model of spec/METHODS.md section 3:
+    The first model of docs/methods.md §3:
 
     >>> y = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
     >>> s1 = [.9, .8, .7, .55, .4, .7, .5, .3, .2, .1, .4]
@@ -356,7 +356,7 @@ def delong_test(
 
     Examples
     --------
-    The paired test of spec/METHODS.md section 3:
+    The paired test of docs/methods.md §3:
 
     >>> y = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
     >>> s1 = [.9, .8, .7, .55, .4, .7, .5, .3, .2, .1, .4]

@@ -2,7 +2,7 @@
 
 A resample of the evaluation set changes how many cases each distinct score holds,
 never the order of the scores. So a bootstrap replicate or a label permutation is
-the same sorted table with new counts (DESIGN.md, "Resampling reuses it"): B
+the same sorted table with new counts (docs/architecture.md, "Resampling reuses it"): B
 replicates cost B count vectors and their cumulative sums, and no sort.
 
 Bootstrap (:func:`bootstrap`)
