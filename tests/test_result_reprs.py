@@ -27,6 +27,7 @@ SUBPACKAGES = ["comparison", "curves", "engines", "evaluation", "inference", "me
                "table", "display"]
 #: exported classes that are not results (definitions, options of a computation, protocols)
 NOT_RESULTS = {
+    "HypothesisTest": "the base class of every test result (each is walked here)",
     "Measure": "a measure's definition (the registry's entry)",
     "Scorer": "a scikit-learn scorer (a callable)",
     "FileEngine": "an engine's declaration in the engine registry",
