@@ -29,18 +29,21 @@ Models = list[tuple[str | None, "Evaluation"]]
 _MAX_MARKERS = 200
 
 
-def models_of(ev_or_models: Any, feature: str) -> Models:
-    """``[(name or None, Evaluation)]`` from an Evaluation or a mapping of them."""
+def models_of(ev_or_models: Any, feature: str, *, multiclass: bool = False) -> Models:
+    """``[(name or None, Evaluation)]`` from an Evaluation or a mapping of them (also
+    MulticlassEvaluation with ``multiclass``)."""
     from binmetrics.evaluation.binary import Evaluation
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
 
-    if isinstance(ev_or_models, Evaluation):
+    kinds: tuple[type, ...] = (Evaluation, MulticlassEvaluation) if multiclass else (Evaluation,)
+    if isinstance(ev_or_models, kinds):
         return [(None, ev_or_models)]
     if isinstance(ev_or_models, Mapping):
         if not ev_or_models:
             raise ValueError(f"{feature}: the mapping of models is empty")
         out: Models = []
         for name, ev in ev_or_models.items():
-            if not isinstance(ev, Evaluation):
+            if not isinstance(ev, kinds):
                 raise TypeError(f"{feature}: model {name!r} is a {type(ev).__name__}, not an "
                                 f"Evaluation{_multiclass_hint(ev)}")
             out.append((str(name), ev))
