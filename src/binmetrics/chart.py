@@ -329,7 +329,7 @@ def combine(charts: Sequence[tuple[str | None, ChartData]], **changes: Any) -> C
     >>> b = bm.evaluate([1, 0, 1, 0], [.9, .2, .7, .1]).roc().chart()
     >>> cd = combine([("A", a), ("B", b)])
     >>> [(s.model, s.label) for s in cd.series]  # doctest: +NORMALIZE_WHITESPACE
-    [('A', 'ROC, AUC = 0.750'), ('A', 'convex hull, AUCH = 0.750'),
+    [('A', 'ROC, AUC = 0.750'), ('A', 'convex hull, AUCH = 0.875'),
      ('B', 'ROC, AUC = 1.000'), ('B', 'convex hull, AUCH = 1.000'), (None, 'random')]
     """
     if not charts:
@@ -502,9 +502,8 @@ class Drawable:
     >>> ax = roc.plot(hull=False, color="k")  # doctest: +SKIP
     """
 
-    def chart(self, **options: Any) -> ChartData:
-        """The numbers of the chart (:class:`ChartData`)."""
-        raise NotImplementedError(f"{type(self).__name__} defines no chart()")
+    #: ``chart(**options) -> ChartData``: the numbers of the chart, defined by the class
+    chart: Callable[..., ChartData]
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Axes:
         """Draw the chart on matplotlib Axes (default a new figure) and return them.

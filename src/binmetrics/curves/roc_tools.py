@@ -131,8 +131,8 @@ class DETCurve(Drawable, Tabular):
         --------
         >>> import binmetrics as bm
         >>> cd = bm.evaluate([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .6, .7]).det().chart()
-        >>> cd.series[0].x.round(3).tolist(), cd.xticks[1][:2]
-        ([0.0, -0.967], ['0.1%', '1%'])
+        >>> cd.series[0].x.round(3).tolist(), cd.xticks[1][:2]  # probit of FPR 2/3, 1/3
+        ([0.431, -0.431], ['0.1%', '1%'])
         """
         from scipy.stats import norm
 

@@ -7,7 +7,7 @@ markers. Private to the display package.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +37,7 @@ def models_of(ev_or_models: Any, feature: str, *, multiclass: bool = False) -> M
 
     kinds: tuple[type, ...] = (Evaluation, MulticlassEvaluation) if multiclass else (Evaluation,)
     if isinstance(ev_or_models, kinds):
-        return [(None, ev_or_models)]
+        return [(None, cast("Evaluation", ev_or_models))]
     if isinstance(ev_or_models, Mapping):
         if not ev_or_models:
             raise ValueError(f"{feature}: the mapping of models is empty")
@@ -46,7 +46,7 @@ def models_of(ev_or_models: Any, feature: str, *, multiclass: bool = False) -> M
             if not isinstance(ev, kinds):
                 raise TypeError(f"{feature}: model {name!r} is a {type(ev).__name__}, not an "
                                 f"Evaluation{_multiclass_hint(ev)}")
-            out.append((str(name), ev))
+            out.append((str(name), cast("Evaluation", ev)))
         return out
     raise TypeError(f"{feature} takes an Evaluation or a mapping name -> Evaluation; got "
                     f"{type(ev_or_models).__name__}{_multiclass_hint(ev_or_models)}")

@@ -76,11 +76,11 @@ def pr_line(ev: Evaluation, method: str) -> tuple[FloatArray, FloatArray]:
     return ev.pr().line(method)
 
 
-def _same_cases(models: Models) -> bool:
+def _same_cases(models: Sequence[tuple[str | None, Any]]) -> bool:
     return len({(ev.table.total, ev.table.P) for _, ev in models}) == 1
 
 
-def _gain_report(models: Models, max_points: int) -> dict[str, Any]:
+def _gain_report(models: Sequence[tuple[str | None, Any]], max_points: int) -> dict[str, Any]:
     return {"normalize": not _same_cases(models)}  # counts compare only on the same cases
 
 

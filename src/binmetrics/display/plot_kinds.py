@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -65,7 +65,7 @@ __all__ = [
 
 #: ``report_options(models, max_points) -> options``: what the HTML report passes a
 #: kind's producer, given its models and its points per curve
-ReportOptions = Callable[[Models, int], Mapping[str, Any]]
+ReportOptions = Callable[[Sequence[tuple[str | None, Any]], int], Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,8 @@ class PlotKind:
         return ((not self.needs_both_classes or (t.P > 0 and t.N > 0))
                 and (not self.needs_probabilities or t.probabilities_ok))
 
-    def options_for_report(self, models: Models, max_points: int) -> dict[str, Any]:
+    def options_for_report(self, models: Sequence[tuple[str | None, Any]], max_points: int
+                           ) -> dict[str, Any]:
         """The options the HTML report passes the producer for these models."""
         if self.report_options is None:
             return {}
@@ -411,10 +412,11 @@ def _chart(kind: PlotKind, ev_or_models: Any, options: dict[str, Any], *, strict
     feature = f"plot.{kind.name}" if strict else f"chart_data({kind.name!r})"
     models = models_of(ev_or_models, feature, multiclass=kind.multiclass)
     at = options.pop("operating_point", None)
+    notes: tuple[str, ...] = ()
     if strict:
         for name, ev in models:
             _require(kind, name, ev, feature)
-        fit, notes = models, ()
+        fit = models
     else:
         fit = [(name, ev) for name, ev in models if kind.applies_to(ev)]
         notes = tuple(_left_out(kind, name, ev) for name, ev in models
