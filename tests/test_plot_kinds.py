@@ -128,10 +128,13 @@ def test_chart_data_is_what_the_report_embeds(ev: bm.Evaluation) -> None:
         (x0, x1), (y0, y1) = spec["x"], spec["y"]
         for e, s in zip(embedded, own, strict=True):
             if s.x.size <= 1000 and s.style != "bars":  # not thinned: the same points
-                xs = np.array([np.nan if v is None else v for v in e[0]], float)
-                ok = np.isfinite(s.x)
+                xs, ys = (np.array([np.nan if v is None else v for v in e[i]], float)
+                          for i in (0, 1))
+                ok = np.isfinite(s.x) & np.isfinite(s.y)
                 np.testing.assert_allclose(xs[ok] * (x1 - x0) + x0, s.x[ok],
                                            atol=2e-6 * (x1 - x0))
+                np.testing.assert_allclose(ys[ok] * (y1 - y0) + y0, s.y[ok],
+                                           atol=2e-6 * (y1 - y0))
 
 
 # --- every curve --------------------------------------------------------------------------------
@@ -255,6 +258,7 @@ def test_a_registered_kind_is_drawn_everywhere(score_kind: str, ev: bm.Evaluatio
     cd = plot.chart_data(score_kind, ev, shift=0.1)
     (means, half) = cd.series
     np.testing.assert_allclose(means.y, [pos + 0.1, neg + 0.1])
+    assert half.shared and not means.shared
     ax = ev.plot(score_kind, operating_point=0.5)
     (line,) = [ln for ln in ax.lines if ln.get_label() == "class means"]
     np.testing.assert_allclose(line.get_ydata(), [pos, neg])
