@@ -44,7 +44,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from binmetrics.chart import ChartData, render, series
-from binmetrics.display._plotting import Models, models_of, need_both, operating_threshold
+from binmetrics.display._plotting import (
+    Models,
+    models_of,
+    need_both,
+    operating_threshold,
+    table_cut,
+)
 from binmetrics.exceptions import undefined_policy
 from binmetrics.measures import REGISTRY, get_measure
 
@@ -360,8 +366,6 @@ def _operating_points(kind: PlotKind, cd: ChartData, models: Models, at: Any) ->
     if cd.operating is None and not cd.threshold_axis:
         raise TypeError(f"plot.{kind.name} marks no operating point (operating_point= is "
                         "for charts with an operating point or a threshold axis)")
-    from binmetrics.display._plotting import table_cut
-
     marks = []
     for name, ev in models:
         th = operating_threshold(ev, at)
