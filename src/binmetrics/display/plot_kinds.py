@@ -208,11 +208,12 @@ def register_plot_kind(
     Examples
     --------
     >>> import binmetrics as bm
+    >>> from binmetrics.chart import combine
     >>> @bm.plot.register_plot_kind("roc_only", title="ROC curve alone",
     ...                             description="the ROC curve without its hull",
     ...                             needs_both_classes=True)
     ... def roc_only(models):
-    ...     return bm.chart.combine([(n, ev.roc().chart(hull=False)) for n, ev in models])
+    ...     return combine([(n, ev.roc().chart(hull=False)) for n, ev in models])
     >>> ev = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2])
     >>> [s.label for s in bm.plot.chart_data("roc_only", ev).series]
     ['ROC, AUC = 0.750', 'random']
