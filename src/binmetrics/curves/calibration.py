@@ -79,7 +79,8 @@ class Reliability(Drawable, Tabular):
 
     Bins as :func:`binmetrics.measures.calibration.calibration_bins` (scikit-learn's
     ``calibration_curve``); ``histogram`` is the weight of the cases in 20 equal-width
-    bins of [0, 1] (the histogram of p under the diagram).
+    bins of [0, 1] (the histogram of p). :meth:`chart` is the diagram every plot of it
+    draws (``.plot()``, ``bm.plot.reliability``, the HTML report).
 
     Examples
     --------
