@@ -53,6 +53,7 @@ __all__ = [
     "histogram_outline",
     "point_marker",
     "render",
+    "series",
     "step_vertices",
 ]
 
@@ -207,7 +208,16 @@ class Series:
 
 def series(x: Any, y: Any, label: str, model: str | None = None, style: SeriesStyle = "solid",
            shared: bool = False, **kwargs: Any) -> Series:
-    """A :class:`Series` with ``x`` and ``y`` as float arrays (``steps=`` expands them)."""
+    """A :class:`Series` from array-likes: ``x`` and ``y`` as float arrays, a step function
+    (``steps="pre"`` or ``"post"``) given by its points and expanded into its vertices;
+    ``kwargs`` are the other fields of :class:`Series`.
+
+    Examples
+    --------
+    >>> s = series([0, 1, 2], [1, 3, 2], "counts", steps="post")
+    >>> s.x.tolist(), [v.tolist() for v in s.points]
+    ([0.0, 1.0, 1.0, 2.0, 2.0], [[0.0, 1.0, 2.0], [1.0, 3.0, 2.0]])
+    """
     steps = kwargs.get("steps")
     if steps is not None:
         x, y = step_vertices(x, y, steps)
