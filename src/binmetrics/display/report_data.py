@@ -402,13 +402,11 @@ def roc_extras(data: list[ModelData], charts: list[Chart], band: bool | Mapping[
             continue  # the ROC chart has said so already
         extra = []
         if band is not False:
-            b = curve.ci_band(fpr=np.linspace(0.0, 1.0, BAND_POINTS), **opts)
-            x = np.concatenate((b.at, b.at[::-1]))
-            y = np.concatenate((b.high, b.low[::-1]))
-            label = (f"{100 * b.level:g}% band of the TPR (stratified bootstrap, "
-                     f"{b.n_resamples} resamples)")
-            extra.append([coords(to_axis_units(x, *xr)), coords(to_axis_units(y, *yr)),
-                          "band", label, "band"])
+            # the region ROCBand.plot() shades: its chart's one series
+            (region,) = curve.ci_band(fpr=np.linspace(0.0, 1.0, BAND_POINTS),
+                                      **opts).chart().series
+            extra.append([coords(to_axis_units(region.x, *xr)),
+                          coords(to_axis_units(region.y, *yr)), "band", region.label, "band"])
         if partial is not None:
             focus, low, high = partial
             if focus == "fpr":
