@@ -76,7 +76,7 @@ def _refit(kind: str) -> Any:
         return bm.cv_5x2_test(LogisticRegression(), GaussianNB(), X, y, measure="auc",
                               random_state=0)
     return bm.refit_permutation_test(LogisticRegression(), X[:40], y[:40], X[40:], y[40:],
-                                     n_permutations=8, random_state=0)
+                                     n_resamples=8, random_state=0)
 
 
 EXAMPLES: dict[str, Callable[[], Any]] = {
@@ -124,7 +124,7 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "PRCurve": lambda: _ev().pr(),
     "PRGCurve": lambda: _ev().prg(),
     "PairedResult": lambda: bm.compare(Y, {"a": S, "b": S2}).results[0],
-    "PermutationResult": lambda: _ev().permutation_test("auc", n_permutations=20,
+    "PermutationResult": lambda: _ev().permutation_test("auc", n_resamples=20,
                                                         random_state=0),
     "Placements": lambda: importlib.import_module(
         "binmetrics.inference.intervals").table_placements(_ev().table),
@@ -142,14 +142,14 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "RefitPermutationResult": lambda: _refit("permutation"),
     "Reliability": lambda: _ev().reliability(n_bins=4),
     "SRDCrossValidation": lambda: bm.srd(TABLE).cross_validate("loo"),
-    "SRDRandomization": lambda: bm.srd(TABLE).randomization(n_perm=500, n_sim=2000, random_state=0),
+    "SRDRandomization": lambda: bm.srd(TABLE).randomization(n_resamples=500, random_state=0),
     "SRDResult": lambda: bm.srd(TABLE),
     "SmoothROC": lambda: _ev().roc().smooth(n=20),
     "Study": _study,
     "StudySRD": lambda: _study().srd_models(by=("dataset",), cv=None),
     "ThresholdCurves": lambda: _ev().threshold_curves(),
     "UndersampledEvaluation": lambda: _ev().calibrated(0.2, method="undersample",
-                                                       n_repeats=3, random_state=0),
+                                                       n_resamples=3, random_state=0),
     "WilcoxonTest": lambda: bm.wilcoxon_test(TABLE["a"], TABLE["b"]),
 }
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from scipy import stats
@@ -21,7 +21,7 @@ from scipy.special import ndtri
 from binmetrics.backends import axes
 from binmetrics.chart import ChartData, Drawable, Note, histogram_outline, series
 from binmetrics.exceptions import report_undefined
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest, Tabular
 from binmetrics.measures.calibration import (
     calibration_bins,
     spiegelhalter_z,
@@ -201,7 +201,7 @@ class Reliability(Drawable, Tabular):
 
 
 @dataclass(frozen=True)
-class CalibrationTest(Tabular):
+class CalibrationTest(HypothesisTest):
     """A goodness-of-fit test of predicted probabilities: statistic, df, p-value.
 
     ``method`` "hosmer_lemeshow": chi-square with ``df`` = groups formed - 2;
@@ -216,13 +216,16 @@ class CalibrationTest(Tabular):
     n_groups: int | None = None
     groups: Any = None
 
+    #: both tests reject miscalibration in either direction
+    alternative: ClassVar[str] = "two-sided"
+
     def to_frame(self) -> pd.DataFrame:
-        """One row: method, statistic, df, pvalue, n_groups."""
+        """One row: method, statistic, df, pvalue, alternative, n_groups."""
         import pandas as pd
 
         return pd.DataFrame([{"method": self.method, "statistic": self.statistic,
                               "df": self.df, "pvalue": self.pvalue,
-                              "n_groups": self.n_groups}])
+                              "alternative": self.alternative, "n_groups": self.n_groups}])
 
     def plot(self, *, ax: Any = None) -> Axes:
         """Hosmer-Lemeshow: observed against expected positives per group; Spiegelhalter:

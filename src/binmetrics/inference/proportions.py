@@ -29,7 +29,7 @@ import numpy.typing as npt
 from scipy import special, stats
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest
 from binmetrics.inference.intervals import Interval, normal_pvalue
 from binmetrics.table.counts import Confusion, FloatArray, HasTable
 from binmetrics.validation import (
@@ -62,7 +62,7 @@ _MCNEMAR_METHODS = ("exact", "chi2", "chi2-uncorrected")
 
 # --- McNemar ------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class McNemarTest(Tabular):
+class McNemarTest(HypothesisTest):
     """McNemar's test of two accuracies on the same cases.
 
     Attributes
@@ -73,10 +73,10 @@ class McNemarTest(Tabular):
         Cases that A classifies wrongly and B correctly.
     n : float
         All cases (weight).
-    accuracy_a, accuracy_b : float
+    value_a, value_b : float
         The two accuracies; their difference is ``(b - c) / n``.
-    difference : float
-        ``accuracy_a - accuracy_b``.
+    estimate : float
+        ``value_a - value_b``, the difference of the accuracies.
     statistic : float
         "exact": b, a Binomial(b + c, 1/2) count under H0; "chi2": the chi-square
         statistic with one degree of freedom.
@@ -93,9 +93,9 @@ class McNemarTest(Tabular):
     b: float
     c: float
     n: float
-    accuracy_a: float
-    accuracy_b: float
-    difference: float
+    value_a: float
+    value_b: float
+    estimate: float
     statistic: float
     pvalue: float
     ci: Interval
@@ -107,7 +107,7 @@ class McNemarTest(Tabular):
                 f"{self.alternative})")
 
     def _shown(self) -> pd.DataFrame:
-        return self.to_frame()[["b", "c", "accuracy_a", "accuracy_b", "difference", "low",
+        return self.to_frame()[["b", "c", "value_a", "value_b", "estimate", "low",
                                 "high", "pvalue"]]
 
 
@@ -142,8 +142,8 @@ def _mcnemar(b: float, c: float, n: float, acc_a: float, acc_b: float, method: s
     q = float(special.ndtri(1.0 - (1.0 - level) / 2.0))
     se = math.sqrt(max(m - (b - c) ** 2 / n, 0.0)) / n
     ci = Interval(d, max(-1.0, d - q * se), min(1.0, d + q * se), level, "wald-paired")
-    return McNemarTest(b=float(b), c=float(c), n=float(n), accuracy_a=acc_a, accuracy_b=acc_b,
-                       difference=d, statistic=stat, pvalue=p, ci=ci, method=method,
+    return McNemarTest(b=float(b), c=float(c), n=float(n), value_a=acc_a, value_b=acc_b,
+                       estimate=d, statistic=stat, pvalue=p, ci=ci, method=method,
                        alternative=alternative)
 
 
@@ -270,7 +270,7 @@ def _score_array(x: Any, name: str, n: int) -> FloatArray:
 
 # --- proportion z-tests ---------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class ProportionTest(Tabular):
+class ProportionTest(HypothesisTest):
     """A z-test of one proportion, or of the difference of two.
 
     Attributes
