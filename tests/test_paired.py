@@ -363,14 +363,14 @@ def test_proportion_tests_from_evaluations() -> None:
     y, ss = make(300, 13, k=2, prevalence=0.2)
     ev = bm.evaluate(y, ss[1])
     c = ev.confusion
-    t = bm.proportion_test(ev)
+    t = bm.proportion_test(ev, alternative="greater")
     prev = y.mean()
     assert t.null_value == pytest.approx(max(prev, 1 - prev))
     assert t.estimate == pytest.approx(ev["accuracy"])
     z, p = proportions_ztest(c.tp + c.tn, 300, value=t.null_value, alternative="larger",
                              prop_var=t.null_value)
     assert (t.statistic, t.pvalue) == pytest.approx((z, p), rel=1e-10)
-    assert bm.proportion_test(c).pvalue == t.pvalue
+    assert bm.proportion_test(c, alternative="greater").pvalue == t.pvalue
     assert bm.proportion_test(ev, p0=0.5).null_value == 0.5
     ev2 = bm.evaluate(y[:150], ss[0][:150])
     t2 = bm.two_proportion_test(ev, ev2)

@@ -293,17 +293,20 @@ def test_weighted_permutations() -> None:
 def test_pvalue_conventions() -> None:
     # Berrar section 5.1: 300 of 10,000 permutations at least as extreme -> 0.03
     null = np.r_[np.full(300, 0.85), np.full(9700, 0.5)]
-    assert permutation_pvalue(null, 0.8, plus_one=False) == 0.03
-    assert permutation_pvalue(null, 0.8) == 301 / 10001
+    assert permutation_pvalue(null, 0.8, alternative="greater", plus_one=False) == 0.03
+    assert permutation_pvalue(null, 0.8, alternative="greater") == 301 / 10001
+    assert permutation_pvalue(null, 0.8) == 2 * 301 / 10001  # two-sided by default
     assert permutation_pvalue(null, 0.8, alternative="less") == (9700 + 1) / 10001
     assert permutation_pvalue(null, 0.8, alternative="two-sided") == 2 * 301 / 10001
     assert permutation_pvalue(null, 0.5, alternative="two-sided") == 1.0
-    assert permutation_pvalue(null, 0.85) == 301 / 10001  # ties count as extreme
-    assert permutation_pvalue(null, 0.85 - 1e-15) == 301 / 10001  # rounding cannot decide
-    assert permutation_pvalue(np.r_[null, np.nan], 0.8, plus_one=False) == 0.03
+    greater = {"alternative": "greater"}
+    assert permutation_pvalue(null, 0.85, **greater) == 301 / 10001  # ties count as extreme
+    assert permutation_pvalue(null, 0.85 - 1e-15, **greater) == 301 / 10001  # not rounding
+    assert permutation_pvalue(np.r_[null, np.nan], 0.8, alternative="greater",
+                              plus_one=False) == 0.03
     assert np.isnan(permutation_pvalue(null, float("nan")))
-    assert permutation_pvalue(null, 2.0) == 1 / 10001  # never 0 with the +1
-    assert permutation_pvalue(null, 2.0, plus_one=False) == 0.0
+    assert permutation_pvalue(null, 2.0, alternative="greater") == 1 / 10001  # never 0 with the +1
+    assert permutation_pvalue(null, 2.0, alternative="greater", plus_one=False) == 0.0
 
 
 def test_permutation_test_alternatives(continuous: CountTable) -> None:

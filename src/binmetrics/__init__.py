@@ -76,6 +76,7 @@ if TYPE_CHECKING:
         UndefinedMeasureWarning,
         undefined_policy,
     )
+    from binmetrics.formatting import HypothesisTest
     from binmetrics.inference.delong import delong_test
     from binmetrics.inference.intervals import Interval, auc_ci, proportion_ci
     from binmetrics.inference.paired import Comparison, PairedResult, compare
@@ -141,6 +142,7 @@ _LAZY: dict[str, str] = {
     "Evaluation": "binmetrics.evaluation.binary",
     "from_counts": "binmetrics.evaluation.counts",
     "GainCurve": "binmetrics.curves",
+    "HypothesisTest": "binmetrics.formatting",
     "get_measure": "binmetrics.measures",
     "Interval": "binmetrics.inference.intervals",
     "iter_measures": "binmetrics.measures",
@@ -216,6 +218,7 @@ __all__ = [
     "EvalOptions",
     "Evaluation",
     "GainCurve",
+    "HypothesisTest",
     "Interval",
     "LiftCurve",
     "McNemarTest",

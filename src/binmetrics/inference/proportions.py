@@ -349,7 +349,7 @@ def proportion_test(
     trials: float | None = None,
     *,
     p0: float | None = None,
-    alternative: Alternative = "greater",
+    alternative: Alternative = "two-sided",
 ) -> ProportionTest:
     """One-proportion z-test, e.g. of an accuracy against the majority-class rate.
 
@@ -359,11 +359,11 @@ def proportion_test(
 
     The standard error uses the null p0, as the textbook z-test does (statsmodels'
     ``proportions_ztest(k, n, value=p0, prop_var=p0)``; its default uses p̂). The
-    default alternative "greater" tests H0: p <= p0 against Ha: p > p0 (p-value
-    1 - Φ(z)): does the classifier beat the rule that predicts the most frequent
-    class, whose accuracy is p0 = max(prevalence, 1 - prevalence) (Wikipedia,
-    "Evaluation of binary classifiers")? Another classifier's known accuracy can
-    be given as p0.
+    test is two-sided by default, as every test in binmetrics; ``alternative="greater"``
+    tests H0: p <= p0 against Ha: p > p0 (p-value 1 - Φ(z)): does the classifier beat
+    the rule that predicts the most frequent class, whose accuracy is
+    p0 = max(prevalence, 1 - prevalence) (Wikipedia, "Evaluation of binary classifiers")?
+    Another classifier's known accuracy can be given as p0.
 
     Parameters
     ----------
@@ -375,7 +375,7 @@ def proportion_test(
     p0 : float in [0, 1], optional
         The null proportion; required with numbers. p0 = 0 or 1 gives NaN with an
         :class:`~binmetrics.exceptions.UndefinedMeasureWarning` (zero standard error).
-    alternative : {"greater", "less", "two-sided"}, default "greater"
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
 
     Returns
     -------
@@ -390,13 +390,13 @@ def proportion_test(
     --------
     90% of the cases are negative; the classifier is right on 460 of 500:
 
-    >>> t = proportion_test(460, 500, p0=0.9)
+    >>> t = proportion_test(460, 500, p0=0.9, alternative="greater")
     >>> round(t.statistic, 4), round(t.pvalue, 4)
     (1.4907, 0.068)
     >>> import binmetrics as bm
     >>> y = [1, 0, 0, 0, 0, 0, 0, 0, 0, 1] * 10
     >>> ev = bm.evaluate(y, [.9, .1, .2, .1, .3, .2, .1, .6, .2, .8] * 10)
-    >>> t = proportion_test(ev)   # accuracy 0.9 against the majority rate 0.8
+    >>> t = proportion_test(ev, alternative="greater")   # accuracy 0.9 against 0.8
     >>> t.estimate, t.null_value, round(t.pvalue, 4)
     (0.9, 0.8, 0.0062)
     """

@@ -312,7 +312,8 @@ def refit_permutation_test(
     >>> X = rng.normal(size=(80, 2))
     >>> y = (X[:, 0] + 0.3 * rng.normal(size=80) > 0).astype(int)
     >>> res = bm.refit_permutation_test(LogisticRegression(), X[:40], y[:40], X[40:], y[40:],
-    ...                                 measure="accuracy", n_resamples=49, random_state=0)
+    ...                                 measure="accuracy", n_resamples=49,
+    ...                                 alternative="greater", random_state=0)
     >>> res.pvalue   # no permuted-label model came close: the minimum 1 / (49 + 1)
     0.02
     """

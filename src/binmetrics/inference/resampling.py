@@ -501,7 +501,7 @@ def permutation_pvalue(
     null_distribution: Any,
     observed: float,
     *,
-    alternative: Alternative = "greater",
+    alternative: Alternative = "two-sided",
     plus_one: bool = True,
 ) -> float:
     """Monte-Carlo p-value of ``observed`` against a null distribution.
@@ -521,9 +521,9 @@ def permutation_pvalue(
     Berrar's example: 300 of 10,000 permutations reach the observed 0.80.
 
     >>> null = [0.85] * 300 + [0.5] * 9700
-    >>> permutation_pvalue(null, 0.80, plus_one=False)
+    >>> permutation_pvalue(null, 0.80, alternative="greater", plus_one=False)
     0.03
-    >>> round(permutation_pvalue(null, 0.80), 6)  # (1 + 300) / (1 + 10000)
+    >>> round(permutation_pvalue(null, 0.80, alternative="greater"), 6)  # 301 / 10001
     0.030097
     """
     alt = check_alternative(alternative)
@@ -587,7 +587,8 @@ def permutation_test(
     >>> from binmetrics import CountTable
     >>> t = CountTable.from_arrays([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
     ...                            [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
-    >>> res = permutation_test(t, "auc", n_resamples=2000, random_state=0)
+    >>> res = permutation_test(t, "auc", n_resamples=2000, alternative="greater",
+    ...                        random_state=0)
     >>> res.estimate, bool(0.0 < res.pvalue < 0.1)
     (0.8, True)
     """
