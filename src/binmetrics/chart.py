@@ -433,9 +433,9 @@ def _heatmap(ax: Any, h: Heatmap) -> None:
     ax.set_yticks(range(k), list(h.row_labels))
 
 
-def render(cd: ChartData, ax: Any = None, *, feature: str | None = None,
+def render(chart: ChartData, ax: Any = None, *, feature: str | None = None,
            **props: Any) -> Axes:
-    """Draw ``cd`` on matplotlib Axes: the one renderer of every plot of binmetrics.
+    """Draw ``chart`` on matplotlib Axes: the one renderer of every plot of binmetrics.
 
     Model i's series and texts are drawn in colour ``C{i}``, named "model: label" in
     the legend when there are several; shared series in their fixed colour (black by
@@ -444,7 +444,7 @@ def render(cd: ChartData, ax: Any = None, *, feature: str | None = None,
 
     Parameters
     ----------
-    cd : ChartData
+    chart : ChartData
     ax : matplotlib Axes, optional
         Where to draw; default a new figure.
     feature : str, optional
@@ -459,42 +459,42 @@ def render(cd: ChartData, ax: Any = None, *, feature: str | None = None,
     Examples
     --------
     >>> import binmetrics as bm
-    >>> cd = bm.evaluate([1, 0, 1, 0], [.9, .8, .3, .1]).roc().chart()
-    >>> ax = render(cd)  # doctest: +SKIP
+    >>> roc_chart = bm.evaluate([1, 0, 1, 0], [.9, .8, .3, .1]).roc().chart()
+    >>> ax = render(roc_chart)  # doctest: +SKIP
     """
-    ax = axes(ax, feature or f"the {cd.kind} chart")
-    index = {m: i for i, m in enumerate(cd.models)}
-    if cd.heatmap is not None:
-        _heatmap(ax, cd.heatmap)
-    for s in cd.series:
+    ax = axes(ax, feature or f"the {chart.kind} chart")
+    index = {m: i for i, m in enumerate(chart.models)}
+    if chart.heatmap is not None:
+        _heatmap(ax, chart.heatmap)
+    for s in chart.series:
         if s.shared:
             _draw_series(ax, s, s.color or "black", {})
         else:
             own = {} if s.style in ("bars", "band", "points", "markers") else props
             _draw_series(ax, s, s.color or f"C{index[s.model] % 10}", own)
-    for t in cd.texts:
+    for t in chart.texts:
         kw: dict[str, Any] = {"color": f"C{index.get(t.model, 0) % 10}"}
         if t.offset is not None:
             kw.update(textcoords="offset points", xytext=t.offset)
         kw.update(t.extra)
         ax.annotate(t.text, (t.x, t.y), **kw)
-    xlo, xhi = _padded(cd.xlim, cd.pad)
-    ylo, yhi = _padded(cd.ylim, cd.pad)
+    xlo, xhi = _padded(chart.xlim, chart.pad)
+    ylo, yhi = _padded(chart.ylim, chart.pad)
     if xlo is not None or xhi is not None:
         ax.set_xlim(left=xlo, right=xhi)
     if ylo is not None or yhi is not None:
         ax.set_ylim(bottom=ylo, top=yhi)
-    if cd.aspect is not None:
-        ax.set_aspect(cd.aspect)
-    if cd.xticks is not None:
-        ax.set_xticks(list(cd.xticks[0]), list(cd.xticks[1]))
-    if cd.yticks is not None:
-        ax.set_yticks(list(cd.yticks[0]), list(cd.yticks[1]))
-    ax.set_xlabel(cd.heatmap.xlabel if cd.heatmap is not None and not cd.xlabel else cd.xlabel)
-    ax.set_ylabel(cd.heatmap.ylabel if cd.heatmap is not None and not cd.ylabel else cd.ylabel)
-    ax.set_title(cd.title)
-    if cd.legend is not None and any(s.label and s.legend for s in cd.series):
-        ax.legend(loc=cd.legend, fontsize="small")
+    if chart.aspect is not None:
+        ax.set_aspect(chart.aspect)
+    if chart.xticks is not None:
+        ax.set_xticks(list(chart.xticks[0]), list(chart.xticks[1]))
+    if chart.yticks is not None:
+        ax.set_yticks(list(chart.yticks[0]), list(chart.yticks[1]))
+    ax.set_xlabel(chart.heatmap.xlabel if chart.heatmap is not None and not chart.xlabel else chart.xlabel)
+    ax.set_ylabel(chart.heatmap.ylabel if chart.heatmap is not None and not chart.ylabel else chart.ylabel)
+    ax.set_title(chart.title)
+    if chart.legend is not None and any(s.label and s.legend for s in chart.series):
+        ax.legend(loc=chart.legend, fontsize="small")
     return ax
 
 
