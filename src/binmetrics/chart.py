@@ -251,8 +251,6 @@ class Heatmap:
     row_labels: tuple[str, ...]
     col_labels: tuple[str, ...]
     cmap: str = "Blues"
-    xlabel: str = "predicted"
-    ylabel: str = "actual"
 
 
 @dataclass(frozen=True, eq=False)
@@ -490,8 +488,8 @@ def render(chart: ChartData, ax: Any = None, *, feature: str | None = None,
         ax.set_xticks(list(chart.xticks[0]), list(chart.xticks[1]))
     if chart.yticks is not None:
         ax.set_yticks(list(chart.yticks[0]), list(chart.yticks[1]))
-    ax.set_xlabel(chart.heatmap.xlabel if chart.heatmap is not None and not chart.xlabel else chart.xlabel)
-    ax.set_ylabel(chart.heatmap.ylabel if chart.heatmap is not None and not chart.ylabel else chart.ylabel)
+    ax.set_xlabel(chart.xlabel)
+    ax.set_ylabel(chart.ylabel)
     ax.set_title(chart.title)
     if chart.legend is not None and any(s.label and s.legend for s in chart.series):
         ax.legend(loc=chart.legend, fontsize="small")
