@@ -443,7 +443,16 @@ class CostCurve(Drawable, Tabular):
 
     def chart(self) -> ChartData:
         """The cost line of each vertex of the ROC convex hull (thin, grey) and their
-        lower envelope, its area in the label."""
+        lower envelope, its area in the label.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> cd = bm.evaluate([0, 1, 0, 1], [0.5] * 4).cost_curve().chart()
+        >>> lines, envelope = cd.series
+        >>> envelope.label, envelope.x.tolist(), envelope.y.tolist()  # chance: area 1/4
+        ('lower envelope (area 0.2500)', [0.0, 0.5, 1.0], [0.0, 0.5, 0.0])
+        """
         nan = np.full(self.fpr.size, np.nan)
         xs = np.column_stack([np.zeros(self.fpr.size), np.ones(self.fpr.size), nan]).ravel()
         ys = np.column_stack([self.fpr, 1.0 - self.tpr, nan]).ravel()

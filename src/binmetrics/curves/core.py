@@ -162,7 +162,16 @@ class ROCHull(_Points):
         return trapezoid(self.fpr, self.tpr)
 
     def chart(self) -> ChartData:
-        """The hull (dashed) and the random line (Berrar Fig. 6c)."""
+        """The hull (dashed) and the random line (Berrar Fig. 6c).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> [s.label for s in ev.roc().hull().chart().series]  # Berrar: AUCH 0.88
+        ['convex hull, AUCH = 0.880', 'random']
+        """
         hull = series(self.fpr, self.tpr, f"convex hull, AUCH = {fmt(self.area())}",
                       style="dashed", source=(self, "fpr", "tpr"))
         return ChartData("roc_hull", "ROC convex hull", _FPR, _TPR,
@@ -483,7 +492,16 @@ class PRGCurve(_Points):
         """The part of the curve with recall gain >= 0 (from the inserted y-axis crossing
         on), whose trapezoid area is AUPRG; dots at the points that are not inserted
         crossings (up to 200 points); the random line at precision gain 0. The view is
-        the unit square, as prg.py's ``plot_prg``."""
+        the unit square, as prg.py's ``plot_prg``.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+        >>> curve = ev.prg().chart().series[0]
+        >>> curve.label, curve.x.round(4).tolist()  # from the crossing at recall gain 0
+        ('PRG, AUPRG = 0.431', [0.0, 0.6667, 0.6667, 0.6667, 1.0, 1.0])
+        """
         rg, pg = self.recall_gain, self.precision_gain
         with np.errstate(invalid="ignore"):
             start = int(np.argmax(rg >= 0))
@@ -548,7 +566,17 @@ class ThresholdCurves(_Points):
         """TPR (solid) and FPR (dashed) as step functions of the threshold, through the
         distinct scores with the cut that predicts nothing positive just beyond the
         highest (:func:`threshold_axis`), and the Kolmogorov-Smirnov gap as a segment
-        from FPR to TPR where they are furthest apart (:meth:`ks`; Berrar Fig. 5b)."""
+        from FPR to TPR where they are furthest apart (:meth:`ks`; Berrar Fig. 5b).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> cd = ev.threshold_curves().chart()
+        >>> [s.label for s in cd.series], cd.texts[0].text  # the KS gap at 0.5
+        (['TPR', 'FPR', 'KS = 0.600 at 0.5'], ' KS 0.60')
+        """
         x = threshold_axis(self.thresholds)
         out = [series(x, self.tpr, "TPR", steps="post", source=(self, "thresholds", "tpr")),
                series(x, self.fpr, "FPR", style="dashed", steps="post",
@@ -595,7 +623,17 @@ class GainCurve(_Points):
     def chart(self, *, normalize: bool = False) -> ChartData:
         """The gain curve (average gain in its label) and the random line j P / n
         (Berrar Fig. 4a); ``normalize``: fractions of the cases and of the positives
-        (the cumulative gains chart) instead of counts."""
+        (the cumulative gains chart) instead of counts.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> curve, random = ev.gain().chart().series
+        >>> curve.label, curve.y.tolist()[:5], random.label  # Berrar Fig. 4a
+        ('gain, average gain = 0.750', [0.0, 1.0, 2.0, 2.0, 3.0], 'random (n = 10, P = 5)')
+        """
         t = self.table
         sx, sy = _gain_scale(t, normalize)
         average = f", average gain = {fmt(self.average())}" if t.P > 0 and t.N > 0 else ""
@@ -636,7 +674,17 @@ class LiftCurve(_Points):
     def chart(self, *, normalize: bool = False) -> ChartData:
         """The lift curve (average lift in its label) and the random line at 1 (Berrar
         Fig. 4b); ``normalize``: the fraction of cases selected on the x axis. The y
-        axis starts at 0: lift is a ratio."""
+        axis starts at 0: lift is a ratio.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> cd = ev.lift().chart(normalize=True)
+        >>> cd.series[0].label, cd.series[0].x[:2].tolist(), cd.ylim  # Berrar Fig. 4b
+        ('lift, average lift = 1.427', [0.1, 0.2], (0.0, None))
+        """
         t = self.table
         sx = 1.0 / t.total if normalize else 1.0
         curve = series(self.n_selected * sx, self.lift,
@@ -668,7 +716,15 @@ class AccumulationCurve(_Points):
 
     def chart(self) -> ChartData:
         """The fraction of positives found against the fraction screened (AUAC in its
-        label), and the random diagonal."""
+        label), and the random diagonal.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> cd = bm.evaluate([1, 0, 1, 0], [.9, .8, .3, .1]).accumulation().chart()
+        >>> cd.series[0].x.tolist(), cd.series[0].y.tolist()
+        ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+        """
         curve = series(self.fraction_screened, self.fraction_found,
                        f"accumulation, AUAC = {fmt(self.area())}",
                        marker=point_marker(self.table.n_distinct), extra={"markersize": 4},

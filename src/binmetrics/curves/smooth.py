@@ -93,7 +93,15 @@ class SmoothROC(Drawable, Tabular):
         return f"SmoothROC({self.method}, {self.fpr.size} points, {model}, area={self.area():.6g})"
 
     def chart(self) -> ChartData:
-        """The smoothed curve and the diagonal; ``.plot()`` draws them."""
+        """The smoothed curve and the diagonal; ``.plot()`` draws them.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> roc = bm.evaluate([0, 0, 1, 0, 1, 1], [.1, .3, .35, .4, .7, .8]).roc()
+        >>> [s.label for s in roc.smooth("density").chart().series]
+        ['density smoothing', '']
+        """
         curve = series(self.fpr, self.tpr, f"{self.method} smoothing",
                        source=(self, "fpr", "tpr"))
         diagonal = series([0.0, 1.0], [0.0, 1.0], "", style="dotted", shared=True,
