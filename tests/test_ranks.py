@@ -133,14 +133,29 @@ def test_nemenyi_against_scikit_posthocs(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_wilcoxon_holm_against_scikit_posthocs(seed):
+    # continuous scores: no tie, no zero difference, so scipy's default is its exact
+    # distribution too (with ties it switches to the normal approximation from 14 data
+    # sets on; binmetrics stays exact, tests/test_signed_rank.py)
     sp = pytest.importorskip("scikit_posthocs")
-    t = random_table(seed, n=15, k=4)
+    t = random_table(seed, n=15, k=4) + np.random.default_rng(seed).normal(0, 1e-3, (15, 4))
     ours = bm.rank_comparison(t).posthoc("wilcoxon_holm").matrix()
     long = t.melt(var_name="model", value_name="score")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ref = sp.posthoc_wilcoxon(long, val_col="score", group_col="model",
-                                  zero_method="zsplit", p_adjust="holm")
+    ref = sp.posthoc_wilcoxon(long, val_col="score", group_col="model",
+                              zero_method="zsplit", p_adjust="holm")
+    pd.testing.assert_frame_equal(ours.loc[ref.index, ref.columns], ref, check_names=False,
+                                  rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_wilcoxon_holm_with_ties_against_scikit_posthocs_exact_permutation(seed):
+    # tied scores: scikit-posthocs with scipy's permutation test over every sign pattern
+    sp = pytest.importorskip("scikit_posthocs")
+    t = random_table(seed, n=8, k=4)
+    ours = bm.rank_comparison(t).posthoc("wilcoxon_holm").matrix()
+    long = t.melt(var_name="model", value_name="score")
+    ref = sp.posthoc_wilcoxon(long, val_col="score", group_col="model",
+                              zero_method="zsplit", p_adjust="holm",
+                              method=stats.PermutationMethod(n_resamples=np.inf))
     pd.testing.assert_frame_equal(ours.loc[ref.index, ref.columns], ref, check_names=False,
                                   rtol=1e-9, atol=1e-12)
 

@@ -304,13 +304,17 @@ class TestPairTests:
                     for s in itertools.product([0, 1], repeat=10)]
             assert p == pytest.approx(np.mean(np.array(null) >= obs - 1e-9))
 
-    def test_wilcoxon_large_sample_uses_normal_approximation(self):
+    def test_wilcoxon_exact_up_to_50_pairs_then_normal_approximation(self):
         rng = np.random.default_rng(2)
-        a, b = rng.normal(size=40), rng.normal(0.3, size=40)
+        a, b = rng.normal(size=60), rng.normal(0.3, size=60)
+        _, p, nz = wilcoxon_matched_pairs(a[:40], b[:40])
+        assert nz == 40  # no ties: scipy's exact distribution
+        assert p == pytest.approx(stats.wilcoxon(a[:40], b[:40], method="exact").pvalue,
+                                  rel=1e-12)
         _, p, nz = wilcoxon_matched_pairs(a, b)
-        assert nz == 40
+        assert nz == 60
         assert p == pytest.approx(stats.wilcoxon(a, b, correction=False,
-                                                 method="approx").pvalue)
+                                                 method="asymptotic").pvalue, rel=1e-12)
 
     def test_sign_test(self):
         assert sign_test([1, 2, 3], [1, 2, 3]) == (0, 1.0)

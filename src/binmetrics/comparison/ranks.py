@@ -38,6 +38,7 @@ from scipy import stats
 from binmetrics.backends import display_hook
 from binmetrics.exceptions import report_undefined
 from binmetrics.formatting import HypothesisTest, Tabular
+from binmetrics.inference.signed_rank import signed_rank_test
 from binmetrics.validation import NanPolicy, check_nan_policy, plural
 
 if TYPE_CHECKING:
@@ -367,8 +368,9 @@ class RankComparison(Tabular):
             Needed by "bonferroni_dunn"; not taken by "nemenyi".
         alpha : float, default 0.05
             The family-wise level of ``significant`` and of the critical difference.
-        zero_method : str, default "zsplit"
-            Zero differences in "wilcoxon_holm" (scipy's ``zero_method``).
+        zero_method : {"zsplit", "wilcox", "pratt"}, default "zsplit"
+            Zero differences in "wilcoxon_holm" (as :func:`binmetrics.wilcoxon_test`,
+            whose p-value each pair's unadjusted ``pvalue`` is).
 
         Examples
         --------
@@ -483,15 +485,15 @@ class RankComparison(Tabular):
 
 def wilcoxon_pair(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64],
                   zero_method: str = "zsplit") -> tuple[float, float]:
-    """Wilcoxon's T and two-sided p of a - b (scipy's choice of exact or normal p-value),
-    for the post-hoc table: T = 0 and p = 1 when every difference is zero (the pair shows
-    no difference at all; :func:`wilcoxon_test` reports that case as undefined)."""
+    """Wilcoxon's T and two-sided p of a - b for the post-hoc table: the test of
+    :func:`binmetrics.wilcoxon_test` (one implementation,
+    :func:`binmetrics.inference.signed_rank.signed_rank_test`), except that T = 0 and
+    p = 1 when every difference is zero (the pair shows no difference at all, and Holm's
+    adjustment needs a number; :func:`wilcoxon_test` reports that case as undefined)."""
     d = a - b
     if np.all(d == 0):
         return 0.0, 1.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # scipy: "exact" unavailable
-        res = stats.wilcoxon(a, b, zero_method=zero_method)
+    res = signed_rank_test(d, zero_method=zero_method)  # type: ignore[arg-type]
     return float(res.statistic), float(res.pvalue)
 
 

@@ -4,7 +4,7 @@ docs/methods.md §1.7: each resample (:func:`resample_rows`: k-fold, leave-one-o
 bootstrap or rSRD's random subsets) drops rows, the reference is fused again on the
 rows kept and SRD% is normalised by SRDmax of that many rows. Neighbouring columns,
 ordered by their median SRD% as rSRD orders them, are then compared with the Wilcoxon
-matched-pairs signed-rank test (:func:`wilcoxon_matched_pairs`, exact up to 25 pairs)
+matched-pairs signed-rank test (:func:`wilcoxon_matched_pairs`, exact up to 50 pairs)
 and the sign test (:func:`sign_test`). :class:`SRDCrossValidation` holds the result;
 create it with :meth:`SRDResult.cross_validate
 <binmetrics.comparison.srd.SRDResult.cross_validate>`.
@@ -35,6 +35,7 @@ from binmetrics.comparison._srd_core import (
     srd_max,
 )
 from binmetrics.formatting import Tabular
+from binmetrics.inference.signed_rank import signed_rank_test
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -112,24 +113,6 @@ def resample_rows(n: int, cv: str = "kfold", k: int = 7, repeats: int = 1,
                      f"{cv!r}")
 
 
-def _signed_rank_exact(d: FloatArray) -> tuple[float, float]:
-    """rSRD's |W+ − W−| and its exact two-sided p-value over the 2^n sign patterns,
-    with average ranks of |d| (midranks; a DP over half-rank sums)."""
-    r2 = np.round(2 * stats.rankdata(np.abs(d))).astype(np.int64)  # integer half-ranks
-    total = int(r2.sum())
-    dist = np.zeros(total + 1)
-    dist[0] = 1.0
-    for v in r2:  # each pair adds its half-rank v to W+ with probability 1/2
-        shifted = np.zeros_like(dist)
-        shifted[v:] = dist[:dist.size - v]
-        dist = 0.5 * (dist + shifted)
-    w_plus2 = int(r2[d > 0].sum())
-    stat2 = abs(2 * w_plus2 - total)
-    sums = np.arange(total + 1)
-    p = float(dist[np.abs(2 * sums - total) >= stat2 - 1e-9].sum())
-    return stat2 / 2.0, min(1.0, p)
-
-
 def _differences(a: Any, b: Any) -> FloatArray:
     """Non-zero paired differences, rounded so that differences equal in exact
     arithmetic (SRD% values are k·100/SRDmax) tie instead of ranking apart by float
@@ -142,8 +125,10 @@ def wilcoxon_matched_pairs(a: Any, b: Any) -> tuple[float, float, int]:
     """Wilcoxon matched-pairs signed-rank test as docs/methods.md §1.7 fixes it.
 
     Zero differences are dropped and |d| get average ranks; the statistic is rSRD's
-    |W+ − W−|. The two-sided p-value is exact (all sign patterns) up to 25 non-zero
-    pairs, and the tie-corrected normal approximation (scipy) above.
+    |W+ − W−|. The two-sided p-value is that of
+    :func:`binmetrics.inference.signed_rank.signed_rank_test` (``zero_method="wilcox"``),
+    the test :func:`binmetrics.wilcoxon_test` runs: exact (all sign patterns, given the
+    tied |d|) up to 50 non-zero pairs, the tie-corrected normal approximation above.
 
     Returns
     -------
@@ -157,13 +142,10 @@ def wilcoxon_matched_pairs(a: Any, b: Any) -> tuple[float, float, int]:
     d = _differences(a, b)
     if d.size == 0:
         return 0.0, 1.0, 0
-    if d.size <= 25:
-        stat, p = _signed_rank_exact(d)
-        return stat, p, int(d.size)
-    r = stats.rankdata(np.abs(d))
-    w_plus = float(r[d > 0].sum())
-    res = stats.wilcoxon(d, zero_method="wilcox", correction=False, method="approx")
-    return abs(2 * w_plus - r.sum()), float(res.pvalue), int(d.size)
+    res = signed_rank_test(d, zero_method="wilcox")
+    m = int(d.size)
+    # |W+ - W-| = (W+ + W-) - 2 min(W+, W-), and the midranks of m values sum to m(m+1)/2
+    return m * (m + 1) / 2.0 - 2.0 * res.statistic, res.pvalue, m
 
 
 def sign_test(a: Any, b: Any) -> tuple[int, float]:

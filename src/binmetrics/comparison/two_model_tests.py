@@ -6,7 +6,6 @@ Alpaydin's 1999 combined F).
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -19,54 +18,29 @@ from scipy import stats
 from binmetrics.evaluation.api import evaluate
 from binmetrics.exceptions import report_undefined
 from binmetrics.formatting import HypothesisTest
+from binmetrics.inference.signed_rank import (
+    SignedRankMethod,
+    WilcoxonTest,
+    ZeroMethod,
+    signed_rank_test,
+)
 from binmetrics.measures import get_measure
 from binmetrics.validation import check_labels, n_rows, take_rows
 
 __all__ = ["CV5x2Test", "WilcoxonTest", "cv_5x2_test", "wilcoxon_test"]
 
-ZeroMethod = Literal["zsplit", "wilcox", "pratt"]
-_ZERO_METHODS = ("zsplit", "wilcox", "pratt")
-
-
-@dataclass(frozen=True)
-class WilcoxonTest(HypothesisTest):
-    """The Wilcoxon signed-rank test of two models (:func:`wilcoxon_test`).
-
-    ``statistic`` is scipy's: min(R+, R-) two-sided, R+ (the rank sum of a - b > 0) for
-    one-sided alternatives. ``method`` says how the p-value was computed: "exact" (the
-    permutation distribution) or "approx" (the normal approximation, with the variance
-    corrected for ties).
-    """
-
-    statistic: float
-    pvalue: float
-    method: str
-    zero_method: str
-    alternative: str
-    n: int
-    n_zero: int
-    estimate: float
-
-    def __repr__(self) -> str:
-        return (f"WilcoxonTest(statistic={self.statistic:g}, pvalue={self.pvalue:.4g}, "
-                f"method={self.method!r}, zero_method={self.zero_method!r}, n={self.n}, "
-                f"n_zero={self.n_zero})")
-
-    def to_frame(self) -> pd.DataFrame:
-        """The result as a one-row table."""
-        return pd.DataFrame([self.__dict__])
-
-
 def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
                   alternative: str = "two-sided",
-                  method: Literal["auto", "exact", "approx"] = "auto") -> WilcoxonTest:
+                  method: SignedRankMethod = "auto") -> WilcoxonTest:
     """The Wilcoxon signed-rank test of two models over N data sets.
 
     The differences d_i = a_i - b_i are ranked by |d_i| (ties sharing ranks); R+ and R-
     are the rank sums of the positive and negative ones. Zero differences are, by
     default, split evenly between R+ and R- (Demšar 2006 recommends it; scipy's
     ``zero_method="zsplit"``); "wilcox" drops them, "pratt" ranks them and drops their
-    ranks.
+    ranks. The test is :func:`binmetrics.inference.signed_rank.signed_rank_test` on
+    a - b, the one the ``"wilcoxon_holm"`` post-hoc test and SRD's cross-validation
+    use, whose docstring gives the p-value's methods.
 
     Parameters
     ----------
@@ -75,10 +49,10 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
     zero_method : {"zsplit", "wilcox", "pratt"}, default "zsplit"
     alternative : {"two-sided", "greater", "less"}
         "greater": a tends to be larger than b.
-    method : {"auto", "exact", "approx"}
-        "auto": exact when N <= 50 with no zero difference and no tied |d| (the exact
-        distribution assumes neither), the normal approximation otherwise. The method
-        used is stated on the result.
+    method : {"auto", "exact", "normal"}
+        "auto": the exact sign-flip distribution up to 50 non-zero differences (with
+        ties and zeros too: the result's ``method`` is then "exact-ties"), the normal
+        approximation beyond. The method used is stated on the result.
 
     Examples
     --------
@@ -87,9 +61,9 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
     >>> t = demsar_table()
     >>> res = bm.wilcoxon_test(t["C4.5+m"], t["C4.5"])  # Demšar section 3.1.3
     >>> res.statistic, res.n_zero, res.method  # his T = min(R+, R-) = min(93, 12)
-    (12.0, 2, 'approx')
-    >>> round(res.pvalue, 3)
-    0.011
+    (12.0, 2, 'exact-ties')
+    >>> round(res.pvalue, 4)
+    0.0078
     """
     xa = np.asarray(a, dtype=float)
     xb = np.asarray(b, dtype=float)
@@ -101,33 +75,8 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
                          "both first")
     if xa.size < 2:
         raise ValueError(f"the Wilcoxon test needs at least 2 data sets; got {xa.size}")
-    if zero_method not in _ZERO_METHODS:
-        raise ValueError(f"zero_method must be one of {', '.join(_ZERO_METHODS)}; got "
-                         f"{zero_method!r}")
-    if alternative not in ("two-sided", "greater", "less"):
-        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; got "
-                         f"{alternative!r}")
-    d = xa - xb
-    n_zero = int(np.sum(d == 0))
-    nonzero = np.abs(d[d != 0])
-    ties = np.unique(nonzero).size < nonzero.size
-    if method == "auto":
-        method = "exact" if d.size <= 50 and n_zero == 0 and not ties else "approx"
-    elif method not in ("exact", "approx"):
-        raise ValueError(f"method must be 'auto', 'exact' or 'approx'; got {method!r}")
-    elif method == "exact" and (n_zero or ties):
-        raise ValueError("the exact Wilcoxon distribution assumes no zero differences and no "
-                         "tied |a - b|; use method='approx'")
-    if n_zero == d.size:
-        report_undefined("Wilcoxon signed-rank test", "every difference a - b is zero")
-        return WilcoxonTest(math.nan, math.nan, method, zero_method, alternative, int(d.size),
-                            n_zero, 0.0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # scipy's note on small samples
-        res = stats.wilcoxon(xa, xb, zero_method=zero_method, alternative=alternative,
-                             method=method)
-    return WilcoxonTest(float(res.statistic), float(res.pvalue), method, zero_method,
-                        alternative, int(d.size), n_zero, float(np.median(d)))
+    return signed_rank_test(xa - xb, zero_method=zero_method, alternative=alternative,
+                            method=method)
 
 
 @dataclass(frozen=True, repr=False)

@@ -18,6 +18,8 @@ sits below :mod:`binmetrics.evaluation`.
   sensitivity at a fixed specificity and the reverse).
 * :mod:`~binmetrics.inference.proportions`: McNemar's test and the proportion z-tests.
 * :mod:`~binmetrics.inference.refit`: Berrar's procedures that refit an estimator.
+* :mod:`~binmetrics.inference.signed_rank`: the Wilcoxon signed-rank test (exact with
+  ties and zeros), shared by ``wilcoxon_test``, the Wilcoxon-Holm post-hoc test and SRD.
 """
 
 from binmetrics.inference.delong import (
@@ -72,6 +74,7 @@ from binmetrics.inference.resampling import (
     permutation_test,
 )
 from binmetrics.inference.roc_tests import ROC_TEST_METHODS, ROCTest, roc_test
+from binmetrics.inference.signed_rank import WilcoxonTest, signed_rank_test
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -92,6 +95,7 @@ __all__ = [
     "ROCTest",
     "RefitPermutationResult",
     "ResamplingWarning",
+    "WilcoxonTest",
     "auc_ci",
     "auc_variance",
     "bootstrap",
@@ -116,6 +120,7 @@ __all__ = [
     "proportion_test",
     "refit_permutation_test",
     "roc_test",
+    "signed_rank_test",
     "table_placements",
     "two_proportion_test",
 ]
