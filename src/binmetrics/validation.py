@@ -179,7 +179,9 @@ def _positive_label(values: list[Any], pos_label: Any, dtype: np.dtype) -> Any:
     if len(values) > 2:
         listed = shown[:10] + (["..."] if len(shown) > 10 else [])
         raise ValueError(
-            f"y_true must hold exactly two classes; found {len(values)} distinct values: {listed}"
+            f"y_true must hold exactly two classes; found {len(values)} distinct values: "
+            f"{listed}; give two classes (for more, a probability matrix to "
+            "binmetrics.evaluate_multiclass)"
         )
     if dtype == np.bool_:
         if pos_label is None or pos_label in (True, 1):
@@ -237,7 +239,7 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[npt.NDArray[np.boo
     if missing.any():
         raise ValueError(
             f"y_true has {plural(missing.sum(), 'missing label')} (NaN/None) at rows "
-            f"{row_list(missing)}"
+            f"{row_list(missing)}; drop those rows or give them a label"
         )
     values = _distinct_labels(y)
     pos = _positive_label(values, pos_label, y.dtype)
@@ -259,18 +261,19 @@ def check_weights(sample_weight: Any, n: int,
         return None
     w = as_float(as_1d(sample_weight, "sample_weight"), "sample_weight")
     if w.size != n:
-        raise ValueError(f"sample_weight has {w.size} values but y_true has {n} rows")
+        raise ValueError(f"sample_weight has {w.size} values but y_true has {n} rows; give "
+                         "one weight per row")
     bad = ~np.isfinite(w)
     if bad.any():
         raise ValueError(
             f"sample_weight has {plural(bad.sum(), 'non-finite value')} (NaN or inf) "
-            f"at rows {row_list(bad)}"
+            f"at rows {row_list(bad)}; give every row a finite weight (0 leaves it out)"
         )
     neg = w < 0
     if neg.any():
         raise ValueError(
             f"sample_weight has {plural(neg.sum(), 'negative value')} at rows {row_list(neg)} "
-            f"(smallest {float(w.min())})"
+            f"(smallest {float(w.min())}); weights must be >= 0 (0 leaves a row out)"
         )
     if not w.max() > 0:
         raise ValueError("sample_weight sums to 0: no row carries any weight")
