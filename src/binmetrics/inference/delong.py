@@ -302,7 +302,8 @@ def delong_test(
     level : float in (0, 1), default 0.95
         Level of the interval of the difference (two-sided whatever ``alternative``).
     sample_weight, pos_label
-        As :func:`binmetrics.evaluate`; weights are multiplicities.
+        As :func:`binmetrics.evaluate`; weights are multiplicities, and a row of
+        weight 0 is dropped (:func:`~binmetrics.validation.check_paired_inputs`).
     nan_policy : {"raise", "omit"}
         "omit" drops a row whose score is NaN/inf in either model (pairwise, as pROC).
 
