@@ -498,7 +498,7 @@ def test_nan_scores_raise_or_are_dropped_pairwise() -> None:
     s2[3] = float("nan")
     with pytest.raises(ValueError, match=r"score_b.*nan_policy='omit'"):
         delong_test(Y, S1, s2)
-    with pytest.warns(UserWarning, match="dropped 1 rows"):
+    with pytest.warns(UserWarning, match="dropped 1 row "):
         t = delong_test(Y, S1, s2, nan_policy="omit")
     keep = [i for i in range(len(Y)) if i != 3]
     ref = delong_test([Y[i] for i in keep], [S1[i] for i in keep], [S2[i] for i in keep])

@@ -268,7 +268,7 @@ def test_nan_policy_omit_drops_rows_for_every_model() -> None:
     a, b = ss[0].copy(), ss[1].copy()
     a[3] = np.nan
     b[7] = np.inf
-    with pytest.raises(ValueError, match=r"scores of 'a' have 1 non-finite.*rows \[3\]"):
+    with pytest.raises(ValueError, match=r"scores\['a'\] has 1 non-finite.*rows \[3\]"):
         bm.compare(y, {"a": a, "b": b})
     with pytest.warns(UserWarning, match="dropped 2 rows"):
         c = bm.compare(y, {"a": a, "b": b}, nan_policy="omit")
@@ -299,7 +299,8 @@ def test_compare_methods_and_plan_errors() -> None:
     (dict(scores={"a": S1}), ValueError, "at least 2 models"),
     (dict(scores=S1), TypeError, "one array per model"),
     (dict(scores="ab"), TypeError, "must map model names"),
-    (dict(scores={"a": S1, "b": S2[:-1]}), ValueError, "scores of 'b' have 10 values"),
+    (dict(scores={"a": S1, "b": S2[:-1]}), ValueError,
+     r"y_true and scores\['b'\] have different lengths: 11 and 10"),
     (dict(scores={1: S1, "1": S2}), ValueError, "distinct"),
     (dict(scores={"": S1, "b": S2}), ValueError, "non-empty"),
     (dict(scores={True: S1, "b": S2}), TypeError, "strings"),
@@ -323,7 +324,7 @@ def test_compare_bad_input(kwargs: dict, exc: type, match: str) -> None:
 
 
 def test_mcnemar_bad_input() -> None:
-    with pytest.raises(ValueError, match="score_b has 10 values"):
+    with pytest.raises(ValueError, match="score_b have different lengths: 11 and 10"):
         bm.mcnemar_test(Y, S1, S2[:-1])
     with pytest.raises(ValueError, match="NaN"):
         bm.mcnemar_test(Y, S1, [np.nan, *S2[1:]])

@@ -10,6 +10,7 @@ import datetime as _dt
 import numbers
 import sys
 import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -178,7 +179,9 @@ def _positive_label(values: list[Any], pos_label: Any, dtype: np.dtype) -> Any:
     if len(values) > 2:
         listed = shown[:10] + (["..."] if len(shown) > 10 else [])
         raise ValueError(
-            f"y_true must hold exactly two classes; found {len(values)} distinct values: {listed}"
+            f"y_true must hold exactly two classes; found {len(values)} distinct values: "
+            f"{listed}; give two classes (for more, a probability matrix to "
+            "binmetrics.evaluate_multiclass)"
         )
     if dtype == np.bool_:
         if pos_label is None or pos_label in (True, 1):
@@ -236,7 +239,7 @@ def check_labels(y_true: Any, pos_label: Any = None) -> tuple[npt.NDArray[np.boo
     if missing.any():
         raise ValueError(
             f"y_true has {plural(missing.sum(), 'missing label')} (NaN/None) at rows "
-            f"{row_list(missing)}"
+            f"{row_list(missing)}; drop those rows or give them a label"
         )
     values = _distinct_labels(y)
     pos = _positive_label(values, pos_label, y.dtype)
@@ -258,18 +261,19 @@ def check_weights(sample_weight: Any, n: int,
         return None
     w = as_float(as_1d(sample_weight, "sample_weight"), "sample_weight")
     if w.size != n:
-        raise ValueError(f"sample_weight has {w.size} values but y_true has {n} rows")
+        raise ValueError(f"sample_weight has {w.size} values but y_true has {n} rows; give "
+                         "one weight per row")
     bad = ~np.isfinite(w)
     if bad.any():
         raise ValueError(
             f"sample_weight has {plural(bad.sum(), 'non-finite value')} (NaN or inf) "
-            f"at rows {row_list(bad)}"
+            f"at rows {row_list(bad)}; give every row a finite weight (0 leaves it out)"
         )
     neg = w < 0
     if neg.any():
         raise ValueError(
             f"sample_weight has {plural(neg.sum(), 'negative value')} at rows {row_list(neg)} "
-            f"(smallest {float(w.min())})"
+            f"(smallest {float(w.min())}); weights must be >= 0 (0 leaves a row out)"
         )
     if not w.max() > 0:
         raise ValueError("sample_weight sums to 0: no row carries any weight")
@@ -329,8 +333,7 @@ def check_binary_inputs(
     TypeError
         Scores or weights are not numeric.
     """
-    if nan_policy not in ("raise", "omit"):
-        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+    check_nan_policy(nan_policy)
     y_raw = as_1d(y_true, "y_true")
     s_raw = as_1d(y_score, "y_score")
     if y_raw.size != s_raw.size:
@@ -365,6 +368,171 @@ def check_binary_inputs(
         )
     y, pos = check_labels(y_raw, pos_label)
     return BinaryInputs(y=y, score=s, weight=w, pos_label=python_scalar(pos), n_omitted=n_omitted)
+
+
+# --- several models scored on the same rows -----------------------------------------------
+@dataclass(frozen=True)
+class PairedInputs:
+    """Validated input of models scored on the same rows (:func:`check_paired_inputs`):
+    labels as booleans, each model's scores as finite float64, weights (all positive)
+    or None, over the rows kept."""
+
+    y: npt.NDArray[np.bool_]
+    scores: tuple[npt.NDArray[np.float64], ...]
+    weight: npt.NDArray[np.float64] | None
+    pos_label: Any
+    #: rows dropped by ``nan_policy="omit"`` (a non-finite score in some model)
+    n_omitted: int
+    #: rows dropped because their weight is 0
+    n_zero_weight: int
+
+
+def check_models(scores: Any, what: str) -> tuple[tuple[str, ...], list[Any], list[str]]:
+    """The models of a many-model function: (names, score arrays, how messages call each).
+
+    ``scores`` maps names to score arrays (a dict, a DataFrame's columns) or is a
+    sequence of arrays (or a 2-D array, one model per row), named "model_0",
+    "model_1", ...; at least two models with distinct, non-empty names. Messages
+    call a model's scores ``scores['A']`` (mapping) or ``scores[0]`` (sequence).
+
+    Examples
+    --------
+    >>> check_models({"A": [0.1, 0.9], "B": [0.4, 0.6]}, "compare")[::2]
+    (('A', 'B'), ["scores['A']", "scores['B']"])
+    >>> check_models([[0.1, 0.9]], "compare")
+    Traceback (most recent call last):
+    ...
+    ValueError: compare needs at least 2 models; got 1
+    """
+    pd = sys.modules.get("pandas")  # a DataFrame means pandas is loaded: no import
+    if pd is not None and isinstance(scores, pd.DataFrame):
+        scores = {c: scores[c] for c in scores.columns}
+    if isinstance(scores, Mapping):
+        arrays = list(scores.values())
+        names, labels = [], []
+        for k in scores:
+            if not isinstance(k, (str, int, np.integer)) or isinstance(k, bool):
+                raise TypeError(f"model names must be strings; got {k!r}")
+            names.append(str(k))
+            labels.append(f"scores[{k!r}]")
+    else:
+        if isinstance(scores, np.ndarray) and scores.ndim == 2:
+            arrays = list(scores)
+        elif isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+            raise TypeError("scores must map model names to score arrays, e.g. "
+                            f"{{'A': s_a, 'B': s_b}}, or be a sequence of arrays; got "
+                            f"{type(scores).__name__}")
+        else:
+            arrays = list(scores)
+            if arrays and np.ndim(arrays[0]) == 0:
+                raise TypeError("scores must hold one array per model (e.g. {'A': s_a, "
+                                "'B': s_b}); got a sequence of numbers, i.e. a single "
+                                "model's scores")
+        names = [f"model_{i}" for i in range(len(arrays))]
+        labels = [f"scores[{i}]" for i in range(len(arrays))]
+    if len(arrays) < 2:
+        raise ValueError(f"{what} needs at least 2 models; got {len(arrays)}")
+    if any(not n.strip() for n in names):
+        raise ValueError("model names must be non-empty strings")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"model names must be distinct; repeated: {', '.join(map(repr, dup))}")
+    return tuple(names), arrays, labels
+
+
+def check_paired_inputs(
+    y_true: Any,
+    scores: Sequence[Any],
+    names: Sequence[str],
+    sample_weight: Any = None,
+    *,
+    pos_label: Any = None,
+    nan_policy: NanPolicy = "raise",
+) -> PairedInputs:
+    """Validate models scored on the same rows: the one door of every paired function
+    (:func:`~binmetrics.inference.delong.delong_test`,
+    :func:`~binmetrics.inference.delong.delong_contrast`,
+    :func:`~binmetrics.inference.paired.compare`,
+    :func:`~binmetrics.inference.proportions.mcnemar_test`,
+    :func:`~binmetrics.inference.roc_tests.roc_test`,
+    :func:`~binmetrics.inference.power.power_roc_test`).
+
+    The rules are those of one model (:func:`check_binary_inputs`), for every model:
+
+    * every score array has as many values as ``y_true`` (``names`` say which one
+      does not, e.g. "score_b");
+    * a NaN or infinite score is an error naming the model and the rows, or with
+      ``nan_policy="omit"`` its row is dropped **for every model** (with one warning);
+      labels are then checked on the rows left, as for one model;
+    * labels are two classes (``pos_label`` as :func:`check_labels`), none missing;
+      weights (:func:`check_weights`) finite, non-negative, with a positive sum;
+    * **a row of weight 0 is dropped**, as if it were not there: every weighted sum
+      is the same without it, and so the result equals that of the data without the
+      row; the paired bootstrap then never draws it.
+
+    Raises
+    ------
+    ValueError, TypeError
+        One line saying what is wrong, where, and what to do.
+
+    Examples
+    --------
+    >>> inp = check_paired_inputs([1, 0, 1, 0], [[.9, .2, .6, .4], [.8, .3, .7, .1]],
+    ...                           ["score_a", "score_b"], [1, 1, 0, 2])
+    >>> inp.y.tolist(), inp.weight.tolist(), inp.n_zero_weight
+    ([True, False, False], [1.0, 1.0, 2.0], 1)
+    >>> check_paired_inputs([1, 0], [[.9, .2], [.8]], ["score_a", "score_b"])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and score_b have different lengths: 2 and 1; every model must ...
+    """
+    check_nan_policy(nan_policy)
+    y_raw = as_1d(y_true, "y_true")
+    n = y_raw.size
+    if n == 0:
+        raise ValueError("y_true is empty: there is nothing to compare")
+    arrays = []
+    for a, name in zip(scores, names, strict=True):
+        s = as_float(as_1d(a, name), name)
+        if s.size != n:
+            raise ValueError(f"y_true and {name} have different lengths: {n} and {s.size}; "
+                             "every model must score the same rows")
+        arrays.append(s)
+    w = check_weights(sample_weight, n)
+    keep: npt.NDArray[np.bool_] | None = None
+    for s, name in zip(arrays, names, strict=True):
+        bad = ~np.isfinite(s)
+        if not bad.any():
+            continue
+        if nan_policy == "raise":
+            n_bad, n_nan = int(bad.sum()), int(np.isnan(s).sum())
+            raise ValueError(
+                f"{name} has {plural(n_bad, 'non-finite value')} ({n_nan} NaN, "
+                f"{n_bad - n_nan} infinite) at rows {row_list(bad)}; pass "
+                "nan_policy='omit' to drop those rows from every model")
+        keep = ~bad if keep is None else keep & ~bad
+    n_omitted = 0
+    if keep is not None:
+        n_omitted = int(n - np.count_nonzero(keep))
+        if n_omitted == n:
+            raise ValueError("every row has a NaN or infinite score in some model: nothing "
+                             "left to compare")
+        if w is not None and not w[keep].sum() > 0:
+            raise ValueError("the rows left after nan_policy='omit' carry no weight")
+        warnings.warn(f"nan_policy='omit': dropped {plural(n_omitted, 'row')} with a "
+                      "non-finite score in some model (from every model)", UserWarning,
+                      stacklevel=3)
+        y_raw, arrays = y_raw[keep], [s[keep] for s in arrays]
+        w = None if w is None else w[keep]
+    y, pos = check_labels(y_raw, pos_label)
+    n_zero = 0
+    if w is not None:
+        has_weight = w > 0
+        n_zero = int(w.size - np.count_nonzero(has_weight))
+        if n_zero:
+            y, arrays, w = y[has_weight], [s[has_weight] for s in arrays], w[has_weight]
+    return PairedInputs(y=y, scores=tuple(arrays), weight=w, pos_label=python_scalar(pos),
+                        n_omitted=n_omitted, n_zero_weight=n_zero)
 
 
 def n_rows(X: Any, name: str) -> int:

@@ -365,6 +365,8 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
     'NaN at data rows [1, 5, ...] (the first data row is 1)'
     >>> cli_message("threshold 1.5 is outside the scores' range [0, 1]: ...")
     "--threshold 1.5 is outside the scores' range [0, 1]: ..."
+    >>> cli_message("scores['p_a'] has 1 non-finite value")  # a model of compare
+    "score column 'p_a' has 1 non-finite value"
 
     """
     text = re.sub(r"; for a multiclass classifier pass its probability matrix.*$",
@@ -372,6 +374,7 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
                   "two values)", text)
     text = re.sub(r"\brows \[([0-9, .]+)\] \(0-based\)", _data_rows, text)
     text = text.replace("nan_policy='omit'", "--nan-policy omit")
+    text = re.sub(r"\bscores\[('[^']*')\]", r"score column \1", text)  # the models' columns
     text = re.sub(r"^threshold (\S+) is outside", r"--threshold \1 is outside", text)
     text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
     text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")

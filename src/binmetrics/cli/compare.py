@@ -35,9 +35,10 @@ from binmetrics.cli.common import (
 )
 from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.formatting import format_number
-from binmetrics.inference.paired import Comparison, compare, paired_inputs
+from binmetrics.inference.paired import Comparison, compare
 from binmetrics.inference.roc_tests import ROC_TEST_METHODS, ROCTest, roc_test
 from binmetrics.measures.registry import select_measures
+from binmetrics.validation import check_paired_inputs
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -317,9 +318,11 @@ def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
         raise CLIError("--test venkatraman takes no --weight (a permutation test of the "
                        "cases); repeat the rows instead")
     path, df, labels, pos_label = _read_models(args, scores)
-    y, arrays, w = paired_inputs(labels.to_numpy(), [df[s].to_numpy() for s in scores],
-                                 tuple(scores), None if args.weight is None
-                                 else df[args.weight].to_numpy(), pos_label, args.nan_policy)
+    inp = check_paired_inputs(labels.to_numpy(), [df[s].to_numpy() for s in scores],
+                              [f"score column {s!r}" for s in scores],
+                              None if args.weight is None else df[args.weight].to_numpy(),
+                              pos_label=pos_label, nan_policy=args.nan_policy)
+    y, arrays, w = inp.y, inp.scores, inp.weight
     cols = dict(zip(scores, arrays, strict=True))
     tests = [(a, b, roc_test(y, cols[a], cols[b], method=args.test,
                              alternative=args.alternative, fpr=fpr, tpr=tpr,

@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.measures import get_measure
-from binmetrics.validation import weight_exponent
+from binmetrics.validation import check_nan_policy, weight_exponent
 
 FloatArray = npt.NDArray[Any]  # float arrays (pandas gives floating[Any])
 Pretreat = Literal["none", "range", "standardize", "unit_length", "scale_to_max", "rank"]
@@ -88,8 +88,7 @@ def _as_frame(table: Any, nan_policy: str,
                          f"column {frame.columns[c]!r}")
     kept = None
     bad = np.isnan(values)
-    if nan_policy not in ("raise", "omit"):
-        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+    check_nan_policy(nan_policy)
     if bad.any():
         if nan_policy == "omit":
             kept = ~bad.any(axis=1)

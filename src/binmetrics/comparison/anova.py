@@ -31,6 +31,7 @@ from binmetrics.validation import (
     NanPolicy,
     check_in_range,
     check_level,
+    check_nan_policy,
     plural,
     row_list,
     weight_exponent,
@@ -525,8 +526,7 @@ def anova(
     if interactions not in _INTERACTIONS:
         raise ValueError(f"interactions must be 'full', 'pairwise' or 'main'; "
                          f"got {interactions!r}")
-    if nan_policy not in ("raise", "omit"):
-        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+    check_nan_policy(nan_policy)
     alpha = check_in_range(alpha, "alpha", 0.0, 1.0, low_open=True, high_open=True)
     frame = _as_pandas(data)
     _check_columns(frame, names, response)

@@ -39,7 +39,14 @@ from binmetrics.measures import EPS
 from binmetrics.measures.sums import raw_sum_names, raw_sums_from_columns
 from binmetrics.table.binning import Binning, BinSpec
 from binmetrics.table.counts import CountTable, FloatArray, count_dtype
-from binmetrics.validation import NanPolicy, check_labels, label_key, plural, weight_exponent
+from binmetrics.validation import (
+    NanPolicy,
+    check_labels,
+    check_nan_policy,
+    label_key,
+    plural,
+    weight_exponent,
+)
 
 #: statistics columns after the group keys and the label, in this order
 STAT_COLUMNS = ("n", "n_null", "n_nan", "n_inf", "s_min", "s_max", "w_all", "w_fin",
@@ -238,8 +245,7 @@ class AggregateJob:
     # --- the steps ---------------------------------------------------------------------
     def stats(self, nan_policy: NanPolicy = "raise") -> Stats:
         """Run (once) and check the statistics query: rows, weights, scores, labels."""
-        if nan_policy not in ("raise", "omit"):
-            raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+        check_nan_policy(nan_policy)
         if self._stats_cache is None:
             rows = self._stats()
             if self.weight is not None:

@@ -52,6 +52,7 @@ from binmetrics.validation import (
     NanPolicy,
     as_1d,
     as_float,
+    check_nan_policy,
     check_weights,
     label_key,
     plural,
@@ -119,8 +120,7 @@ def _check_inputs(y_true: Any, y_proba: Any, labels: Any, sample_weight: Any,
                   nan_policy: NanPolicy) -> tuple[list[Any], npt.NDArray[np.intp],
                                                   npt.NDArray[np.float64],
                                                   npt.NDArray[np.float64] | None, int]:
-    if nan_policy not in ("raise", "omit"):
-        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+    check_nan_policy(nan_policy)
     y = as_1d(y_true, "y_true")
     proba = _as_matrix(y_proba)
     n, k = proba.shape

@@ -21,7 +21,7 @@ from binmetrics.exceptions import UndefinedPolicy, undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.table.binning import check_bin_args
 from binmetrics.table.counts import CountTable
-from binmetrics.validation import NanPolicy, check_in_range, check_threshold
+from binmetrics.validation import NanPolicy, check_in_range, check_nan_policy, check_threshold
 
 __all__ = ["PI0_RULES", "EvalOptions", "check_pi0"]
 
@@ -113,8 +113,7 @@ class EvalOptions(Tabular):
         if not given:  # keep the default's identity (float() of a float is itself)
             object.__setattr__(self, "threshold", _DEFAULT_THRESHOLD)
         object.__setattr__(self, "_threshold_given", given)
-        if self.nan_policy not in ("raise", "omit"):
-            raise ValueError(f"nan_policy must be 'raise' or 'omit', got {self.nan_policy!r}")
+        check_nan_policy(self.nan_policy)
         with undefined_policy(self.undefined):
             pass  # validates the policy name
         object.__setattr__(self, "pi0", check_pi0(self.pi0))

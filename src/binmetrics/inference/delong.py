@@ -24,7 +24,6 @@ One AUC's variance and interval (:func:`~binmetrics.inference.intervals.auc_vari
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -47,11 +46,11 @@ from binmetrics.table.counts import CountTable
 from binmetrics.validation import (
     Alternative,
     NanPolicy,
-    as_1d,
-    as_float,
     check_alternative,
     check_binary_inputs,
     check_level,
+    check_models,
+    check_paired_inputs,
 )
 
 __all__ = [
@@ -176,46 +175,6 @@ def delong_placements(
 
 
 # --- several AUCs on the same subjects ----------------------------------------------------
-def _paired_inputs(
-    y_true: Any, scores: Sequence[Any], names: Sequence[str], sample_weight: Any,
-    pos_label: Any, nan_policy: NanPolicy,
-) -> tuple[npt.NDArray[np.bool_], list[FloatArray], FloatArray | None]:
-    if nan_policy not in ("raise", "omit"):
-        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
-    y_raw = as_1d(y_true, "y_true")
-    arrays = [as_float(as_1d(s, name), name) for s, name in zip(scores, names, strict=True)]
-    for a, name in zip(arrays, names, strict=True):
-        if a.size != y_raw.size:
-            raise ValueError(f"y_true and {name} have different lengths: {y_raw.size} and "
-                             f"{a.size}")
-    bad = np.zeros(y_raw.size, dtype=bool)
-    for a in arrays:
-        bad |= ~np.isfinite(a)
-    if bad.any():
-        if nan_policy == "raise":
-            which = [name for a, name in zip(arrays, names, strict=True)
-                     if not np.isfinite(a).all()]
-            raise ValueError(
-                f"{', '.join(which)} hold non-finite values in {int(bad.sum())} rows; pass "
-                "nan_policy='omit' to drop those rows from every model (pairwise, as pROC)"
-            )
-        keep = ~bad
-        if not keep.any():
-            raise ValueError("every row has a NaN or infinite score: nothing left to compare")
-        y_raw = y_raw[keep]
-        arrays = [a[keep] for a in arrays]
-        if sample_weight is not None:
-            w_raw = as_1d(sample_weight, "sample_weight")
-            if w_raw.size != bad.size:
-                raise ValueError(f"sample_weight has {w_raw.size} values but y_true has "
-                                 f"{bad.size} rows")
-            sample_weight = w_raw[keep]
-        warnings.warn(f"nan_policy='omit': dropped {int(bad.sum())} rows with non-finite "
-                      "scores", UserWarning, stacklevel=3)
-    inp = check_binary_inputs(y_raw, arrays[0], sample_weight, pos_label=pos_label)
-    return inp.y, arrays, inp.weight
-
-
 @dataclass(frozen=True)
 class _Paired:
     aucs: FloatArray  # (K,)
@@ -343,7 +302,8 @@ def delong_test(
     level : float in (0, 1), default 0.95
         Level of the interval of the difference (two-sided whatever ``alternative``).
     sample_weight, pos_label
-        As :func:`binmetrics.evaluate`; weights are multiplicities.
+        As :func:`binmetrics.evaluate`; weights are multiplicities, and a row of
+        weight 0 is dropped (:func:`~binmetrics.validation.check_paired_inputs`).
     nan_policy : {"raise", "omit"}
         "omit" drops a row whose score is NaN/inf in either model (pairwise, as pROC).
 
@@ -370,8 +330,9 @@ def delong_test(
     """
     alt = check_alternative(alternative)
     c = check_level(level)
-    y, arrays, w = _paired_inputs(y_true, [score_a, score_b], ["score_a", "score_b"],
-                                  sample_weight, pos_label, nan_policy)
+    inp = check_paired_inputs(y_true, [score_a, score_b], ["score_a", "score_b"],
+                              sample_weight, pos_label=pos_label, nan_policy=nan_policy)
+    y, arrays, w = inp.y, inp.scores, inp.weight
     n_pos = float(w[y].sum()) if w is not None else float(np.count_nonzero(y))
     n_neg = float(w[~y].sum()) if w is not None else float(y.size - np.count_nonzero(y))
     if not (n_pos > 0 and n_neg > 0):
@@ -490,6 +451,13 @@ def delong_test_unpaired(
                                 pos_label=pos_label, nan_policy=nan_policy)
     tb = CountTable.from_arrays(y_b, score_b, sample_weight=sample_weight_b,
                                 pos_label=pos_label, nan_policy=nan_policy)
+    return delong_unpaired_tables(ta, tb, alt, c)
+
+
+def delong_unpaired_tables(ta: CountTable, tb: CountTable, alt: Alternative,
+                           c: float) -> DeLongTest:
+    """:func:`delong_test_unpaired` of the two samples' count tables (built from checked
+    input), with a checked ``alternative`` and level ``c``."""
     for t, name in ((ta, "first"), (tb, "second")):
         if not (t.P > 0 and t.N > 0):
             which = "positives" if t.P == 0 else "negatives"
@@ -582,8 +550,9 @@ def delong_contrast(
     ----------
     y_true : array-like
         Labels of the subjects.
-    scores : sequence of K arrays, or mapping of name to array
-        Every model's scores for the same subjects (higher = more positive).
+    scores : mapping of name to array, DataFrame, or sequence of K arrays
+        Every model's scores for the same subjects (higher = more positive); a
+        sequence (or a 2-D array, one row per model) names them "model_0", ....
     contrast : array-like of shape (q, K) or (K,), optional
         L; each row must sum to 0.
     sample_weight, pos_label, nan_policy
@@ -608,15 +577,8 @@ def delong_contrast(
     >>> round(delong_contrast(y, [s1, s2]).statistic, 10) == round(0.512567829626 ** 2, 10)
     True
     """
-    if isinstance(scores, Mapping):
-        names = tuple(str(k) for k in scores)
-        score_list = list(scores.values())
-    else:
-        score_list = list(scores)
-        names = tuple(f"model_{i}" for i in range(len(score_list)))
+    names, score_list, labels = check_models(scores, "delong_contrast")
     K = len(score_list)
-    if K < 2:
-        raise ValueError(f"delong_contrast needs at least 2 models; got {K}")
     if contrast is None:
         L = np.zeros((K - 1, K))
         L[np.arange(K - 1), np.arange(K - 1)] = 1.0
@@ -632,8 +594,9 @@ def delong_contrast(
             raise ValueError("every row of contrast must sum to 0 (a contrast of the AUCs)")
         if not np.any(L):
             raise ValueError("contrast is all zeros")
-    y, arrays, w = _paired_inputs(y_true, score_list, [f"scores[{n!r}]" for n in names],
-                                  sample_weight, pos_label, nan_policy)
+    inp = check_paired_inputs(y_true, score_list, labels, sample_weight,
+                              pos_label=pos_label, nan_policy=nan_policy)
+    y, arrays, w = inp.y, inp.scores, inp.weight
     df_l = int(np.linalg.matrix_rank(L))
     n_pos = float(w[y].sum()) if w is not None else float(np.count_nonzero(y))
     n_neg = float(w[~y].sum()) if w is not None else float(y.size - np.count_nonzero(y))

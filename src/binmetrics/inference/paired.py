@@ -33,7 +33,6 @@ two-proportion z-tests) are in :mod:`binmetrics.inference.proportions`.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -71,16 +70,14 @@ from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import (
     Alternative,
     NanPolicy,
-    as_1d,
-    as_float,
     check_alternative,
     check_count,
     check_labels,
     check_level,
+    check_models,
+    check_paired_inputs,
     check_random_state,
     check_threshold,
-    check_weights,
-    row_list,
 )
 
 if TYPE_CHECKING:
@@ -92,7 +89,6 @@ __all__ = [
     "compare",
     "compare_methods",
     "paired_bootstrap_indices",
-    "paired_inputs",
 ]
 
 #: Target number of drawn row indices held at once by the paired bootstrap.
@@ -455,47 +451,6 @@ class Comparison:
         return frame_html(self._title(), self._shown())
 
 
-def _models(scores: Any) -> tuple[tuple[str, ...], list[Any]]:
-    """Names and score arrays of the models."""
-    try:
-        import pandas as pd
-
-        if isinstance(scores, pd.DataFrame):
-            scores = {c: scores[c] for c in scores.columns}
-    except ImportError:  # pragma: no cover - pandas is a dependency
-        pass
-    if isinstance(scores, Mapping):
-        raw_names = list(scores)
-        arrays = list(scores.values())
-        names = []
-        for k in raw_names:
-            if not isinstance(k, (str, int, np.integer)) or isinstance(k, bool):
-                raise TypeError(f"model names must be strings; got {k!r}")
-            names.append(str(k))
-    elif isinstance(scores, np.ndarray) and scores.ndim == 2:
-        arrays = list(scores)
-        names = [f"model_{i}" for i in range(len(arrays))]
-    elif isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
-        raise TypeError("scores must map model names to score arrays, e.g. "
-                        f"{{'A': s_a, 'B': s_b}}, or be a sequence of arrays; got "
-                        f"{type(scores).__name__}")
-    else:
-        arrays = list(scores)
-        if arrays and np.ndim(arrays[0]) == 0:
-            raise TypeError("scores must hold one array per model (e.g. {'A': s_a, 'B': s_b}); "
-                            "got a sequence of numbers, i.e. a single model's scores")
-        names = [f"model_{i}" for i in range(len(arrays))]
-    if len(arrays) < 2:
-        raise ValueError(f"compare needs at least 2 models; got {len(arrays)}")
-    empty = [n for n in names if not n.strip()]
-    if empty:
-        raise ValueError("model names must be non-empty strings")
-    dup = sorted({n for n in names if names.count(n) > 1})
-    if dup:
-        raise ValueError(f"model names must be distinct; repeated: {', '.join(map(repr, dup))}")
-    return tuple(names), arrays
-
-
 def _plan(measures: list[Measure], method: str | Mapping[str, str]) -> dict[str, str]:
     if isinstance(method, str):
         wanted: dict[str, str] = {}
@@ -519,50 +474,6 @@ def _plan(measures: list[Measure], method: str | Mapping[str, str]) -> dict[str,
                              f"to it: {', '.join(applicable)}")
         plan[m.id] = chosen
     return plan
-
-
-def paired_inputs(y_true: Any, arrays: list[Any], names: tuple[str, ...], sample_weight: Any,
-                  pos_label: Any, nan_policy: NanPolicy
-                  ) -> tuple[npt.NDArray[np.bool_], list[FloatArray], FloatArray | None]:
-    """Labels (as booleans), the models' scores and the weights of the rows every model
-    scored: checked for equal lengths, non-finite scores raised or dropped for every
-    model (``nan_policy``), zero-weight rows dropped."""
-    if nan_policy not in ("raise", "omit"):
-        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
-    y_raw = as_1d(y_true, "y_true")
-    n = y_raw.size
-    if n == 0:
-        raise ValueError("y_true is empty: there is nothing to compare")
-    scores = []
-    for name, a in zip(names, arrays, strict=True):
-        label = f"the scores of {name!r}"
-        s = as_float(as_1d(a, label), label)
-        if s.size != n:
-            raise ValueError(f"{label} have {s.size} values but y_true has {n} rows: every "
-                             "model must score the same cases")
-        scores.append(s)
-    w = check_weights(sample_weight, n)
-    keep = np.ones(n, dtype=bool)
-    for name, s in zip(names, scores, strict=True):
-        bad = ~np.isfinite(s)
-        if bad.any():
-            if nan_policy == "raise":
-                raise ValueError(f"the scores of {name!r} have {int(bad.sum())} non-finite "
-                                 f"values (NaN or inf) at rows {row_list(bad)}; pass "
-                                 "nan_policy='omit' to drop those rows for every model")
-            keep &= ~bad
-    if not keep.all():
-        if not keep.any():
-            raise ValueError("every row has a non-finite score in some model: nothing to compare")
-        warnings.warn(f"nan_policy='omit': dropped {int((~keep).sum())} rows with a non-finite "
-                      "score in at least one model (for every model)", UserWarning, stacklevel=3)
-    if w is not None and (w == 0).any():
-        keep &= w > 0  # rows without weight take no part (nor a place in the bootstrap)
-    if not keep.all():
-        y_raw, scores = y_raw[keep], [s[keep] for s in scores]
-        w = None if w is None else w[keep]
-    y, _ = check_labels(y_raw, pos_label)
-    return y, scores, w
 
 
 def compare(
@@ -664,7 +575,7 @@ def compare(
     >>> bool(r.estimate > 0 and r.ci.low > 0 and r.pvalue < 0.01)
     True
     """
-    names, raw = _models(scores)
+    names, raw, labels = check_models(scores, "compare")
     th = check_threshold(threshold)
     lv = check_level(level)
     alt = check_alternative(alternative)
@@ -684,7 +595,9 @@ def compare(
     if not ms:
         raise ValueError("no measures given")
     plan = _plan(ms, method)
-    y, arrays, w = paired_inputs(y_true, raw, names, sample_weight, pos_label, nan_policy)
+    inp = check_paired_inputs(y_true, raw, labels, sample_weight, pos_label=pos_label,
+                              nan_policy=nan_policy)
+    y, arrays, w = inp.y, list(inp.scores), inp.weight
     # one table per model, built in threads (the sorts release the GIL; same tables)
     tables = thread_map(lambda s: CountTable.from_validated(y, s, w), arrays)
     boot_ids = [m.id for m in ms if plan[m.id] == "bootstrap"]

@@ -58,9 +58,9 @@ import pandas as pd
 from scipy import optimize, special
 
 from binmetrics.formatting import Tabular
-from binmetrics.inference.delong import delong_test
+from binmetrics.inference.delong import delong_pairs
 from binmetrics.measures.ranking import auc as table_auc
-from binmetrics.validation import check_binary_inputs
+from binmetrics.validation import NanPolicy, check_paired_inputs
 
 __all__ = ["PowerResult", "obuchowski_variance", "power_roc_test"]
 
@@ -209,12 +209,13 @@ def _one_curve(auc: float | None, n_cases: float | None, n_controls: float | Non
 
 def _two_curves(y: Any, score_a: Any, score_b: Any, kappa: float | None,
                 power: float | None, alpha: float | None, alternative: str,
-                sample_weight: Any) -> PowerResult:
+                sample_weight: Any, pos_label: Any, nan_policy: NanPolicy) -> PowerResult:
     if power is None and alpha is None:
         raise _missing_error(["power", "alpha"])
-    t = delong_test(y, score_a, score_b, sample_weight=sample_weight)
+    inp = check_paired_inputs(y, [score_a, score_b], ["score_a", "score_b"], sample_weight,
+                              pos_label=pos_label, nan_policy=nan_policy)
+    t = delong_pairs(inp.y, inp.scores, inp.weight)[(0, 1)]
     yb = np.asarray(t.covariance)  # DeLong's covariance of the two AUCs
-    inp = check_binary_inputs(y, score_a, sample_weight)
     w = np.ones(inp.y.size) if inp.weight is None else inp.weight
     n_cases, n_controls = float(w[inp.y].sum()), float(w[~inp.y].sum())
     kappa = n_controls / n_cases if kappa is None else float(kappa)
@@ -244,6 +245,8 @@ def power_roc_test(
     alpha: float | None = 0.05,
     alternative: str = "two-sided",
     sample_weight: Any = None,
+    pos_label: Any = None,
+    nan_policy: NanPolicy = "raise",
 ) -> PowerResult:
     r"""Power, sample size, detectable AUC or level of a ROC study (pROC
     ``power.roc.test``; Obuchowski's method, see the module docstring for the formulas).
@@ -277,8 +280,9 @@ def power_roc_test(
         Pass None to compute it.
     alternative : {"two-sided", "greater"}
         Two-sided halves ``alpha`` (pROC's convention).
-    sample_weight : optional
-        Case weights of the two-model pilot (weights are multiplicities).
+    sample_weight, pos_label, nan_policy : optional
+        Of the two-model pilot, as :func:`~binmetrics.inference.delong.delong_test`
+        (weights are multiplicities; a row of weight 0 is dropped).
 
     Returns
     -------
@@ -310,7 +314,8 @@ def power_roc_test(
         if auc is not None or n_cases is not None or n_controls is not None:
             raise ValueError("with pilot scores of two models, give power or alpha "
                              "(and kappa), not auc, n_cases or n_controls")
-        return _two_curves(*pilot, kappa, power, alpha, alt, sample_weight)
+        return _two_curves(*pilot, kappa, power, alpha, alt, sample_weight, pos_label,
+                           nan_policy)
     if len(pilot) == 1:
         if auc is not None or n_cases is not None or n_controls is not None:
             raise ValueError("with a pilot evaluation, give power or alpha (and kappa), "

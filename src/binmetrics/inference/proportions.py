@@ -34,14 +34,12 @@ from binmetrics.inference.intervals import Interval, normal_pvalue
 from binmetrics.table.counts import Confusion, FloatArray, HasTable
 from binmetrics.validation import (
     Alternative,
-    as_1d,
-    as_float,
+    NanPolicy,
     check_alternative,
     check_in_range,
-    check_labels,
     check_level,
+    check_paired_inputs,
     check_threshold,
-    check_weights,
 )
 
 if TYPE_CHECKING:
@@ -192,6 +190,7 @@ def mcnemar_test(
     level: float = 0.95,
     sample_weight: Any = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "raise",
 ) -> McNemarTest:
     """McNemar's test: do two models classify the same cases equally accurately?
 
@@ -228,7 +227,11 @@ def mcnemar_test(
     level : float in (0, 1), default 0.95
         Level of the (two-sided) Wald interval of the difference of accuracies.
     sample_weight, pos_label
-        As :func:`binmetrics.evaluate`.
+        As :func:`binmetrics.evaluate`; a row of weight 0 is dropped.
+    nan_policy : {"raise", "omit"}, default "raise"
+        A NaN or infinite score: an error naming the model and rows, or "omit" to drop
+        the row for both models (with a warning), as every paired function
+        (:func:`~binmetrics.validation.check_paired_inputs`).
 
     Returns
     -------
@@ -249,23 +252,10 @@ def mcnemar_test(
     alt = check_alternative(alternative)
     lv = check_level(level)
     th = check_threshold(threshold)
-    y, _ = check_labels(y_true, pos_label)
-    arrays = [_score_array(s, name, y.size) for s, name in ((score_a, "score_a"),
-                                                             (score_b, "score_b"))]
-    for s, name in zip(arrays, ("score_a", "score_b"), strict=True):
-        bad = np.isnan(s)
-        if bad.any():
-            raise ValueError(f"{name} has {int(bad.sum())} NaN values; McNemar's test needs "
-                             "a prediction for every case")
-    w = check_weights(sample_weight, y.size)
-    return mcnemar_from_rows(y, arrays[0], arrays[1], w, th, meth, alt, lv)
-
-
-def _score_array(x: Any, name: str, n: int) -> FloatArray:
-    s = as_float(as_1d(x, name), name)
-    if s.size != n:
-        raise ValueError(f"{name} has {s.size} values but y_true has {n} rows")
-    return s
+    inp = check_paired_inputs(y_true, [score_a, score_b], ["score_a", "score_b"],
+                              sample_weight, pos_label=pos_label, nan_policy=nan_policy)
+    return mcnemar_from_rows(inp.y, inp.scores[0], inp.scores[1], inp.weight, th, meth, alt,
+                             lv)
 
 
 # --- proportion z-tests ---------------------------------------------------------------------

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from binmetrics.formatting import HypothesisTest
-from binmetrics.inference.delong import delong_test, delong_test_unpaired
+from binmetrics.inference.delong import delong_pairs, delong_unpaired_tables
 from binmetrics.inference.intervals import normal_pvalue
 from binmetrics.inference.paired import compare
 from binmetrics.inference.resampling import bootstrap
@@ -56,11 +56,13 @@ from binmetrics.measures.ranking import auc
 from binmetrics.measures.roc_points import check_rates
 from binmetrics.table.counts import CountTable
 from binmetrics.validation import (
+    BinaryInputs,
+    NanPolicy,
     as_1d,
-    as_float,
     check_alternative,
     check_binary_inputs,
     check_count,
+    check_paired_inputs,
 )
 
 __all__ = ["ROC_TEST_METHODS", "ROCTest", "roc_test"]
@@ -154,12 +156,10 @@ def _looks_paired(y: Any, y_b: Any, s_a: Any, s_b: Any) -> bool:
             and bool(np.array_equal(a, b)))
 
 
-def _unpaired_bootstrap(y_a: Any, s_a: Any, y_b: Any, s_b: Any, w_a: Any, w_b: Any,
-                        measure: str, params: dict[str, Any], B: int,
+def _unpaired_bootstrap(ta: CountTable, tb: CountTable, measure: str,
+                        params: dict[str, Any], B: int,
                         random_state: Any) -> tuple[float, float, np.ndarray]:
     rng = np.random.default_rng(random_state)
-    ta = CountTable.from_arrays(y_a, s_a, sample_weight=w_a)
-    tb = CountTable.from_arrays(y_b, s_b, sample_weight=w_b)
     p = {measure: params} if params else None
     ra = bootstrap(ta, measure, n_resamples=B, random_state=rng, params=p)
     rb = bootstrap(tb, measure, n_resamples=B, random_state=rng, params=p)
@@ -168,9 +168,7 @@ def _unpaired_bootstrap(y_a: Any, s_a: Any, y_b: Any, s_b: Any, w_a: Any, w_b: A
             np.asarray(ra.replicates[key]) - np.asarray(rb.replicates[key]))
 
 
-def _venkatraman(y_true: Any, score_a: Any, y_b: Any, score_b: Any, paired: bool, alt: str,
-                 fpr: Any, tpr: Any, n_resamples: int, random_state: Any,
-                 weights: tuple[Any, Any]) -> ROCTest:
+def _check_venkatraman(alt: str, fpr: Any, tpr: Any, weights: tuple[Any, Any]) -> None:
     if alt != "two-sided":
         raise ValueError("Venkatraman's test is two-sided only (as pROC's)")
     if fpr is not None or tpr is not None:
@@ -178,21 +176,17 @@ def _venkatraman(y_true: Any, score_a: Any, y_b: Any, score_b: Any, paired: bool
                          "apply (pass method='bootstrap' for partial AUCs)")
     if any(w is not None for w in weights):
         raise ValueError("Venkatraman's test takes no sample weights; repeat the rows")
-    B = check_count(n_resamples, "n_resamples")
-    inp = check_binary_inputs(y_true, score_a)
+
+
+def _venkatraman(a: BinaryInputs, b: BinaryInputs, paired: bool, alt: str, B: int,
+                 random_state: Any) -> ROCTest:
+    """Venkatraman's test of checked input (unweighted: the weights were refused)."""
     if paired:
-        b = as_float(as_1d(score_b, "score_b"), "score_b")
-        if b.size != inp.y.size:
-            raise ValueError(f"score_a and score_b have different lengths: {inp.y.size} and "
-                             f"{b.size}")
-        yb = inp.y
-        e, p, null = venkatraman_paired(inp.y, inp.score, b, B, random_state)
+        e, p, null = venkatraman_paired(a.y, a.score, b.score, B, random_state)
     else:
-        inp_b = check_binary_inputs(y_b, score_b)
-        yb, b = inp_b.y, inp_b.score
-        e, p, null = venkatraman_unpaired(inp.y, inp.score, yb, b, B, random_state)
-    auc_a = float(auc(CountTable.from_arrays(inp.y, inp.score, pos_label=True)))
-    auc_b = float(auc(CountTable.from_arrays(yb, b, pos_label=True)))
+        e, p, null = venkatraman_unpaired(a.y, a.score, b.y, b.score, B, random_state)
+    auc_a = float(auc(CountTable.from_validated(a.y, a.score, None)))
+    auc_b = float(auc(CountTable.from_validated(b.y, b.score, None)))
     return ROCTest("venkatraman", paired, "roc curve", {}, auc_a, auc_b, auc_a - auc_b, e, p,
                    alt, n_resamples=B, detail=null)
 
@@ -212,6 +206,8 @@ def roc_test(
     random_state: Any = None,
     sample_weight: Any = None,
     sample_weight_b: Any = None,
+    pos_label: Any = None,
+    nan_policy: NanPolicy = "raise",
 ) -> ROCTest:
     """Compare two ROC curves, as pROC's ``roc.test``.
 
@@ -242,7 +238,14 @@ def roc_test(
     random_state : seed or Generator
         Same seed, same replicates.
     sample_weight, sample_weight_b : optional
-        Case weights (multiplicities) of the two samples.
+        Case weights (multiplicities): of the paired cases, or of the two unpaired
+        samples. A row of weight 0 is dropped.
+    pos_label : optional
+        As :func:`binmetrics.evaluate` (for both samples when unpaired).
+    nan_policy : {"raise", "omit"}, default "raise"
+        A NaN or infinite score: an error naming the model and rows, or "omit" to drop
+        the row (paired: for both models, as every paired function; unpaired: from its
+        sample).
 
     Returns
     -------
@@ -275,37 +278,54 @@ def roc_test(
         is_paired = False
     else:
         is_paired = True if paired is None else bool(paired)
+        if is_paired and sample_weight_b is not None:
+            raise ValueError("sample_weight_b is the weights of y_b's sample (unpaired); "
+                             "paired curves share sample_weight: pass that alone")
         y_b = y_true
         if sample_weight_b is None:
             sample_weight_b = sample_weight
+    B = 0 if method == "delong" else check_count(n_resamples, "n_resamples")
     if method == "venkatraman":
-        return _venkatraman(y_true, score_a, y_b, score_b, is_paired, alt, fpr, tpr,
-                            n_resamples, random_state, (sample_weight, sample_weight_b))
-    measure, params = _target(method, fpr, tpr)
+        _check_venkatraman(alt, fpr, tpr, (sample_weight, sample_weight_b))
+        measure, params = "roc curve", dict[str, Any]()
+    else:
+        measure, params = _target(method, fpr, tpr)
+    if is_paired:
+        inp = check_paired_inputs(y_true, [score_a, score_b], ["score_a", "score_b"],
+                                  sample_weight, pos_label=pos_label, nan_policy=nan_policy)
+        a = BinaryInputs(inp.y, inp.scores[0], inp.weight, inp.pos_label, inp.n_omitted)
+        b = BinaryInputs(inp.y, inp.scores[1], inp.weight, inp.pos_label, inp.n_omitted)
+    else:
+        a = check_binary_inputs(y_true, score_a, sample_weight, pos_label=pos_label,
+                                nan_policy=nan_policy)
+        b = check_binary_inputs(y_b, score_b, sample_weight_b, pos_label=pos_label,
+                                nan_policy=nan_policy)
+    if method == "venkatraman":
+        return _venkatraman(a, b, is_paired, alt, B, random_state)
     if method == "delong":
         if is_paired:
-            dl = delong_test(y_true, score_a, score_b, alternative=alt,
-                             sample_weight=sample_weight)
+            dl = delong_pairs(a.y, [a.score, b.score], a.weight, alternative=alt)[(0, 1)]
             return ROCTest("delong", True, "auc", {}, dl.value_a, dl.value_b, dl.estimate,
                            dl.statistic, dl.pvalue, alt, detail=dl)
-        u = delong_test_unpaired(y_true, score_a, y_b, score_b, alternative=alt,
-                                 sample_weight_a=sample_weight,
-                                 sample_weight_b=sample_weight_b)
+        u = delong_unpaired_tables(CountTable.from_validated(a.y, a.score, a.weight),
+                                   CountTable.from_validated(b.y, b.score, b.weight), alt,
+                                   0.95)
         return ROCTest("delong", False, "auc", {}, u.value_a, u.value_b, u.estimate,
                        u.statistic, u.pvalue, alt, df=u.df, detail=u)
-    B = check_count(n_resamples, "n_resamples")
     if is_paired:
-        cmp = compare(y_true, {"a": score_a, "b": score_b}, measures=[measure],
+        # the checked arrays: compare's own check of them finds nothing to change
+        cmp = compare(a.y, {"a": a.score, "b": b.score}, measures=[measure],
                       method="bootstrap", n_resamples=B, random_state=random_state,
-                      sample_weight=sample_weight, alternative=alt,
+                      sample_weight=a.weight, alternative=alt,
                       params={measure: params} if params else None)
         r = cmp.result("a", "b", measure)
         diffs = cmp.differences("a", "b", measure)
         est_a, est_b = r.value_a, r.value_b
     else:
-        est_a, est_b, diffs = _unpaired_bootstrap(y_true, score_a, y_b, score_b,
-                                                  sample_weight, sample_weight_b, measure,
-                                                  params, B, random_state)
+        est_a, est_b, diffs = _unpaired_bootstrap(
+            CountTable.from_validated(a.y, a.score, a.weight),
+            CountTable.from_validated(b.y, b.score, b.weight), measure, params, B,
+            random_state)
     ok = diffs[~np.isnan(diffs)]
     n_bad = int(diffs.size - ok.size)
     if n_bad and not is_paired:  # compare() has reported the paired ones

@@ -619,12 +619,12 @@ def _ece_multiclass(data: MulticlassData, *, n_bins: int = 10, strategy: str = "
         raise ValueError("ece needs probabilities in [0, 1]")
     if kind == "top_label":
         top = proba.argmax(axis=1)
-        t = CountTable.from_arrays(top == data.codes, proba[np.arange(top.size), top],
-                                   sample_weight=data.weight)
+        # the multiclass door checked labels, probabilities and weights: no second check
+        t = CountTable.from_validated(top == data.codes, proba[np.arange(top.size), top],
+                                      data.weight)
         return ece(t, n_bins=n_bins, strategy=strategy, norm=norm)
     if kind == "classwise":
-        values = [ece(CountTable.from_arrays(data.codes == k, proba[:, k],
-                                             sample_weight=data.weight),
+        values = [ece(CountTable.from_validated(data.codes == k, proba[:, k], data.weight),
                       n_bins=n_bins, strategy=strategy, norm=norm)
                   for k in range(data.n_classes)]
         return float(np.mean(values))

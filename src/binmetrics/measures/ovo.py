@@ -38,8 +38,8 @@ OVO_AVERAGES = ("hand_till", "ovo_weighted")
 def _pair_auc(data: MulticlassData, a: int, b: int, col: int) -> float:
     mask = (data.codes == a) | (data.codes == b)
     w = None if data.weight is None else data.weight[mask]
-    t = CountTable.from_arrays(data.codes[mask] == col, data.proba[mask, col], sample_weight=w,
-                               pos_label=True)
+    # the multiclass door checked labels, probabilities and weights: no second check
+    t = CountTable.from_validated(data.codes[mask] == col, data.proba[mask, col], w)
     return float(auc(t))
 
 
