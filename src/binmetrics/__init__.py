@@ -40,7 +40,6 @@ if TYPE_CHECKING:
         covat,
         srd,
     )
-    from binmetrics.comparison.study import Study, StudySRD, benchmark
     from binmetrics.comparison.two_model_tests import (
         CV5x2Test,
         WilcoxonTest,
@@ -103,6 +102,7 @@ if TYPE_CHECKING:
         measures,
         triplet_loss,
     )
+    from binmetrics.study.runner import Study, StudySRD, benchmark
     from binmetrics.table.counts import Confusion, CountTable
     from binmetrics.version import __version__
 
@@ -115,7 +115,7 @@ _LAZY: dict[str, str] = {
     "auc_ci": "binmetrics.inference.intervals",
     "bayesian_signed_rank": "binmetrics.comparison.bayesian",
     "BayesianSignedRank": "binmetrics.comparison.bayesian",
-    "benchmark": "binmetrics.comparison.study",
+    "benchmark": "binmetrics.study",
     "BestThreshold": "binmetrics.evaluation.binary",
     "bootstrap": "binmetrics.inference.resampling",
     "ByResult": "binmetrics.evaluation.by",
@@ -185,8 +185,8 @@ _LAZY: dict[str, str] = {
     "SRDCrossValidation": "binmetrics.comparison.srd",
     "SRDRandomization": "binmetrics.comparison.srd",
     "SRDResult": "binmetrics.comparison.srd",
-    "Study": "binmetrics.comparison.study",
-    "StudySRD": "binmetrics.comparison.study",
+    "Study": "binmetrics.study",
+    "StudySRD": "binmetrics.study",
     "ThresholdCurves": "binmetrics.curves",
     "triplet_loss": "binmetrics.measures",
     "two_proportion_test": "binmetrics.inference.proportions",

@@ -1,16 +1,15 @@
 """Comparing measures and models: SRD (+ randomization, cross-validation, COVAT),
-factorial ANOVA of SRD%, and the benchmark study (the multi-level comparison paper).
+factorial ANOVA of SRD%, rank comparisons over data sets, Bayesian and two-model tests.
+The benchmark study that runs them (the multi-level comparison paper) is
+:mod:`binmetrics.study`, a layer above.
 
 Modules: :mod:`~binmetrics.comparison.srd` (the SRD and :class:`SRDResult`),
 :mod:`~binmetrics.comparison.srd_randomization` (its randomization test),
 :mod:`~binmetrics.comparison.srd_crossvalidation` (its cross-validation, Wilcoxon and
 sign tests), :mod:`~binmetrics.comparison.covat` (SRD-COVAT),
 :mod:`~binmetrics.comparison.anova` (the factorial ANOVA),
-:mod:`~binmetrics.comparison.ranks` (Friedman, post-hoc tests, critical differences),
-:mod:`~binmetrics.comparison.study` (:func:`benchmark`),
-:mod:`~binmetrics.comparison.study_results` (:class:`Study`) and
-:mod:`~binmetrics.comparison.study_srd` (:class:`StudySRD`); the modules whose names
-start with an underscore are their private helpers.
+:mod:`~binmetrics.comparison.ranks` (Friedman, post-hoc tests, critical differences);
+the modules whose names start with an underscore are their private helpers.
 """
 
 from binmetrics.comparison.anova import AnovaResult, anova
@@ -25,9 +24,6 @@ from binmetrics.comparison.ranks import PosthocResult, RankComparison, rank_comp
 from binmetrics.comparison.srd import SRDResult, srd
 from binmetrics.comparison.srd_crossvalidation import SRDCrossValidation
 from binmetrics.comparison.srd_randomization import SRDRandomization
-from binmetrics.comparison.study import benchmark
-from binmetrics.comparison.study_results import Study
-from binmetrics.comparison.study_srd import StudySRD
 from binmetrics.comparison.two_model_tests import (
     CV5x2Test,
     WilcoxonTest,
@@ -46,12 +42,9 @@ __all__ = [
     "SRDCrossValidation",
     "SRDRandomization",
     "SRDResult",
-    "Study",
-    "StudySRD",
     "WilcoxonTest",
     "anova",
     "bayesian_signed_rank",
-    "benchmark",
     "correlated_t_test",
     "covat",
     "cv_5x2_test",

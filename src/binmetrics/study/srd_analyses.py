@@ -1,7 +1,7 @@
 """The SRD analyses of a benchmark study: :class:`StudySRD`, one SRD per group.
 
-:meth:`Study.srd_measures <binmetrics.comparison.study_results.Study.srd_measures>` and
-:meth:`Study.srd_models <binmetrics.comparison.study_results.Study.srd_models>` build one
+:meth:`Study.srd_measures <binmetrics.study.results.Study.srd_measures>` and
+:meth:`Study.srd_models <binmetrics.study.results.Study.srd_models>` build one
 matrix per group (e.g. per balance × class setting) and fit them here: an
 :class:`~binmetrics.comparison.srd.SRDResult` and its cross-validation per group, the
 groups too small for either left out with one warning, and the cross-validated SRD%
@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.comparison._study_matrices import _warn_dropped
-from binmetrics.comparison._study_plan import _seed_int
 from binmetrics.formatting import Tabular
+from binmetrics.study._matrices import _warn_dropped
+from binmetrics.study._plan import _seed_int
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -38,7 +38,7 @@ _MIN_LOO_ROWS = 4
 
 
 class StudySRD(Tabular):
-    """SRD analyses of a :class:`~binmetrics.comparison.study_results.Study`, one per group
+    """SRD analyses of a :class:`~binmetrics.study.results.Study`, one per group
     (from :meth:`Study.srd_measures` or :meth:`Study.srd_models`).
 
     Index it with a group key (a tuple of the ``by`` values, or the value itself for one

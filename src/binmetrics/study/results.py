@@ -1,7 +1,7 @@
 """The results of a benchmark study and the paper's analyses of them: :class:`Study`.
 
 :class:`Study` holds the tidy table of every (data set, balance, class setting, model,
-validation, measure) value that :func:`~binmetrics.comparison.study.benchmark` computed,
+validation, measure) value that :func:`~binmetrics.study.runner.benchmark` computed,
 with the failures, undefined values, warnings and design of the run, and runs the
 multi-level comparison paper's analyses on it: the measures comparison (section 2.1,
 :meth:`Study.srd_measures`), the models comparison (section 2.2,
@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.comparison._study_matrices import (
+from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.formatting import Tabular
+from binmetrics.measures.registry import select_measures
+from binmetrics.study._matrices import (
     _check_by,
     _labels,
     _prepare_measures,
@@ -30,13 +33,10 @@ from binmetrics.comparison._study_matrices import (
     _reorder,
     _warn_dropped,
 )
-from binmetrics.comparison._study_plan import _class_counts, _Setting
-from binmetrics.comparison._study_tasks import _Result
-from binmetrics.comparison.study_folds import FOLD_COLUMNS, StudyFolds
-from binmetrics.comparison.study_srd import TEST_SUFFIX, StudySRD
-from binmetrics.exceptions import UndefinedMeasureWarning
-from binmetrics.formatting import Tabular
-from binmetrics.measures.registry import select_measures
+from binmetrics.study._plan import _class_counts, _Setting
+from binmetrics.study._tasks import _Result
+from binmetrics.study.folds import FOLD_COLUMNS, StudyFolds
+from binmetrics.study.srd_analyses import TEST_SUFFIX, StudySRD
 
 if TYPE_CHECKING:
     from binmetrics.comparison.anova import AnovaResult
@@ -52,7 +52,7 @@ _IDS = ("dataset", "balance", "classes", "model", "validation")
 
 
 class Study(StudyFolds, Tabular):
-    """The results of :func:`~binmetrics.comparison.study.benchmark` and the paper's
+    """The results of :func:`~binmetrics.study.runner.benchmark` and the paper's
     analyses of them.
 
     Attributes
@@ -91,7 +91,7 @@ class Study(StudyFolds, Tabular):
         reads.
     models, datasets, measures : list of str
     config : dict
-        The arguments of :func:`~binmetrics.comparison.study.benchmark`.
+        The arguments of :func:`~binmetrics.study.runner.benchmark`.
     """
 
     def __init__(self, table: pd.DataFrame, *, failures: pd.DataFrame,
@@ -217,7 +217,7 @@ class Study(StudyFolds, Tabular):
         >>> import warnings
         >>> from sklearn.datasets import load_iris
         >>> from sklearn.naive_bayes import GaussianNB
-        >>> from binmetrics.comparison.study import benchmark
+        >>> from binmetrics.study import benchmark
         >>> X, y = load_iris(return_X_y=True)
         >>> with warnings.catch_warnings():
         ...     warnings.simplefilter("ignore")
@@ -285,7 +285,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> mats = study.measures_matrix()  # one per balance x class setting
         >>> list(mats)  # doctest: +NORMALIZE_WHITESPACE
@@ -360,7 +360,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_measures(repeats=2)
         >>> res  # doctest: +ELLIPSIS
@@ -444,7 +444,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_models()
         >>> res.matrices["toy", "balanced", "2-class"].columns.tolist()  # "T": test
@@ -470,7 +470,7 @@ class Study(StudyFolds, Tabular):
         Factors: balance, class setting and the measure (``on="measures"``,
         section 2.1) or the classifier (``on="models"``, section 2.2; its
         cross-validated and test columns are both levels of that classifier).
-        ``srd`` reuses a computed :class:`~binmetrics.comparison.study_srd.StudySRD`; otherwise
+        ``srd`` reuses a computed :class:`~binmetrics.study.srd_analyses.StudySRD`; otherwise
         :meth:`srd_measures` / :meth:`srd_models` run with ``srd_options``. A factor
         with a single level in the study (e.g. only balanced data) is left out with
         a warning, and so is a level of the measure or classifier factor that is missing
@@ -484,7 +484,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> a = study.anova(repeats=2)  # srd_measures(repeats=2), then eq. 1
         >>> a.factors, a.n
@@ -546,7 +546,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> example_study().scores_table("auc").shape
         (4, 3)
         """
@@ -610,7 +610,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> res = example_study().rank_comparison("brier")  # lower is better
         >>> res.higher_is_better, res.n_datasets, res.n_models
         (False, 4, 3)
@@ -636,7 +636,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> res = example_study().bayesian_signed_rank("brier", "NaiB", "knn", rope=0.01,
         ...                                            random_state=0)
         >>> res.names, len(res.differences)
@@ -669,7 +669,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> page = example_study().report(measures="brier", srd=False)
         >>> "id='bm-ranks-brier-cd'" in page
         True
@@ -691,7 +691,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> cov = study.covat(balance="balanced", classes="2-class")
         >>> cov.matrix.shape  # SRD% of every measure with every other as the reference
