@@ -21,10 +21,11 @@ import pandas as pd
 import pytest
 
 import binmetrics as bm
+from binmetrics.evaluation.options import EvalOptions
 from binmetrics.formatting import Tabular, format_number
 
 SUBPACKAGES = ["comparison", "curves", "engines", "evaluation", "inference", "measures",
-               "table", "display"]
+               "table", "display", "study"]
 #: exported classes that are not results (definitions, options of a computation, protocols)
 NOT_RESULTS = {
     "Measure": "a measure's definition (the registry's entry)",
@@ -108,7 +109,6 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
         Y, [S, S2]),
     "DeLongTest": lambda: bm.delong_test(Y, S, S2),
     "DecisionCurve": lambda: _ev().decision_curve([0.2, 0.5]),
-    "EvalOptions": lambda: bm.EvalOptions(threshold=0.4),
     "Evaluation": _ev,
     "GainCurve": lambda: _ev().gain(),
     "Interval": lambda: _ev().ci("auc"),
@@ -207,7 +207,7 @@ def test_records_read_down_and_keep_their_interval():
     text = repr(r)
     assert text.splitlines()[0].startswith("PairedResult: a - b (delong")
     assert format_number(r.pvalue) in text and format_number(r.ci.high) in text
-    opts = repr(bm.EvalOptions(threshold=0.4)).splitlines()
+    opts = repr(EvalOptions(threshold=0.4)).splitlines()  # internal: the options passed on
     assert opts[1].split()[0] == "threshold" and opts[2].split()[0] == "0.4"
     best = _ev().best_threshold("mcc").to_frame()
     assert {"tp", "fp", "fn", "tn"} <= set(best.columns)  # the Confusion flattened
@@ -218,5 +218,6 @@ def test_tabular_is_the_shared_mechanism():
     public = _public_classes()
     for name in ("Interval", "PairedResult", "McNemarTest", "ProportionTest", "BestThreshold",
                  "OOBBootstrapResult", "RefitPermutationResult", "Study", "StudySRD",
-                 "COVATResult", "Confusion", "EvalOptions", "Accumulator"):
+                 "COVATResult", "Confusion", "Accumulator"):
         assert issubclass(public[name], Tabular), name
+    assert issubclass(EvalOptions, Tabular)

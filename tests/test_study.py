@@ -428,7 +428,7 @@ def test_anova_and_covat_are_wired_to_the_srd_tables(small: Study) -> None:
     assert b.factors == ["balance", "classes", "model"]
     assert set(b.levels["model"]) == {"NaiB", "tree", "knn"}
     assert b.n == len(srd_x.long())
-    from binmetrics.comparison.covat import covat
+    from binmetrics.comparison.srd_covat import covat
 
     m = srd_m.matrices[("balanced", "2-class")]
     expected = covat(m, pretreat="unit_length")

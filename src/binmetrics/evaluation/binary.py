@@ -45,7 +45,7 @@ if TYPE_CHECKING:
         ThresholdCurves,
     )
     from binmetrics.evaluation.summary import Summary
-    from binmetrics.evaluation.undersample import UndersampledEvaluation
+    from binmetrics.evaluation.undersampling import UndersampledEvaluation
     from binmetrics.table.binning import Binning
 
 __all__ = ["BestThreshold", "Evaluation", "prediction_rule", "warn_threshold_range"]
@@ -382,7 +382,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         near but not equal to the closed form 0.7772; on large data they agree.)
         """
         if method == "undersample":
-            from binmetrics.evaluation.undersample import UndersampledEvaluation
+            from binmetrics.evaluation.undersampling import UndersampledEvaluation
 
             if self.table.binning is not None:
                 raise ValueError("method='undersample' resamples the cases, which binned "

@@ -24,7 +24,7 @@ from binmetrics.measures.registry import (
     Measure,
     get_measure,
     iter_measures,
-    measures,
+    measure_catalogue,
 )
 
 __all__ = [
@@ -35,6 +35,6 @@ __all__ = [
     "Measure",
     "get_measure",
     "iter_measures",
-    "measures",
+    "measure_catalogue",
     "triplet_loss",
 ]

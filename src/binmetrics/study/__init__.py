@@ -10,9 +10,8 @@ Modules: :mod:`~binmetrics.study.runner` (:func:`benchmark`, :func:`example_stud
 an underscore are their private helpers.
 """
 
-from binmetrics.study.folds import StudyFolds
 from binmetrics.study.results import Study
 from binmetrics.study.runner import benchmark, example_study
 from binmetrics.study.srd_analyses import StudySRD
 
-__all__ = ["Study", "StudyFolds", "StudySRD", "benchmark", "example_study"]
+__all__ = ["Study", "StudySRD", "benchmark", "example_study"]

@@ -39,10 +39,10 @@ from binmetrics.study.folds import FOLD_COLUMNS, StudyFolds
 from binmetrics.study.srd_analyses import TEST_SUFFIX, StudySRD
 
 if TYPE_CHECKING:
-    from binmetrics.comparison.anova import AnovaResult
     from binmetrics.comparison.bayesian import BayesianSignedRank
-    from binmetrics.comparison.covat import COVATResult
+    from binmetrics.comparison.factorial_anova import AnovaResult
     from binmetrics.comparison.ranks import RankComparison
+    from binmetrics.comparison.srd_covat import COVATResult
 
 __all__ = ["Study"]
 
@@ -354,7 +354,7 @@ class Study(StudyFolds, Tabular):
         Returns
         -------
         StudySRD
-            per group the matrix, the :class:`~binmetrics.comparison.srd.SRDResult` and its
+            per group the matrix, the :class:`~binmetrics.comparison.srd_ranking.SRDResult` and its
             cross-validation; ``.long()`` is the tidy table (by columns, measure,
             fold, srd_pct) that :meth:`anova` analyses.
 
@@ -480,7 +480,7 @@ class Study(StudyFolds, Tabular):
 
         Returns
         -------
-        binmetrics.comparison.anova.AnovaResult
+        binmetrics.comparison.factorial_anova.AnovaResult
 
         Examples
         --------
@@ -494,7 +494,7 @@ class Study(StudyFolds, Tabular):
         >>> study.anova("models").factors  # the classifier as factor 3
         ['balance', 'classes', 'model']
         """
-        from binmetrics.comparison.anova import anova
+        from binmetrics.comparison.factorial_anova import anova
 
         if on not in ("measures", "models"):
             raise ValueError(f"on must be 'measures' or 'models'; got {on!r}")
@@ -683,7 +683,7 @@ class Study(StudyFolds, Tabular):
               pretreat: str = "unit_length", orient: bool = True, order: str = "mean",
               **where: Any) -> COVATResult:
         """SRD-COVAT of the measures of one balance × class setting (the paper's Figure 6):
-        each measure in turn is the reference (:func:`binmetrics.comparison.covat.covat`) on the
+        each measure in turn is the reference (:func:`binmetrics.comparison.srd_covat.covat`) on the
         matrix of :meth:`measures_matrix`.
 
         ``balance`` and ``classes`` pick the setting; they may be left out when the
@@ -699,7 +699,7 @@ class Study(StudyFolds, Tabular):
         >>> cov.order[:3]  # the mean order: neighbours rank the models alike
         ['accuracy', 'kappa', 'balanced_accuracy']
         """
-        from binmetrics.comparison.covat import covat
+        from binmetrics.comparison.srd_covat import covat
 
         mats = self.measures_matrix(by=("balance", "classes"), orient=orient, **where)
         want = {"balance": balance, "classes": classes}

@@ -23,7 +23,7 @@ then compares
 :class:`~binmetrics.study.results.Study`; :meth:`Study.srd_measures`,
 :meth:`Study.srd_models`, :meth:`Study.anova` and :meth:`Study.covat` are the analyses.
 Needs scikit-learn (``pip install "binmetrics[compare]"``); the SRD is
-:mod:`binmetrics.comparison.srd`, the ANOVA :mod:`binmetrics.comparison.anova`,
+:mod:`binmetrics.comparison.srd_ranking`, the ANOVA :mod:`binmetrics.comparison.factorial_anova`,
 multiclass evaluation :mod:`binmetrics.evaluation.multiclass`.
 
 This module is the entry point; the study's parts live beside it:
@@ -57,7 +57,7 @@ from binmetrics.study._plan import (
 )
 from binmetrics.study._tasks import _run
 from binmetrics.study.results import Study
-from binmetrics.study.srd_analyses import TEST_SUFFIX, StudySRD
+from binmetrics.study.srd_analyses import TEST_SUFFIX
 
 __all__ = ["benchmark", "example_study"]
 
