@@ -110,7 +110,9 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "DeLongTest": lambda: bm.delong_test(Y, S, S2),
     "DecisionCurve": lambda: _ev().decision_curve([0.2, 0.5]),
     "Evaluation": _ev,
+    "FriedmanTest": lambda: bm.rank_comparison(TABLE).friedman,
     "GainCurve": lambda: _ev().gain(),
+    "ImanDavenportTest": lambda: bm.rank_comparison(TABLE).iman_davenport,
     "Interval": lambda: _ev().ci("auc"),
     "LiftCurve": lambda: _ev().lift(),
     "McNemarTest": lambda: bm.mcnemar_test(Y, S, S2),
@@ -146,6 +148,7 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "SRDResult": lambda: bm.srd(TABLE),
     "SmoothROC": lambda: _ev().roc().smooth(n=20),
     "Study": _study,
+    "Summary": lambda: _ev().summary(),
     "StudySRD": lambda: _study().srd_models(by=("dataset",), cv=None),
     "ThresholdCurves": lambda: _ev().threshold_curves(),
     "UndersampledEvaluation": lambda: _ev().calibrated(0.2, method="undersample",
@@ -172,7 +175,15 @@ def test_every_public_class_is_walked():
     assert not set(NOT_RESULTS) & set(EXAMPLES)
 
 
-@pytest.mark.parametrize("name", sorted(EXAMPLES))
+#: results newly exported (returned by RankComparison.friedman / .iman_davenport) that do
+#: not have to_frame() and the table repr yet: the shared result base of issue 26
+#: (requirement 2) gives them one, and then this marker fails and goes
+NO_PROTOCOL_YET = {"FriedmanTest", "ImanDavenportTest"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="no to_frame() yet"))
+    if n in NO_PROTOCOL_YET else n for n in sorted(EXAMPLES)])
 def test_result_prints_its_numbers(name):
     cls = _public_classes().get(name)
     assert cls is not None, f"{name} is no longer exported: drop its example"

@@ -17,6 +17,8 @@ from binmetrics.comparison.correlation import (
 )
 from binmetrics.comparison.factorial_anova import anova as anova, AnovaResult as AnovaResult
 from binmetrics.comparison.ranks import (
+    FriedmanTest as FriedmanTest,
+    ImanDavenportTest as ImanDavenportTest,
     PosthocResult as PosthocResult,
     rank_comparison as rank_comparison,
     RankComparison as RankComparison,
@@ -33,13 +35,21 @@ from binmetrics.comparison.two_model_tests import (
 )
 from binmetrics.curves import (
     AccumulationCurve as AccumulationCurve,
+    BrierDecomposition as BrierDecomposition,
+    CalibrationTest as CalibrationTest,
+    CostCurve as CostCurve,
+    DecisionCurve as DecisionCurve,
     DETCurve as DETCurve,
     GainCurve as GainCurve,
     LiftCurve as LiftCurve,
     PRCurve as PRCurve,
     PRGCurve as PRGCurve,
+    Reliability as Reliability,
+    ROCBand as ROCBand,
+    ROCCoords as ROCCoords,
     ROCCurve as ROCCurve,
     ROCHull as ROCHull,
+    SmoothROC as SmoothROC,
     ThresholdCurves as ThresholdCurves,
 )
 from binmetrics.display import plot as plot
@@ -66,6 +76,7 @@ from binmetrics.evaluation.multilabel import (
     MultilabelEvaluation as MultilabelEvaluation,
 )
 from binmetrics.evaluation.scorer import make_scorer as make_scorer, Scorer as Scorer
+from binmetrics.evaluation.summary import Summary as Summary
 from binmetrics.evaluation.undersampling import UndersampledEvaluation as UndersampledEvaluation
 from binmetrics.exceptions import (
     MeasureCaveatWarning as MeasureCaveatWarning,
@@ -73,7 +84,7 @@ from binmetrics.exceptions import (
     UndefinedMeasureError as UndefinedMeasureError,
     UndefinedMeasureWarning as UndefinedMeasureWarning,
 )
-from binmetrics.inference.delong import delong_test as delong_test
+from binmetrics.inference.delong import DeLongTest as DeLongTest, delong_test as delong_test
 from binmetrics.inference.intervals import (
     auc_ci as auc_ci,
     Interval as Interval,
@@ -98,7 +109,12 @@ from binmetrics.inference.refit import (
     refit_permutation_test as refit_permutation_test,
     RefitPermutationResult as RefitPermutationResult,
 )
-from binmetrics.inference.resampling import bootstrap as bootstrap
+from binmetrics.inference.resampling import (
+    bootstrap as bootstrap,
+    BootstrapInterval as BootstrapInterval,
+    BootstrapResult as BootstrapResult,
+    PermutationResult as PermutationResult,
+)
 from binmetrics.inference.roc_tests import roc_test as roc_test, ROCTest as ROCTest
 from binmetrics.measures import (
     get_measure as get_measure,
@@ -108,5 +124,10 @@ from binmetrics.measures import (
     triplet_loss as triplet_loss,
 )
 from binmetrics.study import benchmark as benchmark, Study as Study, StudySRD as StudySRD
-from binmetrics.table.counts import Confusion as Confusion, CountTable as CountTable
+from binmetrics.table.binning import Binning as Binning
+from binmetrics.table.counts import (
+    Confusion as Confusion,
+    CountTable as CountTable,
+    PositiveGroups as PositiveGroups,
+)
 from binmetrics.version import __version__ as __version__
