@@ -288,3 +288,26 @@ def test_the_return_walk_reads_the_annotations() -> None:
     assert _returned(bm.evaluate) >= {bm.Evaluation}
     assert bm.ROCCurve in _returned(bm.Evaluation.roc)
     assert _returned(bm.delong_test) and _returned(bm.bootstrap)
+
+
+# --- the API reference ------------------------------------------------------------------
+
+def _api_generator() -> types.ModuleType:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_api", ROOT / "docs" / "gen_api.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_api_reference_lists_every_public_name() -> None:
+    page = _api_generator().page()
+    entries = re.findall(r"^### `(\w+)`$", page, flags=re.M)
+    assert sorted(entries) == sorted(n for n in bm.__all__ if not _is_dunder(n))
+    assert "bm.__version__" in page
+    for cls in (bm.DeLongTest, bm.BootstrapResult, bm.PermutationResult):
+        assert f"### `{cls.__name__}`" in page
+    mkdocs = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "docs/gen_api.py" in mkdocs and "API reference: api.md" in mkdocs
