@@ -12,43 +12,9 @@ sign tests), :mod:`~binmetrics.comparison.srd_covat` (SRD-COVAT),
 the modules whose names start with an underscore are their private helpers.
 """
 
-from binmetrics.comparison.bayesian import (
-    BayesianSignedRank,
-    CorrelatedTTest,
-    bayesian_signed_rank,
-    correlated_t_test,
-)
-from binmetrics.comparison.factorial_anova import AnovaResult, anova
-from binmetrics.comparison.ranks import PosthocResult, RankComparison, rank_comparison
-from binmetrics.comparison.srd_covat import COVATResult, covat
-from binmetrics.comparison.srd_crossvalidation import SRDCrossValidation
-from binmetrics.comparison.srd_randomization import SRDRandomization
-from binmetrics.comparison.srd_ranking import SRDResult, srd
-from binmetrics.comparison.two_model_tests import (
-    CV5x2Test,
-    WilcoxonTest,
-    cv_5x2_test,
-    wilcoxon_test,
-)
+# The names are listed once, in __init__.pyi (type checkers read it), and each loads
+# its module on first use (binmetrics.lazy_names): importing one module of this
+# package does not import the others.
+from binmetrics.lazy_names import attach_stub as _attach_stub
 
-__all__ = [
-    "AnovaResult",
-    "BayesianSignedRank",
-    "COVATResult",
-    "CV5x2Test",
-    "CorrelatedTTest",
-    "PosthocResult",
-    "RankComparison",
-    "SRDCrossValidation",
-    "SRDRandomization",
-    "SRDResult",
-    "WilcoxonTest",
-    "anova",
-    "bayesian_signed_rank",
-    "correlated_t_test",
-    "covat",
-    "cv_5x2_test",
-    "rank_comparison",
-    "srd",
-    "wilcoxon_test",
-]
+__getattr__, __dir__, __all__ = _attach_stub(__name__, __file__)

@@ -1,6 +1,8 @@
 """The measure registry and the measure functions.
 
-Importing this package registers every measure; see :func:`measures` for the table.
+Importing this package registers every measure; see :func:`measure_catalogue` for the
+table. Its modules are imported here, not on first use as in the other packages
+(:mod:`binmetrics.lazy_names`), because importing them is what registers the measures.
 """
 
 # isort: off

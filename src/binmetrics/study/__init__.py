@@ -10,8 +10,9 @@ Modules: :mod:`~binmetrics.study.runner` (:func:`benchmark`, :func:`example_stud
 an underscore are their private helpers.
 """
 
-from binmetrics.study.results import Study
-from binmetrics.study.runner import benchmark, example_study
-from binmetrics.study.srd_analyses import StudySRD
+# The names are listed once, in __init__.pyi (type checkers read it), and each loads
+# its module on first use (binmetrics.lazy_names): importing one module of this
+# package does not import the others.
+from binmetrics.lazy_names import attach_stub as _attach_stub
 
-__all__ = ["Study", "StudySRD", "benchmark", "example_study"]
+__getattr__, __dir__, __all__ = _attach_stub(__name__, __file__)
