@@ -77,7 +77,7 @@ def binmetrics_permutation(y: np.ndarray, s: np.ndarray, B: int) -> float:
     from binmetrics.inference.resampling import permutation_test
 
     table = CountTable.from_arrays(y, s)
-    return permutation_test(table, "auc", n_permutations=B, random_state=0).pvalue
+    return permutation_test(table, "auc", n_resamples=B, random_state=0).pvalue
 
 
 def naive_permutation(y: np.ndarray, s: np.ndarray, B: int) -> float:

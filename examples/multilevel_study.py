@@ -235,7 +235,7 @@ def _analyse(study: Study, out: Path, *, repeats: int) -> dict[str, Any]:
     _save(fig, out / "anova_models_by_balance.png")
     ranks = {}
     for measure in ("auc", "brier"):  # Demšar (2006): Friedman, Nemenyi, CD diagram
-        r = study.rank_comparison(measure, missing="drop")
+        r = study.rank_comparison(measure, nan_policy="omit")
         nemenyi = r.posthoc("nemenyi")
         holm = r.posthoc("wilcoxon_holm")
         (out / f"ranks_{measure}.txt").write_text(

@@ -71,7 +71,7 @@ def measures_of(y: np.ndarray, s: np.ndarray, pi0: float = 0.5) -> dict[str, flo
     calibrated curve, the default): the reference code's crossing
     (``compat="prgc"``) sits at the uncalibrated root TP* = P^2 / n and, with one case per
     score, is extrapolated far outside the curve, which gives calibrated areas in
-    the thousands once pi is small (METHODS.md section 4).
+    the thousands once pi is small (docs/methods.md §4).
     """
     ev = bm.evaluate(y, s, undefined="ignore")
     cal = ev.calibrated(pi0)
@@ -108,20 +108,20 @@ def distance_experiment(n: int, kls: Any, *, pi_range: tuple[float, float] = (0.
 
 
 def undersampling_experiment(n: int, pi0s: Any, *, pi: float = 0.0017, mu1: float = 2.0,
-                             mu0: float = 0.0, n_repeats: int = 100,
+                             mu0: float = 0.0, n_resamples: int = 100,
                              seed: int = 0) -> list[dict[str, float]]:
     """Section 3.3, Figure 6: closed-form calibrated AP against the undersampling heuristic."""
     y, s = make_data(n, pi, mu1, mu0, seed=(seed, 2000))
     ev = bm.evaluate(y, s)
     rows = []
     for j, p0 in enumerate(pi0s):
-        us = ev.calibrated(float(p0), method="undersample", n_repeats=n_repeats,
+        us = ev.calibrated(float(p0), method="undersample", n_resamples=n_resamples,
                            random_state=np.random.SeedSequence([seed, 3000 + j]))
         ap = us.values("average_precision")
         rows.append({"pi0": float(p0), "pi": float(np.mean(y)),
                      "closed_form": ev.calibrated(float(p0))["average_precision"],
                      "undersampled": us["average_precision"], "std": float(np.std(ap, ddof=1)),
-                     "sem": us.sem("average_precision"), "n_repeats": n_repeats})
+                     "sem": us.sem("average_precision"), "n_resamples": n_resamples})
     return rows
 
 
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--n-priors", type=int, default=12)
     ap.add_argument("--n-distances", type=int, default=12)
-    ap.add_argument("--n-repeats", type=int, default=100, help="undersampling repeats")
+    ap.add_argument("--n-resamples", type=int, default=100, help="undersampling repeats")
     ap.add_argument("--runs", type=int, default=30,
                     help="runs averaged in Figures 4 and 5, with a 95%% confidence band "
                          "(default 30, as the paper)")
@@ -240,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     plt.close(fig)
 
     pi0s = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]
-    rows6 = undersampling_experiment(n, pi0s, n_repeats=args.n_repeats, seed=args.seed)
-    print(f"\nFigure 6: calibrated AP, closed form vs undersampling ({args.n_repeats} repeats), "
+    rows6 = undersampling_experiment(n, pi0s, n_resamples=args.n_resamples, seed=args.seed)
+    print(f"\nFigure 6: calibrated AP, closed form vs undersampling ({args.n_resamples} repeats), "
           f"pi = {rows6[0]['pi']:.5f}, mu1 = 2, mu0 = 0, n = {n}")
     print(_table(rows6, ["pi0", "closed_form", "undersampled", "std", "sem"]))
     fig, ax = plt.subplots(figsize=(6, 4))

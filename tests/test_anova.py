@@ -175,9 +175,9 @@ def check_table(res: AnovaResult, expected: dict[tuple[int, ...], tuple[float, i
         assert row["sum_sq"] == pytest.approx(ss, rel=1e-9, abs=1e-9)
         assert row["mean_sq"] == pytest.approx(ss / df_, rel=1e-9, abs=1e-9)
         assert row["F"] == pytest.approx(f, rel=1e-8, abs=1e-10)
-        assert row["p_value"] == pytest.approx(stats.f.sf(f, df_, df_e), rel=1e-7, abs=1e-12)
+        assert row["pvalue"] == pytest.approx(stats.f.sf(f, df_, df_e), rel=1e-7, abs=1e-12)
         assert row["partial_eta_sq"] == pytest.approx(ss / (ss + ss_e), rel=1e-9, abs=1e-12)
-        assert bool(row["significant"]) == (row["p_value"] < res.alpha)
+        assert bool(row["significant"]) == (row["pvalue"] < res.alpha)
     resid = table.loc["Residual"]
     assert resid["df"] == df_e
     assert resid["sum_sq"] == pytest.approx(ss_e, rel=1e-10)
@@ -209,16 +209,16 @@ def test_one_factor_matches_f_oneway(seed: int) -> None:
         row = anova(df, "g", response="v", typ=typ).table.iloc[0]
         assert row["term"] == "g" and row["df"] == 3
         assert row["F"] == pytest.approx(expected.statistic, rel=1e-9)
-        assert row["p_value"] == pytest.approx(expected.pvalue, rel=1e-8)
+        assert row["pvalue"] == pytest.approx(expected.pvalue, rel=1e-8)
 
 
 def test_planted_effect_found_null_factor_not() -> None:
     rng = np.random.default_rng(11)
     df = design(6, rng, {C: {"ACC": 2.0, "MCC": 0.0, "DOR": -1.0}}, sd=1.0)
     table = anova(df, [A, B, C], response=Y).table.set_index("term")
-    assert table.loc[C, "p_value"] < 1e-6 and table.loc[C, "significant"]
-    assert table.loc[A, "p_value"] > 0.05 and not table.loc[A, "significant"]
-    assert table.loc[B, "p_value"] > 0.05
+    assert table.loc[C, "pvalue"] < 1e-6 and table.loc[C, "significant"]
+    assert table.loc[A, "pvalue"] > 0.05 and not table.loc[A, "significant"]
+    assert table.loc[B, "pvalue"] > 0.05
 
 
 @pytest.mark.parametrize("seed", [5, 6])
@@ -251,7 +251,7 @@ def test_unbalanced_typ2_matches_statsmodels_directly() -> None:
     res = anova(df, [A, B, C], response=Y)
     np.testing.assert_allclose(res.table["sum_sq"], ref["sum_sq"], rtol=1e-10)
     np.testing.assert_allclose(res.table["F"].iloc[:-1], ref["F"].iloc[:-1], rtol=1e-10)
-    np.testing.assert_allclose(res.table["p_value"].iloc[:-1], ref["PR(>F)"].iloc[:-1],
+    np.testing.assert_allclose(res.table["pvalue"].iloc[:-1], ref["PR(>F)"].iloc[:-1],
                                rtol=1e-10)
     assert res.model.df_resid == ref.loc["Residual", "df"]
 
@@ -293,7 +293,7 @@ def test_alpha_and_result_accessors() -> None:
     res = anova(df, [A, B, C], response=Y, alpha=0.5)
     effects = res.table.iloc[:-1]
     assert (effects["significant"].to_numpy(dtype=bool)
-            == (effects["p_value"] < 0.5).to_numpy()).all()
+            == (effects["pvalue"] < 0.5).to_numpy()).all()
     frame = res.to_frame()
     pd.testing.assert_frame_equal(frame, res.table)
     frame.loc[0, "F"] = -1.0

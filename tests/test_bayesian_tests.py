@@ -29,7 +29,7 @@ def scores(seed: int, n: int = 12, shift: float = 0.01) -> tuple[np.ndarray, np.
 @pytest.mark.parametrize("rope", [0.0, 0.01])
 def test_signed_rank_against_baycomp(seed, rope):
     a, b = scores(seed)
-    ours = bm.bayesian_signed_rank(a, b, rope=rope, random_state=seed, nsamples=20000)
+    ours = bm.bayesian_signed_rank(a, b, rope=rope, random_state=seed, n_resamples=20000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = baycomp.SignedRankTest.probs(a, b, rope=rope, nsamples=20000,
@@ -47,7 +47,7 @@ def test_signed_rank_same_draws_as_baycomp():
     # baycomp with the same Dirichlet draws gives the same samples exactly
     a, b = scores(3)
     rope = 0.01
-    ours = bm.bayesian_signed_rank(a, b, rope=rope, nsamples=500, random_state=7)
+    ours = bm.bayesian_signed_rank(a, b, rope=rope, n_resamples=500, random_state=7)
     d = np.concatenate([[0.0], b - a])  # baycomp's differences are y - x
     w = np.random.default_rng(7).dirichlet(np.r_[0.5, np.ones(len(a))], 500)
     sums = d[:, None] + d[None, :]
@@ -82,9 +82,9 @@ def test_correlated_t_against_baycomp(seed, runs, folds):
     n = d.size
     t = d.mean() / math.sqrt((1 / n + 1 / (folds - 1)) * d.var(ddof=1))
     assert ours.statistic == pytest.approx(t, rel=1e-12)
-    assert ours.p_value == pytest.approx(2 * stats.t.sf(abs(t), n - 1), rel=1e-12)
+    assert ours.pvalue == pytest.approx(2 * stats.t.sf(abs(t), n - 1), rel=1e-12)
     m, v, df = baycomp.CorrelatedTTest.compute_statistics(b, a, runs)  # its diff is y - x
-    assert (ours.mean, ours.posterior_variance, ours.df) == pytest.approx((m, v, df))
+    assert (ours.estimate, ours.posterior_variance, ours.df) == pytest.approx((m, v, df))
 
 
 def test_correlated_t_bad_input_and_degenerate():
@@ -100,7 +100,7 @@ def test_correlated_t_bad_input_and_degenerate():
         bm.correlated_t_test([0.1, np.nan], test_fraction=0.1)
     with pytest.warns(UndefinedMeasureWarning, match="variance is 0"):
         res = bm.correlated_t_test([0.02] * 5, test_fraction=0.2, rope=0.01)
-    assert math.isnan(res.p_value) and res.probabilities == (1.0, 0.0, 0.0)
+    assert math.isnan(res.pvalue) and res.probabilities == (1.0, 0.0, 0.0)
 
 
 def test_signed_rank_bad_input():

@@ -1,5 +1,5 @@
-"""Prior-calibrated measures (Siblini et al.; METHODS.md section 4): the worked numbers
-of the spec, and the invariances the paper claims."""
+"""Prior-calibrated measures (Siblini et al.; docs/methods.md §4): the worked numbers
+of that section, and the invariances the paper claims."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import binmetrics as bm
 
-# METHODS.md section 4, "Ties": pi = 0.4
+# docs/methods.md §4, "Ties": pi = 0.4
 Y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
 S = np.array([.9, .8, .8, .7, .7, .5, .4, .3, .3, .1])
 
@@ -141,5 +141,5 @@ def test_calibrated_intervals_resample_the_real_cases():
     assert table.method.tolist() == ["bootstrap-percentile"] * 2
     with pytest.raises(ValueError, match=r"does not apply to tpr \(calibrated\)"):
         cal.ci("tpr", method="clopper-pearson")
-    res = cal.permutation_test("average_precision", n_permutations=99, random_state=0)
-    assert res.observed == cal["average_precision"] and 0 < res.pvalue <= 1
+    res = cal.permutation_test("average_precision", n_resamples=99, random_state=0)
+    assert res.estimate == cal["average_precision"] and 0 < res.pvalue <= 1

@@ -205,7 +205,7 @@ def test_paired_bootstrap_of_calibration_measures(stratified: bool) -> None:
     for mid, ref in refs.items():
         r = cmp.result("A", "B", mid)
         assert r.method == "paired-bootstrap"
-        assert r.difference == pytest.approx(ref(y, a) - ref(y, b), abs=1e-7)
+        assert r.estimate == pytest.approx(ref(y, a) - ref(y, b), abs=1e-7)
         diffs = np.array([ref(y[k], a[k]) - ref(y[k], b[k]) for k in rows])
         assert np.allclose(cmp.differences("A", "B", mid), diffs, atol=1e-7), mid
         assert (r.ci.low, r.ci.high) == pytest.approx(_percentile(list(diffs)), abs=1e-7)

@@ -49,7 +49,7 @@ def test_compare_matches_bm_compare(preds):
     ref = bm.compare(frame["y"], {"p_lr": frame["p_lr"], "p_gb": frame["p_gb"]})
     got = {(c["measure"]): c for c in doc["comparisons"]}
     for r in ref:
-        assert got[r.measure]["difference"] == pytest.approx(r.difference)
+        assert got[r.measure]["estimate"] == pytest.approx(r.estimate)
         assert got[r.measure]["pvalue"] == pytest.approx(r.pvalue)
     assert got["auc"]["method"] == "delong" and got["accuracy"]["method"] == "mcnemar-exact"
     assert doc["rows"] == len(frame)
@@ -123,7 +123,7 @@ def test_compare_test_delong_and_venkatraman_are_roc_test(preds):
         ref = bm.roc_test(frame["y"], frame[c["model_a"]], frame[c["model_b"]],
                           alternative="greater")
         assert (c["statistic"], c["pvalue"], c["value_a"]) == pytest.approx(
-            (ref.statistic, ref.pvalue, ref.estimate_a), rel=1e-12)
+            (ref.statistic, ref.pvalue, ref.value_a), rel=1e-12)
         assert c["paired"] and c["alternative"] == "greater" and c["measure"] == "auc"
     argv = ("compare", str(path), "--label", "y", "--score", "p_lr,p_gb", "--test",
             "venkatraman", "--resamples", "50", "--seed", "4")
@@ -149,7 +149,7 @@ def test_compare_test_bootstrap_partial_and_specificity_csv(preds):
                       fpr=(0, .2), n_resamples=200, random_state=1)
     assert row["measure"] == "partial_auc" and row["params"] == "fpr=(0.0, 0.2)"
     assert (row["statistic"], row["pvalue"], row["value_b"]) == pytest.approx(
-        (ref.statistic, ref.pvalue, ref.estimate_b), rel=1e-12)
+        (ref.statistic, ref.pvalue, ref.value_b), rel=1e-12)
     p = cli("compare", str(path), "--label", "y", "--score", "p_lr,p_gb", "--test",
             "specificity", "--fpr", "0.1", "--resamples", "100", "--seed", "2",
             "--format", "csv")

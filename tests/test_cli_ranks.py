@@ -47,7 +47,7 @@ def test_json_and_csv_equal_the_library(capsys, table_csv):
     assert code == 0, err
     doc = json.loads(out)
     assert doc["friedman"]["statistic"] == res.friedman.statistic
-    assert doc["iman_davenport"]["p_value"] == res.iman_davenport.p_value
+    assert doc["iman_davenport"]["pvalue"] == res.iman_davenport.pvalue
     assert doc["average_ranks"] == res.average_ranks.to_dict()
     assert doc["posthoc"]["critical_difference"] == res.critical_difference()
     code, out, err = run(capsys, "ranks", str(table_csv), "--posthoc", "holm", "--control",
@@ -55,7 +55,7 @@ def test_json_and_csv_equal_the_library(capsys, table_csv):
     assert code == 0, err
     got = pd.read_csv(io.StringIO(out), float_precision="round_trip")
     ref = res.posthoc("holm", control="C4.5").table
-    np.testing.assert_array_equal(got["p_adjusted"], ref["p_adjusted"])
+    np.testing.assert_array_equal(got["pvalue_adjusted"], ref["pvalue_adjusted"])
     assert got["significant"].tolist() == [True, True, False]
 
 
@@ -82,8 +82,8 @@ def test_errors(capsys, table_csv, tmp_path):
     path = tmp_path / "missing.csv"
     t.to_csv(path)
     code, _, err = run(capsys, "ranks", str(path))
-    assert code == 2 and "breast cancer wisconsin" in err and "--drop-missing" in err
-    code, out, err = run(capsys, "ranks", str(path), "--drop-missing")
+    assert code == 2 and "breast cancer wisconsin" in err and "--nan-policy omit" in err
+    code, out, err = run(capsys, "ranks", str(path), "--nan-policy", "omit")
     assert code == 0 and "13 data sets" in out and "warning: rank_comparison: dropped" in err
     code, _, err = run(capsys, "ranks", str(tmp_path / "nope.csv"))
     assert code == 2 and "no such file" in err

@@ -6,7 +6,7 @@ be broken by row order. The data here is tie-free, where binmetrics' tie averagi
 and RDKit's list order give the same ranks.
 
 Enrichment factor: RDKit's ``CalcEnrichment`` looks at the first k = ceil(N f) rows
-and returns (a_k / k) / (n / N), while binmetrics (METHODS.md section 2,
+and returns (a_k / k) / (n / N), while binmetrics (docs/methods.md §2,
 ``ef_mode="interpolate"``) looks at x = N f cases, taking a fraction of the case that
 straddles x. The two agree exactly when N f is a whole number k (then x = k = ceil(N f)
 and no case is split); for fractional N f they differ by design. The fractions below
@@ -114,7 +114,7 @@ def test_auc(data: tuple[bm.Evaluation, list, int]) -> None:
 
 
 def test_spec_example_matches_rdkit() -> None:
-    # METHODS.md section 2: N = 100, actives at ranks 1, 5, 12, 30, 70, "RDKit identical"
+    # docs/methods.md §2: N = 100, actives at ranks 1, 5, 12, 30, 70, "RDKit identical"
     y = np.zeros(100, dtype=int)
     y[[0, 4, 11, 29, 69]] = 1
     s = np.arange(100, 0, -1, dtype=np.float64)

@@ -1,5 +1,5 @@
 """DeLong's AUC variance, interval and tests (binmetrics.intervals) against
-spec/METHODS.md section 3 (pROC's numbers) and naive O(m n) computations.
+docs/methods.md §3 (pROC's numbers) and naive O(m n) computations.
 
 The worked example's numbers are printed there with 12 decimals (checked to 1e-10)
 or 8 decimals (checked to 1e-8, their own rounding); every one of them is also checked
@@ -103,7 +103,7 @@ def exact_cov():
     return _cov(a10, b10) / len(a10) + _cov(a01, b01) / len(a01)
 
 
-# --- the worked example of spec/METHODS.md section 3 ------------------------------------
+# --- the worked example of docs/methods.md §3 ------------------------------------
 def test_example_s1_placements_and_auc() -> None:
     pl = delong_placements(Y, S1)
     np.testing.assert_allclose(pl.v10, [1, 1, .916667, .833333, .583333], rtol=0, atol=5e-7)
@@ -156,13 +156,13 @@ def test_example_paired_test() -> None:
     assert t.sigma == pytest.approx(0.130064086768, abs=1e-10)
     sigma_exact = math.sqrt(float(exact_var("s1") + exact_var("s2") - 2 * exact_cov()))
     assert t.sigma == pytest.approx(sigma_exact, abs=1e-14)
-    assert (t.auc_a, t.auc_b) == pytest.approx((13 / 15, 0.8), abs=1e-15)
-    assert t.difference == pytest.approx(13 / 15 - 0.8, abs=1e-15)
+    assert (t.value_a, t.value_b) == pytest.approx((13 / 15, 0.8), abs=1e-15)
+    assert t.estimate == pytest.approx(13 / 15 - 0.8, abs=1e-15)
     assert t.statistic == pytest.approx(0.512567829626, abs=1e-10)
     assert t.pvalue == pytest.approx(0.608253661495, abs=1e-10)
     assert math.log10(t.pvalue) == pytest.approx(-0.21591527, abs=1e-8)  # yandex
     assert tuple(t.ci) == pytest.approx((-0.188254259080, 0.321587592413), abs=1e-10)
-    assert t.ci.estimate == t.difference and t.ci.level == 0.95
+    assert t.ci.estimate == t.estimate and t.ci.level == 0.95
     assert t.paired and t.df is None and t.alternative == "two-sided"
 
 
@@ -413,7 +413,7 @@ def test_level_changes_the_quantile() -> None:
 # --- special cases and bad input -----------------------------------------------------------
 def test_identical_models_give_z_zero() -> None:
     t = delong_test(Y, S1, S1)
-    assert t.difference == 0 and t.sigma == 0 and t.statistic == 0 and t.pvalue == 1.0
+    assert t.estimate == 0 and t.sigma == 0 and t.statistic == 0 and t.pvalue == 1.0
     t = delong_test(Y, S1, [10 * v for v in S1], alternative="greater")
     assert t.statistic == 0 and t.pvalue == 0.5
 
@@ -429,7 +429,7 @@ def test_zero_sigma_with_a_difference_is_infinite() -> None:
     perfect = [1.0, .9, .8, .7, .6, .5, .4, .3, .2, .1, .0]
     constant = [0.5] * 11
     t = delong_test(Y, perfect, constant)
-    assert t.sigma == 0 and t.difference == 0.5
+    assert t.sigma == 0 and t.estimate == 0.5
     assert t.statistic == math.inf and t.pvalue == 0.0
     assert tuple(t.ci) == (0.5, 0.5)
 
@@ -463,7 +463,7 @@ def test_a_single_class_is_nan() -> None:
     assert math.isnan(ci.estimate)
     with pytest.warns(UndefinedMeasureWarning, match="no positives"):
         t = delong_test([0, 0, 0], [.1, .2, .3], [.3, .2, .1])
-    assert math.isnan(t.auc_a)
+    assert math.isnan(t.value_a)
     with pytest.raises(ValueError, match="positives and negatives"):
         delong_placements([0, 0, 0], [.1, .2, .3])
 

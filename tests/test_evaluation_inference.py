@@ -83,14 +83,14 @@ def test_ci_table_shares_one_bootstrap(ev):
 
 
 def test_permutation_test_direction_from_the_registry(ev):
-    res = ev.permutation_test("auc", n_permutations=999, random_state=0)
+    res = ev.permutation_test("auc", n_resamples=999, random_state=0)
     assert res.alternative == "greater"
-    loss = ev.permutation_test("brier", n_permutations=999, random_state=0)
+    loss = ev.permutation_test("brier", n_resamples=999, random_state=0)
     assert loss.alternative == "less"
-    exp = resampling.permutation_test(ev.table, "auc", n_permutations=999, random_state=0)
+    exp = resampling.permutation_test(ev.table, "auc", n_resamples=999, random_state=0)
     assert res.pvalue == exp.pvalue
     with pytest.raises(ValueError, match="no direction"):
-        ev.permutation_test("prevalence", n_permutations=10)
+        ev.permutation_test("prevalence", n_resamples=10)
 
 
 def test_progress_callback_sees_every_replicate(ev):
@@ -172,7 +172,7 @@ def test_method_spellings_and_mapping_keys():
 
 def test_module_permutation_test_takes_the_direction_from_the_registry():
     t = bm.CountTable.from_arrays(Y, S)
-    assert resampling.permutation_test(t, "brier", n_permutations=99,
+    assert resampling.permutation_test(t, "brier", n_resamples=99,
                                        random_state=0).alternative == "less"
     with pytest.raises(ValueError, match="alternative"):
-        resampling.permutation_test(t, lambda tab: 0.0, n_permutations=9)
+        resampling.permutation_test(t, lambda tab: 0.0, n_resamples=9)

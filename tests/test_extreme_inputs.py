@@ -171,7 +171,7 @@ def test_anova_ignores_a_power_of_two_on_the_response(k: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         got = anova(scaled_df, ["a", "b"], response="v").table
-    cols = ["F", "p_value", "partial_eta_sq"]
+    cols = ["F", "pvalue", "partial_eta_sq"]
     np.testing.assert_allclose(got[cols].to_numpy(float), base[cols].to_numpy(float),
                                rtol=1e-9, equal_nan=True)
     assert got["significant"].tolist()[:-1] == base["significant"].tolist()[:-1]

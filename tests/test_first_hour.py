@@ -193,7 +193,7 @@ def test_srd_randomization_and_cross_validation_report_progress():
     rt = res.randomization(random_state=0, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (3, 3) and [d for d, _ in seen] == sorted(d for d, _ in seen)
     seen.clear()
-    res.randomization(null="rsrd", n_sim=5000, random_state=0,
+    res.randomization(null="rsrd", n_resamples=5000, random_state=0,
                       progress=lambda d, t: seen.append((d, t)))
     assert (5000, 5000) in seen and seen[-1] == (3, 3)  # the simulation, then the columns
     seen.clear()

@@ -2,7 +2,7 @@
 
 Checked against scikit-learn on random data with many ties (probabilities are
 multiples of 1/20, so argmax ties occur too) and with sample weights, against the
-worked numbers of METHODS.md section 5.1, and against the binary evaluation for two
+worked numbers of docs/methods.md §5.1, and against the binary evaluation for two
 classes.
 """
 
@@ -238,7 +238,7 @@ def test_native_values_on_request_and_ovr_on_explicit_average(case: dict[str, An
         mev.value("log_loss", beta=2)
 
 
-# --- METHODS.md 5.1 ----------------------------------------------------------------------------
+# --- docs/methods.md §5.1 -------------------------------------------------------------------
 KB_Y = ["a", "b", "c", "a", "b"]
 KB_P = [[.7, .2, .1], [.6, .3, .1], [.1, .2, .7], [.2, .5, .3], [.1, .9, 0.0]]
 
@@ -256,7 +256,7 @@ def test_information_score_worked_example() -> None:
     # training counts give the same priors
     same = mev.value("information_score", prior="train", prior_counts=[5, 3, 2])
     assert same == pytest.approx(ia, rel=1e-12)
-    # the per-case values of the spec
+    # the per-case values of docs/methods.md §5.1
     per_case = np.array([0.485427, 0.0, 1.807355, -0.678072, 1.584963])
     assert per_case.mean() == pytest.approx(ia, abs=1e-6)
 

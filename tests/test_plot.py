@@ -361,8 +361,8 @@ def test_prg_worked_example() -> None:
     e = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
     ax = plot.prg(e)
     (curve,) = by_label(ax, "AUPRG")
-    assert curve.get_label() == "PRG, AUPRG = 0.431"  # METHODS.md §4: 0.4305555556
-    # METHODS.md §4: RG 0, .6667 (x3), 1, 1 with PG .5, .6667, .3333, 0, .25, 0
+    assert curve.get_label() == "PRG, AUPRG = 0.431"  # docs/methods.md §4: 0.4305555556
+    # docs/methods.md §4: RG 0, .6667 (x3), 1, 1 with PG .5, .6667, .3333, 0, .25, 0
     np.testing.assert_allclose(xy(curve)[0], [0, 2 / 3, 2 / 3, 2 / 3, 1, 1])
     np.testing.assert_allclose(xy(curve)[1], [.5, 2 / 3, 1 / 3, 0, .25, 0])
 

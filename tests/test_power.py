@@ -21,13 +21,13 @@ ONE_CURVE = [
      (16.619199202101981, 16.619199202101981, 0.8, 0.05, 0.9), "n_cases"),
     (dict(auc=0.8, n_cases=20), "power.roc.test(auc = 0.8, ncases = 20)",
      (20, 20, 0.8, 0.05, 0.94789863656853135), "power"),
-    (dict(auc=0.8, n_cases=20, power=0.9, sig_level=None),
+    (dict(auc=0.8, n_cases=20, power=0.9, alpha=None),
      "power.roc.test(auc = 0.8, ncases = 20, power = 0.9, sig.level = NULL)",
-     (20, 20, 0.8, 0.023941839347157767, 0.9), "sig_level"),
-    (dict(auc=0.72, n_controls=60, kappa=3, sig_level=0.01),
+     (20, 20, 0.8, 0.023941839347157767, 0.9), "alpha"),
+    (dict(auc=0.72, n_controls=60, kappa=3, alpha=0.01),
      "power.roc.test(auc = 0.72, ncontrols = 60, kappa = 3, sig.level = 0.01)",
      (20, 60, 0.72, 0.01, 0.67818076724336596), "power"),
-    (dict(auc=0.7, kappa=2.5, power=0.8, alternative="one-sided"),
+    (dict(auc=0.7, kappa=2.5, power=0.8, alternative="greater"),
      'power.roc.test(auc = 0.7, kappa = 2.5, power = 0.8, alternative = "one.sided")',
      (16.910409933150227, 42.276024832875564, 0.7, 0.05, 0.8), "n_cases"),
 ]
@@ -36,7 +36,7 @@ ONE_CURVE = [
 @pytest.mark.parametrize("kwargs, r_call, expected, solved", ONE_CURVE)
 def test_one_curve_matches_proc(kwargs, r_call, expected, solved):
     r = bm.power_roc_test(**kwargs)
-    got = (r.n_cases, r.n_controls, r.auc, r.sig_level, r.power)
+    got = (r.n_cases, r.n_controls, r.auc, r.alpha, r.power)
     assert got == pytest.approx(expected, rel=1e-12, abs=1e-12), r_call
     assert r.solved_for == solved
 
@@ -51,7 +51,7 @@ def test_one_curve_matches_proc(kwargs, r_call, expected, solved):
     # power.roc.test(ncases = 35, ncontrols = 70, power = 0.8, sig.level = 0.01,
     #   alternative = "one.sided")$auc; exact: the same uniroot with zalpha = qnorm(0.99),
     #   zbeta = qnorm(0.8), ncases = 35, ncontrols = 70, tol = 1e-15
-    (dict(n_cases=35, n_controls=70, power=0.8, sig_level=0.01, alternative="one-sided"),
+    (dict(n_cases=35, n_controls=70, power=0.8, alpha=0.01, alternative="greater"),
      "ncases = 35, ncontrols = 70, ...", 0.68363643134966878, 0.68363782209609991),
 ])
 def test_solving_for_the_auc(kwargs, r_call, proc_root, exact_root):
@@ -60,7 +60,7 @@ def test_solving_for_the_auc(kwargs, r_call, proc_root, exact_root):
     assert r.auc == pytest.approx(exact_root, abs=1e-12), r_call
     assert r.auc == pytest.approx(proc_root, abs=2e-6)  # pROC's root is off by uniroot's tol
     back = bm.power_roc_test(auc=r.auc, n_cases=r.n_cases, n_controls=r.n_controls,
-                             sig_level=r.sig_level, alternative=r.alternative)
+                             alpha=r.alpha, alternative=r.alternative)
     assert back.power == pytest.approx(r.power, abs=1e-9)
 
 
@@ -87,20 +87,20 @@ S2 = [0.8, 0.8, -1.5, 0.8, 0.5, -0.1, 1.9, 0.1, 0.7, -0.3, 1.9, -1.9, 0.9, -2.1,
      (259.41893743204832, 234.71237196232943, 0.05, 0.9)),
     (dict(), "power.roc.test(r, r2)", (21, 19, 0.05, 0.18113275869896492)),
     # pROC's level comes out above 1 here (z_alpha < 0); we keep its formula
-    (dict(power=0.9, sig_level=None), "power.roc.test(r, r2, power = 0.9, sig.level = NULL)",
+    (dict(power=0.9, alpha=None), "power.roc.test(r, r2, power = 0.9, sig.level = NULL)",
      (21, 19, 1.3475127971500509, 0.9)),
-    (dict(power=0.8, kappa=2, alternative="one-sided"),
+    (dict(power=0.8, kappa=2, alternative="greater"),
      'power.roc.test(r, r2, power = 0.8, kappa = 2, alternative = "one.sided")',
      (150.98774903977773, 301.97549807955545, 0.05, 0.8)),
 ])
 def test_two_paired_curves_match_proc(kwargs, r_call, expected):
     # r2 <- roc(y, s2, levels = c(0, 1), direction = "<")
     r = bm.power_roc_test(Y, S, S2, **kwargs)
-    got = (r.n_cases, r.n_controls, r.sig_level, r.power)
+    got = (r.n_cases, r.n_controls, r.alpha, r.power)
     assert got == pytest.approx(expected, rel=1e-10), r_call
     assert r.auc == pytest.approx((0.63032581453634084, 0.57393483709273185), rel=1e-12)
     assert "Two ROC curves" in repr(r)
-    assert list(r.to_frame().columns)[:5] == ["n_cases", "n_controls", "auc", "sig_level",
+    assert list(r.to_frame().columns)[:5] == ["n_cases", "n_controls", "auc", "alpha",
                                               "power"]
 
 
@@ -117,7 +117,7 @@ def test_obuchowski_constants():
     (dict(power=0.9), "n_cases and auc"),
     (dict(auc=0.4, power=0.9), r"auc must lie in \(0.5, 1\)"),
     (dict(auc=0.8, power=1.2), "power must lie"),
-    (dict(auc=0.8, power=0.9, alternative="greater"), "alternative"),
+    (dict(auc=0.8, power=0.9, alternative="less"), "alternative"),
     (dict(auc=0.8, n_cases=-3), "positive"),
 ])
 def test_bad_input(kwargs, match):
@@ -141,7 +141,7 @@ def test_cli_power(capsys):
     out = capsys.readouterr().out
     assert '"solved_for": "n_cases"' in out and "16.6191992021" in out
     assert main(["power", "--auc", "0.8", "--n-cases", "20", "--power", "0.9",
-                 "--sig-level", "none"]) == 0
+                 "--alpha", "none"]) == 0
     assert "0.0239418" in capsys.readouterr().out
     assert main(["power", "--auc", "0.8"]) == 2
     err = capsys.readouterr().err

@@ -43,7 +43,7 @@ def test_demsar_average_ranks_friedman_iman_davenport():
     assert round(res.iman_davenport.statistic, 2) == 3.69
     assert (res.iman_davenport.df1, res.iman_davenport.df2) == (3, 39)
     # "the critical value of F(3, 39) for alpha = 0.05 is 2.85, so we reject"
-    assert res.iman_davenport.p_value < 0.05 < stats.f.sf(2.85, 3, 39) + 1e-3
+    assert res.iman_davenport.pvalue < 0.05 < stats.f.sf(2.85, 3, 39) + 1e-3
 
 
 def test_demsar_critical_differences():
@@ -77,7 +77,7 @@ def test_demsar_holm_against_control():
     # his table: z = 2.416, 2.342, 0.512 and p = 0.016, 0.019, 0.607 (from ranks rounded
     # to three decimals and SE = 0.488; unrounded, z = 2.415 and p = 0.608)
     assert t["statistic"].tolist() == pytest.approx([2.416, 2.342, 0.512], abs=2e-3)
-    assert t["p_value"].tolist() == pytest.approx([0.016, 0.019, 0.607], abs=1.5e-3)
+    assert t["pvalue"].tolist() == pytest.approx([0.016, 0.019, 0.607], abs=1.5e-3)
     assert t["significant"].tolist() == [True, True, False]
 
 
@@ -96,7 +96,7 @@ def test_friedman_against_scipy(seed):
     tied = bm.rank_comparison(t, tie_correction=True).friedman
     ref = stats.friedmanchisquare(*t.T.to_numpy())
     assert tied.statistic == pytest.approx(ref.statistic, rel=1e-12)
-    assert tied.p_value == pytest.approx(ref.pvalue, rel=1e-10)
+    assert tied.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
     # Demšar's statistic: from the rank sums, 12/(Nk(k+1)) sum S_j^2 - 3N(k+1)
     n, k = t.shape
     s = stats.rankdata(-t.to_numpy(), axis=1).sum(axis=0)
@@ -107,7 +107,7 @@ def test_friedman_against_scipy(seed):
     f = bm.rank_comparison(t).iman_davenport
     assert f.statistic == pytest.approx((n - 1) * plain.statistic / (n * (k - 1)
                                                                      - plain.statistic))
-    assert f.p_value == pytest.approx(stats.f.sf(f.statistic, k - 1, (k - 1) * (n - 1)))
+    assert f.pvalue == pytest.approx(stats.f.sf(f.statistic, k - 1, (k - 1) * (n - 1)))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -153,13 +153,13 @@ def test_holm_and_bonferroni_against_statsmodels(seed):
     for method, control, sm in [("holm", "m2", "holm"), ("holm", None, "holm"),
                                 ("bonferroni_dunn", "m0", "bonferroni")]:
         post = res.posthoc(method, control=control).table
-        ref = multitest.multipletests(post["p_value"].to_numpy(), method=sm)[1]
-        np.testing.assert_allclose(post["p_adjusted"], ref, rtol=1e-12)
+        ref = multitest.multipletests(post["pvalue"].to_numpy(), method=sm)[1]
+        np.testing.assert_allclose(post["pvalue_adjusted"], ref, rtol=1e-12)
         # the unadjusted p-values are the two-sided normal tail of the rank z
         ranks = res.ranks.mean()
         z = (ranks[post["model_a"]].to_numpy() - ranks[post["model_b"]].to_numpy()) \
             / math.sqrt(6 * 7 / (6 * len(t)))
-        np.testing.assert_allclose(post["p_value"], 2 * stats.norm.sf(np.abs(z)), rtol=1e-12)
+        np.testing.assert_allclose(post["pvalue"], 2 * stats.norm.sf(np.abs(z)), rtol=1e-12)
     assert len(res.posthoc("holm").table) == 15
 
 
@@ -184,7 +184,7 @@ def test_critical_difference_against_autorank(seed):
     ours = res.ranks.mean()
     for model, r in ref.rankdf["meanrank"].items():
         assert ours[model] == pytest.approx(r, rel=1e-12)  # 1 = best in both
-    assert bm.rank_comparison(t, tie_correction=True).friedman.p_value == pytest.approx(
+    assert bm.rank_comparison(t, tie_correction=True).friedman.pvalue == pytest.approx(
         ref.pvalue, rel=1e-10)
 
 
@@ -221,14 +221,14 @@ def test_too_small():
 def test_missing_cells():
     t = random_table(0)
     t.iloc[3, 1] = np.nan
-    with pytest.raises(ValueError, match=r"1 data set \(d3\) miss a score.*missing='drop'"):
+    with pytest.raises(ValueError, match=r"1 data set \(d3\) miss a score.*nan_policy='omit'"):
         bm.rank_comparison(t)
     with pytest.warns(UserWarning, match=r"dropped 1 data set with a missing score \(d3\)"):
-        res = bm.rank_comparison(t, missing="drop")
+        res = bm.rank_comparison(t, nan_policy="omit")
     assert res.dropped == ["d3"] and res.n_datasets == len(t) - 1
     assert "1 data set with missing values dropped" in res.summary()
-    with pytest.raises(ValueError, match="missing must be"):
-        bm.rank_comparison(t, missing="ignore")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="nan_policy must be 'raise' or 'omit'"):
+        bm.rank_comparison(t, nan_policy="drop")  # type: ignore[arg-type]
 
 
 def test_infinite_scores_are_refused_like_missing_ones():
@@ -243,7 +243,7 @@ def test_infinite_scores_are_refused_like_missing_ones():
         bm.rank_comparison(t)
     with pytest.warns(UserWarning, match=r"dropped 2 data sets with a missing or infinite "
                                          r"score \(d2, d5\)"):
-        res = bm.rank_comparison(t, missing="drop")
+        res = bm.rank_comparison(t, nan_policy="omit")
     assert res.dropped == ["d2", "d5"]
     kept = t.drop(index=["d2", "d5"])
     assert res.friedman.statistic == bm.rank_comparison(kept).friedman.statistic
@@ -272,20 +272,20 @@ def test_non_numeric_and_duplicates():
 def test_all_equal():
     t = pd.DataFrame(np.full((5, 3), 0.7), columns=list("abc"))
     res = bm.rank_comparison(t)
-    assert res.friedman.statistic == 0.0 and res.friedman.p_value == 1.0
+    assert res.friedman.statistic == 0.0 and res.friedman.pvalue == 1.0
     assert res.iman_davenport.statistic == 0.0
-    assert (res.posthoc().table["p_adjusted"] == 1.0).all()
-    assert (res.posthoc("wilcoxon_holm").table["p_value"] == 1.0).all()
+    assert (res.posthoc().table["pvalue_adjusted"] == 1.0).all()
+    assert (res.posthoc("wilcoxon_holm").table["pvalue"] == 1.0).all()
     with pytest.warns(UndefinedMeasureWarning, match="Friedman test is undefined: every data"):
         f = bm.rank_comparison(t, tie_correction=True).friedman
-    assert math.isnan(f.statistic) and math.isnan(f.p_value)
+    assert math.isnan(f.statistic) and math.isnan(f.pvalue)
 
 
 def test_perfect_agreement():
     t = pd.DataFrame({"a": np.arange(6.0), "b": np.arange(6.0) + 1, "c": np.arange(6.0) + 2})
     res = bm.rank_comparison(t)
     assert res.friedman.statistic == pytest.approx(12.0)  # N(k-1)
-    assert res.iman_davenport.statistic == math.inf and res.iman_davenport.p_value == 0.0
+    assert res.iman_davenport.statistic == math.inf and res.iman_davenport.pvalue == 0.0
 
 
 def test_posthoc_arguments():
@@ -383,13 +383,13 @@ def test_docs_page_examples_run():
 def test_study_bayesian_signed_rank_orients_by_direction(study):
     wide = study.scores_table("brier")
     res = study.bayesian_signed_rank("brier", "NaiB", "tree", rope=0.01, random_state=1,
-                                     nsamples=2000)
+                                     n_resamples=2000)
     # lower Brier is better: A better means b - a > rope
     ref = bm.bayesian_signed_rank(wide["tree"] - wide["NaiB"], rope=0.01, random_state=1,
-                                  nsamples=2000)
+                                  n_resamples=2000)
     np.testing.assert_array_equal(res.samples, ref.samples)
     assert res.names == ("NaiB", "tree")
-    auc = study.bayesian_signed_rank("auc", "NaiB", "tree", random_state=1, nsamples=2000)
+    auc = study.bayesian_signed_rank("auc", "NaiB", "tree", random_state=1, n_resamples=2000)
     np.testing.assert_array_equal(auc.differences, (study.scores_table("auc")["NaiB"]
                                                     - study.scores_table("auc")["tree"]))
     with pytest.raises(ValueError, match="no 'test' values of svm"):

@@ -63,26 +63,27 @@ def test_separable_data_reaches_the_minimum_pvalue() -> None:
     # separates the test set as well as the real model does)
     X, y = blobs(80, 0, shift=6.0, n_features=10)
     res = bm.refit_permutation_test(LogisticRegression(), X[:40], y[:40], X[40:], y[40:],
-                                    n_permutations=39, random_state=0)
-    assert res.observed == 1.0 and res.alternative == "greater"
+                                    n_resamples=39, random_state=0, alternative="greater")
+    assert res.estimate == 1.0 and res.alternative == "greater"
     assert res.pvalue == 1 / 40
     assert res.null_distribution.shape == (39,) and res.n_undefined == 0
     assert res.response_method == "predict_proba"
     plain = bm.refit_permutation_test(LogisticRegression(), X[:40], y[:40], X[40:], y[40:],
-                                      n_permutations=39, random_state=0, plus_one=False)
+                                      n_resamples=39, random_state=0, plus_one=False,
+                                      alternative="greater")
     assert plain.pvalue == 0.0
     np.testing.assert_array_equal(plain.null_distribution, res.null_distribution)
 
 
 def test_same_seed_same_result_for_any_n_jobs() -> None:
     X, y = blobs(60, 1, shift=1.0)
-    kw = dict(measure="auc", n_permutations=20, random_state=123)
+    kw = dict(measure="auc", n_resamples=20, random_state=123)
     r1 = bm.refit_permutation_test(LogisticRegression(), X[:30], y[:30], X[30:], y[30:],
                                    n_jobs=1, **kw)  # type: ignore[arg-type]
     r2 = bm.refit_permutation_test(LogisticRegression(), X[:30], y[:30], X[30:], y[30:],
                                    n_jobs=2, **kw)  # type: ignore[arg-type]
     np.testing.assert_array_equal(r1.null_distribution, r2.null_distribution)
-    assert r1.pvalue == r2.pvalue and r1.observed == r2.observed
+    assert r1.pvalue == r2.pvalue and r1.estimate == r2.estimate
     o1 = bm.oob_bootstrap(DecisionTreeClassifier(random_state=0), X, y, n_resamples=16,
                           random_state=7, n_jobs=1)
     o2 = bm.oob_bootstrap(DecisionTreeClassifier(random_state=0), X, y, n_resamples=16,
@@ -106,7 +107,7 @@ def test_same_seed_same_result_for_any_n_jobs() -> None:
 def test_the_permutations_are_of_the_training_labels() -> None:
     X, y = blobs(40, 2, shift=1.5)
     res = bm.refit_permutation_test(LogisticRegression(), X[:20], y[:20], X[20:], y[20:],
-                                    measure="auc", n_permutations=5, random_state=4)
+                                    measure="auc", n_resamples=5, random_state=4)
     seeds = np.random.SeedSequence(4).spawn(5)
     for i, seed in enumerate(seeds):
         perm = np.random.default_rng(seed).permutation(20)
@@ -118,8 +119,8 @@ def test_the_permutations_are_of_the_training_labels() -> None:
 def test_a_model_that_ignores_the_labels_gets_p_one() -> None:
     X, y = blobs(60, 3)
     res = bm.refit_permutation_test(DummyClassifier(strategy="prior"), X[:30], y[:30], X[30:],
-                                    y[30:], measure="auc", n_permutations=10, random_state=0)
-    assert res.observed == 0.5 and res.pvalue == 1.0
+                                    y[30:], measure="auc", n_resamples=10, random_state=0)
+    assert res.estimate == 0.5 and res.pvalue == 1.0
 
 
 def test_pvalues_under_the_null_are_roughly_uniform() -> None:
@@ -127,7 +128,8 @@ def test_pvalues_under_the_null_are_roughly_uniform() -> None:
     for seed in range(25):
         X, y = blobs(40, 100 + seed, noise_only=True)
         res = bm.refit_permutation_test(LogisticRegression(), X[:20], y[:20], X[20:], y[20:],
-                                        measure="auc", n_permutations=19, random_state=seed)
+                                        measure="auc", n_resamples=19, random_state=seed,
+                                        alternative="greater")
         ps.append(res.pvalue)
     ps_arr = np.array(ps)
     assert 0.3 < ps_arr.mean() < 0.7
@@ -135,16 +137,17 @@ def test_pvalues_under_the_null_are_roughly_uniform() -> None:
     assert np.mean(ps_arr > 0.5) > 0.2
 
 
-def test_loss_measures_test_the_lower_tail() -> None:
+def test_loss_measures_better_than_chance_is_the_lower_tail() -> None:
     X, y = blobs(60, 5, shift=4.0)
     res = bm.refit_permutation_test(LogisticRegression(), X[:30], y[:30], X[30:], y[30:],
-                                    measure="brier", n_permutations=19, random_state=0)
+                                    measure="brier", n_resamples=19, random_state=0,
+                                    alternative="less")
     assert res.alternative == "less" and res.pvalue == 1 / 20
     f2 = bm.refit_permutation_test(LogisticRegression(), X[:30], y[:30], X[30:], y[30:],
-                                   measure="fbeta", params={"beta": 2}, n_permutations=5,
+                                   measure="fbeta", params={"beta": 2}, n_resamples=5,
                                    random_state=0)
     model = LogisticRegression().fit(X[:30], y[:30])
-    assert f2.observed == pytest.approx(
+    assert f2.estimate == pytest.approx(
         bm.evaluate(y[30:], model.predict_proba(X[30:])[:, 1]).value("fbeta", beta=2))
 
 
@@ -154,10 +157,10 @@ def test_response_methods_and_labels() -> None:
     # decision_function when there is no predict_proba, with threshold 0
     r = bm.refit_permutation_test(LinearSVC(), X[:30], lab[:30], X[30:], lab[30:],
                                   pos_label="case", measure="accuracy", threshold=0.0,
-                                  n_permutations=5, random_state=0)
+                                  n_resamples=5, random_state=0)
     svc = LinearSVC().fit(X[:30], lab[:30])
     assert r.response_method == "decision_function"
-    assert r.observed == pytest.approx(np.mean(svc.predict(X[30:]) == lab[30:]))
+    assert r.estimate == pytest.approx(np.mean(svc.predict(X[30:]) == lab[30:]))
     # the positive label may be classes_[0]: its scores are the other column / negated
     lr = LogisticRegression().fit(X[:30], y[:30])
     for method in ("predict_proba", "decision_function"):
@@ -167,12 +170,12 @@ def test_response_methods_and_labels() -> None:
             bm.evaluate(y[30:], s1)["auc"])
     # predict only: 0/1 scores
     p = bm.refit_permutation_test(PredictOnly(), X[:30], y[:30], X[30:], y[30:],
-                                  n_permutations=5, random_state=0)
+                                  n_resamples=5, random_state=0)
     assert p.response_method == "predict"
     forced = bm.refit_permutation_test(LogisticRegression(), X[:30], y[:30], X[30:], y[30:],
-                                       response_method="predict", n_permutations=5,
+                                       response_method="predict", n_resamples=5,
                                        random_state=0)
-    assert forced.observed == pytest.approx(np.mean(lr.predict(X[30:]) == y[30:]))
+    assert forced.estimate == pytest.approx(np.mean(lr.predict(X[30:]) == y[30:]))
     # DataFrames go through
     df = pd.DataFrame(X, columns=["a", "b"])
     o = bm.oob_bootstrap(LogisticRegression(), df, pd.Series(y), n_resamples=5, random_state=0)
@@ -183,7 +186,7 @@ def test_progress_bar_on_stderr(monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     X, y = blobs(40, 7)
     bm.refit_permutation_test(LogisticRegression(), X[:20], y[:20], X[20:], y[20:],
-                              n_permutations=4, random_state=0, progress=True)
+                              n_resamples=4, random_state=0, progress=True)
     err = capsys.readouterr().err
     assert "4/4" in err
     buf = io.StringIO()
@@ -201,7 +204,7 @@ def test_oob_interval_contains_the_apparent_value_on_an_easy_problem() -> None:
     X, y = blobs(80, 8, shift=3.5)
     res = bm.oob_bootstrap(LogisticRegression(), X, y, measure="auc", n_resamples=40,
                            random_state=0)
-    assert res.ci.contains(res.apparent)
+    assert res.ci.contains(res.resubstitution)
     assert 0.9 < res.ci.low <= res.ci.high <= 1.0
     assert res.ci.method == "oob-bootstrap-percentile"
     ok = res.replicates
@@ -248,10 +251,10 @@ def test_oob_sets_missing_a_class_are_counted() -> None:
 
 # --- bad input --------------------------------------------------------------------------------
 @pytest.mark.parametrize(("kwargs", "exc", "match"), [
-    (dict(n_permutations=0), ValueError, "n_permutations must be at least 1"),
-    (dict(n_permutations=2.5), TypeError, "n_permutations must be an integer"),
+    (dict(n_resamples=0), ValueError, "n_resamples must be at least 1"),
+    (dict(n_resamples=2.5), TypeError, "n_resamples must be an integer"),
     (dict(measure="nope"), KeyError, "unknown measure"),
-    (dict(measure="prevalence"), ValueError, "no direction"),
+    (dict(alternative="auto"), ValueError, "'auto' is gone"),
     (dict(alternative="bigger"), ValueError, "alternative"),
     (dict(response_method="proba"), ValueError, "response_method"),
     (dict(random_state=-1), ValueError, "non-negative"),

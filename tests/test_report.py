@@ -159,7 +159,7 @@ def test_several_models_with_own_thresholds_and_paired_table() -> None:
     for r in cmp.to_frame().itertuples():
         assert (f"<td>{r.model_a}</td><td>{r.model_b}</td><td>{r.measure}</td>"
                 f"<td>{_fmt(r.value_a)}</td><td>{_fmt(r.value_b)}</td>"
-                f"<td>{_fmt(r.difference)}</td><td>[{_fmt(r.low)}, {_fmt(r.high)}]</td>"
+                f"<td>{_fmt(r.estimate)}</td><td>[{_fmt(r.low)}, {_fmt(r.high)}]</td>"
                 f"<td>{_fmt(r.pvalue, 4)}</td><td>{r.method}</td>") in table
     with pytest.raises(ValueError, match="no model 'B'"):
         report({"A": eva, "C": evb}, paired=cmp)

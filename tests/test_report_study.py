@@ -66,7 +66,7 @@ def test_rank_comparison_is_the_studys(study: Study, page: str, measure: str) ->
     assert [r[0] for r in ranks] == res.average_ranks.index.tolist()  # best first
     assert [float(r[1]) for r in ranks] == res.average_ranks.tolist()
     table = values(sec, f"bm-ranks-{measure}-posthoc")
-    assert [float(r[5]) for r in table] == post.table["p_adjusted"].tolist()
+    assert [float(r[5]) for r in table] == post.table["pvalue_adjusted"].tolist()
     assert [r[6] for r in table] == ["yes" if s else "no" for s in post.table["significant"]]
     # the critical-difference diagram: an SVG naming every model and the CD
     img = re.search(rf"id='bm-ranks-{measure}-cd'><img alt='[^']*' "

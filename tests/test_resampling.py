@@ -82,8 +82,8 @@ def test_same_seed_same_result(continuous: CountTable) -> None:
                           .replicates["auc"],
                           bootstrap(continuous, "auc", n_resamples=20, random_state=g2)
                           .replicates["auc"])
-    p1 = permutation_test(continuous, "auc", n_permutations=200, random_state=4)
-    p2 = permutation_test(continuous, "auc", n_permutations=200, random_state=4)
+    p1 = permutation_test(continuous, "auc", n_resamples=200, random_state=4)
+    p2 = permutation_test(continuous, "auc", n_resamples=200, random_state=4)
     assert np.array_equal(p1.null_distribution, p2.null_distribution)
     assert p1.pvalue == p2.pvalue
 
@@ -239,7 +239,7 @@ def test_permutation_null_of_auc_matches_sklearn(data: str) -> None:
                     "few_groups": (3000, 1, 0.3), "many_positives": (300, 2, 0.8)}[data]
     y, s = make_data(n, 8, prevalence=prev, decimals=dec)
     t = CountTable.from_arrays(y, s)
-    res = permutation_test(t, "auc", n_permutations=100, random_state=9)
+    res = permutation_test(t, "auc", n_resamples=100, random_state=9)
     sampler = rs._PermutationSampler(t)
     assert sampler.method == ("hypergeometric" if data == "few_groups" else "choice")
     tables = list(permutation_tables(t, 100, random_state=9))
@@ -250,13 +250,13 @@ def test_permutation_null_of_auc_matches_sklearn(data: str) -> None:
         assert (r.P, r.N) == (t.P, t.N)
         yy, ss, w = expand(r)
         assert abs(roc_auc_score(yy, ss, sample_weight=w) - value) <= 1e-12
-    assert res.observed == bm.get_measure("auc").func(t)
+    assert res.estimate == bm.get_measure("auc").func(t)
 
 
 def test_permutation_null_of_other_measures(tied: CountTable) -> None:
     tables = list(permutation_tables(tied, 40, random_state=1))
     for m in ["mcc", "average_precision", "ks", "taks", "brier"]:
-        res = permutation_test(tied, m, n_permutations=40, random_state=1, threshold=0.6)
+        res = permutation_test(tied, m, n_resamples=40, random_state=1, threshold=0.6)
         meas = bm.get_measure(m)
         for value, r in zip(res.null_distribution, tables, strict=True):
             arg = r.confusion(0.6) if meas.family == "confusion" else r
@@ -265,7 +265,7 @@ def test_permutation_null_of_other_measures(tied: CountTable) -> None:
 
 def test_permutation_null_is_the_hypergeometric(continuous: CountTable) -> None:
     """Under permutation the positives among the top k cases are hypergeometric."""
-    res = permutation_test(continuous, "tpr", n_permutations=2000, random_state=3,
+    res = permutation_test(continuous, "tpr", n_resamples=2000, random_state=3,
                            threshold=0.5)
     k = continuous.tp[continuous.cut_index(0.5)] + continuous.fp[continuous.cut_index(0.5)]
     P, n = continuous.P, continuous.total
@@ -280,35 +280,38 @@ def test_weighted_permutations() -> None:
     y, s = make_data(150, 10, decimals=2)
     w = np.random.default_rng(1).integers(1, 3, y.size).astype(float)
     t = CountTable.from_arrays(y, s, sample_weight=w)
-    res = permutation_test(t, "auc", n_permutations=30, random_state=0)
+    res = permutation_test(t, "auc", n_resamples=30, random_state=0)
     for value, r in zip(res.null_distribution, permutation_tables(t, 30, random_state=0),
                         strict=True):
         yy, ss, ww = expand(r)
         assert abs(roc_auc_score(yy, ss, sample_weight=ww) - value) <= 1e-12
     frac = CountTable.from_arrays(y, s, sample_weight=w * 0.5 + 0.25)
     with pytest.raises(ValueError, match="non-integer weights"):
-        permutation_test(frac, "auc", n_permutations=10)
+        permutation_test(frac, "auc", n_resamples=10)
 
 
 def test_pvalue_conventions() -> None:
     # Berrar section 5.1: 300 of 10,000 permutations at least as extreme -> 0.03
     null = np.r_[np.full(300, 0.85), np.full(9700, 0.5)]
-    assert permutation_pvalue(null, 0.8, plus_one=False) == 0.03
-    assert permutation_pvalue(null, 0.8) == 301 / 10001
+    assert permutation_pvalue(null, 0.8, alternative="greater", plus_one=False) == 0.03
+    assert permutation_pvalue(null, 0.8, alternative="greater") == 301 / 10001
+    assert permutation_pvalue(null, 0.8) == 2 * 301 / 10001  # two-sided by default
     assert permutation_pvalue(null, 0.8, alternative="less") == (9700 + 1) / 10001
     assert permutation_pvalue(null, 0.8, alternative="two-sided") == 2 * 301 / 10001
     assert permutation_pvalue(null, 0.5, alternative="two-sided") == 1.0
-    assert permutation_pvalue(null, 0.85) == 301 / 10001  # ties count as extreme
-    assert permutation_pvalue(null, 0.85 - 1e-15) == 301 / 10001  # rounding cannot decide
-    assert permutation_pvalue(np.r_[null, np.nan], 0.8, plus_one=False) == 0.03
+    greater = {"alternative": "greater"}
+    assert permutation_pvalue(null, 0.85, **greater) == 301 / 10001  # ties count as extreme
+    assert permutation_pvalue(null, 0.85 - 1e-15, **greater) == 301 / 10001  # not rounding
+    assert permutation_pvalue(np.r_[null, np.nan], 0.8, alternative="greater",
+                              plus_one=False) == 0.03
     assert np.isnan(permutation_pvalue(null, float("nan")))
-    assert permutation_pvalue(null, 2.0) == 1 / 10001  # never 0 with the +1
-    assert permutation_pvalue(null, 2.0, plus_one=False) == 0.0
+    assert permutation_pvalue(null, 2.0, alternative="greater") == 1 / 10001  # never 0 with the +1
+    assert permutation_pvalue(null, 2.0, alternative="greater", plus_one=False) == 0.0
 
 
 def test_permutation_test_alternatives(continuous: CountTable) -> None:
-    kw: dict[str, Any] = {"n_permutations": 500, "random_state": 2}
-    g = permutation_test(continuous, "auc", **kw)
+    kw: dict[str, Any] = {"n_resamples": 500, "random_state": 2}
+    g = permutation_test(continuous, "auc", alternative="greater", **kw)
     less = permutation_test(continuous, "auc", alternative="less", **kw)
     two = permutation_test(continuous, "auc", alternative="two-sided", **kw)
     assert np.array_equal(g.null_distribution, less.null_distribution)
@@ -319,7 +322,7 @@ def test_permutation_test_alternatives(continuous: CountTable) -> None:
     brier = permutation_test(continuous, "brier", alternative="less", **kw)
     assert brier.pvalue == 1 / 501
     fb = permutation_test(continuous, "fbeta", params={"beta": 2.0}, **kw)
-    assert fb.observed == bm.evaluate(*_rows(continuous)).value("fbeta", beta=2.0)
+    assert fb.estimate == bm.evaluate(*_rows(continuous)).value("fbeta", beta=2.0)
 
 
 def _rows(t: CountTable) -> tuple[np.ndarray, np.ndarray]:
@@ -473,7 +476,7 @@ def test_everything_undefined_gives_nan(continuous: CountTable) -> None:
     assert np.isnan(iv.low) and np.isnan(iv.high)
     with pytest.warns(bm.UndefinedMeasureWarning), pytest.warns(
             bm.UndefinedMeasureWarning, match="in 30 of 30 permutations"):
-        p = permutation_test(continuous, "ppv", n_permutations=30, threshold=2.0)
+        p = permutation_test(continuous, "ppv", n_resamples=30, threshold=2.0)
     assert np.isnan(p.pvalue)
 
 
@@ -498,8 +501,8 @@ def test_degenerate_bca(continuous: CountTable) -> None:
 def test_n_resamples_below_one(continuous: CountTable, bad: int) -> None:
     with pytest.raises(ValueError, match="n_resamples must be at least 1"):
         bootstrap(continuous, "auc", n_resamples=bad)
-    with pytest.raises(ValueError, match="n_permutations must be at least 1"):
-        permutation_test(continuous, "auc", n_permutations=bad)
+    with pytest.raises(ValueError, match="n_resamples must be at least 1"):
+        permutation_test(continuous, "auc", n_resamples=bad)
 
 
 @pytest.mark.parametrize("bad", [2.5, True, "10"])

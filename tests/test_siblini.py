@@ -59,7 +59,7 @@ def test_example_draws_figures_4_to_6(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert si.main(["--n", "3000", "--runs", "3", "--n-priors", "4", "--n-distances",
-                        "4", "--n-repeats", "5", "--out", str(tmp_path)]) == 0
+                        "4", "--n-resamples", "5", "--out", str(tmp_path)]) == 0
     for name in ("fig4_prior.png", "fig5_distance.png", "fig6_undersampling.png"):
         assert (tmp_path / name).stat().st_size > 10_000
 
@@ -114,7 +114,7 @@ def imbalanced() -> bm.Evaluation:
 
 @pytest.mark.parametrize("pi0", [0.05, 0.2, 0.5])
 def test_undersampling_agrees_with_closed_form(imbalanced, pi0):
-    us = imbalanced.calibrated(pi0, method="undersample", n_repeats=200, random_state=7)
+    us = imbalanced.calibrated(pi0, method="undersample", n_resamples=200, random_state=7)
     assert isinstance(us, UndersampledEvaluation)
     closed = imbalanced.calibrated(pi0)["average_precision"]
     se = us.sem("average_precision")
@@ -126,10 +126,10 @@ def test_undersampling_agrees_with_closed_form(imbalanced, pi0):
 
 def test_undersample_sizes_and_direction(imbalanced):
     P, N = int(imbalanced.table.P), int(imbalanced.table.N)
-    us = imbalanced.calibrated(0.2, method="undersample", n_repeats=3, random_state=0)
+    us = imbalanced.calibrated(0.2, method="undersample", n_resamples=3, random_state=0)
     assert (us.thinned, us.n_positive, us.n_negative) == ("negative", P, round(P * 0.8 / 0.2))
-    assert us.n_repeats == 3 and us.pi0 == 0.2 and us.pi == P / (P + N)
-    low = imbalanced.calibrated(0.001, method="undersample", n_repeats=3, random_state=0)
+    assert us.n_resamples == 3 and us.pi0 == 0.2 and us.pi == P / (P + N)
+    low = imbalanced.calibrated(0.001, method="undersample", n_resamples=3, random_state=0)
     assert (low.thinned, low.n_negative) == ("positive", N)
     assert low.n_positive == round(N * 0.001 / 0.999)
 
@@ -137,7 +137,7 @@ def test_undersample_sizes_and_direction(imbalanced):
 def test_pi0_equal_to_prior_gives_raw_values_exactly(imbalanced):
     ev = imbalanced
     pi = ev.table.P / ev.table.total
-    us = ev.calibrated(pi, method="undersample", n_repeats=5, random_state=0)
+    us = ev.calibrated(pi, method="undersample", n_resamples=5, random_state=0)
     ids = ["average_precision", "auc", "auprg", "f1", "precision", "mcc"]
     for m in ids:
         assert us[m] == ev[m], m
@@ -148,9 +148,9 @@ def test_pi0_equal_to_prior_gives_raw_values_exactly(imbalanced):
 def test_reproducible_and_order_independent():
     y, s = si.make_data(5_000, 0.1, mu1=1.0, mu0=0.0, seed=2)
     ev = bm.evaluate(y, s)
-    a = ev.calibrated(0.3, method="undersample", n_repeats=20, random_state=42)
-    b = ev.calibrated(0.3, method="undersample", n_repeats=20, random_state=42)
-    c = ev.calibrated(0.3, method="undersample", n_repeats=20, random_state=43)
+    a = ev.calibrated(0.3, method="undersample", n_resamples=20, random_state=42)
+    b = ev.calibrated(0.3, method="undersample", n_resamples=20, random_state=42)
+    c = ev.calibrated(0.3, method="undersample", n_resamples=20, random_state=43)
     va = a.values("average_precision")
     _ = b["auc"]  # another measure first: the same subsamples are redrawn
     assert np.array_equal(va, b.values("average_precision"))
@@ -158,9 +158,9 @@ def test_reproducible_and_order_independent():
     assert np.isclose(a.value("fbeta", beta=2), b.value("fbeta", beta=2))
     assert a.std("average_precision") > 0
     # the functional form and a CountTable give the same subsamples
-    assert np.array_equal(undersample(ev, 0.3, n_repeats=20, random_state=42)
+    assert np.array_equal(undersample(ev, 0.3, n_resamples=20, random_state=42)
                           .values("average_precision"), va)
-    t = undersample(ev.table, 0.3, n_repeats=20, random_state=42)
+    t = undersample(ev.table, 0.3, n_resamples=20, random_state=42)
     assert np.array_equal(t.values("average_precision"), va)
 
 
@@ -169,7 +169,7 @@ def test_subsamples_have_the_right_counts_with_ties():
     s = rng.integers(0, 5, 3000).astype(float)  # heavy ties: hypergeometric split
     y = rng.random(3000) < 0.2 + 0.1 * s
     ev = bm.evaluate(y, s)
-    us = ev.calibrated(0.7, method="undersample", n_repeats=50, random_state=1)
+    us = ev.calibrated(0.7, method="undersample", n_resamples=50, random_state=1)
     assert us.thinned == "negative"
     # positives are kept whole: recall at the cut is the same in every subsample
     assert np.all(us.values("recall") == ev["recall"])
@@ -183,13 +183,13 @@ def test_to_dict_and_frame():
     y, s = si.make_data(2_000, 0.3, mu1=1.0, mu0=0.0, seed=4)
     p = 1 / (1 + np.exp(-s))
     ev = bm.evaluate(y, p, undefined="ignore")
-    us = ev.calibrated(0.5, method="undersample", n_repeats=5, random_state=0)
+    us = ev.calibrated(0.5, method="undersample", n_resamples=5, random_state=0)
     d = us.to_dict()
     assert set(d) == set(ev.to_dict())
     assert d["auc"] == pytest.approx(ev["auc"], abs=0.03)
     f = us.to_frame(measures=["auc", "average_precision"])
     assert f["id"].tolist() == ["auc", "average_precision"]
-    assert (f["n_repeats"] == 5).all() and (f["pi0"] == 0.5).all()
+    assert (f["n_resamples"] == 5).all() and (f["pi0"] == 0.5).all()
     assert "pi0=0.5" in repr(us)
 
 
@@ -199,20 +199,20 @@ def test_undefined_repeats_are_counted():
     y = np.array([0] + [1, 1] + [0] * 8)
     s = np.array([0.9, 0.4, 0.3, *np.linspace(0.29, 0.01, 8)])
     ev = bm.evaluate(y, s, threshold=0.5)
-    us = ev.calibrated(0.5, method="undersample", n_repeats=200, random_state=0)
+    us = ev.calibrated(0.5, method="undersample", n_resamples=200, random_state=0)
     k = us.n_undefined("precision")
     assert 100 < k < 200  # the top negative survives with probability 2/9
     with pytest.warns(UndefinedMeasureWarning, match=f"{k} of 200"):
         v = us["precision"]
     assert v == 0.0  # where defined, the one predicted positive is a negative
     quiet = bm.evaluate(y, s, threshold=0.5, undefined="ignore").calibrated(
-        0.5, method="undersample", n_repeats=200, random_state=0)
+        0.5, method="undersample", n_resamples=200, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert quiet["precision"] == 0.0
     with pytest.raises(bm.UndefinedMeasureError):
         bm.evaluate(y, s, threshold=0.5, undefined="raise").calibrated(
-            0.5, method="undersample", n_repeats=200, random_state=0)["precision"]
+            0.5, method="undersample", n_resamples=200, random_state=0)["precision"]
 
 
 # --- (iii) bad input --------------------------------------------------------------------------
@@ -238,10 +238,10 @@ def test_unknown_method_and_bad_repeats():
     with pytest.raises(ValueError, match="method must be 'reweight' or 'undersample'"):
         ev.calibrated(0.5, method="oversample")
     for bad in (0, -3, 2.5, True):
-        with pytest.raises(ValueError, match="n_repeats"):
-            ev.calibrated(0.5, method="undersample", n_repeats=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="n_resamples"):
+            ev.calibrated(0.5, method="undersample", n_resamples=bad)  # type: ignore[arg-type]
     with pytest.warns(UserWarning, match="apply to method='undersample'"):
-        ev.calibrated(0.5, n_repeats=10)
+        ev.calibrated(0.5, n_resamples=10)
     with pytest.raises(TypeError, match="Evaluation or a CountTable"):
         undersample([1, 0], 0.5)  # type: ignore[arg-type]
 

@@ -1,4 +1,4 @@
-"""The worked numbers of spec/METHODS.md, sections 2, 4 and 5.2, through the public API.
+"""The worked numbers of docs/methods.md sections 2, 4 and 5.2, through the public API.
 
 Rank-based examples are built with descending scores: in a list of N cases, rank r
 has score N - r + 1, so the ranking is tie-free and exactly the one described.
@@ -38,7 +38,7 @@ def ranked(n_total: int, active_ranks: Sequence[int]) -> tuple[np.ndarray, np.nd
 
 
 def value_checking_caveat(ev: bm.Evaluation, measure: str, alpha: float) -> float:
-    """ev.value(measure, alpha=alpha), asserting the spec's rule for BEDROC: warn iff
+    """ev.value(measure, alpha=alpha), asserting docs/methods.md §2's rule for BEDROC: warn iff
     alpha Ra > 1 (BEDROC is then not comparable across prevalences); RIE never warns."""
     ra = ev.table.P / ev.table.total
     if measure == "bedroc" and alpha * ra > 1:
@@ -103,7 +103,7 @@ def test_mean_rank_n100(ev100: bm.Evaluation) -> None:
 
 def test_auc_n100(ev100: bm.Evaluation) -> None:
     assert ev100["auc"] == pytest.approx(0.783158, abs=1e-6)
-    # the spec's exact relation: AUC = (0.769 - 0.025) / 0.95
+    # docs/methods.md §2's exact relation: AUC = (0.769 - 0.025) / 0.95
     assert ev100["auc"] == pytest.approx((0.769 - 0.025) / 0.95, abs=1e-12)
 
 
@@ -127,8 +127,8 @@ def test_enrichment_factor_interpolated_n10(ev10: bm.Evaluation) -> None:
 
 def test_enrichment_factor_ties_example() -> None:
     # Scores (10, 9, 9, 9, 6, ...), labels (1, 0, 1, 0, ...); EF at 20 % with x = 2 and
-    # the spec's (1 + 1/3)/2 / 0.3 imply N = 10 with 3 actives. The rest of the list
-    # (ranks 5..10) holds one more active below the cutoff.
+    # the (1 + 1/3)/2 / 0.3 of docs/methods.md §2 imply N = 10 with 3 actives. The rest of
+    # the list (ranks 5..10) holds one more active below the cutoff.
     scores = [10, 9, 9, 9, 6, 5, 4, 3, 2, 1]
     labels = [1, 0, 1, 0, 0, 1, 0, 0, 0, 0]
     ev = bm.evaluate(labels, scores)

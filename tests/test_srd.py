@@ -1,6 +1,6 @@
-"""SRD, its randomization test, cross-validation and COVAT against METHODS.md §1.
+"""SRD, its randomization test, cross-validation and COVAT against docs/methods.md §1.
 
-The worked numbers come from spec/METHODS.md §1.9 (rSRD's 5×5 example, srdpy's
+The worked numbers come from docs/methods.md §1.9 (rSRD's 5×5 example, srdpy's
 14×11 example, both computed independently of this code), the footrule law from
 brute-force enumeration, and the Wilcoxon test from scipy and enumeration.
 """
@@ -28,7 +28,7 @@ RSRD = pd.DataFrame({"A": [32, 52, 44, 44, 47], "B": [73, 75, 65, 76, 70],
                      "C": [60, 59, 57, 55, 60], "D": [35, 24, 44, 83, 47],
                      "E": [41, 52, 46, 50, 65]})
 
-# srdpy's srd_example.csv (davidbajusz/srdpy), the 14×11 example of METHODS §1.9
+# srdpy's srd_example.csv (davidbajusz/srdpy), the 14×11 example of docs/methods.md §1.9
 SRDPY_CSV = """,V1,V2,V3,V4,V5,V6,V7,V8,V9,V10,V11
 O1,5.5,9,6,6,6,7,0,9,9,1,6.6
 O2,2,4,2,2,2,3,1,3,3,0,2.3
@@ -141,7 +141,7 @@ class TestSrdpyExample:
         assert p == pytest.approx(2 / 2 ** 14)
         k, p_sign = sign_test(cv.folds["V11"], cv.folds["V4"])
         assert k == 0 and p_sign == pytest.approx(1.22e-4, rel=1e-2)
-        # scipy's normal approximation with tied |d|, as METHODS quotes
+        # scipy's normal approximation with tied |d|, as docs/methods.md §1.9 quotes
         assert stats.wilcoxon(cv.folds["V11"], cv.folds["V4"]).pvalue == pytest.approx(
             9.6e-4, rel=2e-2)
 
@@ -217,7 +217,7 @@ class TestRandomization:
         assert exact.p_lower["A"] == pytest.approx(5 / 120)
 
     def test_tie_preserving_null_counts(self):
-        # METHODS §1.9: A's null puts mass on {1,3,...,12} with these counts
+        # docs/methods.md §1.9: A's null puts mass on {1,3,...,12} with these counts
         from binmetrics.comparison.srd_randomization import _permutation_null
         res = srd(RSRD, "E")
         law = _permutation_null(res.ranks["A"].to_numpy(), res.reference_ranks.to_numpy(),
@@ -233,22 +233,22 @@ class TestRandomization:
         x["ref"] = x["a"] + rng.normal(scale=0.7, size=12)
         res = srd(x, "ref", keep_reference=False)
         exact = res.randomization(null="exact")
-        mc = res.randomization(null="permutation", n_perm=200_000, random_state=0)
+        mc = res.randomization(null="permutation", n_resamples=200_000, random_state=0)
         np.testing.assert_allclose(mc.p_lower, exact.p_lower, atol=4e-3)
-        again = res.randomization(null="permutation", n_perm=2000, random_state=5)
+        again = res.randomization(null="permutation", n_resamples=2000, random_state=5)
         assert again.p_lower.equals(
-            res.randomization(null="permutation", n_perm=2000, random_state=5).p_lower)
+            res.randomization(null="permutation", n_resamples=2000, random_state=5).p_lower)
 
     def test_rsrd_simulation(self):
         rng = np.random.default_rng(0)
         x = pd.DataFrame(rng.normal(size=(10, 3)), columns=list("abc"))
         res = srd(x)
-        sim = res.randomization(null="rsrd", tie_mode="n", n_sim=200_000, random_state=1)
+        sim = res.randomization(null="rsrd", tie_mode="n", n_resamples=200_000, random_state=1)
         law = footrule_null(10)
         assert sim.quantiles["XX1"] == pytest.approx(100 * law.quantile(0.05) / 50)
         assert sim.quantiles["XX19"] == pytest.approx(100 * law.quantile(0.95) / 50)
         for mode, p in (("f", None), ("t", 0.3), ("p", 0.3), ("d", None), ("r", None)):
-            out = res.randomization(null="rsrd", tie_mode=mode, tie_prob=p, n_sim=5000,
+            out = res.randomization(null="rsrd", tie_mode=mode, tie_prob=p, n_resamples=5000,
                                     random_state=2)
             assert out.p_lower.between(0, 1).all()
         with pytest.raises(ValueError, match="tie_prob"):
@@ -318,7 +318,7 @@ class TestPairTests:
         assert k == 4 and p == pytest.approx(stats.binomtest(4, 5).pvalue)
 
     def test_rsrd_critical_values(self):
-        # METHODS §1.7: exact two-sided p of rSRD's 5% critical values for k = 6..10
+        # docs/methods.md §1.7: exact two-sided p of rSRD's 5% critical values for k = 6..10
         for k, crit, p_want in ((6, 21, 0.031), (7, 24, 0.047), (8, 30, 0.039),
                                 (9, 35, 0.039), (10, 39, 0.049)):
             r = np.arange(1, k + 1, dtype=float)
@@ -332,9 +332,9 @@ class TestCrossValidation:
     def test_variants_and_reproducibility(self, srdpy):
         res = srd(srdpy)
         assert len(res.cross_validate("kfold", k=5, repeats=10, random_state=0).folds) == 50
-        boot = res.cross_validate("bootstrap", n_boot=30, random_state=0)
+        boot = res.cross_validate("bootstrap", n_resamples=30, random_state=0)
         assert len(boot.folds) == 30
-        assert boot.folds.equals(res.cross_validate("bootstrap", n_boot=30,
+        assert boot.folds.equals(res.cross_validate("bootstrap", n_resamples=30,
                                                     random_state=0).folds)
         rs = res.cross_validate("rsrd_wilcoxon", random_state=0)
         assert len(rs.folds) == 8

@@ -323,7 +323,7 @@ def test_bad_arguments_are_clear_errors() -> None:
 
 # --- the SRD analyses -----------------------------------------------------------------------
 def srd_pct(matrix: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """SRD% of every column against the reference, written out (METHODS §1.5)."""
+    """SRD% of every column against the reference, written out (docs/methods.md §1.5)."""
     ref = rankdata(reference)
     n = len(reference)
     return np.array([np.abs(rankdata(c) - ref).sum() for c in matrix.T]) * 100 / (n * n // 2)

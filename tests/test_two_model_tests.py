@@ -21,7 +21,7 @@ def test_wilcoxon_demsar():
     # below the exact critical value 21 for N = 14, so he rejects
     assert res.statistic == 12.0 and res.n_zero == 2 and res.n == 14
     assert res.zero_method == "zsplit" and res.method == "approx"
-    assert res.p_value < 0.05
+    assert res.pvalue < 0.05
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -34,7 +34,7 @@ def test_wilcoxon_against_scipy(seed, zero_method):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = stats.wilcoxon(a, b, zero_method=zero_method, method=res.method)
-    assert (res.statistic, res.p_value) == pytest.approx((ref.statistic, ref.pvalue))
+    assert (res.statistic, res.pvalue) == pytest.approx((ref.statistic, ref.pvalue))
     assert res.method == "approx"  # rounded scores: ties or zeros
 
 
@@ -43,9 +43,9 @@ def test_wilcoxon_exact_and_alternatives():
     a, b = rng.normal(size=12), rng.normal(size=12)
     res = bm.wilcoxon_test(a, b)
     assert res.method == "exact"
-    assert res.p_value == pytest.approx(stats.wilcoxon(a, b, method="exact").pvalue)
+    assert res.pvalue == pytest.approx(stats.wilcoxon(a, b, method="exact").pvalue)
     greater = bm.wilcoxon_test(a + 1, b, alternative="greater")
-    assert greater.p_value == pytest.approx(
+    assert greater.pvalue == pytest.approx(
         stats.wilcoxon(a + 1, b, alternative="greater", method="exact").pvalue)
     assert bm.wilcoxon_test(a, b, method="approx").method == "approx"
     assert "WilcoxonTest(statistic=" in repr(res)
@@ -65,7 +65,7 @@ def test_wilcoxon_bad_input():
         bm.wilcoxon_test([0.1, 0.2, 0.3], [0.1, 0.3, 0.2], method="exact")
     with pytest.warns(UndefinedMeasureWarning, match="every difference a - b is zero"):
         res = bm.wilcoxon_test([0.1, 0.2], [0.1, 0.2])
-    assert math.isnan(res.p_value)
+    assert math.isnan(res.pvalue)
 
 
 # --- 5x2cv ----------------------------------------------------------------------------------
@@ -108,8 +108,8 @@ def test_cv_5x2_against_mlxtend(data, seed):
     f = bm.cv_5x2_test(a, b, X, y, measure="auc", kind="f", splits=splits)
     ref_t = evaluate.paired_ttest_5x2cv(a, b, X, y, scoring="roc_auc", random_seed=seed)
     ref_f = evaluate.combined_ftest_5x2cv(a, b, X, y, scoring="roc_auc", random_seed=seed)
-    assert (t.statistic, t.p_value) == pytest.approx(ref_t, rel=1e-9)
-    assert (f.statistic, f.p_value) == pytest.approx(ref_f, rel=1e-9)
+    assert (t.statistic, t.pvalue) == pytest.approx(ref_t, rel=1e-9)
+    assert (f.statistic, f.pvalue) == pytest.approx(ref_f, rel=1e-9)
     # accuracy at the 0.5 threshold; not with the tree, whose leaves of probability 0.5
     # predict() gives to the first class while binmetrics counts scores >= 0.5 positive
     from sklearn.naive_bayes import GaussianNB
@@ -117,7 +117,7 @@ def test_cv_5x2_against_mlxtend(data, seed):
     acc = bm.cv_5x2_test(a, GaussianNB(), X, y, measure="accuracy", splits=splits)
     ref_acc = evaluate.paired_ttest_5x2cv(a, GaussianNB(), X, y, scoring="accuracy",
                                           random_seed=seed)
-    assert (acc.statistic, acc.p_value) == pytest.approx(ref_acc, rel=1e-9)
+    assert (acc.statistic, acc.pvalue) == pytest.approx(ref_acc, rel=1e-9)
 
 
 def test_cv_5x2_differences_and_formulas(data):
@@ -129,7 +129,7 @@ def test_cv_5x2_differences_and_formulas(data):
     np.testing.assert_allclose(d, res.scores_a - res.scores_b)
     s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     assert res.statistic == pytest.approx(d[0, 0] / math.sqrt(s2.sum() / 5))
-    assert res.p_value == pytest.approx(2 * stats.t.sf(abs(res.statistic), 5))
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(res.statistic), 5))
     frame = res.to_frame()
     assert frame.shape == (10, 5) and frame["difference"].tolist() == d.ravel().tolist()
     again = bm.cv_5x2_test(a, b, X, y, random_state=0)

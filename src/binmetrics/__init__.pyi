@@ -84,6 +84,7 @@ from binmetrics.exceptions import (
     UndefinedMeasureError as UndefinedMeasureError,
     UndefinedMeasureWarning as UndefinedMeasureWarning,
 )
+from binmetrics.formatting import HypothesisTest as HypothesisTest
 from binmetrics.inference.delong import DeLongTest as DeLongTest, delong_test as delong_test
 from binmetrics.inference.intervals import (
     auc_ci as auc_ci,

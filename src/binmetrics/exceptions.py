@@ -1,6 +1,6 @@
 """Warnings and errors, and the one place that decides what an undefined value does.
 
-DESIGN.md: an undefined value (0/0, a ranking measure on a single class) is NaN
+docs/conventions.md: an undefined value (0/0, a ranking measure on a single class) is NaN
 with an :class:`UndefinedMeasureWarning` naming the measure and the reason,
 never a silent 0; ``undefined="raise"`` turns it into an
 :class:`UndefinedMeasureError`. The policy travels in a context variable so

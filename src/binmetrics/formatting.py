@@ -3,6 +3,7 @@ plots' legends, so the same value reads the same everywhere it is shown."""
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Callable
@@ -12,8 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CLI", "HTML", "PLOT", "NumberStyle", "Tabular", "format_number", "frame_html",
-           "frame_text", "record_frame"]
+__all__ = ["CLI", "HTML", "PLOT", "HypothesisTest", "NumberStyle", "Tabular", "format_number",
+           "frame_html", "frame_text", "record_frame"]
 
 
 @dataclass(frozen=True)
@@ -217,3 +218,54 @@ class Tabular:
 
     def _repr_html_(self) -> str:
         return frame_html(self._title(), self._shown())
+
+
+class HypothesisTest(Tabular):
+    """The result of a hypothesis test: one protocol for every test binmetrics runs.
+
+    Every subclass carries ``statistic`` (the test statistic), ``pvalue``,
+    ``alternative`` ("two-sided", "greater" or "less"; a test whose null is only
+    rejected in one tail, such as a chi-square, says "two-sided" when it answers
+    "is there any difference") and ``method`` (the test's name as the result computed
+    it), and where the test has one, ``estimate`` (the tested quantity: a value, or
+    for two models the difference ``value_a - value_b``) with ``ci`` (an
+    :class:`~binmetrics.Interval` carrying ``low``, ``high`` and ``level``).
+    ``to_frame()``, a readable ``repr`` and ``_repr_html_`` come from
+    :class:`Tabular`. The names follow scipy.stats' result objects (``statistic``,
+    ``pvalue``) and R's ``htest`` (``estimate``, ``conf.int``); docs/api-conventions.md
+    lists them.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> t = bm.mcnemar_test([1, 0, 1, 1, 0, 1], [1, 0, 0, 1, 0, 1], [0, 0, 1, 1, 1, 0])
+    >>> isinstance(t, bm.HypothesisTest), t.alternative, t.method
+    (True, 'two-sided', 'exact')
+    >>> round(t.pvalue, 4), round(t.estimate, 4)   # value_a - value_b
+    (0.625, 0.3333)
+    """
+
+    #: the fields every test carries
+    protocol_fields: ClassVar[tuple[str, ...]] = ("statistic", "pvalue", "alternative",
+                                                  "method")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("to_frame")
+        if own is not None:  # a result's own table still carries the protocol's columns
+            @functools.wraps(own)
+            def to_frame(self: HypothesisTest) -> pd.DataFrame:
+                return self._with_protocol(own(self))
+
+            cls.to_frame = to_frame  # type: ignore[method-assign]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result's numbers as a pandas DataFrame, with the protocol's fields
+        (``statistic``, ``pvalue``, ``alternative``, ``method``) among its columns."""
+        return self._with_protocol(super().to_frame())
+
+    def _with_protocol(self, frame: pd.DataFrame) -> pd.DataFrame:
+        for name in self.protocol_fields:
+            if name not in frame.columns:
+                frame[name] = getattr(self, name)
+        return frame

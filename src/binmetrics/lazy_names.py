@@ -59,7 +59,7 @@ def stub_names(package: str, stub_path: str) -> dict[str, str]:
             continue  # the docstring
         if not isinstance(node, ImportFrom) or node.level or not node.module:
             raise ImportError(f"{where}: the stub lists public names only, as "
-                              "'from binmetrics.module import name as name'")
+                              "'from package.module import name as name'")
         for alias in node.names:
             if alias.asname != alias.name:
                 raise ImportError(f"{where}: write '{alias.name} as {alias.name}', the "

@@ -416,21 +416,24 @@ def check_count(value: Any, name: str) -> int:
     return int(value)
 
 
-def check_alternative(alternative: Any, measure: Any = None) -> Alternative:
-    """'two-sided', 'greater' or 'less' (R's spellings accepted). With a registered
-    ``measure``, "auto" means better than chance in its direction: "greater" where
-    higher is better, "less" for losses."""
+def check_nan_policy(nan_policy: Any) -> NanPolicy:
+    """``nan_policy`` if it is "raise" or "omit" (scipy's spellings); otherwise a
+    one-line ValueError. The one check of every function's ``nan_policy``."""
+    if nan_policy not in ("raise", "omit"):
+        raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
+    return nan_policy
+
+
+def check_alternative(alternative: Any) -> Alternative:
+    """'two-sided', 'greater' or 'less' (R's spellings "two.sided" accepted), the one
+    spelling of every test's ``alternative`` (docs/api-conventions.md)."""
     a = str(alternative).strip().lower()
-    if a == "auto" and measure is not None:
-        if measure.direction == 0:
-            raise ValueError(f"{measure.id} has no direction; pass alternative='greater', "
-                             "'less' or 'two-sided'")
-        return "greater" if measure.direction > 0 else "less"
     a = _ALTERNATIVE_ALIASES.get(a, a)
     if a not in ("two-sided", "greater", "less"):
-        auto = "'auto', " if measure is not None else ""
-        raise ValueError(f"alternative must be {auto}'two-sided', 'greater' or 'less'; "
-                         f"got {alternative!r}")
+        hint = (" ('auto' is gone: pass 'greater' where higher is better, 'less' for "
+                "losses)" if a == "auto" else "")
+        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; "
+                         f"got {alternative!r}{hint}")
     return a  # type: ignore[return-value]
 
 

@@ -200,7 +200,7 @@ def _header(info: dict[str, Any], cmp: Comparison) -> list[str]:
 
 def _table(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
     """The comparison as text: a header, then one line per pair and measure."""
-    header = ["model_a", "model_b", "measure", "value_a", "value_b", "difference"]
+    header = ["model_a", "model_b", "measure", "value_a", "value_b", "estimate"]
     right = [3, 4, 5]
     if ci:
         pct = f"{100 * cmp.level:g}%"
@@ -211,7 +211,7 @@ def _table(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
     body = []
     for r in cmp.results:
         row = [r.model_a, r.model_b, r.measure, format_number(r.value_a),
-               format_number(r.value_b), format_number(r.difference)]
+               format_number(r.value_b), format_number(r.estimate)]
         if ci:
             row += [format_number(r.ci.low), format_number(r.ci.high)]
         body.append([*row, format_number(r.pvalue), r.method])
@@ -228,7 +228,7 @@ def _json(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
         "comparisons": [
             {"model_a": r.model_a, "model_b": r.model_b, "measure": r.measure,
              "value_a": json_value(r.value_a), "value_b": json_value(r.value_b),
-             "difference": json_value(r.difference), "low": json_value(r.ci.low),
+             "estimate": json_value(r.estimate), "low": json_value(r.ci.low),
              "high": json_value(r.ci.high), "pvalue": json_value(r.pvalue),
              "statistic": json_value(r.statistic), "method": r.method,
              "n_undefined": r.n_undefined}
@@ -241,11 +241,11 @@ def _csv(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
     """The comparison as CSV, one row per pair and measure."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["model_a", "model_b", "measure", "value_a", "value_b", "difference", "low",
+    w.writerow(["model_a", "model_b", "measure", "value_a", "value_b", "estimate", "low",
                 "high", "level", "pvalue", "statistic", "method", "n_undefined"])
     for r in cmp.results:
         w.writerow([r.model_a, r.model_b, r.measure, csv_value(r.value_a),
-                    csv_value(r.value_b), csv_value(r.difference), csv_value(r.ci.low),
+                    csv_value(r.value_b), csv_value(r.estimate), csv_value(r.ci.low),
                     csv_value(r.ci.high), repr(cmp.level), csv_value(r.pvalue),
                     csv_value(r.statistic), r.method, r.n_undefined])
     return buf.getvalue()
@@ -352,10 +352,10 @@ def _tests_table(info: dict[str, Any], tests: _TestRows) -> str:
              f"rows:       {info['rows']}; label {info['label']!r}; models: "
              f"{', '.join(info['models'])}",
              f"test:       {how} (pROC roc.test)"]
-    header = ["model_a", "model_b", "compared", "value_a", "value_b", "difference",
+    header = ["model_a", "model_b", "compared", "value_a", "value_b", "estimate",
               "statistic", "p-value"]
-    body = [[a, b, _what(t), format_number(t.estimate_a), format_number(t.estimate_b),
-             format_number(t.difference), format_number(t.statistic), format_number(t.pvalue)]
+    body = [[a, b, _what(t), format_number(t.value_a), format_number(t.value_b),
+             format_number(t.estimate), format_number(t.statistic), format_number(t.pvalue)]
             for a, b, t in tests]
     return "\n".join(lines) + "\n\n" + align(header, body, right=[3, 4, 5, 6, 7])
 
@@ -368,8 +368,8 @@ def _tests_json(info: dict[str, Any], tests: _TestRows) -> str:
             {"model_a": a, "model_b": b, "measure": t.measure,
              "params": {k: json_value(v) if not isinstance(v, tuple) else list(v)
                         for k, v in t.params.items()},
-             "value_a": json_value(t.estimate_a), "value_b": json_value(t.estimate_b),
-             "difference": json_value(t.difference), "statistic": json_value(t.statistic),
+             "value_a": json_value(t.value_a), "value_b": json_value(t.value_b),
+             "estimate": json_value(t.estimate), "statistic": json_value(t.statistic),
              "pvalue": json_value(t.pvalue), "alternative": t.alternative,
              "paired": t.paired, "df": json_value(t.df), "n_resamples": t.n_resamples,
              "n_undefined": t.n_undefined, "method": t.method}
@@ -382,11 +382,11 @@ def _tests_csv(info: dict[str, Any], tests: _TestRows) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["model_a", "model_b", "measure", "params", "value_a", "value_b",
-                "difference", "statistic", "pvalue", "alternative", "n_resamples",
+                "estimate", "statistic", "pvalue", "alternative", "n_resamples",
                 "n_undefined", "method"])
     for a, b, t in tests:
-        w.writerow([a, b, t.measure, _params(t), csv_value(t.estimate_a),
-                    csv_value(t.estimate_b), csv_value(t.difference), csv_value(t.statistic),
+        w.writerow([a, b, t.measure, _params(t), csv_value(t.value_a),
+                    csv_value(t.value_b), csv_value(t.estimate), csv_value(t.statistic),
                     csv_value(t.pvalue), t.alternative, t.n_resamples or "", t.n_undefined,
                     t.method])
     return buf.getvalue()

@@ -1,5 +1,5 @@
 """``binmetrics power``: power and sample size of a ROC study (Obuchowski; pROC's
-``power.roc.test``), solving for whichever of --n-cases, --power, --auc, --sig-level is
+``power.roc.test``), solving for whichever of --n-cases, --power, --auc, --alpha is
 left out."""
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ examples:
   {PROG} power --auc 0.8 --power 0.9                  # cases needed (one control per case)
   {PROG} power --auc 0.75 --n-cases 40 --kappa 2      # power with 40 cases, 80 controls
   {PROG} power --n-cases 30 --power 0.8               # the smallest AUC detectable
-  {PROG} power --auc 0.8 --n-cases 25 --power 0.9 --sig-level none   # the level
+  {PROG} power --auc 0.8 --n-cases 25 --power 0.9 --alpha none   # the level
 """
 
-_OPTION_NAMES = {"n_cases": "--n-cases", "n_controls": "--n-controls", "sig_level=None":
-                 "--sig-level none", "sig_level": "--sig-level", "kappa": "--kappa",
+_OPTION_NAMES = {"n_cases": "--n-cases", "n_controls": "--n-controls", "alpha=None":
+                 "--alpha none", "alpha": "--alpha", "kappa": "--kappa",
                  "power": "--power", "auc": "--auc"}
 
 
@@ -46,7 +46,7 @@ def add_power_parser(sub: Any) -> None:
         description="Power, sample size, detectable AUC or significance level of a test "
                     "of one ROC curve against AUC 0.5 (Obuchowski's method, pROC's "
                     "constants). Give all but one of --n-cases (or --n-controls with "
-                    "--kappa), --power, --auc and --sig-level; '--sig-level none' "
+                    "--kappa), --power, --auc and --alpha; '--alpha none' "
                     "computes the level.",
         epilog=POWER_EPILOG,
         formatter_class=help_formatter,
@@ -57,10 +57,11 @@ def add_power_parser(sub: Any) -> None:
     p.add_argument("--kappa", type=float, default=None,
                    help="controls per case (default 1)")
     p.add_argument("--power", type=float, help="the power, in (0, 1)")
-    p.add_argument("--sig-level", type=_level, default=0.05,
+    p.add_argument("--alpha", type=_level, default=0.05,
                    help="significance level (default: %(default)s); 'none' to compute it")
-    p.add_argument("--alternative", choices=("two-sided", "one-sided"), default="two-sided",
-                   help="two-sided halves the level in each tail (default: %(default)s)")
+    p.add_argument("--alternative", choices=("two-sided", "greater"), default="two-sided",
+                   help="two-sided halves alpha in each tail; greater tests AUC > 0.5 only "
+                        "(default: %(default)s)")
     add_format_and_output(p)
     p.set_defaults(handler=run_power, subparser=p)
 
@@ -75,7 +76,7 @@ def run_power(args: argparse.Namespace, cols: Any = None) -> str:
     """Run ``binmetrics power``; returns the text to print or write."""
     try:
         r = power_roc_test(auc=args.auc, n_cases=args.n_cases, n_controls=args.n_controls,
-                           kappa=args.kappa, power=args.power, sig_level=args.sig_level,
+                           kappa=args.kappa, power=args.power, alpha=args.alpha,
                            alternative=args.alternative)
     except ValueError as exc:
         raise CLIError(_cli_words(str(exc))) from None

@@ -74,8 +74,9 @@ def add_ranks_parser(sub: Any) -> None:
     rp.add_argument("--tie-correction", action="store_true",
                     help="divide the Friedman statistic by the tie correction "
                          "(scipy's friedmanchisquare)")
-    rp.add_argument("--drop-missing", action="store_true",
-                    help="leave out data sets with a missing score (default: an error)")
+    rp.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
+                    help="a data set with a missing or infinite score: an error, or omit "
+                         "it with a warning (default: %(default)s)")
     rp.add_argument("--plot", type=Path, metavar="PATH",
                     help="save the critical-difference diagram (.png, .svg or .pdf)")
     add_format_and_output(rp)
@@ -89,7 +90,7 @@ def run_ranks(args: argparse.Namespace, cols: Any = None) -> str:
     frame = read_table(Path(args.file), args.index_col)
     res = rank_comparison(frame, higher_is_better=not args.lower_is_better,
                           tie_correction=args.tie_correction,
-                          missing="drop" if args.drop_missing else "raise")
+                          nan_policy=args.nan_policy)
     post = res.posthoc(args.posthoc, control=args.control, alpha=args.alpha)
     text = _render(args.format, res, post)
     if args.plot is not None:
@@ -111,10 +112,10 @@ def _render(fmt: str, res: RankComparison, post: PosthocResult) -> str:
             "dropped": [str(d) for d in res.dropped],
             "average_ranks": {str(m): float(r) for m, r in ranks["average_rank"].items()},
             "friedman": {"statistic": json_value(f.statistic), "df": f.df,
-                         "p_value": json_value(f.p_value),
+                         "pvalue": json_value(f.pvalue),
                          "tie_correction": f.tie_correction},
             "iman_davenport": {"statistic": json_value(i.statistic), "df1": i.df1,
-                               "df2": i.df2, "p_value": json_value(i.p_value)},
+                               "df2": i.df2, "pvalue": json_value(i.pvalue)},
             "posthoc": {
                 "method": post.method, "control": post.control, "alpha": post.alpha,
                 "critical_difference": json_value(post.critical_difference),
@@ -138,10 +139,10 @@ def _render(fmt: str, res: RankComparison, post: PosthocResult) -> str:
             + (f"; {len(res.dropped)} data sets with a missing score dropped"
                if res.dropped else "") + ")",
             f"Friedman chi2 = {format_number(f.statistic)}, df = {f.df}, "
-            f"p = {format_number(f.p_value)}" + (" (tie-corrected)" if f.tie_correction
+            f"p = {format_number(f.pvalue)}" + (" (tie-corrected)" if f.tie_correction
                                                  else ""),
             f"Iman-Davenport F = {format_number(i.statistic)}, df = ({i.df1}, {i.df2}), "
-            f"p = {format_number(i.p_value)}"]
+            f"p = {format_number(i.pvalue)}"]
     body = [[str(m), format_number(float(r)), format_number(float(mean)), str(int(w))]
             for m, r, mean, w in zip(ranks.index, ranks["average_rank"].to_numpy(),
                                      ranks["mean"].to_numpy(), ranks["wins"].to_numpy(),
@@ -156,7 +157,7 @@ def _render(fmt: str, res: RankComparison, post: PosthocResult) -> str:
                format_number(float(q)), "yes" if s else "no"]
               for a, b, d, p, q, s in zip(t["model_a"], t["model_b"],
                                           t["rank_difference"].to_numpy(),
-                                          t["p_value"].to_numpy(), t["p_adjusted"].to_numpy(),
+                                          t["pvalue"].to_numpy(), t["pvalue_adjusted"].to_numpy(),
                                           t["significant"].to_numpy(), strict=True)]
     text += align(["model A", "model B", "rank A - B", "p", "p adjusted", "significant"],
                   p_body, right=[2, 3, 4])

@@ -62,7 +62,7 @@ def add_srd_parser(sub: Any) -> None:
         help=command_help("srd"),
         description="Sum of Ranking Differences: how close each column's ranking of the "
                     "rows comes to a reference, with a randomization test and optional "
-                    "cross-validation (METHODS.md section 1).",
+                    "cross-validation (docs/methods.md §1).",
         epilog=SRD_EPILOG,
         formatter_class=help_formatter,
     )

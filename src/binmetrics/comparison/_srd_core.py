@@ -4,7 +4,7 @@ Everything that :mod:`binmetrics.comparison.srd_ranking` (the SRD itself),
 :mod:`binmetrics.comparison.srd_randomization` (the randomization test),
 :mod:`binmetrics.comparison.srd_crossvalidation` (the cross-validation) and
 :mod:`binmetrics.comparison.srd_covat` (SRD-COVAT) compute alike: the table checked and
-made float (``_as_frame``), its pretreatment (METHODS.md §1.2), the reference of a run
+made float (``_as_frame``), its pretreatment (docs/methods.md §1.2), the reference of a run
 (``_Spec``, ``_compute``: a fused row statistic, a column or an external vector),
 average ranks (§1.4) and the SRD of every column, SRDmax (§1.5), and the discrete null
 law ``_Null`` whose quantile rule (rSRD's) the randomization test and the
@@ -41,7 +41,7 @@ _TOL = 1e-9  # SRD values are multiples of 0.5: anything closer is equal
 
 
 def srd_max(n: int) -> int:
-    """The largest SRD of a column of ``n`` tie-free ranks: floor(n^2/2) (METHODS §1.5).
+    """The largest SRD of a column of ``n`` tie-free ranks: floor(n^2/2) (docs/methods.md §1.5).
 
     Examples
     --------
@@ -156,7 +156,7 @@ def _pretreat_name(pretreat: Any) -> str:
 
 def pretreat_table(frame: pd.DataFrame, pretreat: str = "none",
                    axis: Axis = "columns") -> pd.DataFrame:
-    """Apply an SRD data pretreatment per column (default) or per row (METHODS §1.2).
+    """Apply an SRD data pretreatment per column (default) or per row (docs/methods.md §1.2).
 
     A strictly increasing per-column transform leaves that column's ranks unchanged;
     it matters only for a reference fused from several columns (mean, median, ...).

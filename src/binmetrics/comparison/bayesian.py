@@ -11,7 +11,7 @@ better" that it is below -ROPE, and "equivalent" that it lies within ±ROPE.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +20,7 @@ from scipy import stats
 
 from binmetrics.backends import display_hook
 from binmetrics.exceptions import report_undefined
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest, Tabular
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -75,7 +75,7 @@ class BayesianSignedRank(Tabular):
         (A better, equivalent, B better): the share of the posterior samples in which
         that region holds the most probability, as baycomp reports.
     samples : numpy.ndarray
-        (nsamples, 3) posterior samples of the probability of each region.
+        (n_resamples, 3) posterior samples of the probability of each region.
     differences : numpy.ndarray
         a - b on each data set.
     rope, prior : float
@@ -121,7 +121,7 @@ class BayesianSignedRank(Tabular):
 
 
 def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: float = 0.5,
-                         nsamples: int = 50_000, random_state: Any = None,
+                         n_resamples: int = 50_000, random_state: Any = None,
                          names: tuple[str, str] = ("A", "B")) -> BayesianSignedRank:
     """The Bayesian signed-rank test of two models over data sets (Benavoli et al. 2014,
     2017).
@@ -132,7 +132,7 @@ def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: flo
     theta_A = sum_{i,j} w_i w_j H(d_i + d_j - 2 rope), that B is better, theta_B =
     sum w_i w_j H(-d_i - d_j - 2 rope) (H the Heaviside step, 1/2 at 0), and that they
     are equivalent, 1 - theta_A - theta_B. The reported probability of a region is the
-    share of the ``nsamples`` draws in which it is the largest (baycomp's
+    share of the ``n_resamples`` draws in which it is the largest (baycomp's
     ``two_on_multiple``).
 
     Parameters
@@ -143,7 +143,7 @@ def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: flo
         Half-width of the region of practical equivalence, in score units (>= 0).
     prior : float, default 0.5
         The weight of the pseudo-observation at 0.
-    nsamples : int, default 50000
+    n_resamples : int, default 50000
     random_state : int or numpy Generator, optional
         Seeds the Monte Carlo draws (``numpy.random.default_rng``).
     names : (str, str)
@@ -172,9 +172,9 @@ def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: flo
     if not float(prior) > 0:
         raise ValueError(f"prior must be > 0 (the weight of the pseudo-observation at 0); "
                          f"got {prior!r}")
-    nsamples = int(nsamples)
-    if nsamples < 1:
-        raise ValueError(f"nsamples must be a positive integer; got {nsamples}")
+    n_resamples = int(n_resamples)
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples}")
     full = np.concatenate([[0.0], d])
     sums = full[:, None] + full[None, :]
     above = np.where(sums > 2 * rope, 1.0, np.where(sums == 2 * rope, 0.5, 0.0))
@@ -182,9 +182,9 @@ def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: flo
     weights = np.ones(full.size)
     weights[0] = float(prior)
     rng = np.random.default_rng(random_state)
-    samples = np.empty((nsamples, 3))
-    for start in range(0, nsamples, _CHUNK):
-        w = rng.dirichlet(weights, min(_CHUNK, nsamples - start))
+    samples = np.empty((n_resamples, 3))
+    for start in range(0, n_resamples, _CHUNK):
+        w = rng.dirichlet(weights, min(_CHUNK, n_resamples - start))
         stop = start + len(w)
         samples[start:stop, 0] = np.einsum("si,ij,sj->s", w, above, w)
         samples[start:stop, 2] = np.einsum("si,ij,sj->s", w, below, w)
@@ -193,13 +193,13 @@ def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: flo
                               names=(str(names[0]), str(names[1])))
 
 
-class CorrelatedTTest(Tabular):
+class CorrelatedTTest(HypothesisTest):
     """The correlated t-test (:func:`correlated_t_test`): Nadeau and Bengio's corrected
     resampled t and its Bayesian posterior.
 
     Attributes
     ----------
-    mean : float
+    estimate : float
         The mean of the fold differences a - b.
     variance : float
         Their sample variance (ddof = 1).
@@ -208,14 +208,18 @@ class CorrelatedTTest(Tabular):
         of the corrected t statistic.
     df : int
         n - 1.
-    statistic, p_value : float
-        The corrected t = mean / sqrt(posterior_variance) and its two-sided p-value.
+    statistic, pvalue : float
+        The corrected t = estimate / sqrt(posterior_variance) and its two-sided p-value.
     probabilities : tuple of float
         (A better, equivalent, B better) under the posterior Student t(df, mean, scale).
     test_fraction, rope : float
     differences : numpy.ndarray
     names : tuple of str
+    alternative, method : "two-sided", "corrected-resampled-t".
     """
+
+    alternative: ClassVar[str] = "two-sided"
+    method: ClassVar[str] = "corrected-resampled-t"
 
     def __init__(self, *, differences: npt.NDArray[np.float64], test_fraction: float,
                  rope: float, names: tuple[str, str]) -> None:
@@ -225,42 +229,42 @@ class CorrelatedTTest(Tabular):
         self.rope = rope
         self.names = names
         self.df = n - 1
-        self.mean = float(np.mean(differences))
+        self.estimate = float(np.mean(differences))
         self.variance = float(np.var(differences, ddof=1))
         rho = test_fraction
         self.posterior_variance = self.variance * (1.0 / n + rho / (1.0 - rho))
         if self.posterior_variance > 0:
             scale = math.sqrt(self.posterior_variance)
-            self.statistic = self.mean / scale
-            self.p_value = float(2.0 * stats.t.sf(abs(self.statistic), self.df))
-            post = stats.t(self.df, loc=self.mean, scale=scale)
+            self.statistic = self.estimate / scale
+            self.pvalue = float(2.0 * stats.t.sf(abs(self.statistic), self.df))
+            post = stats.t(self.df, loc=self.estimate, scale=scale)
             pa = float(post.sf(rope))
             pb = float(post.cdf(-rope))
         else:
             report_undefined("corrected resampled t-test", "every fold difference is the "
                              "same, so their variance is 0; the posterior is a point mass")
             self.statistic = math.nan
-            self.p_value = math.nan
-            pa = float(self.mean > rope) if rope > 0 or self.mean != 0 else 0.5
-            pb = float(self.mean < -rope) if rope > 0 or self.mean != 0 else 0.5
+            self.pvalue = math.nan
+            pa = float(self.estimate > rope) if rope > 0 or self.estimate != 0 else 0.5
+            pb = float(self.estimate < -rope) if rope > 0 or self.estimate != 0 else 0.5
         self.probabilities: tuple[float, float, float] = (pa, max(0.0, 1.0 - pa - pb), pb)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row: mean, variance, posterior_variance, df, statistic, p_value and the three
+        """One row: estimate, variance, posterior_variance, df, statistic, pvalue and the three
         probabilities."""
         a, b = self.names
         p = self.probabilities
         return pd.DataFrame([{
-            "mean": self.mean, "variance": self.variance,
+            "estimate": self.estimate, "variance": self.variance,
             "posterior_variance": self.posterior_variance, "df": self.df,
-            "statistic": self.statistic, "p_value": self.p_value,
+            "statistic": self.statistic, "pvalue": self.pvalue,
             f"P({a} better)": p[0], "P(equivalent)": p[1], f"P({b} better)": p[2]}])
 
     def __repr__(self) -> str:
         a, b = self.names
         p = self.probabilities
-        return (f"CorrelatedTTest(mean={self.mean:.4g}, t={self.statistic:.4g}, "
-                f"df={self.df}, p_value={self.p_value:.4g}, P({a} better)={p[0]:.4f}, "
+        return (f"CorrelatedTTest(estimate={self.estimate:.4g}, t={self.statistic:.4g}, "
+                f"df={self.df}, pvalue={self.pvalue:.4g}, P({a} better)={p[0]:.4f}, "
                 f"P(equivalent)={p[1]:.4f}, P({b} better)={p[2]:.4f})")
 
     def plot(self, *, ax: Any = None, **kwargs: Any) -> Axes:
@@ -305,7 +309,7 @@ def correlated_t_test(a: Any, b: Any = None, *, test_fraction: float, rope: floa
     >>> import binmetrics as bm
     >>> diffs = [0.02, 0.01, 0.03, -0.01, 0.02, 0.00, 0.04, 0.01, 0.02, 0.03]
     >>> res = bm.correlated_t_test(diffs, test_fraction=0.1, rope=0.01)
-    >>> round(res.statistic, 3), round(res.p_value, 4)
+    >>> round(res.statistic, 3), round(res.pvalue, 4)
     (2.476, 0.0352)
     >>> [round(p, 3) for p in res.probabilities]
     [0.833, 0.166, 0.002]

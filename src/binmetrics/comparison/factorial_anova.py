@@ -44,7 +44,7 @@ __all__ = ["AnovaResult", "anova"]
 Interactions = Literal["full", "pairwise", "main"]
 _INTERACTIONS = ("full", "pairwise", "main")
 _TYP = {1: 1, 2: 2, 3: 3, "I": 1, "II": 2, "III": 3}
-_TABLE_COLUMNS = ["term", "df", "sum_sq", "mean_sq", "F", "p_value", "partial_eta_sq",
+_TABLE_COLUMNS = ["term", "df", "sum_sq", "mean_sq", "F", "pvalue", "partial_eta_sq",
                   "significant"]
 _RESPONSE = "y"  # the response's name inside the formula
 _TERM_FACTOR = re.compile(r"C\(f(\d+)")
@@ -60,8 +60,8 @@ class AnovaResult(Tabular):
     table : pandas.DataFrame
         One row per effect, then a "Residual" row: ``term`` (factor names joined
         by " × ", e.g. "balance × measure"), ``df``, ``sum_sq``, ``mean_sq``,
-        ``F``, ``p_value``, ``partial_eta_sq`` (SS_effect / (SS_effect +
-        SS_residual)) and ``significant`` (p_value < :attr:`alpha`; missing for
+        ``F``, ``pvalue``, ``partial_eta_sq`` (SS_effect / (SS_effect +
+        SS_residual)) and ``significant`` (pvalue < :attr:`alpha`; missing for
         the residual row). The intercept is not an effect and is left out.
     model : statsmodels RegressionResultsWrapper
         The fitted OLS model. Inside it the factors are named ``f0, f1, ...`` in
@@ -265,7 +265,7 @@ class AnovaResult(Tabular):
         if not effect.empty:
             row = effect.iloc[0]
             ax.set_title(f"{row['term']}: F({row['df']:g}, {self.model.df_resid:g}) = "
-                         f"{row['F']:.4g}, p = {row['p_value']:.3g}")
+                         f"{row['F']:.4g}, p = {row['pvalue']:.3g}")
         return ax
 
     def _check_factors(self, names: Sequence[str]) -> list[str]:
@@ -589,7 +589,7 @@ def anova(
         rows.append({
             "term": "Residual" if is_resid else _term_name(str(label), names),
             "df": df_, "sum_sq": own, "mean_sq": own / df_,
-            "F": float(r["F"]), "p_value": p,
+            "F": float(r["F"]), "pvalue": p,
             "partial_eta_sq": math.nan if is_resid else ss / (ss + ss_resid),
             "significant": pd.NA if is_resid else bool(p < alpha),
         })

@@ -28,7 +28,7 @@ import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -37,8 +37,8 @@ from scipy import stats
 
 from binmetrics.backends import display_hook
 from binmetrics.exceptions import report_undefined
-from binmetrics.formatting import Tabular
-from binmetrics.validation import plural
+from binmetrics.formatting import HypothesisTest, Tabular
+from binmetrics.validation import NanPolicy, check_nan_policy, plural
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -103,7 +103,7 @@ def _check_alpha(alpha: Any) -> float:
 
 
 @dataclass(frozen=True)
-class FriedmanTest:
+class FriedmanTest(HypothesisTest):
     """The Friedman test of equal average ranks.
 
     chi2_F = 12N / (k(k+1)) [sum_j R_j^2 - k(k+1)^2 / 4], chi-square with k - 1 df
@@ -114,27 +114,33 @@ class FriedmanTest:
 
     statistic: float
     df: int
-    p_value: float
+    pvalue: float
     tie_correction: bool
+
+    alternative: ClassVar[str] = "two-sided"
+    method: ClassVar[str] = "friedman"
 
     def __repr__(self) -> str:
         return (f"FriedmanTest(statistic={self.statistic:.4g}, df={self.df}, "
-                f"p_value={self.p_value:.4g}, tie_correction={self.tie_correction})")
+                f"pvalue={self.pvalue:.4g}, tie_correction={self.tie_correction})")
 
 
 @dataclass(frozen=True)
-class ImanDavenportTest:
+class ImanDavenportTest(HypothesisTest):
     """Iman and Davenport's (1980) F form of the Friedman statistic:
     F_F = (N - 1) chi2_F / (N(k - 1) - chi2_F), F with k - 1 and (k - 1)(N - 1) df."""
 
     statistic: float
     df1: int
     df2: int
-    p_value: float
+    pvalue: float
+
+    alternative: ClassVar[str] = "two-sided"
+    method: ClassVar[str] = "iman-davenport"
 
     def __repr__(self) -> str:
         return (f"ImanDavenportTest(statistic={self.statistic:.4g}, df1={self.df1}, "
-                f"df2={self.df2}, p_value={self.p_value:.4g})")
+                f"df2={self.df2}, pvalue={self.pvalue:.4g})")
 
 
 class PosthocResult(Tabular):
@@ -152,9 +158,9 @@ class PosthocResult(Tabular):
         One row per comparison: ``model_a``, ``model_b`` (the control when there is
         one), ``rank_a``, ``rank_b`` (average ranks, 1 = best), ``rank_difference``
         (rank_a - rank_b), ``statistic`` (z for the rank tests, the studentized range q
-        for Nemenyi, Wilcoxon's T for wilcoxon_holm), ``p_value`` (unadjusted; for
-        Nemenyi it is already the family-wise value), ``p_adjusted`` and
-        ``significant`` (p_adjusted < alpha).
+        for Nemenyi, Wilcoxon's T for wilcoxon_holm), ``pvalue`` (unadjusted; for
+        Nemenyi it is already the family-wise value), ``pvalue_adjusted`` and
+        ``significant`` (pvalue_adjusted < alpha).
     critical_difference : float or None
         The CD of Nemenyi or Bonferroni-Dunn at ``alpha``; None for the others.
     average_ranks : pandas.Series
@@ -189,7 +195,7 @@ class PosthocResult(Tabular):
         head = f"{self.method} post-hoc test ({what}), alpha = {self.alpha:g}"
         if self.critical_difference is not None:
             head += f", critical difference = {self.critical_difference:.4g}"
-        body = self.table.sort_values("p_adjusted", kind="stable").to_string(
+        body = self.table.sort_values("pvalue_adjusted", kind="stable").to_string(
             index=False, float_format=lambda v: f"{v:.4g}")
         return f"{head}\n{body}"
 
@@ -203,7 +209,7 @@ class PosthocResult(Tabular):
         scikit-posthocs."""
         models = list(self.average_ranks.index)
         out = pd.DataFrame(np.nan, index=models, columns=models)
-        col = "p_adjusted" if adjusted else "p_value"
+        col = "pvalue_adjusted" if adjusted else "pvalue"
         for a, b, p in zip(self.table["model_a"], self.table["model_b"], self.table[col],
                            strict=True):
             out.loc[a, b] = out.loc[b, a] = p
@@ -255,7 +261,7 @@ class RankComparison(Tabular):
     tie_correction : bool
         Whether :attr:`friedman` divides by the tie correction (scipy's statistic).
     dropped : list
-        The data sets left out because of a missing value (``missing="drop"``).
+        The data sets left out because of a missing value (``nan_policy="omit"``).
     """
 
     def __init__(self, scores: pd.DataFrame, *, higher_is_better: bool, tie_correction: bool,
@@ -370,7 +376,7 @@ class RankComparison(Tabular):
         >>> from binmetrics.data import demsar_table
         >>> res = bm.rank_comparison(demsar_table())
         >>> holm = res.posthoc("holm", control="C4.5")  # Demšar's section 3.2.4
-        >>> holm.table[["model_b", "statistic", "p_value"]].round(3).values.tolist()
+        >>> holm.table[["model_b", "statistic", "pvalue"]].round(3).values.tolist()
         [['C4.5+m+cf', 2.415, 0.016], ['C4.5+m', 2.342, 0.019], ['C4.5+cf', 0.512, 0.608]]
         >>> holm.table["significant"].tolist()  # Holm rejects the first two
         [True, True, False]
@@ -425,7 +431,7 @@ class RankComparison(Tabular):
         table = pd.DataFrame({
             "model_a": [a for a, _ in pairs], "model_b": [b for _, b in pairs],
             "rank_a": ra, "rank_b": rb, "rank_difference": ra - rb, "statistic": stat,
-            "p_value": p, "p_adjusted": adjusted, "significant": adjusted < alpha})
+            "pvalue": p, "pvalue_adjusted": adjusted, "significant": adjusted < alpha})
         return PosthocResult(method=method, control=control, alpha=alpha, table=table,
                              critical_difference=cd, average_ranks=self.average_ranks,
                              n_datasets=self.n_datasets)
@@ -451,7 +457,7 @@ class RankComparison(Tabular):
     def _title(self) -> str:
         f = self.friedman
         return (f"RankComparison(models={self.n_models}, datasets={self.n_datasets}, "
-                f"friedman={f.statistic:.4g} (p={f.p_value:.4g}), "
+                f"friedman={f.statistic:.4g} (p={f.pvalue:.4g}), "
                 f"best={self.average_ranks.index[0]!r})")
 
     def __str__(self) -> str:
@@ -466,10 +472,10 @@ class RankComparison(Tabular):
                  + (f"; {plural(len(self.dropped), 'data set')} with missing values dropped"
                     if self.dropped else "") + ")",
                  self.to_frame().to_string(float_format=lambda v: f"{v:.4g}"),
-                 f"Friedman chi2 = {f.statistic:.4g}, df = {f.df}, p = {f.p_value:.4g}"
+                 f"Friedman chi2 = {f.statistic:.4g}, df = {f.df}, p = {f.pvalue:.4g}"
                  + (" (tie-corrected)" if f.tie_correction else ""),
                  f"Iman-Davenport F = {i.statistic:.4g}, df = ({i.df1}, {i.df2}), "
-                 f"p = {i.p_value:.4g}",
+                 f"p = {i.pvalue:.4g}",
                  f"Nemenyi critical difference (alpha = 0.05) = "
                  f"{self.critical_difference():.4g}"]
         return "\n".join(lines)
@@ -514,7 +520,7 @@ def _as_table(scores: Any) -> pd.DataFrame:
 
 def rank_comparison(scores: Any, measure: str | None = None, *,
                     higher_is_better: bool | None = None, tie_correction: bool = False,
-                    missing: Literal["raise", "drop"] = "raise",
+                    nan_policy: NanPolicy = "raise",
                     **study_options: Any) -> RankComparison:
     """Compare k models over N data sets by their ranks: average ranks, the Friedman and
     Iman-Davenport tests, post-hoc tests and critical differences (Demšar 2006).
@@ -532,9 +538,9 @@ def rank_comparison(scores: Any, measure: str | None = None, *,
     tie_correction : bool, default False
         False: Demšar's Friedman statistic, as published comparisons compute it; True:
         divided by the tie correction (equal to ``scipy.stats.friedmanchisquare``).
-    missing : {"raise", "drop"}, default "raise"
-        A missing (NaN) score: an error, or drop the data sets that have one (with a
-        warning naming them).
+    nan_policy : {"raise", "omit"}, default "raise"
+        A missing (NaN) or infinite score: an error, or leave out the data sets that
+        have one (with a warning naming them).
     **study_options
         Passed to :meth:`Study.rank_comparison` (``validation``, ``where``...).
 
@@ -569,13 +575,12 @@ def rank_comparison(scores: Any, measure: str | None = None, *,
                 raise ValueError("rank_comparison(study, measure): name the measure to rank "
                                  "by, e.g. rank_comparison(study, 'auc')")
             return scores.rank_comparison(measure, higher_is_better=higher_is_better,
-                                          tie_correction=tie_correction, missing=missing,
+                                          tie_correction=tie_correction, nan_policy=nan_policy,
                                           **study_options)
     if measure is not None or study_options:
         raise TypeError("measure and study options are for a Study; a table is ranked as "
                         "it is")
-    if missing not in ("raise", "drop"):
-        raise ValueError(f"missing must be 'raise' or 'drop'; got {missing!r}")
+    check_nan_policy(nan_policy)
     for name, flag in (("higher_is_better", higher_is_better),
                        ("tie_correction", tie_correction)):
         if not (isinstance(flag, (bool, np.bool_)) or (flag is None and name[0] == "h")):
@@ -596,10 +601,10 @@ def rank_comparison(scores: Any, measure: str | None = None, *,
         where = ", ".join(map(str, table.index[nan_rows][:5].tolist()))
         more = ", ..." if nan_rows.sum() > 5 else ""
         what = "miss a score" + (" or hold an infinite one" if infinite.any() else "")
-        if missing == "raise":
+        if nan_policy == "raise":
             raise ValueError(f"{plural(nan_rows.sum(), 'data set')} ({where}{more}) {what}; "
                              "the Friedman test needs one finite value per model per data "
-                             "set: fill them in, or pass missing='drop' (--drop-missing on "
+                             "set: fill them in, or pass nan_policy='omit' (--nan-policy omit on "
                              "the command line) to leave those data sets out")
         dropped = table.index[nan_rows].tolist()
         kind = "missing" + (" or infinite" if infinite.any() else "")

@@ -1,4 +1,4 @@
-"""SRD-COVAT: every column of a table as the SRD reference in turn (METHODS.md §1.8).
+"""SRD-COVAT: every column of a table as the SRD reference in turn (docs/methods.md §1.8).
 
 :func:`covat` gives the matrix of SRD% of each column with each other column as the
 reference, a footrule distance between their rankings, reordered (ascending mean,
@@ -47,7 +47,7 @@ def covat(
     decimals: int | None = None,
     nan_policy: Literal["raise", "omit"] = "raise",
 ) -> COVATResult:
-    """SRD-COVAT: every column as the reference in turn (METHODS §1.8).
+    """SRD-COVAT: every column as the reference in turn (docs/methods.md §1.8).
 
     ``C[i, j]`` is the SRD% of column j with column i as the reference: a symmetric
     footrule distance matrix with a zero diagonal. Reordered so that similar

@@ -1,6 +1,6 @@
 """Cross-validation of SRD: is the ordering of the columns stable on resampled rows?
 
-METHODS.md §1.7: each resample (:func:`resample_rows`: k-fold, leave-one-out,
+docs/methods.md §1.7: each resample (:func:`resample_rows`: k-fold, leave-one-out,
 bootstrap or rSRD's random subsets) drops rows, the reference is fused again on the
 rows kept and SRD% is normalised by SRDmax of that many rows. Neighbouring columns,
 ordered by their median SRD% as rSRD orders them, are then compared with the Wilcoxon
@@ -43,13 +43,13 @@ __all__ = ["SRDCrossValidation", "resample_rows", "sign_test", "wilcoxon_matched
 
 
 def resample_rows(n: int, cv: str = "kfold", k: int = 7, repeats: int = 1,
-                  shuffle: bool = True, n_boot: int = 200,
+                  shuffle: bool = True, n_resamples: int = 200,
                   rng: Any = None) -> list[npt.NDArray[np.intp]]:
     """The rows of an ``n``-row table kept in each resample of an SRD cross-validation.
 
     The plans of :meth:`SRDResult.cross_validate
-    <binmetrics.comparison.srd_ranking.SRDResult.cross_validate>` (METHODS §1.7), which
-    documents ``cv``, ``k``, ``repeats``, ``shuffle`` and ``n_boot``: ``"kfold"`` (each
+    <binmetrics.comparison.srd_ranking.SRDResult.cross_validate>` (docs/methods.md §1.7), which
+    documents ``cv``, ``k``, ``repeats``, ``shuffle`` and ``n_resamples``: ``"kfold"`` (each
     of k folds left out once, per repeat), ``"loo"``, ``"bootstrap"`` and
     ``"rsrd_wilcoxon"``. ``rng`` is a seed or a :class:`numpy.random.Generator`.
 
@@ -90,9 +90,9 @@ def resample_rows(n: int, cv: str = "kfold", k: int = 7, repeats: int = 1,
             raise ValueError(f"leave-one-out needs at least 4 rows; the table has {n}")
         return [np.delete(idx, i) for i in range(n)]
     if cv == "bootstrap":
-        if n_boot < 1:
-            raise ValueError(f"n_boot must be positive, got {n_boot!r}")
-        return [np.sort(rng.integers(0, n, n)) for _ in range(n_boot)]
+        if n_resamples < 1:
+            raise ValueError(f"n_resamples must be positive, got {n_resamples!r}")
+        return [np.sort(rng.integers(0, n, n)) for _ in range(n_resamples)]
     if cv == "rsrd_wilcoxon":
         kk = min(n, 8)
         drop = math.ceil(n / kk)
@@ -139,7 +139,7 @@ def _differences(a: Any, b: Any) -> FloatArray:
 
 
 def wilcoxon_matched_pairs(a: Any, b: Any) -> tuple[float, float, int]:
-    """Wilcoxon matched-pairs signed-rank test as METHODS §1.7 fixes it.
+    """Wilcoxon matched-pairs signed-rank test as docs/methods.md §1.7 fixes it.
 
     Zero differences are dropped and |d| get average ranks; the statistic is rSRD's
     |W+ − W−|. The two-sided p-value is exact (all sign patterns) up to 25 non-zero
@@ -147,7 +147,7 @@ def wilcoxon_matched_pairs(a: Any, b: Any) -> tuple[float, float, int]:
 
     Returns
     -------
-    (statistic, p_value, n_nonzero)
+    (statistic, pvalue, n_nonzero)
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """The randomization test of SRD (CRRN): how likely random rankings are that close.
 
 A column whose SRD is no larger than that of most random rankings of the objects ranks
-them like the reference for a reason. METHODS.md §1.6 fixes the null laws:
+them like the reference for a reason. docs/methods.md §1.6 fixes the null laws:
 :func:`footrule_null`, the exact law of Spearman's footrule of a random permutation by
 dynamic programming (§1.6a; its exact-moment normal law for large n); the
 tie-preserving permutation null, each column's own average ranks in random order
@@ -42,7 +42,7 @@ ENUMERATE_MAX_N = 8
 def _footrule_pmf(n: int) -> FloatArray:
     """P(D = 2j), j = 0..floor(n²/4), of Spearman's footrule of a random permutation.
 
-    The dynamic programme of METHODS §1.6a: walking the cut t|t+1 from left to right,
+    The dynamic programme of docs/methods.md §1.6a: walking the cut t|t+1 from left to right,
     the state m counts positions ≤ t mapped beyond t (equal to values ≤ t whose
     preimage lies beyond t); each such pair adds 2 to D per cut it straddles.
     Probabilities are kept normalised by dividing by t at each step.
@@ -70,7 +70,7 @@ def _footrule_pmf(n: int) -> FloatArray:
 
 
 def footrule_null(n: int, *, exact_max_n: int = EXACT_MAX_N) -> _Null:
-    """The null law of SRD for tie-free rankings of ``n`` objects (METHODS §1.6a).
+    """The null law of SRD for tie-free rankings of ``n`` objects (docs/methods.md §1.6a).
 
     Exact up to ``exact_max_n``; above it the normal law with the exact moments
     E = (n²−1)/3, Var = (n+1)(2n²+7)/45 (Diaconis & Graham 1977).
@@ -142,7 +142,7 @@ def _random_tied_ranks(b: int, n: int, p: FloatArray, rng: np.random.Generator) 
 def _rsrd_null(res: _SRDFit, tie_mode: str, tie_prob: float | None, n_sim: int,
                rng: np.random.Generator,
                progress: Callable[[int, int], None] | None = None) -> _Null:
-    """rSRD ``calculateSRDDistribution`` (METHODS §1.6c), SRD rounded to 4 decimals."""
+    """rSRD ``calculateSRDDistribution`` (docs/methods.md §1.6c), SRD rounded to 4 decimals."""
     n, q = res.n, res.reference_ranks.to_numpy()
     if tie_mode not in ("n", "r", "f", "t", "p", "d"):
         raise ValueError(f"tie_mode must be one of 'n', 'r', 'f', 't', 'p', 'd'; got {tie_mode!r}")
@@ -180,7 +180,7 @@ class SRDRandomization(Tabular):
     ----------
     p_lower : pandas.Series
         P(SRD_null ≤ SRD_obs) per column: small means closer to the reference than
-        random ranking. The decision is ``p_lower ≤ alpha`` (METHODS §1.6b warns
+        random ranking. The decision is ``p_lower ≤ alpha`` (docs/methods.md §1.6b warns
         against "SRD ≤ XX1", which does not hold the level).
     p_upper : pandas.Series
         P(SRD_null ≥ SRD_obs): small means a reversed ranking.
@@ -193,9 +193,10 @@ class SRDRandomization(Tabular):
         That law in SRD% with its cumulative distribution, for plotting.
     """
 
-    def __init__(self, res: _SRDFit, null: str, n_perm: int, rng: np.random.Generator,
-                 alpha: float, tie_mode: str, tie_prob: float | None, n_sim: int,
+    def __init__(self, res: _SRDFit, null: str, n_resamples: int, rng: np.random.Generator,
+                 alpha: float, tie_mode: str, tie_prob: float | None,
                  progress: Any = None) -> None:
+        n_perm = n_sim = n_resamples  # the draws of whichever Monte Carlo null is used
         self.alpha = alpha
         n = res.n
         q = res.reference_ranks.to_numpy()

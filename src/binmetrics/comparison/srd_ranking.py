@@ -4,11 +4,11 @@ SRD (Héberger 2010; Kollár-Hunek & Héberger 2013) compares the columns of a t
 (methods, models, performance measures) through the rankings they give its rows
 (objects): each column and a reference column are ranked, and a column's SRD is the
 sum of the absolute differences between its ranks and the reference's. Small is
-close to the reference. The multi-level comparison paper (Rácz, Bajusz & Héberger,
-in ``seeds/``) uses it twice: performance measures compared with the mean of all
+close to the reference. The multi-level comparison paper (Rácz, Bajusz & Héberger
+2019; docs/references.md) uses it twice: performance measures compared with the mean of all
 measures, and classifiers compared with a hypothetical best classifier.
 
-Every convention here is pinned in ``spec/METHODS.md`` section 1: average ranks for
+Every convention here is pinned in ``docs/methods.md`` section 1: average ranks for
 ties (§1.4), SRDmax = floor(n^2/2) (§1.5), the exact null distribution of Spearman's
 footrule by dynamic programming (§1.6a), the tie-preserving permutation null (§1.6c),
 the cross-validation variants and the Wilcoxon / sign tests (§1.7), and COVAT (§1.8).
@@ -17,7 +17,7 @@ Options that reproduce rSRD are named as such (``null="rsrd"``, ``cv="rsrd_wilco
 
 Examples
 --------
-The rSRD example of METHODS.md §1.9, compared with the row means:
+The rSRD example of docs/methods.md §1.9, compared with the row means:
 
 >>> import pandas as pd
 >>> from binmetrics.comparison.srd_ranking import srd
@@ -81,7 +81,7 @@ def srd(
     keep_reference: bool = True,
     nan_policy: Literal["raise", "omit"] = "raise",
 ) -> SRDResult:
-    """Sum of Ranking Differences of every column against a reference (METHODS §1).
+    """Sum of Ranking Differences of every column against a reference (docs/methods.md §1).
 
     Each column and the reference are ranked in increasing order with average ranks
     for ties; a column's SRD is ``Σ_i |rank_ij − rank_ref,i|``, and SRD% is
@@ -214,15 +214,14 @@ class SRDResult:
         self,
         *,
         null: NullKind = "auto",
-        n_perm: int = 100_000,
+        n_resamples: int | None = None,
         random_state: Any = None,
         alpha: float = 0.05,
         tie_mode: str = "f",
         tie_prob: float | None = None,
-        n_sim: int = 1_000_000,
         progress: Any = None,
     ) -> SRDRandomization:
-        """Test each column against random ranking (CRRN, METHODS §1.6).
+        """Test each column against random ranking (CRRN, docs/methods.md §1.6).
 
         Parameters
         ----------
@@ -231,13 +230,14 @@ class SRDResult:
             programming up to n = 300 and its exact-moment normal law above
             (``"normal"`` forces that law). ``"permutation"``: each column's own
             average ranks permuted against the fixed reference ranks, which keeps
-            its ties (enumerated for n ≤ 8, Monte Carlo with ``n_perm`` draws
+            its ties (enumerated for n ≤ 8, Monte Carlo with ``n_resamples`` draws
             otherwise). ``"auto"``: exact where neither the column nor the reference
             has ties, permutation otherwise. ``"rsrd"``: rSRD's simulation
             (``calculateSRDDistribution``) with its ``tie_mode`` ('n', 'r', 'f',
-            't', 'p', 'd') and ``tie_prob``, ``n_sim`` draws.
-        n_perm : int, default 100000
-            Monte Carlo draws of the permutation null (n > 8).
+            't', 'p', 'd') and ``tie_prob``, ``n_resamples`` draws.
+        n_resamples : int, optional
+            Monte Carlo draws of the permutation null (n > 8; default 100000) or of
+            rSRD's simulation (default 1000000, as rSRD).
         random_state : int or Generator, optional
             Seed for the Monte Carlo nulls.
         alpha : float, default 0.05
@@ -269,13 +269,15 @@ class SRDResult:
         if null not in ("auto", "exact", "permutation", "normal", "rsrd"):
             raise ValueError("null must be 'auto', 'exact', 'permutation', 'normal' or "
                              f"'rsrd', got {null!r}")
-        if int(n_perm) < 1 or int(n_sim) < 1:
-            raise ValueError("n_perm and n_sim must be positive")
+        if n_resamples is None:
+            n_resamples = 1_000_000 if null == "rsrd" else 100_000
+        if int(n_resamples) < 1:
+            raise ValueError(f"n_resamples must be positive, got {n_resamples!r}")
         if null != "rsrd" and (tie_prob is not None or tie_mode != "f"):
             raise ValueError("tie_mode and tie_prob apply to null='rsrd' only")
         rng = np.random.default_rng(check_random_state(random_state))
-        return SRDRandomization(self, null, int(n_perm), rng, alpha, tie_mode, tie_prob,
-                                int(n_sim), progress=progress)
+        return SRDRandomization(self, null, int(n_resamples), rng, alpha, tie_mode, tie_prob,
+                                progress=progress)
 
     def cross_validate(
         self,
@@ -284,11 +286,11 @@ class SRDResult:
         *,
         repeats: int = 1,
         shuffle: bool = True,
-        n_boot: int = 200,
+        n_resamples: int = 200,
         random_state: Any = None,
         progress: Any = None,
     ) -> SRDCrossValidation:
-        """Validate the SRD ordering on resampled rows (METHODS §1.7).
+        """Validate the SRD ordering on resampled rows (docs/methods.md §1.7).
 
         Each resample drops rows, re-fuses the reference on the rows kept and
         normalises by SRDmax of that many rows. Neighbouring columns (ordered by
@@ -300,7 +302,7 @@ class SRDResult:
         cv : {"kfold", "loo", "bootstrap", "rsrd_wilcoxon"}, default "kfold"
             ``"kfold"``: k folds, each left out once (7 is Héberger's default;
             ``shuffle=False`` gives contiguous folds, as srdpy's KFold). ``"loo"``:
-            leave one row out (advised for n < 14). ``"bootstrap"``: ``n_boot`` draws
+            leave one row out (advised for n < 14). ``"bootstrap"``: ``n_resamples`` draws
             of n rows with replacement. ``"rsrd_wilcoxon"``: rSRD's default,
             min(n, 8) random subsets each leaving out ceil(n/k) rows.
         k : int, default 7
@@ -328,7 +330,7 @@ class SRDResult:
         >>> cv.folds.shape
         (6, 3)
         """
-        rows = resample_rows(self.n, cv, k, repeats, shuffle, n_boot,
+        rows = resample_rows(self.n, cv, k, repeats, shuffle, n_resamples,
                              np.random.default_rng(check_random_state(random_state)))
         return SRDCrossValidation(self, rows, cv,
                                   progress=as_callback(progress, "srd cross-validation"))

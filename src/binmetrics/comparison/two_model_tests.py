@@ -9,7 +9,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +18,7 @@ from scipy import stats
 
 from binmetrics.evaluation.api import evaluate
 from binmetrics.exceptions import report_undefined
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest
 from binmetrics.measures import get_measure
 from binmetrics.validation import check_labels, n_rows, take_rows
 
@@ -29,7 +29,7 @@ _ZERO_METHODS = ("zsplit", "wilcox", "pratt")
 
 
 @dataclass(frozen=True)
-class WilcoxonTest(Tabular):
+class WilcoxonTest(HypothesisTest):
     """The Wilcoxon signed-rank test of two models (:func:`wilcoxon_test`).
 
     ``statistic`` is scipy's: min(R+, R-) two-sided, R+ (the rank sum of a - b > 0) for
@@ -39,16 +39,16 @@ class WilcoxonTest(Tabular):
     """
 
     statistic: float
-    p_value: float
+    pvalue: float
     method: str
     zero_method: str
     alternative: str
     n: int
     n_zero: int
-    median_difference: float
+    estimate: float
 
     def __repr__(self) -> str:
-        return (f"WilcoxonTest(statistic={self.statistic:g}, p_value={self.p_value:.4g}, "
+        return (f"WilcoxonTest(statistic={self.statistic:g}, pvalue={self.pvalue:.4g}, "
                 f"method={self.method!r}, zero_method={self.zero_method!r}, n={self.n}, "
                 f"n_zero={self.n_zero})")
 
@@ -88,7 +88,7 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
     >>> res = bm.wilcoxon_test(t["C4.5+m"], t["C4.5"])  # Demšar section 3.1.3
     >>> res.statistic, res.n_zero, res.method  # his T = min(R+, R-) = min(93, 12)
     (12.0, 2, 'approx')
-    >>> round(res.p_value, 3)
+    >>> round(res.pvalue, 3)
     0.011
     """
     xa = np.asarray(a, dtype=float)
@@ -131,7 +131,7 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
 
 
 @dataclass(frozen=True, repr=False)
-class CV5x2Test(Tabular):
+class CV5x2Test(HypothesisTest):
     """A 5x2cv test (:func:`cv_5x2_test`).
 
     ``differences`` is the (5, 2) array of a - b, replication by half (the first column
@@ -141,16 +141,24 @@ class CV5x2Test(Tabular):
 
     statistic: float
     df: tuple[int, ...]
-    p_value: float
+    pvalue: float
     kind: str
     measure: str
     differences: npt.NDArray[np.float64]
     scores_a: npt.NDArray[np.float64]
     scores_b: npt.NDArray[np.float64]
 
+    #: both statistics test "no difference" against any difference
+    alternative: ClassVar[str] = "two-sided"
+
+    @property
+    def method(self) -> str:
+        """"5x2cv-t" (Dietterich) or "5x2cv-f" (Alpaydin)."""
+        return f"5x2cv-{self.kind}"
+
     def _title(self) -> str:
         return (f"CV5x2Test(kind={self.kind!r}, measure={self.measure!r}, "
-                f"statistic={self.statistic:.4g}, df={self.df}, p_value={self.p_value:.4g}, "
+                f"statistic={self.statistic:.4g}, df={self.df}, pvalue={self.pvalue:.4g}, "
                 f"mean_difference={float(self.differences.mean()):.4g})")
 
     def to_frame(self) -> pd.DataFrame:

@@ -13,7 +13,7 @@ import bisect
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from scipy import stats
@@ -21,7 +21,7 @@ from scipy.special import ndtri
 
 from binmetrics.backends import axes
 from binmetrics.exceptions import report_undefined
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest, Tabular
 from binmetrics.measures.calibration import (
     calibration_bins,
     spiegelhalter_z,
@@ -167,7 +167,7 @@ class Reliability(Tabular):
 
 
 @dataclass(frozen=True)
-class CalibrationTest(Tabular):
+class CalibrationTest(HypothesisTest):
     """A goodness-of-fit test of predicted probabilities: statistic, df, p-value.
 
     ``method`` "hosmer_lemeshow": chi-square with ``df`` = groups formed - 2;
@@ -182,13 +182,16 @@ class CalibrationTest(Tabular):
     n_groups: int | None = None
     groups: Any = None
 
+    #: both tests reject miscalibration in either direction
+    alternative: ClassVar[str] = "two-sided"
+
     def to_frame(self) -> pd.DataFrame:
-        """One row: method, statistic, df, pvalue, n_groups."""
+        """One row: method, statistic, df, pvalue, alternative, n_groups."""
         import pandas as pd
 
         return pd.DataFrame([{"method": self.method, "statistic": self.statistic,
                               "df": self.df, "pvalue": self.pvalue,
-                              "n_groups": self.n_groups}])
+                              "alternative": self.alternative, "n_groups": self.n_groups}])
 
     def plot(self, *, ax: Any = None) -> Axes:
         """Hosmer-Lemeshow: observed against expected positives per group; Spiegelhalter:

@@ -282,7 +282,7 @@ def _davis_goadrich(t: CountTable) -> float:
 @dataclass(frozen=True, repr=False)
 class PRGCurve(_Points):
     """Precision-recall-gain curve (Flach & Kull 2015) with the axis crossing points
-    inserted as prg.py does (METHODS.md section 4)."""
+    inserted as prg.py does (docs/methods.md §4)."""
 
     recall_gain: FloatArray
     precision_gain: FloatArray

@@ -251,7 +251,7 @@ def pr(ev_or_models: Any, *, ax: Any = None,
 
 # --- precision-recall-gain ------------------------------------------------------------------
 def prg(ev_or_models: Any, *, ax: Any = None) -> Axes:
-    """Precision-recall-gain curve (Flach & Kull 2015; METHODS.md section 4).
+    """Precision-recall-gain curve (Flach & Kull 2015; docs/methods.md §4).
 
     The part of the curve with recall gain >= 0 (from the inserted y-axis
     crossing on), whose trapezoid area is AUPRG (in the legend); dots at the
@@ -272,7 +272,7 @@ def prg(ev_or_models: Any, *, ax: Any = None) -> Axes:
     --------
     >>> import binmetrics as bm
     >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
-    >>> round(ev["auprg"], 10)  # METHODS.md section 4
+    >>> round(ev["auprg"], 10)  # docs/methods.md §4
     0.4305555556
     >>> ax = bm.plot.prg(ev)  # doctest: +SKIP
     """

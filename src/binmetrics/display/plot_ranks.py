@@ -209,7 +209,7 @@ def bayesian_posterior(res: Any, *, ax: Any = None, names: tuple[str, str] | Non
 
         if ax is None:
             _, ax = plt.subplots()
-        dist = stats.t(res.df, loc=res.mean, scale=math.sqrt(res.posterior_variance))
+        dist = stats.t(res.df, loc=res.estimate, scale=math.sqrt(res.posterior_variance))
         if res.posterior_variance == 0:
             raise ValueError("the posterior is a point mass (every difference is the same); "
                              "nothing to draw")

@@ -115,7 +115,7 @@ def report(
     slider: moving it moves the operating point on the charts and updates the
     confusion matrix and every confusion measure. Nothing is computed in the
     browser: the values at each slider position come from the registry's functions
-    (DESIGN.md, "one measure, one definition"). It needs no network to open.
+    (docs/architecture.md, "One measure, one definition"). It needs no network to open.
 
     Parameters
     ----------

@@ -217,7 +217,7 @@ def _paired_table(paired: Comparison, mismatch: str = "") -> str:
         body.append(
             f"<tr><td>{_e(r.model_a)}</td><td>{_e(r.model_b)}</td><td>{_e(r.measure)}</td>"
             f"<td>{_e(fmt(r.value_a))}</td><td>{_e(fmt(r.value_b))}</td>"
-            f"<td>{_e(fmt(r.difference))}</td><td>[{_e(fmt(r.low))}, {_e(fmt(r.high))}]</td>"
+            f"<td>{_e(fmt(r.estimate))}</td><td>[{_e(fmt(r.low))}, {_e(fmt(r.high))}]</td>"
             f"<td>{_e(fmt(r.pvalue, 4))}</td><td>{_e(r.method)}</td></tr>")
     warn = f"<p class='warn' id='bm-paired-note'>Note: {_e(mismatch)}.</p>" if mismatch else ""
     return (f"{warn}<table id='bm-paired' class='paired'><caption>Paired tests on the same "
@@ -262,7 +262,8 @@ def _footer(models: list[ModelData], max_points: int, version: str, exact_slider
         "(the rates against the threshold, the AP step line of the precision-recall chart) "
         "are drawn through their vertices, so the drawn line is the step function itself. "
         f"Curves of more than {max_points} points are thinned for display (an arc-length "
-        "pass, then a greedy Douglas-Peucker; <code>binmetrics.report.thin_curve</code>): "
+        "pass, then a greedy Douglas-Peucker; "
+        "<code>binmetrics.display.thinning.thin_curve</code>): "
         "every point of an exact curve lies within \u03b5 of the drawn line, in both "
         "coordinates, \u03b5 being a fraction of the chart's axis range; guaranteed \u03b5 "
         "\u2264 L/(max_points \u2212 2) + 7.1e-7 (L the curve's length in those units, 7.1e-7 "

@@ -164,7 +164,7 @@ def _ranks_section(study: Study, measure: str, validation: str, test: str, alpha
     head = (f"<h3>{_e(m.name)} ({_e(m.id)}; {'higher' if m.direction > 0 else 'lower'} is "
             f"better; {_e(validation)} validation)</h3>")
     try:
-        res = study.rank_comparison(m.id, validation=validation, missing="drop")
+        res = study.rank_comparison(m.id, validation=validation, nan_policy="omit")
         post = res.posthoc(test, control=control, alpha=alpha)
     except ValueError as exc:
         notes.append(f"Rank comparison of {m.id} left out: {exc}")
@@ -180,15 +180,15 @@ def _ranks_section(study: Study, measure: str, validation: str, test: str, alpha
              f"(data set × balance × class setting){_e(dropped)}</li>"
              f"<li>Friedman χ² = <span class='v' data-value='{num_attr(f.statistic)}'>"
              f"{_e(fmt(f.statistic))}</span>, df = {f.df}, p = <span class='v' "
-             f"data-value='{num_attr(f.p_value)}'>{_e(fmt(f.p_value))}</span></li>"
+             f"data-value='{num_attr(f.pvalue)}'>{_e(fmt(f.pvalue))}</span></li>"
              f"<li>Iman-Davenport F = <span class='v' data-value='{num_attr(i.statistic)}'>"
              f"{_e(fmt(i.statistic))}</span>, df = ({i.df1}, {i.df2}), p = <span class='v' "
-             f"data-value='{num_attr(i.p_value)}'>{_e(fmt(i.p_value))}</span></li>"
+             f"data-value='{num_attr(i.pvalue)}'>{_e(fmt(i.pvalue))}</span></li>"
              f"<li>{_e(test.replace('_', '-'))} post-hoc test"
              f"{'' if control is None else ' against ' + _e(control)}, alpha = "
              f"{_e(fmt(alpha))}{cd}</li></ul>")
     ranks = _table(res.to_frame(), f"{sid}-average-ranks", index=True)
-    cols = ["model_a", "model_b", "rank_difference", "statistic", "p_value", "p_adjusted",
+    cols = ["model_a", "model_b", "rank_difference", "statistic", "pvalue", "pvalue_adjusted",
             "significant"]
     table = _table(post.table[cols], f"{sid}-posthoc")
     try:

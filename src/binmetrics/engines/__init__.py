@@ -1,6 +1,6 @@
 """Engines: the count table from in-memory batches, files (DuckDB) or Spark.
 
-The count table is the contract (DESIGN.md, "Where users outgrow one machine"):
+The count table is the contract (docs/architecture.md, "Where users outgrow one machine"):
 every engine groups by (group keys..., score) into positive and negative weights
 and hands the table to the same :class:`~binmetrics.Evaluation`, so results agree
 with :func:`binmetrics.evaluate` on the same data.

@@ -16,7 +16,7 @@ Every engine answers two queries and this module does the rest:
 
 The result is an :class:`~binmetrics.Evaluation`, or with ``by`` the
 :class:`~binmetrics.ByResult` of :func:`binmetrics.evaluate_by` (built by
-:func:`binmetrics.by.by_tables`).
+:func:`binmetrics.evaluation.by.by_tables`).
 """
 
 from __future__ import annotations

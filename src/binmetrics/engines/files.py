@@ -2,7 +2,7 @@
 
 DuckDB (embedded, ``pip install 'binmetrics[duckdb]'``) reads the files and does
 the group-by; only the count table comes back, in Arrow batches
-(DESIGN.md, "Where users outgrow one machine"). Two passes over the files:
+(docs/architecture.md, "Where users outgrow one machine"). Two passes over the files:
 
 1. statistics per (group, label): validates the input (row counts, non-finite
    scores, labels, weights) before any expensive work;

@@ -2,7 +2,7 @@
 
 Spark (``pip install 'binmetrics[spark]'``) computes the statistics per (group,
 label) and the counts per (group, score or bin) where the data lives; only those
-aggregates are collected to the driver, as Arrow (DESIGN.md, "Where users
+aggregates are collected to the driver, as Arrow (docs/architecture.md, "Where users
 outgrow one machine"). With continuous scores the count table has one row per
 distinct score: for billions of rows pass ``decimals=`` or ``bins=``.
 

@@ -1,6 +1,6 @@
 """Streaming evaluation: :class:`Accumulator` adds batches to one count table.
 
-The table of a union of batches is the sum of their tables (DESIGN.md, "The one
+The table of a union of batches is the sum of their tables (docs/architecture.md, "The one
 idea"), so batches can arrive one at a time, or be accumulated on separate
 workers whose accumulators are merged. The probabilistic losses are sums over
 the table's distinct scores, so they too come out as on all the data at once.

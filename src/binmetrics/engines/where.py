@@ -17,7 +17,7 @@ Everything else is refused with a one-line ``ValueError``: subqueries (``(SELECT
 ``read_csv``, ``glob``), window functions, lambdas, parameters, any function not in
 the list (``getenv``, Spark's ``reflect``...). DuckDB, in addition, runs with
 external access disabled once the input is opened (only the input's files may be
-read) and its configuration locked (see :class:`~binmetrics.engines.FileJob`).
+read) and its configuration locked (see :class:`~binmetrics.engines.files.FileJob`).
 """
 
 from __future__ import annotations

@@ -87,8 +87,8 @@ def evaluate(
     second column, the probability of the larger label (scikit-learn's column order).
     Given a probability matrix of k >= 3 classes it evaluates a multiclass classifier
     instead and returns a
-    :class:`~binmetrics.multiclass.MulticlassEvaluation` (see
-    :func:`~binmetrics.multiclass.evaluate_multiclass`, which also takes ``labels=``
+    :class:`~binmetrics.evaluation.multiclass.MulticlassEvaluation` (see
+    :func:`~binmetrics.evaluation.multiclass.evaluate_multiclass`, which also takes ``labels=``
     and ``average=``).
 
     Parameters
@@ -122,7 +122,7 @@ def evaluate(
         ``score`` may list one column per class for a multiclass classifier.
     labels : sequence, optional
         Multiclass: the class of each column of the probability matrix (as
-        :func:`~binmetrics.multiclass.evaluate_multiclass`).
+        :func:`~binmetrics.evaluation.multiclass.evaluate_multiclass`).
     higher_is_positive : bool, default True
         False for scores where lower means more likely positive (the docking scores of
         the multi-level virtual-screening paper, distances, p-values). Every measure

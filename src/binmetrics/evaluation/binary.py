@@ -320,17 +320,17 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     # --- calibration (Siblini et al.) ---------------------------------------------------
     @overload
     def calibrated(self, pi0: float, method: Literal["reweight"] = ..., *,
-                   n_repeats: int = ..., random_state: Any = ...) -> Evaluation: ...
+                   n_resamples: int = ..., random_state: Any = ...) -> Evaluation: ...
 
     @overload
     def calibrated(self, pi0: float, method: Literal["undersample"], *,
-                   n_repeats: int = ..., random_state: Any = ...) -> UndersampledEvaluation: ...
+                   n_resamples: int = ..., random_state: Any = ...) -> UndersampledEvaluation: ...
 
     @overload
-    def calibrated(self, pi0: float, method: str, *, n_repeats: int = ...,
+    def calibrated(self, pi0: float, method: str, *, n_resamples: int = ...,
                    random_state: Any = ...) -> Evaluation | UndersampledEvaluation: ...
 
-    def calibrated(self, pi0: float, method: str = "reweight", *, n_repeats: int = 100,
+    def calibrated(self, pi0: float, method: str = "reweight", *, n_resamples: int = 100,
                    random_state: Any = None) -> Evaluation | UndersampledEvaluation:
         """This evaluation calibrated to the reference prevalence ``pi0`` (Siblini et al.).
 
@@ -347,11 +347,11 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             and AUC do not change, and with pi0 equal to the data's prevalence nothing
             does.
             ``"undersample"``, the heuristic the paper compares against (sec. 3.3,
-            Figure 6): ``n_repeats`` random subsamples with prevalence pi0 (one class
+            Figure 6): ``n_resamples`` random subsamples with prevalence pi0 (one class
             kept whole, the other drawn without replacement; no re-sort), each measure
             averaged over them. Needs an unweighted table. See
-            :mod:`binmetrics.undersample`.
-        n_repeats : int, default 100
+            :mod:`binmetrics.evaluation.undersampling`.
+        n_resamples : int, default 100
             Subsamples drawn by ``"undersample"``.
         random_state : seed or numpy Generator, optional
             Seed of ``"undersample"``: the same seed gives the same values.
@@ -360,7 +360,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         -------
         Evaluation or UndersampledEvaluation
             An Evaluation of the reweighted table for ``"reweight"``; for
-            ``"undersample"`` an :class:`~binmetrics.undersample.UndersampledEvaluation`
+            ``"undersample"`` an :class:`~binmetrics.UndersampledEvaluation`
             (``result[id]``, ``.value``, ``.std``, ``.to_dict``, ``.n_undefined``).
 
         Examples
@@ -371,11 +371,11 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         >>> cal = bm.evaluate(y, s, threshold=0.7).calibrated(0.5)
         >>> round(cal["precision"], 4), cal["recall"], round(cal["f1"], 10)  # pi = 0.4, c = 2/3
         (0.6923, 0.75, 0.72)
-        >>> round(cal["average_precision"], 10)  # METHODS.md section 4
+        >>> round(cal["average_precision"], 10)  # docs/methods.md §4
         0.7772435897
-        >>> us = bm.evaluate(y, s).calibrated(0.5, method="undersample", n_repeats=1000,
+        >>> us = bm.evaluate(y, s).calibrated(0.5, method="undersample", n_resamples=1000,
         ...                                   random_state=0)
-        >>> round(us["average_precision"], 2), us.n_repeats, us.pi0
+        >>> round(us["average_precision"], 2), us.n_resamples, us.pi0
         (0.79, 1000, 0.5)
 
         (On ten cases the heuristic's expectation, 0.7897 over all 15 subsamples, is
@@ -387,14 +387,14 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             if self.table.binning is not None:
                 raise ValueError("method='undersample' resamples the cases, which binned "
                                  "scores no longer are; use method='reweight'")
-            return UndersampledEvaluation(self.table, pi0, n_repeats=n_repeats,
+            return UndersampledEvaluation(self.table, pi0, n_resamples=n_resamples,
                                           random_state=random_state,
                                           threshold=self.threshold, undefined=self.undefined,
                                           higher_is_positive=self.higher_is_positive)
         if method != "reweight":
             raise ValueError(f"method must be 'reweight' or 'undersample'; got {method!r}")
-        if (n_repeats, random_state) != (100, None):
-            warnings.warn("n_repeats and random_state apply to method='undersample'; "
+        if (n_resamples, random_state) != (100, None):
+            warnings.warn("n_resamples and random_state apply to method='undersample'; "
                           "the reweighted calibration is exact", UserWarning, stacklevel=2)
         return Evaluation(self.table.calibrated(pi0), threshold=self.threshold,
                           pos_label=self.pos_label, n_omitted=self.n_omitted,
@@ -731,7 +731,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
     def to_html(self, path: Any = None, **kwargs: Any) -> str:
         """The self-contained interactive HTML report of this evaluation.
 
-        ``ev.to_html("report.html")`` is :func:`binmetrics.report.report`\\ ``(ev,
+        ``ev.to_html("report.html")`` is :func:`binmetrics.display.report.report`\\ ``(ev,
         "report.html")``: every measure, the charts and a threshold slider, in one
         file that opens without network, written atomically. Keywords: ``title``,
         ``ci``, ``max_points``, ``thresholds``, ``roc_band`` (the ROC chart's

@@ -67,7 +67,7 @@ class InferenceMethods:
         ----------
         measure : any id or alias of the registry.
         method : str, default "auto"
-            One of :func:`binmetrics.intervals.ci_methods` of the measure: for a
+            One of :func:`binmetrics.inference.intervals.ci_methods` of the measure: for a
             proportion "clopper-pearson" (exact, Berrar Def. 37), "wald" (Def. 36),
             "wilson", "agresti-coull", "jeffreys"; for the AUC "delong" (as pROC);
             "bootstrap" for any measure. "auto" takes the first: the exact interval
@@ -76,7 +76,7 @@ class InferenceMethods:
         level : confidence level in (0, 1), default 0.95.
         n_resamples, kind, stratified, random_state :
             For the bootstrap: replicates (without re-sorting, see
-            :func:`binmetrics.resampling.bootstrap`), "percentile", "basic" or "bca",
+            :func:`binmetrics.inference.resampling.bootstrap`), "percentile", "basic" or "bca",
             per-class resampling, and the seed (same seed, same interval);
             ``progress(done, total)`` is called as the replicates are drawn.
         **params : the measure's own parameters (``beta=2``...).
@@ -235,8 +235,8 @@ class InferenceMethods:
         self,
         measure: str | Measure,
         *,
-        n_permutations: int = 10_000,
-        alternative: str = "auto",
+        n_resamples: int = 10_000,
+        alternative: str = "two-sided",
         random_state: Any = None,
         plus_one: bool = True,
         progress: Any = None,
@@ -244,9 +244,9 @@ class InferenceMethods:
     ) -> PermutationResult:
         """Label-permutation test of a measure on this evaluation set (no re-sort).
 
-        ``alternative="auto"`` tests "better than chance" in the measure's direction
-        from the registry ("greater" when higher is better, "less" for losses). See
-        :func:`binmetrics.resampling.permutation_test`; Berrar's section 5.1 test
+        ``alternative`` is two-sided by default; "greater" tests "better than chance"
+        for a measure where higher is better, "less" for a loss. See
+        :func:`binmetrics.inference.resampling.permutation_test`; Berrar's section 5.1 test
         that retrains on permuted training labels is
         :func:`binmetrics.refit_permutation_test`.
 
@@ -255,7 +255,7 @@ class InferenceMethods:
         >>> import binmetrics as bm
         >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
         ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
-        >>> res = ev.permutation_test("auc", n_permutations=2000, random_state=0)
+        >>> res = ev.permutation_test("auc", n_resamples=2000, random_state=0)
         >>> bool(0.0 < res.pvalue < 0.1)
         True
         """
@@ -263,12 +263,12 @@ class InferenceMethods:
 
         m = get_measure(measure)
         self._check_resampled([m])
-        alt = check_alternative(alternative, m)
+        alt = check_alternative(alternative)
         table, target, p = self.table, m, m.resolve_params(**params)
         if self.table.uncalibrated is not None:  # permute the real cases, calibrate each
             table, target, p = self.table.uncalibrated, self._on_calibrated(m, params), {}
         with undefined_policy(self.undefined):
-            return permutation_test(table, target, n_permutations=n_permutations,
+            return permutation_test(table, target, n_resamples=n_resamples,
                                     threshold=self.cut, alternative=alt,
                                     random_state=random_state, plus_one=plus_one,
                                     params=p or None,

@@ -14,7 +14,7 @@ predicted probabilities of the k classes. Following the multi-level comparison p
 * the measures the paper's Table 5 marks "readily generalized to multiple classes"
   (accuracy, balanced accuracy, MCC, Cohen's kappa, Brier score) are computed natively,
   as are the error rate, the cross-entropy and the Kononenko-Bratko information score
-  (METHODS.md section 5.1).
+  (docs/methods.md §5.1).
 
 For class c the one-vs-rest data are: positive = (y == c), score = ``y_proba[:, c]``
 (ranking and probabilistic measures, from the class's :class:`CountTable`) and
@@ -518,7 +518,7 @@ class MulticlassEvaluation:
         Examples
         --------
         >>> from binmetrics.evaluation.multiclass import evaluate_multiclass
-        >>> y = [0, 1, 2, 0, 1]  # METHODS.md 5.1: priors (.5, .3, .2)
+        >>> y = [0, 1, 2, 0, 1]  # docs/methods.md §5.1: priors (.5, .3, .2)
         >>> proba = [[.7, .2, .1], [.6, .3, .1], [.1, .2, .7], [.2, .5, .3], [.1, .9, 0]]
         >>> mev = evaluate_multiclass(y, proba)
         >>> round(mev.value("information_score", prior="train", priors=[.5, .3, .2]), 6)

@@ -13,7 +13,7 @@ round(P (1 - pi0) / pi0), otherwise the positives to round(N pi0 / (1 - pi0)).
 Drawing k of the thinned class's cases without replacement is a multivariate
 hypergeometric split of its per-score counts, so a subsample is the same sorted
 count table with new counts and nothing is re-sorted (as in
-:mod:`binmetrics.resampling`).
+:mod:`binmetrics.inference.resampling`).
 
 The subsamples are not stored: the result keeps a seed and redraws them whenever a
 measure not yet computed is asked for, so the same ``random_state`` gives the same
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["UndersampledEvaluation", "undersample"]
 
 #: Choosing k of n cases costs ~15 ns per chosen case; the marginal hypergeometric split
-#: ~110 ns per group (see :mod:`binmetrics.resampling`).
+#: ~110 ns per group (see :mod:`binmetrics.inference.resampling`).
 _HYPERGEOMETRIC_RATIO = 8
 
 _Key = tuple[str, tuple[tuple[str, str], ...]]
@@ -143,7 +143,7 @@ class UndersampledEvaluation:
     ----------
     pi0 : float
         The reference prevalence of every subsample (up to rounding of the counts).
-    n_repeats : int
+    n_resamples : int
         The number of subsamples.
     pi : float
         The prevalence of the full data.
@@ -162,7 +162,7 @@ class UndersampledEvaluation:
     >>> y = [1, 1, 0, 1, 0, 0, 1, 0, 0, 0]
     >>> s = [.9, .8, .8, .7, .7, .5, .4, .3, .3, .1]
     >>> ev = bm.evaluate(y, s)
-    >>> us = ev.calibrated(0.5, method="undersample", n_repeats=2000, random_state=0)
+    >>> us = ev.calibrated(0.5, method="undersample", n_resamples=2000, random_state=0)
     >>> us.n_positive, us.n_negative, us.thinned  # 4 positives kept, 4 of 6 negatives drawn
     (4, 4, 'negative')
     >>> round(us["average_precision"], 2), round(us.std("average_precision"), 2)
@@ -174,19 +174,19 @@ class UndersampledEvaluation:
     only near the closed form; on large data the two agree (the paper's Figure 6).
     """
 
-    def __init__(self, table: CountTable, pi0: float, *, n_repeats: int = 100,
+    def __init__(self, table: CountTable, pi0: float, *, n_resamples: int = 100,
                  random_state: Any = None, threshold: float = 0.5,
                  undefined: UndefinedPolicy = "warn", higher_is_positive: bool = True) -> None:
         p0 = check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
-        if isinstance(n_repeats, bool) or not isinstance(n_repeats, int | np.integer) \
-                or n_repeats < 1:
-            raise ValueError(f"n_repeats must be a positive integer; got {n_repeats!r}")
+        if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) \
+                or n_resamples < 1:
+            raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}")
         with undefined_policy(undefined):
             pass  # validates the policy name
         self._sampler = _Subsampler(table, p0)
         self.table = table
         self.pi0 = p0
-        self.n_repeats = int(n_repeats)
+        self.n_resamples = int(n_resamples)
         self.threshold = float(threshold)
         self.higher_is_positive = bool(higher_is_positive)
         #: the cut on the table's scores
@@ -210,11 +210,11 @@ class UndersampledEvaluation:
         todo = [(m, p) for m, p in wanted if self._key(m, p) not in self._cache]
         if not todo:
             return
-        out = {self._key(m, p): np.empty(self.n_repeats) for m, p in todo}
+        out = {self._key(m, p): np.empty(self.n_resamples) for m, p in todo}
         rng = np.random.default_rng(self._seed)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
-            for i, tab in enumerate(self._sampler.tables(rng, self.n_repeats)):
+            for i, tab in enumerate(self._sampler.tables(rng, self.n_resamples)):
                 for m, p in todo:
                     try:
                         with undefined_policy("ignore"):
@@ -303,13 +303,13 @@ class UndersampledEvaluation:
 
     def to_frame(self, family: Family | None = None, *,
                  measures: Iterable[str | Measure] | None = None) -> pd.DataFrame:
-        """A DataFrame: id, value (mean), std, n_undefined, n_repeats, pi0."""
+        """A DataFrame: id, value (mean), std, n_undefined, n_resamples, pi0."""
         import pandas as pd
 
         chosen = select_measures(family, measures)
         values = self.to_dict(measures=chosen)
         return pd.DataFrame([{"id": m.id, "value": values[m.id], "std": self.std(m),
-                              "n_undefined": self.n_undefined(m), "n_repeats": self.n_repeats,
+                              "n_undefined": self.n_undefined(m), "n_resamples": self.n_resamples,
                               "pi0": self.pi0} for m in chosen])
 
     def _repr_html_(self) -> str:
@@ -317,11 +317,11 @@ class UndersampledEvaluation:
         return frame_html(repr(self), self.to_frame())
 
     def __repr__(self) -> str:
-        return (f"UndersampledEvaluation(pi0={self.pi0:g}, n_repeats={self.n_repeats}, "
+        return (f"UndersampledEvaluation(pi0={self.pi0:g}, n_resamples={self.n_resamples}, "
                 f"pi={self.pi:g}, positives={self.n_positive}, negatives={self.n_negative})")
 
 
-def undersample(evaluation: HasTable | CountTable, pi0: float, *, n_repeats: int = 100,
+def undersample(evaluation: HasTable | CountTable, pi0: float, *, n_resamples: int = 100,
                 random_state: Any = None) -> UndersampledEvaluation:
     """Repeated random undersampling of an evaluation set to prevalence ``pi0``.
 
@@ -334,7 +334,7 @@ def undersample(evaluation: HasTable | CountTable, pi0: float, *, n_repeats: int
         The full evaluation set; its table must be unweighted (cases, not weights).
     pi0 : float in (0, 1)
         The prevalence of every subsample.
-    n_repeats : int, default 100
+    n_resamples : int, default 100
         The number of subsamples.
     random_state : seed or numpy Generator, optional
         The same seed gives the same subsamples.
@@ -348,21 +348,21 @@ def undersample(evaluation: HasTable | CountTable, pi0: float, *, n_repeats: int
     >>> import binmetrics as bm
     >>> from binmetrics.evaluation.undersampling import undersample
     >>> t = bm.CountTable.from_arrays([1, 0, 0, 1, 0, 0, 0, 0], [8, 7, 6, 5, 4, 3, 2, 1])
-    >>> us = undersample(t, 0.5, n_repeats=10, random_state=1)
-    >>> us.n_positive, us.n_negative, us.n_repeats
+    >>> us = undersample(t, 0.5, n_resamples=10, random_state=1)
+    >>> us.n_positive, us.n_negative, us.n_resamples
     (2, 2, 10)
     >>> us.values("auc").shape
     (10,)
     """
     if isinstance(evaluation, HasTable):
-        return UndersampledEvaluation(evaluation.table, pi0, n_repeats=n_repeats,
+        return UndersampledEvaluation(evaluation.table, pi0, n_resamples=n_resamples,
                                       random_state=random_state,
                                       threshold=evaluation.threshold,
                                       undefined=getattr(evaluation, "undefined", "warn"),
                                       higher_is_positive=getattr(
                                           evaluation, "higher_is_positive", True))
     if isinstance(evaluation, CountTable):
-        return UndersampledEvaluation(evaluation, pi0, n_repeats=n_repeats,
+        return UndersampledEvaluation(evaluation, pi0, n_resamples=n_resamples,
                                       random_state=random_state)
     raise TypeError(f"undersample needs an Evaluation or a CountTable; got "
                     f"{type(evaluation).__name__}")

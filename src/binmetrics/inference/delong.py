@@ -2,7 +2,7 @@
 AUCs, and the chi-square test of a contrast of K >= 2 correlated AUCs.
 
 DeLong, DeLong & Clarke-Pearson 1988, by the algorithm of Sun & Xu 2014, with pROC's
-conventions (spec/METHODS.md section 3):
+conventions (docs/methods.md §3):
 
 * :func:`delong_placements`: the structural components of every row (pROC's ``X``
   and ``Y``), the per-row form that pairs models scored on the same subjects;
@@ -27,7 +27,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +35,7 @@ from scipy import special, stats
 
 from binmetrics.backends import THREAD_ROWS, thread_map
 from binmetrics.exceptions import report_caveat, report_undefined
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest
 from binmetrics.inference.intervals import (
     Interval,
     Placements,
@@ -153,7 +153,7 @@ def delong_placements(
 
     Examples
     --------
-    The first model of spec/METHODS.md section 3:
+    The first model of docs/methods.md §3:
 
     >>> y = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
     >>> s1 = [.9, .8, .7, .55, .4, .7, .5, .3, .2, .1, .4]
@@ -251,21 +251,21 @@ def _paired(y: npt.NDArray[np.bool_], arrays: Sequence[FloatArray],
 
 
 @dataclass(frozen=True, repr=False)
-class DeLongTest(Tabular):
-    """DeLong's test of the difference of two AUCs, d = auc_a - auc_b.
+class DeLongTest(HypothesisTest):
+    """DeLong's test of the difference of two AUCs, d = value_a - value_b.
 
     Attributes
     ----------
-    auc_a, auc_b : float
+    value_a, value_b : float
         The two AUCs.
-    difference : float
-        d = auc_a - auc_b.
+    estimate : float
+        d = value_a - value_b.
     sigma : float
         The standard error of d.
     statistic : float
         Z = d / sigma (paired) or Welch's t (unpaired); 0 when d = 0 and sigma = 0.
     pvalue : float
-        For ``alternative``: "two-sided", "greater" (auc_a > auc_b) or "less".
+        For ``alternative``: "two-sided", "greater" (value_a > value_b) or "less".
     ci : Interval
         The interval of the difference, always two-sided: d ± q·sigma, with q the
         normal quantile (paired, as pROC) or the t quantile with ``df`` degrees of
@@ -275,12 +275,12 @@ class DeLongTest(Tabular):
     df : float or None
         Welch's degrees of freedom (unpaired), None for the paired z-test.
     covariance : ndarray of shape (2, 2)
-        DeLong's covariance matrix of (auc_a, auc_b); the off-diagonal is 0 unpaired.
+        DeLong's covariance matrix of (value_a, value_b); the off-diagonal is 0 unpaired.
     """
 
-    auc_a: float
-    auc_b: float
-    difference: float
+    value_a: float
+    value_b: float
+    estimate: float
     sigma: float
     statistic: float
     pvalue: float
@@ -289,6 +289,11 @@ class DeLongTest(Tabular):
     paired: bool
     df: float | None
     covariance: FloatArray
+
+    @property
+    def method(self) -> str:
+        """"delong" (paired z-test) or "delong-welch" (unpaired, Welch's t)."""
+        return "delong" if self.paired else "delong-welch"
 
 
 def _ratio_stat(d: float, sigma: float) -> float:
@@ -334,7 +339,7 @@ def delong_test(
     score_a, score_b : array-like
         The two models' scores for the same subjects (higher = more positive).
     alternative : {"two-sided", "greater", "less"}
-        "greater": the alternative auc_a > auc_b. ("two.sided" is accepted.)
+        "greater": the alternative value_a > value_b. ("two.sided" is accepted.)
     level : float in (0, 1), default 0.95
         Level of the interval of the difference (two-sided whatever ``alternative``).
     sample_weight, pos_label
@@ -351,7 +356,7 @@ def delong_test(
 
     Examples
     --------
-    The paired test of spec/METHODS.md section 3:
+    The paired test of docs/methods.md §3:
 
     >>> y = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
     >>> s1 = [.9, .8, .7, .55, .4, .7, .5, .3, .2, .1, .4]
@@ -518,7 +523,7 @@ def delong_test_unpaired(
 
 
 @dataclass(frozen=True, repr=False)
-class DeLongContrast(Tabular):
+class DeLongContrast(HypothesisTest):
     """DeLong's chi-square test that a contrast of K correlated AUCs is zero.
 
     Attributes
@@ -545,6 +550,10 @@ class DeLongContrast(Tabular):
     statistic: float
     df: int
     pvalue: float
+
+    #: the chi-square test rejects any nonzero contrast, in whichever direction
+    alternative: ClassVar[str] = "two-sided"
+    method: ClassVar[str] = "delong-contrast"
 
 
 def delong_contrast(

@@ -15,7 +15,7 @@ Proportions
     precision, accuracy...), and DeLong's interval to the AUC.
 
 AUC (DeLong, DeLong & Clarke-Pearson 1988, by the algorithm of Sun & Xu 2014, with
-pROC's conventions; spec/METHODS.md section 3)
+pROC's conventions; docs/methods.md §3)
     :func:`table_placements` (the structural components, one per group of tied
     cases), :func:`auc_variance` and :func:`auc_ci` (= pROC
     ``ci.auc(method="delong")``). The per-row placements and the tests of two or more
@@ -27,7 +27,7 @@ pROC's conventions; spec/METHODS.md section 3)
 Scores are "higher = more positive" (pROC's ``direction="<"``); pROC's
 ``direction="auto"`` is not imitated: negate the scores for the other direction.
 
-Undefined values follow DESIGN.md: no cases (``trials = 0``), or DeLong with fewer
+Undefined values follow docs/conventions.md: no cases (``trials = 0``), or DeLong with fewer
 than two positives or negatives, give NaN with an
 :class:`~binmetrics.exceptions.UndefinedMeasureWarning` (or an error under
 ``undefined_policy("raise")``); invalid arguments are errors.
@@ -405,7 +405,7 @@ def measure_ci(
         if not analytic:
             raise ValueError(
                 f"{m.id} has no closed-form interval; methods that apply to it: "
-                f"{', '.join(applicable)} (binmetrics.resampling)"
+                f"{', '.join(applicable)} (binmetrics.inference.resampling)"
             )
         name = analytic[0]
     if name not in applicable:
@@ -553,7 +553,7 @@ def table_placements(table: CountTable) -> Placements:
         V10 = (N - fp1 + neg/2) / N    (multiplicity pos)
         V01 = (tp0 + pos/2) / P        (multiplicity neg)
 
-    This is Sun & Xu's midrank formula (spec/METHODS.md section 3): the midrank of a
+    This is Sun & Xu's midrank formula (docs/methods.md §3): the midrank of a
     score in the pooled sample minus its midrank among the positives,
     T_Z - T_X, is the number of negatives below it plus half the tied ones. The cost
     is O(number of distinct scores): the one sort is the table's. Weights are

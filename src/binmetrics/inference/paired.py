@@ -44,7 +44,7 @@ import numpy.typing as npt
 from scipy import special
 
 from binmetrics.backends import display_hook, thread_map
-from binmetrics.formatting import Tabular, frame_html, frame_text
+from binmetrics.formatting import HypothesisTest, frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
     _replicate_table,
@@ -262,7 +262,7 @@ def compare_methods(measure: str | Measure) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, repr=False)
-class PairedResult(Tabular):
+class PairedResult(HypothesisTest):
     """One measure compared between two models on the same cases.
 
     Attributes
@@ -271,7 +271,10 @@ class PairedResult(Tabular):
         The models; the difference is A - B.
     measure : str
         The measure id.
-    value_a, value_b, difference : float
+    value_a, value_b : float
+        Each model's value of the measure.
+    estimate : float
+        ``value_a - value_b``.
     ci : Interval
         Interval of the difference (two-sided, at the comparison's level).
     pvalue : float
@@ -295,7 +298,7 @@ class PairedResult(Tabular):
     measure: str
     value_a: float
     value_b: float
-    difference: float
+    estimate: float
     ci: Interval
     pvalue: float
     statistic: float
@@ -309,7 +312,7 @@ class PairedResult(Tabular):
                 f"{100 * self.ci.level:g}% interval, p-value {self.alternative})")
 
     def _shown(self) -> pd.DataFrame:
-        return self.to_frame()[["measure", "value_a", "value_b", "difference", "low", "high",
+        return self.to_frame()[["measure", "value_a", "value_b", "estimate", "low", "high",
                                 "pvalue"]]
 
 
@@ -406,32 +409,32 @@ class Comparison:
     def to_frame(self) -> pd.DataFrame:
         """A tidy DataFrame: one row per pair and measure.
 
-        Columns: model_a, model_b, measure, value_a, value_b, difference, low, high,
+        Columns: model_a, model_b, measure, value_a, value_b, estimate, low, high,
         level, pvalue, statistic, method, interval, alternative, n_undefined.
         """
         import pandas as pd
 
         rows = [{
             "model_a": r.model_a, "model_b": r.model_b, "measure": r.measure,
-            "value_a": r.value_a, "value_b": r.value_b, "difference": r.difference,
+            "value_a": r.value_a, "value_b": r.value_b, "estimate": r.estimate,
             "low": r.ci.low, "high": r.ci.high, "level": r.ci.level, "pvalue": r.pvalue,
             "statistic": r.statistic, "method": r.method, "interval": r.ci.method,
             "alternative": r.alternative, "n_undefined": r.n_undefined,
         } for r in self.results]
         return pd.DataFrame(rows, columns=[
-            "model_a", "model_b", "measure", "value_a", "value_b", "difference", "low",
+            "model_a", "model_b", "measure", "value_a", "value_b", "estimate", "low",
             "high", "level", "pvalue", "statistic", "method", "interval", "alternative",
             "n_undefined"])
 
     def _title(self) -> str:
         pairs = len(self.results) // max(len(self.measures), 1)
         return (f"Comparison of {len(self.names)} models ({pairs} "
-                f"pair{'s' if pairs != 1 else ''}): difference = A - B, "
+                f"pair{'s' if pairs != 1 else ''}): estimate = A - B, "
                 f"{100 * self.level:g}% interval, p-value ({self.alternative})")
 
     def _shown(self) -> pd.DataFrame:
         return self.to_frame()[["model_a", "model_b", "measure", "value_a", "value_b",
-                                "difference", "low", "high", "pvalue", "method"]]
+                                "estimate", "low", "high", "pvalue", "method"]]
 
     def __repr__(self) -> str:
         """The table of every pair and measure, with the differences' intervals and
@@ -443,8 +446,8 @@ class Comparison:
         >>> cmp = bm.compare([1, 0, 1, 0, 1, 0], {"A": [.9, .2, .8, .3, .7, .4],
         ...                                      "B": [.6, .5, .4, .3, .7, .8]})
         >>> print(cmp)  # doctest: +NORMALIZE_WHITESPACE
-        Comparison of 2 models (1 pair): difference = A - B, 95% interval, p-value (two-sided)
-        model_a model_b measure value_a value_b difference low high pvalue method
+        Comparison of 2 models (1 pair): estimate = A - B, 95% interval, p-value (two-sided)
+        model_a model_b measure value_a value_b estimate low high pvalue method
         A B auc 1 0.555556 0.444444 -0.171513 1.0604 0.157299 delong
         A B accuracy 1 0.5 0.5 0.099924 0.900076 0.25 mcnemar-exact
         """
@@ -660,7 +663,7 @@ def compare(
     >>> cmp.to_frame()[["measure", "method"]].values.tolist()
     [['auc', 'delong'], ['accuracy', 'mcnemar-exact'], ['mcc', 'paired-bootstrap']]
     >>> r = cmp.result("good", "poor", "auc")
-    >>> bool(r.difference > 0 and r.ci.low > 0 and r.pvalue < 0.01)
+    >>> bool(r.estimate > 0 and r.ci.low > 0 and r.pvalue < 0.01)
     True
     """
     names, raw = _models(scores)
@@ -713,13 +716,13 @@ def compare(
                 how = plan[m.id]
                 if how == "delong":
                     dt = dl[(i, j)]
-                    results.append(PairedResult(a, b, m.id, dt.auc_a, dt.auc_b, dt.difference,
+                    results.append(PairedResult(a, b, m.id, dt.value_a, dt.value_b, dt.estimate,
                                                 dt.ci, dt.pvalue, dt.statistic, "delong", alt,
                                                 0, dt))
                 elif how == "mcnemar":
                     mt = mcnemar_from_rows(y, arrays[i], arrays[j], w, th, mc, alt, lv)
-                    results.append(PairedResult(a, b, m.id, mt.accuracy_a, mt.accuracy_b,
-                                                mt.difference, mt.ci, mt.pvalue, mt.statistic,
+                    results.append(PairedResult(a, b, m.id, mt.value_a, mt.value_b,
+                                                mt.estimate, mt.ci, mt.pvalue, mt.statistic,
                                                 f"mcnemar-{mc}", alt, 0, mt))
                 else:
                     results.append(_bootstrap_result(a, b, m.id, values[a][m.id],

@@ -64,7 +64,7 @@ from binmetrics.validation import check_binary_inputs
 
 __all__ = ["PowerResult", "obuchowski_variance", "power_roc_test"]
 
-_UNKNOWNS = ("n_cases", "power", "sig_level", "auc")
+_UNKNOWNS = ("n_cases", "power", "alpha", "auc")
 
 
 def obuchowski_variance(auc: float, kappa: float) -> float:
@@ -83,19 +83,19 @@ class PowerResult(Tabular):
         Cases (positives) and controls (negatives); not rounded.
     auc : float or tuple of two floats
         The AUC under the alternative (one curve), or the two pilot AUCs.
-    sig_level : float
+    alpha : float
         The significance level (for the two-sided test, the total of both tails).
     power : float
-    alternative : "two-sided" or "one-sided"
+    alternative : "two-sided" or "greater"
     solved_for : str
-        Which of ``n_cases``, ``power``, ``sig_level``, ``auc`` was computed.
+        Which of ``n_cases``, ``power``, ``alpha``, ``auc`` was computed.
     method : str
     """
 
     n_cases: float
     n_controls: float
     auc: Any
-    sig_level: float
+    alpha: float
     power: float
     alternative: str
     solved_for: str
@@ -104,7 +104,7 @@ class PowerResult(Tabular):
     def to_frame(self) -> pd.DataFrame:
         """One row with every quantity."""
         return pd.DataFrame([{"n_cases": self.n_cases, "n_controls": self.n_controls,
-                              "auc": self.auc, "sig_level": self.sig_level,
+                              "auc": self.auc, "alpha": self.alpha,
                               "power": self.power, "alternative": self.alternative,
                               "solved_for": self.solved_for}])
 
@@ -113,7 +113,7 @@ class PowerResult(Tabular):
                else f"{self.auc:.6g}")
         return (f"PowerResult({self.method}; solved for {self.solved_for}: "
                 f"n_cases={self.n_cases:.6g}, n_controls={self.n_controls:.6g}, auc={auc}, "
-                f"sig_level={self.sig_level:.6g}, power={self.power:.6g}, "
+                f"alpha={self.alpha:.6g}, power={self.power:.6g}, "
                 f"alternative={self.alternative!r})")
 
 
@@ -127,18 +127,19 @@ def _check_prob(v: Any, name: str) -> float | None:
 
 
 def _check_alt(alternative: str) -> str:
-    a = str(alternative).replace(".", "-").replace("_", "-").lower()
-    if a not in ("two-sided", "one-sided"):
-        raise ValueError(f"alternative must be 'two-sided' or 'one-sided'; got {alternative!r}")
+    a = str(alternative)
+    if a not in ("two-sided", "greater"):
+        raise ValueError("alternative must be 'two-sided' or 'greater' (the AUC exceeds 0.5; "
+                         f"pROC's one.sided); got {alternative!r}")
     return a
 
 
 def _missing_error(missing: list[str]) -> ValueError:
     if not missing:
         return ValueError("every quantity is given: leave out exactly one of n_cases, power, "
-                          "auc, or pass sig_level=None, to have it computed")
+                          "auc, or pass alpha=None, to have it computed")
     return ValueError(f"{' and '.join(missing)} are missing: give all but one of "
-                      "n_cases (or n_controls with kappa), power, sig_level, auc")
+                      "n_cases (or n_controls with kappa), power, alpha, auc")
 
 
 def _level(given: float | None, z_alpha: float, half: float) -> float:
@@ -160,13 +161,13 @@ def _solve(z_alpha: float | None, z_beta: float | None, n: float | None, v0: flo
 
 
 def _one_curve(auc: float | None, n_cases: float | None, n_controls: float | None,
-               kappa: float, power: float | None, sig_level: float | None,
+               kappa: float, power: float | None, alpha: float | None,
                alternative: str) -> PowerResult:
     if n_cases is None and n_controls is not None:
         n_cases = n_controls / kappa
     elif n_controls is None and n_cases is not None:
         n_controls = kappa * n_cases
-    missing = [name for name, v in zip(_UNKNOWNS, (n_cases, power, sig_level, auc),
+    missing = [name for name, v in zip(_UNKNOWNS, (n_cases, power, alpha, auc),
                                        strict=True) if v is None]
     if len(missing) != 1:
         raise _missing_error(missing)
@@ -176,11 +177,11 @@ def _one_curve(auc: float | None, n_cases: float | None, n_controls: float | Non
             raise ValueError(f"n_cases and n_controls must be positive; got {n_cases!r}, "
                              f"{n_controls!r}")
         kappa = n_controls / n_cases
-    z_alpha = None if sig_level is None else float(special.ndtri(1.0 - sig_level / half))
+    z_alpha = None if alpha is None else float(special.ndtri(1.0 - alpha / half))
     z_beta = None if power is None else float(special.ndtri(power))
     v0 = 0.0792 * (1.0 + 1.0 / kappa)
     if auc is None:
-        assert n_cases is not None and sig_level is not None and power is not None
+        assert n_cases is not None and alpha is not None and power is not None
         assert z_alpha is not None and z_beta is not None
         nc, za, zb = n_cases, z_alpha, z_beta
 
@@ -190,27 +191,27 @@ def _one_curve(auc: float | None, n_cases: float | None, n_controls: float | Non
 
         hi = 1.0 - 1e-16
         if gap(hi) > 0:
-            raise ValueError(f"no AUC below 1 reaches power {power:g} at level {sig_level:g} "
+            raise ValueError(f"no AUC below 1 reaches power {power:g} at level {alpha:g} "
                              f"with {n_cases:g} cases: increase n_cases or lower power")
         auc = float(optimize.brentq(gap, 0.5 + 1e-12, hi, xtol=1e-14, rtol=1e-15,
                                     maxiter=500))
-        return PowerResult(n_cases, kappa * n_cases, auc, sig_level, power, alternative, "auc")
+        return PowerResult(n_cases, kappa * n_cases, auc, alpha, power, alternative, "auc")
     if not 0.5 < auc < 1.0:
         raise ValueError(f"auc must lie in (0.5, 1) (the AUC under the alternative, tested "
                          f"against 0.5); got {auc!r}")
     va = obuchowski_variance(auc, kappa)
     z_alpha, z_beta, n = _solve(z_alpha, z_beta, n_cases, v0, va, auc - 0.5)
     assert z_alpha is not None and z_beta is not None and n is not None
-    return PowerResult(n, kappa * n, auc, _level(sig_level, z_alpha, half),
+    return PowerResult(n, kappa * n, auc, _level(alpha, z_alpha, half),
                        float(special.ndtr(z_beta)) if power is None else power, alternative,
                        missing[0])
 
 
 def _two_curves(y: Any, score_a: Any, score_b: Any, kappa: float | None,
-                power: float | None, sig_level: float | None, alternative: str,
+                power: float | None, alpha: float | None, alternative: str,
                 sample_weight: Any) -> PowerResult:
-    if power is None and sig_level is None:
-        raise _missing_error(["power", "sig_level"])
+    if power is None and alpha is None:
+        raise _missing_error(["power", "alpha"])
     t = delong_test(y, score_a, score_b, sample_weight=sample_weight)
     yb = np.asarray(t.covariance)  # DeLong's covariance of the two AUCs
     inp = check_binary_inputs(y, score_a, sample_weight)
@@ -218,16 +219,16 @@ def _two_curves(y: Any, score_a: Any, score_b: Any, kappa: float | None,
     n_cases, n_controls = float(w[inp.y].sum()), float(w[~inp.y].sum())
     kappa = n_controls / n_cases if kappa is None else float(kappa)
     v1, v2, c12 = (n_cases * yb[0, 0], n_cases * yb[1, 1], n_cases * yb[0, 1])
-    v0, va, delta = 2.0 * v1 - 2.0 * c12, v1 + v2 - 2.0 * c12, t.auc_a - t.auc_b
+    v0, va, delta = 2.0 * v1 - 2.0 * c12, v1 + v2 - 2.0 * c12, t.value_a - t.value_b
     half = 2.0 if alternative == "two-sided" else 1.0
-    z_alpha = None if sig_level is None else float(special.ndtri(1.0 - sig_level / half))
+    z_alpha = None if alpha is None else float(special.ndtri(1.0 - alpha / half))
     z_beta = None if power is None else float(special.ndtri(power))
-    n = n_cases if (power is None or sig_level is None) else None
-    solved = "n_cases" if n is None else ("power" if power is None else "sig_level")
+    n = n_cases if (power is None or alpha is None) else None
+    solved = "n_cases" if n is None else ("power" if power is None else "alpha")
     z_alpha, z_beta, n = _solve(z_alpha, z_beta, n, v0, va, delta)
     assert z_alpha is not None and z_beta is not None and n is not None
     return PowerResult(n, kappa * n if solved == "n_cases" else n_controls,
-                       (t.auc_a, t.auc_b), _level(sig_level, z_alpha, half),
+                       (t.value_a, t.value_b), _level(alpha, z_alpha, half),
                        float(special.ndtr(z_beta)) if power is None else power, alternative,
                        solved,
                        "Two ROC curves power calculation")
@@ -240,7 +241,7 @@ def power_roc_test(
     n_controls: float | None = None,
     kappa: float | None = None,
     power: float | None = None,
-    sig_level: float | None = 0.05,
+    alpha: float | None = 0.05,
     alternative: str = "two-sided",
     sample_weight: Any = None,
 ) -> PowerResult:
@@ -249,14 +250,14 @@ def power_roc_test(
 
     Three forms:
 
-    * ``power_roc_test(auc=, n_cases=, power=, sig_level=)`` with exactly one of
+    * ``power_roc_test(auc=, n_cases=, power=, alpha=)`` with exactly one of
       ``n_cases`` (or ``n_controls``; the other from ``kappa`` = controls / cases,
-      default 1), ``power``, ``auc`` left out, or ``sig_level=None``: that one is
+      default 1), ``power``, ``auc`` left out, or ``alpha=None``: that one is
       computed (one ROC curve tested against AUC 0.5; pROC's
       ``power.roc.test(auc=, ncases=, ...)``).
     * ``power_roc_test(ev, power=0.9)``: one pilot curve (an evaluation, or anything
       with a count table): its AUC, and its numbers of cases and controls unless
-      ``power`` and ``sig_level`` are both given, when the cases needed are computed
+      ``power`` and ``alpha`` are both given, when the cases needed are computed
       with its ratio of controls to cases (pROC ``power.roc.test(roc1, ...)``).
     * ``power_roc_test(y, score_a, score_b, power=0.9)``: two models scored on the same
       pilot cases (rows are needed to pair them): the cases needed to detect their AUC
@@ -272,10 +273,10 @@ def power_roc_test(
     kappa : float, optional
         Controls per case (default 1; the pilot's ratio for the pilot forms).
     power : float in (0, 1), optional
-    sig_level : float in (0, 1) or None, default 0.05
+    alpha : float in (0, 1) or None, default 0.05
         Pass None to compute it.
-    alternative : {"two-sided", "one-sided"}
-        Two-sided halves ``sig_level`` (pROC's convention).
+    alternative : {"two-sided", "greater"}
+        Two-sided halves ``alpha`` (pROC's convention).
     sample_weight : optional
         Case weights of the two-model pilot (weights are multiplicities).
 
@@ -300,29 +301,29 @@ def power_roc_test(
     """
     alt = _check_alt(alternative)
     power = _check_prob(power, "power")
-    sig_level = _check_prob(sig_level, "sig_level")
+    alpha = _check_prob(alpha, "alpha")
     auc = None if auc is None else float(auc)
     for name, v in (("n_cases", n_cases), ("n_controls", n_controls), ("kappa", kappa)):
         if v is not None and not float(v) > 0:
             raise ValueError(f"{name} must be positive; got {v!r}")
     if len(pilot) == 3:
         if auc is not None or n_cases is not None or n_controls is not None:
-            raise ValueError("with pilot scores of two models, give power or sig_level "
+            raise ValueError("with pilot scores of two models, give power or alpha "
                              "(and kappa), not auc, n_cases or n_controls")
-        return _two_curves(*pilot, kappa, power, sig_level, alt, sample_weight)
+        return _two_curves(*pilot, kappa, power, alpha, alt, sample_weight)
     if len(pilot) == 1:
         if auc is not None or n_cases is not None or n_controls is not None:
-            raise ValueError("with a pilot evaluation, give power or sig_level (and kappa), "
+            raise ValueError("with a pilot evaluation, give power or alpha (and kappa), "
                              "not auc, n_cases or n_controls: they come from the pilot")
         table = getattr(pilot[0], "table", pilot[0])
         auc = float(table_auc(table))
-        if power is not None and sig_level is not None:
+        if power is not None and alpha is not None:
             k = float(table.N / table.P) if kappa is None else float(kappa)
-            return _one_curve(auc, None, None, k, power, sig_level, alt)
-        return _one_curve(auc, float(table.P), float(table.N), 1.0, power, sig_level, alt)
+            return _one_curve(auc, None, None, k, power, alpha, alt)
+        return _one_curve(auc, float(table.P), float(table.N), 1.0, power, alpha, alt)
     if pilot:
         raise TypeError("pass no pilot (auc=, n_cases=...), one evaluation, or y_true, "
                         f"score_a, score_b; got {len(pilot)} positional arguments")
     return _one_curve(auc, None if n_cases is None else float(n_cases),
                       None if n_controls is None else float(n_controls),
-                      1.0 if kappa is None else float(kappa), power, sig_level, alt)
+                      1.0 if kappa is None else float(kappa), power, alpha, alt)

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from scipy import special, stats
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest
 from binmetrics.inference.intervals import Interval, normal_pvalue
 from binmetrics.table.counts import Confusion, FloatArray, HasTable
 from binmetrics.validation import (
@@ -62,7 +62,7 @@ _MCNEMAR_METHODS = ("exact", "chi2", "chi2-uncorrected")
 
 # --- McNemar ------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class McNemarTest(Tabular):
+class McNemarTest(HypothesisTest):
     """McNemar's test of two accuracies on the same cases.
 
     Attributes
@@ -73,10 +73,10 @@ class McNemarTest(Tabular):
         Cases that A classifies wrongly and B correctly.
     n : float
         All cases (weight).
-    accuracy_a, accuracy_b : float
+    value_a, value_b : float
         The two accuracies; their difference is ``(b - c) / n``.
-    difference : float
-        ``accuracy_a - accuracy_b``.
+    estimate : float
+        ``value_a - value_b``, the difference of the accuracies.
     statistic : float
         "exact": b, a Binomial(b + c, 1/2) count under H0; "chi2": the chi-square
         statistic with one degree of freedom.
@@ -93,9 +93,9 @@ class McNemarTest(Tabular):
     b: float
     c: float
     n: float
-    accuracy_a: float
-    accuracy_b: float
-    difference: float
+    value_a: float
+    value_b: float
+    estimate: float
     statistic: float
     pvalue: float
     ci: Interval
@@ -107,7 +107,7 @@ class McNemarTest(Tabular):
                 f"{self.alternative})")
 
     def _shown(self) -> pd.DataFrame:
-        return self.to_frame()[["b", "c", "accuracy_a", "accuracy_b", "difference", "low",
+        return self.to_frame()[["b", "c", "value_a", "value_b", "estimate", "low",
                                 "high", "pvalue"]]
 
 
@@ -142,8 +142,8 @@ def _mcnemar(b: float, c: float, n: float, acc_a: float, acc_b: float, method: s
     q = float(special.ndtri(1.0 - (1.0 - level) / 2.0))
     se = math.sqrt(max(m - (b - c) ** 2 / n, 0.0)) / n
     ci = Interval(d, max(-1.0, d - q * se), min(1.0, d + q * se), level, "wald-paired")
-    return McNemarTest(b=float(b), c=float(c), n=float(n), accuracy_a=acc_a, accuracy_b=acc_b,
-                       difference=d, statistic=stat, pvalue=p, ci=ci, method=method,
+    return McNemarTest(b=float(b), c=float(c), n=float(n), value_a=acc_a, value_b=acc_b,
+                       estimate=d, statistic=stat, pvalue=p, ci=ci, method=method,
                        alternative=alternative)
 
 
@@ -270,7 +270,7 @@ def _score_array(x: Any, name: str, n: int) -> FloatArray:
 
 # --- proportion z-tests ---------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class ProportionTest(Tabular):
+class ProportionTest(HypothesisTest):
     """A z-test of one proportion, or of the difference of two.
 
     Attributes
@@ -349,7 +349,7 @@ def proportion_test(
     trials: float | None = None,
     *,
     p0: float | None = None,
-    alternative: Alternative = "greater",
+    alternative: Alternative = "two-sided",
 ) -> ProportionTest:
     """One-proportion z-test, e.g. of an accuracy against the majority-class rate.
 
@@ -359,11 +359,11 @@ def proportion_test(
 
     The standard error uses the null p0, as the textbook z-test does (statsmodels'
     ``proportions_ztest(k, n, value=p0, prop_var=p0)``; its default uses p̂). The
-    default alternative "greater" tests H0: p <= p0 against Ha: p > p0 (p-value
-    1 - Φ(z)): does the classifier beat the rule that predicts the most frequent
-    class, whose accuracy is p0 = max(prevalence, 1 - prevalence) (Wikipedia,
-    "Evaluation of binary classifiers")? Another classifier's known accuracy can
-    be given as p0.
+    test is two-sided by default, as every test in binmetrics; ``alternative="greater"``
+    tests H0: p <= p0 against Ha: p > p0 (p-value 1 - Φ(z)): does the classifier beat
+    the rule that predicts the most frequent class, whose accuracy is
+    p0 = max(prevalence, 1 - prevalence) (Wikipedia, "Evaluation of binary classifiers")?
+    Another classifier's known accuracy can be given as p0.
 
     Parameters
     ----------
@@ -375,7 +375,7 @@ def proportion_test(
     p0 : float in [0, 1], optional
         The null proportion; required with numbers. p0 = 0 or 1 gives NaN with an
         :class:`~binmetrics.exceptions.UndefinedMeasureWarning` (zero standard error).
-    alternative : {"greater", "less", "two-sided"}, default "greater"
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
 
     Returns
     -------
@@ -390,13 +390,13 @@ def proportion_test(
     --------
     90% of the cases are negative; the classifier is right on 460 of 500:
 
-    >>> t = proportion_test(460, 500, p0=0.9)
+    >>> t = proportion_test(460, 500, p0=0.9, alternative="greater")
     >>> round(t.statistic, 4), round(t.pvalue, 4)
     (1.4907, 0.068)
     >>> import binmetrics as bm
     >>> y = [1, 0, 0, 0, 0, 0, 0, 0, 0, 1] * 10
     >>> ev = bm.evaluate(y, [.9, .1, .2, .1, .3, .2, .1, .6, .2, .8] * 10)
-    >>> t = proportion_test(ev)   # accuracy 0.9 against the majority rate 0.8
+    >>> t = proportion_test(ev, alternative="greater")   # accuracy 0.9 against 0.8
     >>> t.estimate, t.null_value, round(t.pvalue, 4)
     (0.9, 0.8, 0.0062)
     """

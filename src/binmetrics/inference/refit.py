@@ -236,9 +236,9 @@ def refit_permutation_test(
     y_test: Any,
     *,
     measure: str | Measure = "accuracy",
-    n_permutations: int = 1000,
+    n_resamples: int = 1000,
     threshold: float = 0.5,
-    alternative: str = "auto",
+    alternative: str = "two-sided",
     random_state: Any = None,
     n_jobs: int | None = None,
     progress: bool = False,
@@ -251,13 +251,13 @@ def refit_permutation_test(
 
     1. Fit a clone of ``estimator`` on (X_train, y_train), score X_test and compute
        the measure: the observed value v.
-    2. For each of ``n_permutations`` permutations, fit a fresh clone on X_train with
+    2. For each of ``n_resamples`` permutations, fit a fresh clone on X_train with
        the training labels permuted (destroying any association between the
        attributes and the labels), score the same test set: a null value w_i.
-    3. p-value: ``(1 + #{w_i at least as extreme as v}) / (1 + n_permutations)`` with
+    3. p-value: ``(1 + #{w_i at least as extreme as v}) / (1 + n_resamples)`` with
        ``plus_one`` (the default; the observed labelling counts as one
-       permutation, so p >= 1/(n_permutations + 1)), or Berrar's plain ratio
-       ``#{...} / n_permutations`` with ``plus_one=False``; see
+       permutation, so p >= 1/(n_resamples + 1)), or Berrar's plain ratio
+       ``#{...} / n_resamples`` with ``plus_one=False``; see
        :func:`binmetrics.inference.resampling.permutation_pvalue`.
 
     Unlike :meth:`Evaluation.permutation_test` (labels permuted on the evaluation
@@ -274,12 +274,12 @@ def refit_permutation_test(
         Test data and labels.
     measure : str or Measure, default "accuracy"
         Any registered measure.
-    n_permutations : int, default 1000
+    n_resamples : int, default 1000
     threshold : float, default 0.5
         Cut of a confusion measure, applied to the scores (see the module docstring).
-    alternative : {"auto", "greater", "less", "two-sided"}, default "auto"
-        "auto" follows the measure's direction in the registry: "greater" when higher
-        is better, "less" for losses; an error for measures without a direction.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater" asks whether the model is better than chance on a measure where
+        higher is better, "less" on a loss.
     random_state : None, int, Generator or SeedSequence
         Seeds the permutations; the same value gives the same null distribution for
         any ``n_jobs``. Each refit also seeds every ``random_state`` the estimator
@@ -300,7 +300,7 @@ def refit_permutation_test(
     Returns
     -------
     RefitPermutationResult
-        ``observed``, ``null_distribution`` (NaN where the measure is undefined,
+        ``estimate``, ``null_distribution`` (NaN where the measure is undefined,
         counted in ``n_undefined`` with a warning), ``pvalue``, ``alternative``...
 
     Examples
@@ -312,14 +312,15 @@ def refit_permutation_test(
     >>> X = rng.normal(size=(80, 2))
     >>> y = (X[:, 0] + 0.3 * rng.normal(size=80) > 0).astype(int)
     >>> res = bm.refit_permutation_test(LogisticRegression(), X[:40], y[:40], X[40:], y[40:],
-    ...                                 measure="accuracy", n_permutations=49, random_state=0)
+    ...                                 measure="accuracy", n_resamples=49,
+    ...                                 alternative="greater", random_state=0)
     >>> res.pvalue   # no permuted-label model came close: the minimum 1 / (49 + 1)
     0.02
     """
     m = get_measure(measure)
     p = m.resolve_params(**dict(params or {}))
-    alt = check_alternative(alternative, m)
-    B = check_count(n_permutations, "n_permutations")
+    alt = check_alternative(alternative)
+    B = check_count(n_resamples, "n_resamples")
     th = check_threshold(threshold)
     method = _check_response(response_method)
     ss = _seed_sequence(random_state)
@@ -348,9 +349,9 @@ def refit_permutation_test(
         _report_undefined_replicates(m.id, k, B, "refits on permuted labels")
     pval = permutation_pvalue(null, observed, alternative=alt,
                               plus_one=plus_one)
-    return RefitPermutationResult(measure=m.id, observed=observed, null_distribution=null,
+    return RefitPermutationResult(measure=m.id, estimate=observed, null_distribution=null,
                                   pvalue=pval, alternative=alt, plus_one=bool(plus_one),
-                                  n_permutations=B, n_undefined=k, threshold=th,
+                                  n_resamples=B, n_undefined=k, threshold=th,
                                   response_method=used)
 
 
@@ -368,10 +369,12 @@ class OOBBootstrapResult(Tabular):
         The number of out-of-bag cases of each replicate.
     ci : Interval
         The percentile interval at ``level`` of the defined replicates (method
-        "oob-bootstrap-percentile"); its ``estimate`` is their mean.
-    apparent : float
+        "oob-bootstrap-percentile").
+    estimate : float
+        The out-of-bag estimate: the mean of the defined replicates (``ci.estimate``).
+    resubstitution : float
         The measure of a model trained on all the data and evaluated on the same data
-        (the optimistic resubstitution value), for reference.
+        (the optimistic "apparent" value), for reference.
     level, n_resamples, threshold, response_method :
         How it was computed.
     n_undefined : int
@@ -388,7 +391,8 @@ class OOBBootstrapResult(Tabular):
     replicates: FloatArray
     oob_sizes: npt.NDArray[np.int64]
     ci: Interval
-    apparent: float
+    estimate: float
+    resubstitution: float
     level: float
     n_resamples: int
     threshold: float
@@ -501,7 +505,7 @@ def oob_bootstrap(
     Returns
     -------
     OOBBootstrapResult
-        ``ci`` (unpacks as ``low, high``), ``replicates``, ``apparent``, counts.
+        ``ci`` (unpacks as ``low, high``), ``replicates``, ``estimate``, ``resubstitution``, counts.
 
     Examples
     --------
@@ -546,8 +550,9 @@ def oob_bootstrap(
     k = int(np.isnan(reps).sum())
     if k:
         _report_undefined_replicates(m.id, k, B, "out-of-bag replicates")
+    ci = _percentile_interval(reps, lv)
     return OOBBootstrapResult(
-        measure=m.id, replicates=reps, oob_sizes=sizes, ci=_percentile_interval(reps, lv),
-        apparent=apparent, level=lv, n_resamples=B, threshold=th, response_method=used,
+        measure=m.id, replicates=reps, oob_sizes=sizes, ci=ci, estimate=ci.estimate,
+        resubstitution=apparent, level=lv, n_resamples=B, threshold=th, response_method=used,
         n_undefined=k, n_oob_one_class=status.count("oob"),
         n_train_one_class=status.count("train"))

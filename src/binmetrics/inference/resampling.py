@@ -2,7 +2,7 @@
 
 A resample of the evaluation set changes how many cases each distinct score holds,
 never the order of the scores. So a bootstrap replicate or a label permutation is
-the same sorted table with new counts (DESIGN.md, "Resampling reuses it"): B
+the same sorted table with new counts (docs/architecture.md, "Resampling reuses it"): B
 replicates cost B count vectors and their cumulative sums, and no sort.
 
 Bootstrap (:func:`bootstrap`)
@@ -66,13 +66,13 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest, Tabular
 from binmetrics.inference._replicates import (
     Progress,
     ResamplingWarning,
@@ -328,26 +328,36 @@ class BootstrapResult(Tabular):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class PermutationResult(Tabular):
+class PermutationResult(HypothesisTest):
     """A label-permutation test of one measure on one table.
 
     Attributes
     ----------
-    measure, observed : the measure id and its value on the table.
+    measure, estimate : the measure id and its value on the table; the measure is
+        the test's statistic, so ``statistic`` is ``estimate`` (scipy's
+        ``permutation_test`` calls it the statistic).
     null_distribution : its value under each permutation (NaN where undefined).
     pvalue : see :func:`permutation_pvalue`; computed from the defined null values.
-    alternative, plus_one, n_permutations, n_undefined, threshold.
+    alternative, plus_one, n_resamples, n_undefined, threshold.
+    method : "label-permutation".
     """
 
     measure: str
-    observed: float
+    estimate: float
     null_distribution: FloatArray
     pvalue: float
     alternative: str
     plus_one: bool
-    n_permutations: int
+    n_resamples: int
     n_undefined: int
     threshold: float
+
+    method: ClassVar[str] = "label-permutation"
+
+    @property
+    def statistic(self) -> float:
+        """The measure's value on the table (``estimate``), the test statistic."""
+        return self.estimate
 
 
 # --- public functions ------------------------------------------------------------------------
@@ -491,7 +501,7 @@ def permutation_pvalue(
     null_distribution: Any,
     observed: float,
     *,
-    alternative: Alternative = "greater",
+    alternative: Alternative = "two-sided",
     plus_one: bool = True,
 ) -> float:
     """Monte-Carlo p-value of ``observed`` against a null distribution.
@@ -511,9 +521,9 @@ def permutation_pvalue(
     Berrar's example: 300 of 10,000 permutations reach the observed 0.80.
 
     >>> null = [0.85] * 300 + [0.5] * 9700
-    >>> permutation_pvalue(null, 0.80, plus_one=False)
+    >>> permutation_pvalue(null, 0.80, alternative="greater", plus_one=False)
     0.03
-    >>> round(permutation_pvalue(null, 0.80), 6)  # (1 + 300) / (1 + 10000)
+    >>> round(permutation_pvalue(null, 0.80, alternative="greater"), 6)  # 301 / 10001
     0.030097
     """
     alt = check_alternative(alternative)
@@ -538,9 +548,9 @@ def permutation_test(
     table: CountTable,
     measure: MeasureLike,
     *,
-    n_permutations: int = 10_000,
+    n_resamples: int = 10_000,
     threshold: float = 0.5,
-    alternative: Alternative | str = "auto",
+    alternative: Alternative | str = "two-sided",
     random_state: Any = None,
     plus_one: bool = True,
     params: Mapping[str, Any] | None = None,
@@ -559,13 +569,12 @@ def permutation_test(
     table : CountTable
         Unweighted, or weighted with integer (frequency) weights.
     measure : measure name, :class:`Measure` or callable ``f(table) -> float``
-    n_permutations : int, default 10000
+    n_resamples : int, default 10000
     threshold : float, default 0.5
         Cut of a confusion measure.
-    alternative : {"auto", "greater", "less", "two-sided"}, default "auto"
-        "auto" tests "better than chance" in a registered measure's direction
-        ("greater" where higher is better, "less" for losses); a callable needs
-        an explicit alternative.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater" tests "better than chance" for a measure where higher is better,
+        "less" for a loss.
     random_state : seed, Generator or None
     plus_one : bool, default True
         Count the observed labelling among the permutations (see
@@ -578,14 +587,14 @@ def permutation_test(
     >>> from binmetrics import CountTable
     >>> t = CountTable.from_arrays([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
     ...                            [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
-    >>> res = permutation_test(t, "auc", n_permutations=2000, random_state=0)
-    >>> res.observed, bool(0.0 < res.pvalue < 0.1)
+    >>> res = permutation_test(t, "auc", n_resamples=2000, alternative="greater",
+    ...                        random_state=0)
+    >>> res.estimate, bool(0.0 < res.pvalue < 0.1)
     (0.8, True)
     """
     t = _check_table(table)
-    B = check_count(n_permutations, "n_permutations")
-    registered = get_measure(measure) if isinstance(measure, (str, Measure)) else None
-    alt = check_alternative(alternative, registered)
+    B = check_count(n_resamples, "n_resamples")
+    alt = check_alternative(alternative)
     th = check_threshold(threshold)
     if isinstance(measure, (str, Measure)):
         name = get_measure(measure).id
@@ -605,21 +614,21 @@ def permutation_test(
         _report_undefined_replicates(target.key, k, B, "permutations")
     p = permutation_pvalue(null, observed, alternative=alt,
                            plus_one=plus_one)
-    return PermutationResult(measure=target.key, observed=observed, null_distribution=null,
+    return PermutationResult(measure=target.key, estimate=observed, null_distribution=null,
                              pvalue=p, alternative=alt, plus_one=bool(plus_one),
-                             n_permutations=B, n_undefined=k, threshold=th)
+                             n_resamples=B, n_undefined=k, threshold=th)
 
 
 def permutation_tables(
     table: CountTable,
-    n_permutations: int,
+    n_resamples: int,
     *,
     random_state: Any = None,
 ) -> Iterator[CountTable]:
     """The permuted tables: the same permutations as :func:`permutation_test` with the
     same seed (same scores as ``table``, positives and negatives redistributed)."""
     t = _check_table(table)
-    B = check_count(n_permutations, "n_permutations")
+    B = check_count(n_resamples, "n_resamples")
     sampler = _PermutationSampler(t)
     rng = np.random.default_rng(check_random_state(random_state))
     for block in sampler.blocks(rng, B):

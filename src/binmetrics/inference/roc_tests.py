@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.formatting import Tabular
+from binmetrics.formatting import HypothesisTest
 from binmetrics.inference.delong import delong_test, delong_test_unpaired
 from binmetrics.inference.intervals import normal_pvalue
 from binmetrics.inference.paired import compare
@@ -70,7 +70,7 @@ ROC_TEST_METHODS = ("delong", "bootstrap", "specificity", "sensitivity", "venkat
 
 
 @dataclass(frozen=True)
-class ROCTest(Tabular):
+class ROCTest(HypothesisTest):
     """The result of :func:`roc_test`.
 
     Attributes
@@ -80,7 +80,10 @@ class ROCTest(Tabular):
     measure : str
         What was compared: ``"auc"``, ``"partial_auc"``, ``"tpr_at_fpr"`` or
         ``"tnr_at_tpr"``; ``params`` its parameters.
-    estimate_a, estimate_b, difference : float
+    value_a, value_b : float
+        Each curve's value of ``measure``.
+    estimate : float
+        ``value_a - value_b``.
     statistic : float
         DeLong's Z (paired), its t (unpaired), or the bootstrap's D.
     pvalue : float
@@ -96,9 +99,9 @@ class ROCTest(Tabular):
     paired: bool
     measure: str
     params: dict[str, Any]
-    estimate_a: float
-    estimate_b: float
-    difference: float
+    value_a: float
+    value_b: float
+    estimate: float
     statistic: float
     pvalue: float
     alternative: str
@@ -110,8 +113,8 @@ class ROCTest(Tabular):
     def to_frame(self) -> pd.DataFrame:
         """One row with the test's numbers."""
         return pd.DataFrame([{"method": self.method, "paired": self.paired,
-                              "measure": self.measure, "estimate_a": self.estimate_a,
-                              "estimate_b": self.estimate_b, "difference": self.difference,
+                              "measure": self.measure, "value_a": self.value_a,
+                              "value_b": self.value_b, "estimate": self.estimate,
                               "statistic": self.statistic, "pvalue": self.pvalue,
                               "alternative": self.alternative, "df": self.df,
                               "n_resamples": self.n_resamples}])
@@ -120,8 +123,8 @@ class ROCTest(Tabular):
         kind = "paired" if self.paired else "unpaired"
         extra = f", df={self.df:.6g}" if self.df is not None else ""
         reps = f", n_resamples={self.n_resamples}" if self.n_resamples else ""
-        return (f"ROCTest({self.method}, {kind}, {self.measure}: {self.estimate_a:.6g} vs "
-                f"{self.estimate_b:.6g}, statistic={self.statistic:.6g}, "
+        return (f"ROCTest({self.method}, {kind}, {self.measure}: {self.value_a:.6g} vs "
+                f"{self.value_b:.6g}, statistic={self.statistic:.6g}, "
                 f"pvalue={self.pvalue:.6g}{extra}, alternative={self.alternative!r}{reps})")
 
 
@@ -283,12 +286,12 @@ def roc_test(
         if is_paired:
             dl = delong_test(y_true, score_a, score_b, alternative=alt,
                              sample_weight=sample_weight)
-            return ROCTest("delong", True, "auc", {}, dl.auc_a, dl.auc_b, dl.difference,
+            return ROCTest("delong", True, "auc", {}, dl.value_a, dl.value_b, dl.estimate,
                            dl.statistic, dl.pvalue, alt, detail=dl)
         u = delong_test_unpaired(y_true, score_a, y_b, score_b, alternative=alt,
                                  sample_weight_a=sample_weight,
                                  sample_weight_b=sample_weight_b)
-        return ROCTest("delong", False, "auc", {}, u.auc_a, u.auc_b, u.difference,
+        return ROCTest("delong", False, "auc", {}, u.value_a, u.value_b, u.estimate,
                        u.statistic, u.pvalue, alt, df=u.df, detail=u)
     B = check_count(n_resamples, "n_resamples")
     if is_paired:

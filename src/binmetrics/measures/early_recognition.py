@@ -1,5 +1,5 @@
 """Early-recognition ranking measures: how well the top of the ranking is enriched in
-positives (the multi-level paper's Table 6, METHODS.md section 2; Berrar's gain and lift).
+positives (the multi-level paper's Table 6, docs/methods.md §2; Berrar's gain and lift).
 
 Average gain and lift, RIE and BEDROC (Truchon & Bayly), the enrichment factor, ROC
 enrichment, AUAC and the mean rank of the positives. Measures at a fixed number of top
@@ -184,7 +184,7 @@ def _group_lift(tp0: FloatArray, c0: FloatArray, c1: FloatArray, pos: Any) -> Fl
     return (tp0 - c0 * q) * _harmonic_gap(c0, c1) + pm
 
 
-# --- early recognition (METHODS.md section 2) ------------------------------------------
+# --- early recognition (docs/methods.md §2) ------------------------------------------
 def _check_alpha(alpha: float) -> float:
     return check_in_range(alpha, "alpha", 0.0, np.inf, low_open=True, high_open=True)
 
@@ -211,7 +211,7 @@ def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
 @register("rie", binning_bound="refinements",
           name="Robust initial enhancement", family="ranking", plot="gain", direction=1,
           range=(0.0, np.inf), aliases=("robust_initial_enhancement",),
-          source="multi-level paper Table 5; Sheridan 2001; METHODS.md section 2",
+          source="multi-level paper Table 5; Sheridan 2001; docs/methods.md §2",
           formula="sum_i exp(-a r_i/N) / [(n/N)(1 - e^-a)/(e^(a/N) - 1)]")
 def rie(t: CountTable, *, alpha: float = 20.0) -> float:
     """Robust initial enhancement: exponentially weighted ranks of the positives over
@@ -238,7 +238,7 @@ def rie(t: CountTable, *, alpha: float = 20.0) -> float:
 @register("bedroc", binning_bound="refinements",
           name="Boltzmann-enhanced discrimination of ROC", family="ranking", plot="gain",
           direction=1, range=UNIT,
-          source="multi-level paper Table 6; Truchon & Bayly 2007; METHODS.md section 2",
+          source="multi-level paper Table 6; Truchon & Bayly 2007; docs/methods.md §2",
           formula="(RIE - RIEmin) / (RIEmax - RIEmin)")
 def bedroc(t: CountTable, *, alpha: float = 20.0) -> float:
     """BEDROC: RIE rescaled to [0, 1] between the worst and best orders (Truchon & Bayly).
@@ -282,7 +282,7 @@ def _positives_in_top(t: CountTable, x: float) -> float:
 @register("enrichment_factor", binning_bound="refinements",
           name="Enrichment factor", family="ranking", plot="lift", direction=1,
           range=(0.0, np.inf), aliases=("ef",),
-          source="multi-level paper Table 5; METHODS.md section 2 (interpolate mode)",
+          source="multi-level paper Table 5; docs/methods.md §2",
           formula="(a(f)/(f N)) / (n/N), a(f) = positives in the top f N")
 def enrichment_factor(t: CountTable, *, fraction: float = 0.01) -> float:
     """Rate of positives in the top ``fraction`` of the ranking over the overall rate.
@@ -305,7 +305,7 @@ def enrichment_factor(t: CountTable, *, fraction: float = 0.01) -> float:
 @register("roc_enrichment", binning_bound="refinements",
           name="ROC enrichment", family="ranking", plot="roc", direction=1,
           range=(0.0, np.inf), aliases=("roce", "roc_ef"),
-          source="multi-level paper Table 5; Jain & Nicholls 2008; METHODS.md section 2",
+          source="multi-level paper Table 5; Jain & Nicholls 2008; docs/methods.md §2",
           formula="TPR(x) / x at FPR = x")
 def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> float:
     """TPR at a fixed false positive rate x, divided by x (Jain & Nicholls).
@@ -360,7 +360,7 @@ def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> floa
 
 @register("auac", binning_bound="refinements",
           name="Area under the accumulation curve", family="ranking", plot="gain", direction=1,
-          range=UNIT, source="multi-level paper Table 6; METHODS.md section 2",
+          range=UNIT, source="multi-level paper Table 6; docs/methods.md §2",
           formula="1 - sum_i (r_i - 1/2) / (n N)")
 def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
     """Area under the curve of the fraction of positives found against the fraction
@@ -392,7 +392,7 @@ def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
           weight_unit=True,
           name="Average rank of the positives", family="ranking", plot="gain",
           direction=-1, range=(0.0, np.inf), aliases=("average_rank", "mean_rank"),
-          source="multi-level paper Table 6; METHODS.md section 2",
+          source="multi-level paper Table 6; docs/methods.md §2",
           formula="(1/P) sum_i r_i (average ranks, rank 1 = highest score)")
 def mean_rank_positives(t: CountTable, *, normalized: bool = False) -> float:
     """Mean rank of the positives, rank 1 being the highest score, ties averaged.
@@ -444,7 +444,7 @@ def roc_ef5(t: CountTable, *, at: str = "top") -> float:
           name="Average rank of the positives, normalized (the multi-level paper's r)",
           family="ranking", plot="gain", direction=-1, range=(0.0, np.inf),
           aliases=("normalized_mean_rank", "normalized_average_rank"),
-          source="multi-level paper Table 6; METHODS.md section 2",
+          source="multi-level paper Table 6; docs/methods.md §2",
           formula="(1/(P (P + N))) sum_i r_i (average ranks, rank 1 = highest score)")
 def mean_rank_normalized(t: CountTable) -> float:
     """Mean rank of the positives divided by the number of cases, as the multi-level

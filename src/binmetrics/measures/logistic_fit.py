@@ -92,7 +92,8 @@ def _newton_steps(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
 
     def loglik(a: float, b: float) -> float:
         eta = a + b * x
-        # sum pos*eta - tot*log(1 + e^eta), stably; no BLAS (see docs/performance.md)
+        # sum pos*eta - tot*log(1 + e^eta), stably; no BLAS (docs/architecture.md, "Start-up
+        # and speed")
         return float(np.sum(pos * eta) - np.sum(tot * np.logaddexp(0.0, eta)))
 
     ll = float("nan")  # computed only when a large step needs checking

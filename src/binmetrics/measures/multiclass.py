@@ -1,5 +1,5 @@
 """The natively multiclass forms of registered measures (multi-level paper Table 5;
-METHODS.md section 5.1), declared on their registry entries.
+docs/methods.md §5.1), declared on their registry entries.
 
 A multiclass evaluation computes a measure that declares a multiclass form with that
 form, from a :class:`MulticlassData` (the classes, the probability matrix, the k x k
@@ -277,7 +277,7 @@ def _information(data: MulticlassData, measure: str, prior: str, priors: Any,
 def information_score(data: MulticlassData, *, prior: str = "test",
                               priors: Any = None, prior_counts: Any = None,
                               base: float = 2.0) -> float:
-    """Mean Kononenko-Bratko information score Ia in bits per case (METHODS.md 5.1).
+    """Mean Kononenko-Bratko information score Ia in bits per case (docs/methods.md §5.1).
 
     For a case with prior P of its true class and predicted probability p of it:
     I = log p - log P if p >= P, else log(1 - P) - log(1 - p).
@@ -300,7 +300,7 @@ def information_score(data: MulticlassData, *, prior: str = "test",
 @multiclass_form("relative_information_score")
 def relative_information_score(data: MulticlassData, *, prior: str = "test",
                                        priors: Any = None, prior_counts: Any = None) -> float:
-    """Relative information score Ir = Ia / E, E = -sum_c P(c) log P(c) (METHODS.md 5.1;
+    """Relative information score Ir = Ia / E, E = -sum_c P(c) log P(c) (docs/methods.md §5.1;
     a fraction as Berrar eq. 25, Orange reports 100 times it). Priors as for the
     information score."""
     got = _information(data, "relative_information_score", prior, priors, prior_counts)

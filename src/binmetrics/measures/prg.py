@@ -1,5 +1,5 @@
 """The precision-recall-gain curve and its area (Flach & Kull 2015; Siblini et al.;
-METHODS.md section 4)."""
+docs/methods.md §4)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable, FloatArray
 
 
-# --- precision-recall-gain (Flach & Kull 2015; METHODS.md section 4) -------------------
+# --- precision-recall-gain (Flach & Kull 2015; docs/methods.md §4) -------------------
 def prg_points(t: CountTable) -> dict[str, FloatArray]:
     """Points of the precision-recall-gain curve with the crossing points of prg.py.
 
@@ -77,7 +77,7 @@ def prg_points(t: CountTable) -> dict[str, FloatArray]:
 
 @register("auprg", name="Area under the precision-recall-gain curve", family="ranking", plot="prg",
           direction=1, range=(-np.inf, 1.0), aliases=("prg_auc", "au_prg"),
-          source="Siblini et al. sec. 2 (Flach & Kull 2015); METHODS.md section 4",
+          source="Siblini et al. sec. 2 (Flach & Kull 2015); docs/methods.md §4",
           formula="area under precision gain against recall gain, recall gain in [0, 1]")
 def auprg(t: CountTable, *, compat: str = "exact") -> float:
     """Area under the precision-recall-gain curve (Flach & Kull; prg.py conventions).
@@ -90,7 +90,7 @@ def auprg(t: CountTable, *, compat: str = "exact") -> float:
     ----------
     compat : {"exact", "prgc"}, default "exact"
         Matters only for a calibrated table (:meth:`CountTable.calibrated`, Siblini
-        et al. sec. 3.1; METHODS.md section 4). Precision gain is invariant to the
+        et al. sec. 3.1; docs/methods.md §4). Precision gain is invariant to the
         calibration and recall gain becomes 1 - (pi0/(1 - pi0)) FN/TP. "exact" places
         the axis crossings where the calibrated gains cross (the y-axis one at
         TP = pi0 P). "prgc" reproduces the reference code (prgc.py), which still

@@ -289,7 +289,7 @@ def _information_sum(t: CountTable, pi: float) -> float:
           sums=(LOG_PASS, INFORMATION),
           family="probabilistic", direction=1, range=(-np.inf, np.inf),
           aliases=("kb_information", "mean_information_score"),
-          source="Berrar Def. 23 (eq. 24); Kononenko & Bratko 1991; METHODS.md 5.1",
+          source="Berrar Def. 23 (eq. 24); Kononenko & Bratko 1991; docs/methods.md §5.1",
           formula="mean of I = log p - log P if p >= P else log(1-P) - log(1-p)",
           needs_probabilities=True)
 def information_score(t: CountTable, *, prior: float | None = None, base: float = 2.0) -> float:
@@ -318,7 +318,7 @@ def information_score(t: CountTable, *, prior: float | None = None, base: float 
           sums=(LOG_PASS, INFORMATION),
           family="probabilistic", direction=1, range=(-np.inf, np.inf),
           aliases=("kb_relative_information",),
-          source="Berrar Def. 23 (eq. 25); METHODS.md 5.1",
+          source="Berrar Def. 23 (eq. 25); docs/methods.md §5.1",
           formula="mean information score / entropy of the prior",
           needs_probabilities=True)
 def relative_information_score(t: CountTable, *, prior: float | None = None) -> float:

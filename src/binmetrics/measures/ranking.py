@@ -250,7 +250,7 @@ def ks(t: CountTable) -> float:
 @register("taks", name="Truncated average Kolmogorov-Smirnov statistic", family="ranking",
           plot="threshold",
           direction=1, range=(-1.0, 1.0), aliases=("truncated_average_ks",),
-          source="Berrar Def. 31 (eq. 36); METHODS.md 5.2",
+          source="Berrar Def. 31 (eq. 36); docs/methods.md §5.2",
           formula="mean of TPR - FPR over the thresholds between the end points")
 def taks(t: CountTable) -> float:
     """Mean signed gap TPR - FPR over all thresholds except the end points (0,0), (1,1)

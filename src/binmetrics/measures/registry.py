@@ -35,7 +35,7 @@ class Measure:
         arrays of them), ``"probabilistic"`` (a loss on scores read as
         probabilities or margins) or ``"ranking"`` (a function of the whole order).
     func : the function; confusion measures take a :class:`~binmetrics.table.confusion.Confusion`,
-        the others a :class:`~binmetrics.counts.CountTable`; parameters are keywords.
+        the others a :class:`~binmetrics.table.CountTable`; parameters are keywords.
     aliases : other names that resolve to this measure.
     direction : +1 higher is better, -1 lower is better, 0 neither (e.g. prevalence).
     range : the values the measure can take (may include +-inf).

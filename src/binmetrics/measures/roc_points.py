@@ -169,7 +169,8 @@ def read_curve(xs: FloatArray, ys: FloatArray, x: FloatArray, *,
 @register("tpr_at_fpr", name="Sensitivity at a fixed false positive rate", family="ranking",
           plot="roc", binning_bound="refinements", direction=1, range=(0.0, 1.0),
           aliases=("sensitivity_at_specificity", "se_at_sp"),
-          source="pROC coords(input = \"specificity\"); roc.test(method = \"specificity\")",
+          source=("Robin et al. 2011 (pROC): coords(input = \"specificity\"), "
+                  "roc.test(method = \"specificity\")"),
           formula="TPR(fpr), linear between the ROC vertices (highest TPR on a vertical run)")
 def tpr_at_fpr(t: CountTable, *, fpr: float = 0.1) -> float:
     """The TPR of the ROC curve at a fixed FPR (sensitivity at specificity 1 - fpr).
@@ -189,7 +190,8 @@ def tpr_at_fpr(t: CountTable, *, fpr: float = 0.1) -> float:
 @register("tnr_at_tpr", name="Specificity at a fixed true positive rate", family="ranking",
           plot="roc", binning_bound="refinements", direction=1, range=(0.0, 1.0),
           aliases=("specificity_at_sensitivity", "sp_at_se"),
-          source="pROC coords(input = \"sensitivity\"); roc.test(method = \"sensitivity\")",
+          source=("Robin et al. 2011 (pROC): coords(input = \"sensitivity\"), "
+                  "roc.test(method = \"sensitivity\")"),
           formula="1 - FPR(tpr), linear between the ROC vertices (lowest FPR on a run)")
 def tnr_at_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
     """The specificity (1 - FPR) of the ROC curve at a fixed TPR.

@@ -52,8 +52,8 @@ def _top_k_multiclass(data: MulticlassData, *, k: int = 1) -> float:
 
 @register("top_k_accuracy", name="Top-k accuracy", family="probabilistic", direction=1,
           range=(0.0, 1.0), aliases=("top_k_accuracy_score", "topk_accuracy"),
-          source="scikit-learn top_k_accuracy_score", multiclass=_top_k_multiclass,
-          sums=(TOP1,),
+          source="scikit-learn top_k_accuracy_score; docs/methods.md §6",
+          multiclass=_top_k_multiclass, sums=(TOP1,),
           formula="(1/n) sum_i [y_i among the k highest-scored classes of case i]")
 def top_k_accuracy(t: CountTable, *, k: int = 1) -> float:
     """Share of cases whose true class is among the k best-scored classes.

@@ -53,7 +53,7 @@ def _reorder(out: pd.DataFrame, order: dict[str, list[Any]], idx: list[str],
 
 def _correction_measures() -> tuple[str, ...]:
     """The measures of the registry with a ``correction`` parameter (the Haldane–Anscombe
-    correction of LR+, LR- and DOR, METHODS.md): those an empty confusion cell makes
+    correction of LR+, LR- and DOR, docs/conventions.md): those an empty confusion cell makes
     infinite unless it is set."""
     return tuple(m.id for m in iter_measures() if "correction" in m.params)
 

@@ -258,7 +258,7 @@ def _check_params(params: Mapping[str, Mapping[str, Mapping[str, Any]]],
             if kind == "2-class":
                 form = "the binary measure"
             elif mid in NATIVE_MEASURES:
-                form = "the native multiclass measure (binmetrics.multiclass)"
+                form = "the native multiclass measure (binmetrics.evaluation.multiclass)"
             else:
                 form = "the binary measure averaged one-vs-rest"
             for k in sorted(ks):

@@ -37,6 +37,7 @@ from binmetrics.study._plan import _class_counts, _Setting
 from binmetrics.study._tasks import _Result
 from binmetrics.study.folds import FOLD_COLUMNS, StudyFolds
 from binmetrics.study.srd_analyses import TEST_SUFFIX, StudySRD
+from binmetrics.validation import NanPolicy
 
 if TYPE_CHECKING:
     from binmetrics.comparison.bayesian import BayesianSignedRank
@@ -430,7 +431,7 @@ class Study(StudyFolds, Tabular):
         than ``k`` measures left is cross-validated leave-one-out, with a warning).
         Direction-0, non-finite and constant rows are dropped with one warning. A
         group too small for the cross-validation (fewer than 4 measures left: too
-        few for leave-one-out, METHODS §1.7) keeps its SRD but is left out of
+        few for leave-one-out, docs/methods.md §1.7) keeps its SRD but is left out of
         ``.long()`` and so of the ANOVA, and a group with fewer than 3 measures left
         is left out altogether; one warning names those groups
         (:attr:`StudySRD.not_cross_validated`, :attr:`StudySRD.skipped`), and the
@@ -597,7 +598,7 @@ class Study(StudyFolds, Tabular):
     def rank_comparison(self, measure: str, *, validation: str = "test",
                         blocks: Sequence[str] = ("dataset", "balance", "classes"),
                         higher_is_better: bool | None = None, tie_correction: bool = False,
-                        missing: str = "raise", **where: Any) -> RankComparison:
+                        nan_policy: NanPolicy = "raise", **where: Any) -> RankComparison:
         """Demšar's (2006) comparison of the models on one measure: average ranks, the
         Friedman test, post-hoc tests and the critical-difference diagram
         (:func:`~binmetrics.comparison.ranks.rank_comparison`).
@@ -606,7 +607,7 @@ class Study(StudyFolds, Tabular):
         (:meth:`scores_table`). Whether higher is better comes from the measure registry
         (loss measures rank ascending); a measure without a direction (prevalence) is
         refused. A block where a model failed or the measure is undefined has a missing
-        cell: an error, or ``missing="drop"`` leaves the block out with a warning.
+        cell: an error, or ``nan_policy="omit"`` leaves the block out with a warning.
 
         Examples
         --------
@@ -620,7 +621,7 @@ class Study(StudyFolds, Tabular):
         higher = self._direction(measure, higher_is_better)
         wide = self.scores_table(measure, validation=validation, blocks=blocks, **where)
         return rank_comparison(wide, higher_is_better=higher, tie_correction=tie_correction,
-                               missing=missing)  # type: ignore[arg-type]
+                               nan_policy=nan_policy)
 
     def bayesian_signed_rank(self, measure: str, model_a: str, model_b: str, *,
                              rope: float = 0.0, validation: str = "test",
@@ -632,7 +633,7 @@ class Study(StudyFolds, Tabular):
         "A better" means better by the measure's direction in the registry: for a loss
         measure the differences are b - a, so that a smaller loss of A counts for A.
         Blocks where either model has no value are an error (the study's failures and
-        undefined values say why). ``options`` go to the test (``prior``, ``nsamples``).
+        undefined values say why). ``options`` go to the test (``prior``, ``n_resamples``).
 
         Examples
         --------

@@ -33,7 +33,7 @@ TEST_SUFFIX = " T"
 #: The cross-validations of
 #: :meth:`binmetrics.comparison.srd_ranking.SRDResult.cross_validate`.
 _SRD_CVS = ("kfold", "loo", "bootstrap", "rsrd_wilcoxon")
-#: Leave-one-out needs this many rows (three left in every resample; METHODS §1.7).
+#: Leave-one-out needs this many rows (three left in every resample; docs/methods.md §1.7).
 _MIN_LOO_ROWS = 4
 
 

@@ -1,4 +1,4 @@
-"""The count table: the one state every measure is computed from (DESIGN.md).
+"""The count table: the one state every measure is computed from (docs/architecture.md).
 
 :class:`CountTable` holds, for each distinct score in descending order, the (weighted)
 positives and negatives with that score; :class:`Confusion` is one cut of it.

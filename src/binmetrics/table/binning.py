@@ -1,17 +1,17 @@
 """Binned scores (``decimals=`` / ``bins=``): the bin grid and what a binned table knows.
 
 At billions of rows with continuous scores the count table has as many rows as
-there are distinct scores. Binning the scores caps its size (DESIGN.md, "Where
+there are distinct scores. Binning the scores caps its size (docs/architecture.md, "Where
 users outgrow one machine"); the price is known exactly:
 
 * **Confusion measures** are exact at the evaluation's threshold and at any other
   threshold on the bin grid: each bin is represented by its *lower* edge
   (``decimals=d``: floor(score * 10^d) / 10^d), so ``score >= t`` and
   ``bin(score) >= t`` select the same rows whenever ``t`` is an edge, and the
-  engines (and :func:`binned_table` given ``threshold=``) make the evaluation's
-  threshold one more edge: a score s >= t whose bin starts below t is represented
-  by t itself. At another threshold inside an occupied bin the confusion matrix is
-  not the raw one: :class:`~binmetrics.Evaluation` warns, and the bounds
+  engines (and :func:`~binmetrics.engines.binning.binned_table` given ``threshold=``)
+  make the evaluation's threshold one more edge: a score s >= t whose bin starts below
+  t is represented by t itself. At another threshold inside an occupied bin the
+  confusion matrix is not the raw one: :class:`~binmetrics.Evaluation` warns, and the bounds
   give None.
 * **Probabilistic measures** are exact: the engine sums every loss over the raw
   scores (squared and absolute error, log loss with its clip at 1e-15, focal loss at

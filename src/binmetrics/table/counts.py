@@ -2,7 +2,7 @@
 
 Every threshold and ranking measure is a function of one small table: for each
 distinct score, in descending order, the (weighted) number of positives and
-negatives with that score (DESIGN.md, "The one idea"). The probabilistic losses
+negatives with that score (docs/architecture.md, "The one idea"). The probabilistic losses
 are functions of (label, score) too, so they are plain weighted sums over the
 same table. Ties are segments of the table, never broken by row order.
 """
@@ -239,10 +239,11 @@ class CountTable(Tabular):
     def from_validated(
         cls, y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray | None
     ) -> CountTable:
-        """The count table of arrays already checked (:func:`~binmetrics.validation.
-        check_binary_inputs` gives them): ``y`` boolean labels, ``s`` finite float64
-        scores, ``w`` non-negative float64 weights or None. No checks: the front doors
-        (:meth:`from_arrays`, :func:`~binmetrics.evaluate`, the engines) validate first.
+        """The count table of arrays already checked (as
+        :func:`~binmetrics.validation.check_binary_inputs` gives them): ``y`` boolean
+        labels, ``s`` finite float64 scores, ``w`` non-negative float64 weights or None.
+        No checks: the front doors (:meth:`from_arrays`, :func:`~binmetrics.evaluate`,
+        the engines) validate first.
 
         Examples
         --------
