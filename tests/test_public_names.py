@@ -73,6 +73,22 @@ def test_the_stubs_are_packaged() -> None:
         assert any(Path(rel).match(pattern) for pattern in data), rel
 
 
+def test_type_checkers_read_the_stub(tmp_path: Path) -> None:
+    # mypy types the package from __init__.pyi: listed names exist, others are errors
+    # (with the module-level __getattr__ of __init__.py alone, any name would be Any)
+    pytest.importorskip("mypy")
+    (tmp_path / "use.py").write_text("import binmetrics as bm\n"
+                                     "bm.evaluate, bm.DeLongTest, bm.plot, bm.__version__\n"
+                                     "bm.EvalOptions\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=skip",
+         "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "use.py")],
+        capture_output=True, text=True, cwd=tmp_path, env={"MYPYPATH": str(PKG_DIR.parent),
+                                                           "PATH": ""})
+    errors = [line for line in out.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1 and 'no attribute "EvalOptions"' in errors[0], out.stdout
+
+
 def _package_with_stub(tmp_path: Path, stub: str) -> str:
     pkg = tmp_path / "stubbed_pkg"
     pkg.mkdir()
