@@ -82,15 +82,20 @@ def test_ci_table_shares_one_bootstrap(ev):
     assert table.value.tolist() == [ev[m] for m in ("tpr", "auc", "mcc", "f1")]
 
 
-def test_permutation_test_direction_from_the_registry(ev):
+def test_permutation_test_is_two_sided_unless_asked(ev):
     res = ev.permutation_test("auc", n_resamples=999, random_state=0)
-    assert res.alternative == "greater"
-    loss = ev.permutation_test("brier", n_resamples=999, random_state=0)
-    assert loss.alternative == "less"
+    greater = ev.permutation_test("auc", n_resamples=999, random_state=0,
+                                  alternative="greater")
+    less = ev.permutation_test("auc", n_resamples=999, random_state=0, alternative="less")
+    assert (res.alternative, greater.alternative) == ("two-sided", "greater")
+    # the same permutations: two-sided is twice the smaller tail (capped at 1)
+    assert res.pvalue == min(1.0, 2 * min(greater.pvalue, less.pvalue))
     exp = resampling.permutation_test(ev.table, "auc", n_resamples=999, random_state=0)
     assert res.pvalue == exp.pvalue
-    with pytest.raises(ValueError, match="no direction"):
-        ev.permutation_test("prevalence", n_resamples=10)
+    # a measure without a direction has a two-sided test too
+    assert ev.permutation_test("prevalence", n_resamples=10).alternative == "two-sided"
+    with pytest.raises(ValueError, match="'auto' is gone"):
+        ev.permutation_test("auc", n_resamples=10, alternative="auto")
 
 
 def test_progress_callback_sees_every_replicate(ev):
@@ -170,9 +175,8 @@ def test_method_spellings_and_mapping_keys():
         ev.ci("tpr", kind="bca")
 
 
-def test_module_permutation_test_takes_the_direction_from_the_registry():
+def test_module_permutation_test_is_two_sided_for_measures_and_callables():
     t = bm.CountTable.from_arrays(Y, S)
     assert resampling.permutation_test(t, "brier", n_resamples=99,
-                                       random_state=0).alternative == "less"
-    with pytest.raises(ValueError, match="alternative"):
-        resampling.permutation_test(t, lambda tab: 0.0, n_resamples=9)
+                                       random_state=0).alternative == "two-sided"
+    assert resampling.permutation_test(t, lambda tab: 0.0, n_resamples=9).pvalue == 1.0

@@ -153,7 +153,8 @@ def test_several_models_with_own_thresholds_and_paired_table() -> None:
                 [at.confusion.tp, at.confusion.fp, at.confusion.fn, at.confusion.tn]
             assert embedded_as(num(md["values"]["mcc"][j]), at["mcc"])
         assert same(cell(page, i, "auc")[0], ev["auc"])
-        assert list(md["charts"]) == ["roc", "threshold", "pr", "prg", "gain", "lift", "loss"]
+        assert list(md["charts"]) == [k for k in plot.kinds(ev) if plot.PLOT_KINDS[k].in_report]
+        assert list(md["charts"])[:7] == ["roc", "threshold", "pr", "prg", "gain", "lift", "loss"]
         assert set(md["markers"]) == {"roc", "pr", "gain", "lift"}
     table = page[page.index("id='bm-paired'"):]
     for r in cmp.to_frame().itertuples():
@@ -184,10 +185,13 @@ def test_intervals() -> None:
 
 
 def test_single_class_reports_undefined() -> None:
+    one_class = bm.evaluate([0, 0, 0, 0], [0.1, 0.4, 0.35, 0.8])
     with pytest.warns(bm.UndefinedMeasureWarning):
-        page = report(bm.evaluate([0, 0, 0, 0], [0.1, 0.4, 0.35, 0.8]))
+        page = report(one_class)
     data = embedded(page)
-    assert list(data["models"][0]["charts"]) == ["gain", "loss", "reliability"]
+    drawn = [k for k in plot.kinds(one_class) if plot.PLOT_KINDS[k].in_report]
+    assert list(data["models"][0]["charts"]) == drawn
+    assert drawn[:3] == ["gain", "loss", "reliability"]
     import html as h
 
     assert "roc chart: model 'model' is left out: it has no positives" in h.unescape(page)
@@ -205,17 +209,18 @@ def test_to_html_writes_the_same_page(tmp_path: Path) -> None:
 
 # --- the charts are plot's kinds ------------------------------------------------------------
 def test_charts_follow_plot_kinds() -> None:
-    """One list: the report draws the kinds of plot.KINDS that have chart data, in order,
-    from plot.chart_data (so a kind added there shows up here)."""
+    """One list: the report draws the registered plot kinds it shows (in_report), in
+    order, from plot.chart_data with each kind's report options (so a kind registered
+    shows up here)."""
     ev = bm.evaluate(Y_BERRAR, S_BERRAR, threshold=0.55)
     data = embedded(report(ev))
-    wanted = [k for k in plot.KINDS if plot.CHART_DATA[k] is not None]
+    wanted = [k for k, pk in plot.PLOT_KINDS.items() if pk.in_report]
     assert [c["id"] for c in data["charts"]] == wanted
     assert "reliability" in wanted and "loss" in wanted
     assert set(plot.KINDS) - set(wanted) == {"measure", "confusion_matrix"}  # shown otherwise
     for c in data["charts"]:
-        cd = plot.chart_data(c["id"], {"model": ev}, **({"center": "threshold"}
-                                                       if c["id"] == "loss" else {}))
+        options = plot.PLOT_KINDS[c["id"]].options_for_report([("model", ev)], 1000)
+        cd = plot.chart_data(c["id"], {"model": ev}, **options)
         assert c["title"] == cd.title and c["xlabel"] == cd.xlabel
         assert [s[3] for s in c["shared"]] == [s.label for s in cd.series if s.shared]
         assert [s[3] for s in data["models"][0]["charts"][c["id"]]] == \

@@ -114,7 +114,7 @@ def test_slider_updates_matrix_and_f1(page: Any, tmp_path: Path) -> None:
         warnings.simplefilter("ignore", UserWarning)
         report(models, path, thresholds=400)
     open_report(page, path)
-    charts = [k for k in bm.plot.KINDS if bm.plot.CHART_DATA[k] is not None]
+    charts = [k for k, pk in bm.plot.PLOT_KINDS.items() if pk.in_report]
     assert page.locator("svg[id^='bm-chart-']").count() == len(charts) + 1 == 10  # + measure
     for kind in charts:
         assert page.locator(f"#bm-chart-{kind}").count() == 1, kind

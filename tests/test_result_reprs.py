@@ -28,6 +28,7 @@ SUBPACKAGES = ["comparison", "curves", "engines", "evaluation", "inference", "me
                "table", "display", "study"]
 #: exported classes that are not results (definitions, options of a computation, protocols)
 NOT_RESULTS = {
+    "HypothesisTest": "the base class of every test result (each is walked here)",
     "Measure": "a measure's definition (the registry's entry)",
     "Scorer": "a scikit-learn scorer (a callable)",
     "FileEngine": "an engine's declaration in the engine registry",
@@ -35,7 +36,6 @@ NOT_RESULTS = {
     "Binning": "a binning rule (an option)",
     "HasTable": "a protocol",
     "PositiveGroups": "internal arrays of a count table for the ranking kernels",
-    "HypothesisTest": "the base of the hypothesis-test results, each walked as itself",
 }
 
 Y = np.array([1, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 4)

@@ -131,7 +131,8 @@ def test_cv_5x2_differences_and_formulas(data):
     assert res.statistic == pytest.approx(d[0, 0] / math.sqrt(s2.sum() / 5))
     assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(res.statistic), 5))
     frame = res.to_frame()
-    assert frame.shape == (10, 5) and frame["difference"].tolist() == d.ravel().tolist()
+    assert frame.shape == (10, 9) and frame["difference"].tolist() == d.ravel().tolist()
+    assert (frame["pvalue"] == res.pvalue).all() and (frame["method"] == "5x2cv-t").all()
     again = bm.cv_5x2_test(a, b, X, y, random_state=0)
     np.testing.assert_array_equal(again.differences, d)
     assert "kind='t'" in repr(res) and res.measure == "auc"

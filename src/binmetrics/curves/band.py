@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from binmetrics.backends import axes
+from binmetrics.chart import ChartData, Drawable, series
 from binmetrics.formatting import Tabular
 from binmetrics.inference.resampling import bootstrap_count_blocks
 from binmetrics.measures.roc_points import check_rates, read_curve
@@ -27,13 +27,13 @@ from binmetrics.table.counts import CountTable, FloatArray
 from binmetrics.validation import check_count, check_level
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
+    pass
 
 __all__ = ["ROCBand", "roc_band"]
 
 
 @dataclass(frozen=True)
-class ROCBand(Tabular):
+class ROCBand(Drawable, Tabular):
     """Bootstrap intervals of one rate of the ROC curve at fixed values of the other.
 
     ``along`` is "fpr" (the band bounds the TPR at the FPRs in ``at``; pROC ``ci.se``
@@ -62,19 +62,28 @@ class ROCBand(Tabular):
         return (f"ROCBand({what}, {self.at.size} points, {self.level:g} percentile, "
                 f"n_resamples={self.n_resamples})\n{self.to_frame()}")
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Axes:
-        """Shade the band in ROC space (FPR across, TPR up); needs matplotlib."""
-        ax = axes(ax, "ROCBand.plot")
+    def chart(self) -> ChartData:
+        """The band as a region of ROC space (FPR across, TPR up); ``.plot()`` shades it.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> band = bm.evaluate([0, 1, 0, 1, 1, 0], [.1, .9, .3, .6, .4, .5]).roc().ci_band(
+        ...     fpr=[0.0, 0.5, 1.0], n_resamples=20, random_state=0)
+        >>> band.chart().series[0].x.tolist()  # out along the FPRs, back along them
+        [0.0, 0.5, 1.0, 1.0, 0.5, 0.0]
+        """
         if self.along == "fpr":
-            ax.fill_between(self.at, self.low, self.high, **{"alpha": 0.3, **kwargs})
+            x = np.concatenate((self.at, self.at[::-1]))
+            y = np.concatenate((self.high, self.low[::-1]))
         else:
-            ax.fill_betweenx(self.at, 1.0 - self.high, 1.0 - self.low,
-                             **{"alpha": 0.3, **kwargs})
-        ax.set_xlabel("False positive rate")
-        ax.set_ylabel("True positive rate")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        return ax
+            x = np.concatenate((1.0 - self.high, (1.0 - self.low)[::-1]))
+            y = np.concatenate((self.at, self.at[::-1]))
+        what = "TPR" if self.along == "fpr" else "specificity"
+        band = series(x, y, f"{100 * self.level:g}% band of the {what} (bootstrap, "
+                      f"{self.n_resamples} resamples)", style="band")
+        return ChartData("roc_band", "ROC confidence band", "False positive rate",
+                         "True positive rate", (band,), (0.0, 1.0), (0.0, 1.0), legend=None)
 
 
 def _read(t: CountTable, along: str, at: FloatArray) -> FloatArray:

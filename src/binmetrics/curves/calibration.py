@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,6 +19,7 @@ from scipy import stats
 from scipy.special import ndtri
 
 from binmetrics.backends import axes
+from binmetrics.chart import ChartData, Drawable, Note, histogram_outline, series
 from binmetrics.exceptions import report_undefined
 from binmetrics.formatting import HypothesisTest, Tabular
 from binmetrics.measures.calibration import (
@@ -27,6 +27,7 @@ from binmetrics.measures.calibration import (
     spiegelhalter_z,
     weighted_percentile,
 )
+from binmetrics.measures.decision_curve import DecisionCurve
 from binmetrics.measures.probabilistic import require_probabilities
 from binmetrics.measures.ranking import roc_hull
 from binmetrics.table.counts import CountTable, FloatArray
@@ -36,8 +37,11 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
-__all__ = ["BrierDecomposition", "CalibrationTest", "CostCurve", "DecisionCurve",
-           "Reliability", "calibration_test"]
+__all__ = ["HISTOGRAM_LABEL", "BrierDecomposition", "CalibrationTest", "CostCurve",
+           "DecisionCurve", "Reliability", "calibration_test"]
+
+#: The label of the reliability diagram's histogram (the bins' shares of the cases).
+HISTOGRAM_LABEL = "share of cases per bin"
 
 
 def _exact(t: CountTable, what: str) -> None:
@@ -69,13 +73,14 @@ def _histogram(t: CountTable, n: int) -> FloatArray:
 
 
 @dataclass(frozen=True, repr=False)
-class Reliability(Tabular):
+class Reliability(Drawable, Tabular):
     """The reliability diagram's numbers: per non-empty bin, its edges, its weight, the
     mean predicted probability and the observed rate with a Wilson interval.
 
     Bins as :func:`binmetrics.measures.calibration.calibration_bins` (scikit-learn's
     ``calibration_curve``); ``histogram`` is the weight of the cases in 20 equal-width
-    bins of [0, 1] (the histogram of p under the diagram).
+    bins of [0, 1] (the histogram of p). :meth:`chart` is the diagram every plot of it
+    draws (``.plot()``, ``bm.plot.reliability``, the HTML report).
 
     Examples
     --------
@@ -140,26 +145,55 @@ class Reliability(Tabular):
                              "weight": self.weight, "ci_low": self.ci_low,
                              "ci_high": self.ci_high})
 
-    def plot(self, *, ax: Any = None, histogram: bool = True) -> Axes:
-        """The diagram with Wilson intervals, the diagonal and (below) the histogram of p."""
-        ax = axes(ax, "Reliability.plot")
-        err = np.maximum(np.vstack([self.observed - self.ci_low, self.ci_high - self.observed]),
-                         0.0)
-        ax.errorbar(self.mean_predicted, self.observed, yerr=err, marker="o", markersize=4,
-                    capsize=2, label=f"{self.observed.size} bins ({self.strategy})")
-        ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1,
-                label="perfectly calibrated")
-        if histogram and self.histogram.sum() > 0:
-            h = 0.2 * self.histogram / self.histogram.max()
-            ax.bar(np.arange(20) / 20, h, width=0.05, align="edge", color="grey", alpha=0.3,
-                   label="histogram of p")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        ax.set_xlabel("mean predicted probability")
-        ax.set_ylabel("fraction of positives")
-        ax.set_title(f"Reliability diagram ({int(self.level * 100)}% Wilson intervals)")
-        ax.legend(loc="upper left", fontsize="small")
-        return ax
+    def chart(self, *, histogram: bool = True, counts: bool = True,
+              intervals: bool = False) -> ChartData:
+        """The reliability diagram: the observed rate against the mean predicted
+        probability in each bin, the diagonal of perfect calibration, and
+
+        - ``histogram``: bars of each bin's share of the (weighted) cases;
+        - ``counts``: each bin's number of cases (weight) next to its point;
+        - ``intervals``: the Wilson intervals of the observed rates.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([0, 0, 0, 0, 1, 1, 1, 1, 1],
+        ...                  [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0])
+        >>> cd = ev.reliability(n_bins=3).chart()
+        >>> [s.label for s in cd.series], [t.text for t in cd.texts]
+        (['share of cases per bin', '3 bins (uniform)', 'perfectly calibrated'], ['3', '2', '4'])
+        """
+        out = []
+        if histogram:
+            hx, hy = histogram_outline(self.low, self.high, self.weight / self.weight.sum())
+            out.append(series(hx, hy, HISTOGRAM_LABEL, style="bars", legend=False,
+                              extra={"alpha": 0.15, "zorder": 0}))
+        out.append(series(self.mean_predicted, self.observed,
+                          f"{self.observed.size} bins ({self.strategy})", marker="o",
+                          extra={"markersize": 5},
+                          source=(self, "mean_predicted", "observed")))
+        if intervals:  # one vertical whisker per bin, NaN between them
+            x = np.repeat(self.mean_predicted, 3)
+            x[2::3] = np.nan
+            y = np.column_stack([self.ci_low, self.ci_high,
+                                 np.full(self.ci_low.size, np.nan)]).ravel()
+            out.append(series(x, y, f"{100 * self.level:g}% Wilson intervals", width=1.0))
+        out.append(series([0.0, 1.0], [0.0, 1.0], "perfectly calibrated", style="dashed",
+                          shared=True, color="grey", width=1.0))
+        texts: tuple[Note, ...] = ()
+        if counts:
+            whole = bool(np.all(self.weight == np.round(self.weight)))
+            texts = tuple(Note(float(x), float(y), f"{n:.0f}" if whole else f"{n:g}",
+                               offset=(4, 4), extra={"fontsize": "x-small"})
+                          for x, y, n in zip(self.mean_predicted, self.observed, self.weight,
+                                             strict=True))
+        return ChartData("reliability",
+                         "Reliability diagram" + (" (numbers: cases per bin)" if counts else ""),
+                         "mean predicted probability",
+                         "fraction of positives" + ("; bars: share of cases" if histogram
+                                                    else ""),
+                         tuple(out), (0.0, 1.0), (0.0, 1.0), texts=texts, legend="upper left",
+                         pad=0.02, aspect="equal")
 
     def _title(self) -> str:
         return (f"Reliability(n_bins={self.n_bins}, strategy={self.strategy!r}, "
@@ -360,108 +394,8 @@ class BrierDecomposition(Tabular):
                 f"brier={self.total:.6g})")
 
 
-def _net_benefits(t: CountTable, thresholds: FloatArray, name: str) -> FloatArray:
-    """Net benefit at each threshold (one bisection each, the counts summed between cuts).
-
-    On binned scores a threshold inside an occupied bin does not give the raw scores'
-    confusion matrix: NaN there, with one warning for the curve."""
-    n = t.total
-    k = np.array([t.cut_index(float(th)) for th in thresholds], dtype=np.intp)
-    tp, fp = t.prefix_sums_at(k)
-    nb = np.asarray(tp / n - fp / n * (thresholds / (1 - thresholds)), dtype=np.float64)
-    if t.binning is not None:
-        bad = np.array([not t.binning.exact_at(float(th), t) for th in thresholds])
-        if bad.any():
-            nb[bad] = np.nan
-            report_undefined("net_benefit", f"decision curve of {name!r}: {int(bad.sum())} of "
-                             f"{bad.size} thresholds (the first {thresholds[bad][0]:g}) cut "
-                             f"occupied bins of the binned scores ({t.binning.describe()}), "
-                             "where the confusion matrix is not that of the raw scores; take "
-                             "thresholds on the bin grid or evaluate the raw scores")
-    return nb
-
-
-@dataclass(frozen=True)
-class DecisionCurve(Tabular):
-    """Net benefit against the threshold probability (Vickers & Elkin 2006), for one or
-    several models, with "treat all" and "treat none" (0), as the dcurves packages.
-
-    ``net_benefit[name]``; ``treat_all`` = prevalence - (1 - prevalence) t/(1-t);
-    standardized net benefit = net benefit / prevalence; interventions avoided per 100
-    = (NB - NB_all) / (t/(1-t)) * 100.
-
-    Examples
-    --------
-    >>> import binmetrics as bm
-    >>> ev = bm.evaluate([1, 0, 1, 0, 0], [0.9, 0.6, 0.4, 0.3, 0.1])
-    >>> dc = ev.decision_curve(thresholds=[0.25, 0.5])
-    >>> dc.to_frame()[["threshold", "net_benefit", "treat_all"]].round(4).values.tolist()
-    [[0.25, 0.2667, 0.2], [0.5, 0.0, -0.2]]
-    """
-
-    thresholds: FloatArray
-    net_benefit: Mapping[str, FloatArray]
-    treat_all: FloatArray
-    prevalence: float
-
-    @classmethod
-    def from_tables(cls, tables: Mapping[str, CountTable],
-                    thresholds: Any = None) -> DecisionCurve:
-        # k / 100 exactly (not np.arange's sums): on the grid of binned scores (decimals=2)
-        th = np.arange(1, 100) / 100 if thresholds is None else np.asarray(
-            thresholds, dtype=np.float64).ravel()
-        if th.size == 0 or not np.all((th > 0) & (th < 1)):
-            raise ValueError("thresholds must lie strictly between 0 and 1")
-        first = next(iter(tables.values()))
-        prev = first.prevalence
-        for name, t in tables.items():
-            require_probabilities(t, "decision_curve")
-            if t.total != first.total or t.P != first.P:
-                raise ValueError(f"model {name!r} is not evaluated on the same cases")
-        odds = th / (1 - th)
-        return cls(th, {k: _net_benefits(t, th, k) for k, t in tables.items()},
-                   prev - (1 - prev) * odds, prev)
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per model and threshold: model, threshold, net_benefit, treat_all,
-        standardized_net_benefit, interventions_avoided (per 100)."""
-        import pandas as pd
-
-        odds = self.thresholds / (1 - self.thresholds)
-        parts = []
-        for name, nb in self.net_benefit.items():
-            with np.errstate(divide="ignore", invalid="ignore"):
-                snb = nb / self.prevalence
-            parts.append(pd.DataFrame({
-                "model": name, "threshold": self.thresholds, "net_benefit": nb,
-                "treat_all": self.treat_all, "treat_none": 0.0,
-                "standardized_net_benefit": snb,
-                "interventions_avoided": (nb - self.treat_all) / odds * 100}))
-        return pd.concat(parts, ignore_index=True)
-
-    def plot(self, *, ax: Any = None) -> Axes:
-        """Each model's net benefit, treat all and treat none."""
-        ax = axes(ax, "DecisionCurve.plot")
-        for name, nb in self.net_benefit.items():
-            ax.plot(self.thresholds, nb, label=name or "model")
-        ax.plot(self.thresholds, self.treat_all, color="grey", label="treat all")
-        ax.axhline(0.0, color="black", linewidth=1, label="treat none")
-        top = max(self.prevalence, *(float(np.nanmax(v)) for v in self.net_benefit.values()))
-        ax.set_ylim(-0.05 * max(top, 1e-9) - 0.01, top * 1.1 + 0.01)
-        ax.set_xlabel("threshold probability")
-        ax.set_ylabel("net benefit")
-        ax.set_title("Decision curve")
-        ax.legend(fontsize="small")
-        return ax
-
-    def __repr__(self) -> str:
-        return (f"DecisionCurve(models={list(self.net_benefit)}, thresholds="
-                f"{self.thresholds.size} from {self.thresholds[0]:g} to "
-                f"{self.thresholds[-1]:g}, prevalence={self.prevalence:.4g})")
-
-
 @dataclass(frozen=True, repr=False)
-class CostCurve(Tabular):
+class CostCurve(Drawable, Tabular):
     r"""Drummond & Holte's (2006) cost curve: normalized expected cost against the
     probability cost PC(+), each ROC point a line :math:`(1 - TPR)\,PC + FPR\,(1 - PC)`;
     the lower envelope (from the ROC convex hull's vertices) and the area under it.
@@ -507,21 +441,28 @@ class CostCurve(Tabular):
 
         return pd.DataFrame({"pc": self.pc, "normalized_expected_cost": self.cost})
 
-    def plot(self, *, ax: Any = None) -> Axes:
-        """The hull vertices' cost lines (thin), the lower envelope and the trivial
-        classifiers (the diagonals)."""
-        ax = axes(ax, "CostCurve.plot")
-        for f, r in zip(self.fpr, self.tpr, strict=True):
-            ax.plot([0, 1], [f, 1 - r], color="grey", linewidth=0.5, alpha=0.5)
-        ax.plot(self.pc, self.cost, color="C0", linewidth=2,
-                label=f"lower envelope (area {self.area:.4f})")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        ax.set_xlabel("probability cost PC(+)")
-        ax.set_ylabel("normalized expected cost")
-        ax.set_title("Cost curve (Drummond & Holte 2006)")
-        ax.legend(fontsize="small")
-        return ax
+    def chart(self) -> ChartData:
+        """The cost line of each vertex of the ROC convex hull (thin, grey) and their
+        lower envelope, its area in the label.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> cd = bm.evaluate([0, 1, 0, 1], [0.5] * 4).cost_curve().chart()
+        >>> lines, envelope = cd.series
+        >>> envelope.label, envelope.x.tolist(), envelope.y.tolist()  # chance: area 1/4
+        ('lower envelope (area 0.2500)', [0.0, 0.5, 1.0], [0.0, 0.5, 0.0])
+        """
+        nan = np.full(self.fpr.size, np.nan)
+        xs = np.column_stack([np.zeros(self.fpr.size), np.ones(self.fpr.size), nan]).ravel()
+        ys = np.column_stack([self.fpr, 1.0 - self.tpr, nan]).ravel()
+        lines = series(xs, ys, "cost lines of the hull's vertices", color="grey", width=0.5,
+                       legend=False, extra={"alpha": 0.5})
+        envelope = series(self.pc, self.cost, f"lower envelope (area {self.area:.4f})",
+                          width=2.0, source=(self, "pc", "normalized_expected_cost"))
+        return ChartData("cost_curve", "Cost curve (Drummond & Holte 2006)",
+                         "probability cost PC(+)", "normalized expected cost",
+                         (lines, envelope), (0.0, 1.0), (0.0, 1.0))
 
     def _title(self) -> str:
         return f"CostCurve(vertices={self.fpr.size}, area={self.area:.6g})"

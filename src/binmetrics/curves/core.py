@@ -7,11 +7,14 @@ name, so a curve's area and the scalar in a report can never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from binmetrics.chart import ChartData, Drawable, Note, Series, fmt, point_marker, series
 from binmetrics.curves.band import ROCBand, roc_band
 from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
 from binmetrics.curves.smooth import SMOOTH_METHODS, SmoothROC, binormal_smooth, density_smooth
@@ -38,7 +41,70 @@ __all__ = [
     "ROCCurve",
     "ROCHull",
     "ThresholdCurves",
+    "case_axes",
+    "threshold_axis",
 ]
+
+_FPR = "false positive rate (1 - specificity)"
+_TPR = "true positive rate (sensitivity)"
+#: The estimators of the area under the precision-recall curve (:meth:`PRCurve.line`),
+#: as the legends name them, and the line style of each
+PR_NAMES = {"step": "AP (step)", "min": "AUCPR min", "max": "AUCPR max",
+            "minmax": "AUCPR minmax", "linear": "linear", "davis_goadrich": "Davis-Goadrich"}
+_PR_STYLES: dict[str, dict[str, Any]] = {
+    "step": {"style": "solid"}, "min": {"style": "dotted"}, "max": {"style": "dashed"},
+    "minmax": {"style": "dashdot"}, "linear": {"extra": {"linestyle": (0, (5, 1))}},
+    "davis_goadrich": {"extra": {"linestyle": (0, (3, 1, 1, 1, 1, 1))}}}
+
+
+def _random(x: Any, y: Any, label: str = "random") -> Series:
+    """A baseline of random guessing: red, thin, drawn once for every model."""
+    return series(x, y, label, shared=True, color="red", width=1.0)
+
+
+def threshold_axis(thresholds: FloatArray) -> FloatArray:
+    """The x values of every cut on a chart against the threshold: the distinct scores,
+    and for cut 0 (threshold +inf, nothing positive) a point just right of the highest
+    score; when lower scores mean positive (cut 0 at -inf, the scores ascending), just
+    left of the lowest.
+
+    Examples
+    --------
+    >>> threshold_axis(np.array([np.inf, 0.9, 0.5, 0.1])).round(3).tolist()
+    [0.94, 0.9, 0.5, 0.1]
+    >>> threshold_axis(np.array([-np.inf, -9.0, -8.0, -5.0])).round(3).tolist()
+    [-9.2, -9.0, -8.0, -5.0]
+    """
+    s = thresholds[1:]
+    span = abs(float(s[0] - s[-1]))
+    pad = 0.05 * span if span > 0 else max(0.05 * abs(float(s[0])), 0.05)
+    side = 1.0 if thresholds[0] > 0 else -1.0
+    return np.concatenate(([s[0] + side * pad], s))
+
+
+def case_axes(weighted: bool, normalize: bool) -> tuple[str, str]:
+    """The axis labels of the gain and lift charts: cases or weight, counts or fractions.
+
+    Examples
+    --------
+    >>> case_axes(False, True)
+    ('fraction of cases selected', 'fraction of positives found')
+    """
+    if normalize:
+        return (("fraction of the weight selected" if weighted else
+                 "fraction of cases selected"),
+                "fraction of the positive weight found" if weighted else
+                "fraction of positives found")
+    return (("weight of the cases selected" if weighted else "cases selected") + " (top-ranked)",
+            "weight of the positives found" if weighted else "positives found")
+
+
+def _roc_point(ev: Any, c: Any, v: Mapping[str, Any]) -> tuple[Any, Any]:
+    return v["fpr"], v["tpr"]
+
+
+def _pr_point(ev: Any, c: Any, v: Mapping[str, Any]) -> tuple[Any, Any]:
+    return v["tpr"], v["ppv"]
 
 
 def _rates(t: CountTable, what: str) -> tuple[FloatArray, FloatArray]:
@@ -49,10 +115,11 @@ def _rates(t: CountTable, what: str) -> tuple[FloatArray, FloatArray]:
     return t.tp / t.P, t.fp / t.N
 
 
-class _Points(Tabular):
+class _Points(Drawable, Tabular):
     """What every curve shares: ``to_frame()`` (one row per point, a column per array),
-    a ``repr`` with its size and area over its first and last points, and a notebook
-    table (:class:`~binmetrics.formatting.Tabular`)."""
+    a ``repr`` with its size and area over its first and last points, a notebook
+    table (:class:`~binmetrics.formatting.Tabular`), and ``plot()`` drawing its
+    ``chart()`` (:class:`~binmetrics.chart.Drawable`)."""
 
     _repr_rows = 8
 
@@ -94,6 +161,23 @@ class ROCHull(_Points):
         """AUCH by the trapezoid rule (Berrar eq. 34)."""
         return trapezoid(self.fpr, self.tpr)
 
+    def chart(self) -> ChartData:
+        """The hull (dashed) and the random line (Berrar Fig. 6c).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> [s.label for s in ev.roc().hull().chart().series]  # Berrar: AUCH 0.88
+        ['convex hull, AUCH = 0.880', 'random']
+        """
+        hull = series(self.fpr, self.tpr, f"convex hull, AUCH = {fmt(self.area())}",
+                      style="dashed", source=(self, "fpr", "tpr"))
+        return ChartData("roc_hull", "ROC convex hull", _FPR, _TPR,
+                         (hull, _random([0.0, 1.0], [0.0, 1.0])), (0.0, 1.0), (0.0, 1.0),
+                         operating=_roc_point, legend="lower right", pad=0.02, aspect="equal")
+
 
 @dataclass(frozen=True, repr=False)
 class ROCCurve(_Points):
@@ -125,6 +209,27 @@ class ROCCurve(_Points):
     def area(self) -> float:
         """AUC (Berrar Def. 27)."""
         return float(rk.auc(self.table))
+
+    def chart(self, *, hull: bool = True) -> ChartData:
+        """The curve (AUC in its label), its convex hull (dashed, AUCH) with ``hull=True``,
+        and the random line (Berrar Figs. 5a, 6a, 6c).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> roc = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                   [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]).roc()
+        >>> [s.label for s in roc.chart().series]  # Berrar: AUC 0.8, AUCH 0.88
+        ['ROC, AUC = 0.800', 'convex hull, AUCH = 0.880', 'random']
+        """
+        curve = series(self.fpr, self.tpr, f"ROC, AUC = {fmt(self.area())}",
+                       marker=point_marker(self.table.n_distinct), extra={"markersize": 4},
+                       source=(self, "fpr", "tpr"))
+        lines = (curve, self.hull().chart().series[0]) if hull else (curve,)
+        return ChartData("roc", "ROC curve and convex hull" if hull else "ROC curve", _FPR,
+                         _TPR, (*lines, _random([0.0, 1.0], [0.0, 1.0])), (0.0, 1.0),
+                         (0.0, 1.0), operating=_roc_point, legend="lower right", pad=0.02,
+                         aspect="equal")
 
     def hull(self) -> ROCHull:
         """The ROC convex hull (Berrar Def. 29)."""
@@ -266,6 +371,86 @@ class PRCurve(_Points):
             return trapezoid(r, p)
         return _davis_goadrich(t)
 
+    def line(self, method: str = "step") -> tuple[FloatArray, FloatArray]:
+        """The curve one area estimator integrates (``method`` as :meth:`area`): the
+        trapezoid rule on it gives the area (for "step": steps-pre, each precision
+        held back to the previous recall).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> pr = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2]).pr()
+        >>> [v.tolist() for v in pr.line("min")]
+        [[0.0, 0.5, 1.0], [0.0, 0.5, 0.5]]
+        """
+        t = self.table
+        if method in ("step", "linear"):  # from recall 0 at the first point's precision
+            return (np.concatenate(([0.0], self.recall)),
+                    np.concatenate(([self.precision[0]], self.precision)))
+        if method == "davis_goadrich":
+            return _davis_goadrich_line(t)
+        if method not in _PR_AREAS:
+            raise ValueError(f"unknown PR area method {method!r}; choose one of {_PR_AREAS}")
+        r, pmin, pmax = rk.recall_levels(t)  # the levels the estimators integrate
+        if method == "min":
+            return r, pmin
+        if method == "max":
+            return r, pmax
+        # minmax: from p_min at one recall to p_max at the next, then down to p_min there
+        return np.repeat(r, 2), np.column_stack((pmax, pmin)).ravel()
+
+    def chart(self, *, interpolation: str | Sequence[str] = ("step", "min", "max", "minmax")
+              ) -> ChartData:
+        """Each estimator's curve (:meth:`line`, its area in the label) and the random
+        line at the prevalence (Berrar Figs. 5c, 6d).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> pr = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2]).pr()
+        >>> [s.label for s in pr.chart(interpolation=["step", "min"]).series]
+        ['AP (step) = 0.833', 'AUCPR min = 0.375', 'random (prevalence 0.5)']
+        """
+        chosen = [interpolation] if isinstance(interpolation, str) else list(interpolation)
+        if not chosen or any(m not in _PR_STYLES for m in chosen):
+            raise ValueError(f"interpolation must name one or more of {list(_PR_STYLES)}; "
+                             f"got {interpolation!r}")
+        out = []
+        for m in dict.fromkeys(chosen):
+            x, y = self.line(m)
+            label = f"{PR_NAMES[m]} = {fmt(self.area(m))}"
+            if m == "step":
+                out.append(series(x, y, label, steps="pre",
+                                  marker=point_marker(self.table.n_distinct), width=1.8,
+                                  extra={"markersize": 4, "markevery": slice(1, None)},
+                                  source=(self, "recall", "precision")))
+            else:
+                out.append(series(x, y, label, width=1.0, **_PR_STYLES[m]))
+        prev = float(self.table.prevalence)
+        out.append(_random([0.0, 1.0], [prev, prev], f"random (prevalence {prev:.3g})"))
+        return ChartData("pr", "Precision-recall curve", "recall (sensitivity)", "precision",
+                         tuple(out), (0.0, 1.0), (0.0, 1.0), operating=_pr_point,
+                         legend="lower left", pad=0.02, aspect="equal")
+
+
+def _davis_goadrich_line(t: CountTable, max_points: int = 20_000) -> tuple[FloatArray,
+                                                                          FloatArray]:
+    """The PR curve interpolated in count space (Davis & Goadrich 2006): between
+    neighbouring cuts TP grows by x and FP by x * neg/pos, so precision is
+    (a + x) / (b + s x); sampled at a few points per step."""
+    tp0, fp0 = t.tp[:-1], t.fp[:-1]
+    pos, neg = t.pos.astype(np.float64), t.neg.astype(np.float64)
+    m = int(max(2, min(16, max_points // max(t.n_distinct, 1))))
+    u = np.linspace(0.0, 1.0, m)[1:]  # fraction of the step taken
+    tp = tp0[:, None] + u[None, :] * pos[:, None]
+    fp = fp0[:, None] + u[None, :] * neg[:, None]
+    tp, fp = tp.ravel(), fp.ravel()
+    keep = tp > 0  # precision is undefined before the first positive
+    tp, fp = tp[keep], fp[keep]
+    first = pos[0] / (pos[0] + neg[0]) if pos[0] > 0 else tp[0] / (tp[0] + fp[0])
+    return (np.concatenate(([0.0], tp / t.P)),
+            np.concatenate(([first], tp / (tp + fp))))
+
 
 def _davis_goadrich(t: CountTable) -> float:
     # between cuts k-1 and k, TP rises by pos_k and the predicted positives by m_k:
@@ -302,6 +487,36 @@ class PRGCurve(_Points):
     def area(self) -> float:
         """AUPRG (the ``auprg`` measure)."""
         return float(prg_measures.auprg(self.table))
+
+    def chart(self) -> ChartData:
+        """The part of the curve with recall gain >= 0 (from the inserted y-axis crossing
+        on), whose trapezoid area is AUPRG; dots at the points that are not inserted
+        crossings (up to 200 points); the random line at precision gain 0. The view is
+        the unit square, as prg.py's ``plot_prg``.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+        >>> curve = ev.prg().chart().series[0]
+        >>> curve.label, curve.x.round(4).tolist()  # from the crossing at recall gain 0
+        ('PRG, AUPRG = 0.431', [0.0, 0.6667, 0.6667, 0.6667, 1.0, 1.0])
+        """
+        rg, pg = self.recall_gain, self.precision_gain
+        with np.errstate(invalid="ignore"):
+            start = int(np.argmax(rg >= 0))
+        x, y = rg[start:], pg[start:]
+        out = [series(x, y, f"PRG, AUPRG = {fmt(self.area())}",
+                      source=(self, "recall_gain", "precision_gain"))]
+        marker = point_marker(self.table.n_distinct)
+        if marker:  # too many points to tell apart: none
+            dots = ~np.asarray(self.is_crossing[start:], dtype=bool)
+            out.append(series(x[dots], y[dots], "", style="markers", marker=marker,
+                              extra={"markersize": 4}))
+        out.append(_random([0.0, 1.0], [0.0, 0.0], "random (precision gain 0)"))
+        return ChartData("prg", "Precision-recall-gain curve", "recall gain", "precision gain",
+                         tuple(out), (0.0, 1.0), (0.0, 1.0), legend="lower left", pad=0.05,
+                         aspect="equal")
 
 
 @dataclass(frozen=True, repr=False)
@@ -347,6 +562,42 @@ class ThresholdCurves(_Points):
         k = int(np.nanargmax(gap))
         return float(self.thresholds[k]), float(gap[k])
 
+    def chart(self) -> ChartData:
+        """TPR (solid) and FPR (dashed) as step functions of the threshold, through the
+        distinct scores with the cut that predicts nothing positive just beyond the
+        highest (:func:`threshold_axis`), and the Kolmogorov-Smirnov gap as a segment
+        from FPR to TPR where they are furthest apart (:meth:`ks`; Berrar Fig. 5b).
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> cd = ev.threshold_curves().chart()
+        >>> [s.label for s in cd.series], cd.texts[0].text  # the KS gap at 0.5
+        (['TPR', 'FPR', 'KS = 0.600 at 0.5'], ' KS 0.60')
+        """
+        x = threshold_axis(self.thresholds)
+        out = [series(x, self.tpr, "TPR", steps="post", source=(self, "thresholds", "tpr")),
+               series(x, self.fpr, "FPR", style="dashed", steps="post",
+                      source=(self, "thresholds", "fpr"))]
+        texts = []
+        t_ks, ks = self.ks()
+        if np.isfinite(t_ks):
+            k = int(np.nanargmax(np.abs(self.tpr - self.fpr)))  # where ks() found the gap
+            lo, hi = sorted((float(self.fpr[k]), float(self.tpr[k])))
+            out.append(series([t_ks, t_ks], [lo, hi], f"KS = {ks:.3f} at {t_ks:g}",
+                              style="segment", width=2.5,
+                              extra={"alpha": 0.6, "solid_capstyle": "butt"}))
+            texts.append(Note(t_ks, (lo + hi) / 2, f" KS {ks:.2f}",
+                              extra={"fontsize": "small", "va": "center"}))
+        rule = ">=" if self.thresholds[0] > 0 else "<="
+        return ChartData("threshold", "TPR and FPR against the threshold",
+                         f"threshold (score {rule} threshold is positive)",
+                         "TPR (solid), FPR (dashed)", tuple(out), ylim=(0.0, 1.0),
+                         threshold_axis=True, texts=tuple(texts), legend="upper right",
+                         pad=0.02)
+
 
 @dataclass(frozen=True, repr=False)
 class GainCurve(_Points):
@@ -368,6 +619,34 @@ class GainCurve(_Points):
     def average(self) -> float:
         """Average gain (Berrar Def. 25)."""
         return float(er.average_gain(self.table))
+
+    def chart(self, *, normalize: bool = False) -> ChartData:
+        """The gain curve (average gain in its label) and the random line j P / n
+        (Berrar Fig. 4a); ``normalize``: fractions of the cases and of the positives
+        (the cumulative gains chart) instead of counts.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> curve, random = ev.gain().chart().series
+        >>> curve.label, curve.y.tolist()[:5], random.label  # Berrar Fig. 4a
+        ('gain, average gain = 0.750', [0.0, 1.0, 2.0, 2.0, 3.0], 'random (n = 10, P = 5)')
+        """
+        t = self.table
+        sx, sy = _gain_scale(t, normalize)
+        average = f", average gain = {fmt(self.average())}" if t.P > 0 and t.N > 0 else ""
+        curve = series(self.n_selected * sx, self.positives * sy, f"gain{average}",
+                       marker=point_marker(t.n_distinct), extra={"markersize": 4},
+                       source=None if normalize else (self, "n_selected", "positives"))
+        end = (1.0, 1.0) if normalize else (float(t.total), float(t.P))
+        rnd = _random([0.0, end[0]], [0.0, end[1]], "random" if normalize else
+                      f"random (n = {end[0]:g}, P = {end[1]:g})")
+        xlabel, ylabel = case_axes(t.weighted, normalize)
+        return ChartData("gain", "Gain chart", xlabel, ylabel, (curve, rnd), (0.0, None),
+                         (0.0, None), operating=partial(_gain_point, normalize),
+                         legend="lower right")
 
 
 @dataclass(frozen=True, repr=False)
@@ -392,6 +671,31 @@ class LiftCurve(_Points):
         """Average lift (Berrar Def. 26)."""
         return float(er.average_lift(self.table))
 
+    def chart(self, *, normalize: bool = False) -> ChartData:
+        """The lift curve (average lift in its label) and the random line at 1 (Berrar
+        Fig. 4b); ``normalize``: the fraction of cases selected on the x axis. The y
+        axis starts at 0: lift is a ratio.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+        >>> cd = ev.lift().chart(normalize=True)
+        >>> cd.series[0].label, cd.series[0].x[:2].tolist(), cd.ylim  # Berrar Fig. 4b
+        ('lift, average lift = 1.427', [0.1, 0.2], (0.0, None))
+        """
+        t = self.table
+        sx = 1.0 / t.total if normalize else 1.0
+        curve = series(self.n_selected * sx, self.lift,
+                       f"lift, average lift = {fmt(self.average())}",
+                       marker=point_marker(t.n_distinct), extra={"markersize": 4},
+                       source=None if normalize else (self, "n_selected", "lift"))
+        rnd = _random([0.0, float(t.total) * sx], [1.0, 1.0], "random (lift 1)")
+        return ChartData("lift", "Lift chart", case_axes(t.weighted, normalize)[0], "lift",
+                         (curve, rnd), (0.0, None), (0.0, None),
+                         operating=partial(_lift_point, normalize), legend="upper right")
+
 
 @dataclass(frozen=True, repr=False)
 class AccumulationCurve(_Points):
@@ -409,3 +713,39 @@ class AccumulationCurve(_Points):
     def area(self, kind: str = "trapezoid") -> float:
         """AUAC (the ``auac`` measure)."""
         return float(er.auac(self.table, kind=kind))
+
+    def chart(self) -> ChartData:
+        """The fraction of positives found against the fraction screened (AUAC in its
+        label), and the random diagonal.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> cd = bm.evaluate([1, 0, 1, 0], [.9, .8, .3, .1]).accumulation().chart()
+        >>> cd.series[0].x.tolist(), cd.series[0].y.tolist()
+        ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+        """
+        curve = series(self.fraction_screened, self.fraction_found,
+                       f"accumulation, AUAC = {fmt(self.area())}",
+                       marker=point_marker(self.table.n_distinct), extra={"markersize": 4},
+                       source=(self, "fraction_screened", "fraction_found"))
+        return ChartData("accumulation", "Accumulation curve", "fraction of cases screened",
+                         "fraction of positives found",
+                         (curve, _random([0.0, 1.0], [0.0, 1.0])), (0.0, 1.0), (0.0, 1.0),
+                         legend="lower right", pad=0.02, aspect="equal")
+
+
+def _gain_scale(t: CountTable, normalize: bool) -> tuple[float, float]:
+    if not normalize:
+        return 1.0, 1.0
+    return 1.0 / t.total, (1.0 / t.P if t.P > 0 else 1.0)
+
+
+def _gain_point(normalize: bool, ev: Any, c: Any, v: Mapping[str, Any]) -> tuple[Any, Any]:
+    sx, sy = _gain_scale(ev.table, normalize)
+    return np.asarray(c.tp + c.fp) * sx, np.asarray(c.tp) * sy
+
+
+def _lift_point(normalize: bool, ev: Any, c: Any, v: Mapping[str, Any]) -> tuple[Any, Any]:
+    sx = 1.0 / ev.table.total if normalize else 1.0
+    return np.asarray(c.tp + c.fp) * sx, v["lift"]  # lift = PPV / prevalence

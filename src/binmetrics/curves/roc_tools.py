@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.backends import axes
+from binmetrics.chart import ChartData, Drawable, series
 from binmetrics.formatting import Tabular
 from binmetrics.measures import ranking as rk
 from binmetrics.measures.roc_points import check_rates, read_curve
 from binmetrics.table.counts import CountTable, FloatArray
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
+    pass
 
 __all__ = ["ROC_CRITERIA", "DETCurve", "ROCCoords", "roc_at", "roc_criterion"]
 
@@ -81,7 +81,7 @@ def roc_at(fpr_curve: FloatArray, tpr_curve: FloatArray, thresholds: FloatArray,
 
 
 @dataclass(frozen=True, repr=False)
-class DETCurve(Tabular):
+class DETCurve(Drawable, Tabular):
     """Detection error tradeoff curve: FPR and FNR at every threshold (Martin et al. 1997).
 
     The arrays are those of scikit-learn's ``det_curve`` (with its default
@@ -123,27 +123,26 @@ class DETCurve(Tabular):
     def _title(self) -> str:
         return f"DETCurve: {self.fpr.size} points"
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Axes:
-        """Draw the curve on normal-deviate axes (probit of FPR and FNR), ticks in rates.
+    def chart(self) -> ChartData:
+        """The curve on normal-deviate axes (probit of FPR and FNR; the points with both
+        rates strictly inside (0, 1)), ticks labelled in rates; ``.plot()`` draws it.
 
-        Needs matplotlib; ``kwargs`` go to ``ax.plot``.
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> cd = bm.evaluate([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .6, .7]).det().chart()
+        >>> cd.series[0].x.round(3).tolist(), cd.xticks[1][:2]  # probit of FPR 2/3, 1/3
+        ([0.431, -0.431], ['0.1%', '1%'])
         """
         from scipy.stats import norm
 
-        ax = axes(ax, "DETCurve.plot")
         keep = (self.fpr > 0) & (self.fpr < 1) & (self.fnr > 0) & (self.fnr < 1)
-        ax.plot(norm.ppf(self.fpr[keep]), norm.ppf(self.fnr[keep]), **kwargs)
+        curve = series(norm.ppf(self.fpr[keep]), norm.ppf(self.fnr[keep]), "DET curve")
         ticks = np.array([0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999])
-        labels = [f"{100 * v:g}%" for v in ticks]
-        ax.set_xticks(norm.ppf(ticks), labels)
-        ax.set_yticks(norm.ppf(ticks), labels)
-        lim = norm.ppf([0.0005, 0.9995])
-        ax.set_xlim(*lim)
-        ax.set_ylim(*lim)
-        ax.set_xlabel("False positive rate")
-        ax.set_ylabel("False negative rate")
-        ax.set_title("DET curve")
-        return ax
+        marks = (norm.ppf(ticks).tolist(), [f"{100 * v:g}%" for v in ticks])
+        lo, hi = (float(v) for v in norm.ppf([0.0005, 0.9995]))
+        return ChartData("det", "DET curve", "False positive rate", "False negative rate",
+                         (curve,), (lo, hi), (lo, hi), legend=None, xticks=marks, yticks=marks)
 
 
 #: the ``best_threshold`` criteria read off the ROC curve (pROC's ``best.method``)

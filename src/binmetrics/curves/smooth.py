@@ -42,20 +42,20 @@ Silverman, B. W. (1986). *Density Estimation*. London: Chapman and Hall (eq. 3.3
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from scipy import special
 
-from binmetrics.backends import axes
+from binmetrics.chart import ChartData, Drawable, series
 from binmetrics.formatting import Tabular
 from binmetrics.measures._util import trapezoid
 from binmetrics.measures.calibration import weighted_percentile
 from binmetrics.table.counts import CountTable, FloatArray
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
+    pass
 
 __all__ = ["SMOOTH_METHODS", "SmoothROC", "binormal_smooth", "density_smooth"]
 
@@ -64,7 +64,7 @@ SMOOTH_METHODS = ("binormal", "density")
 
 
 @dataclass(frozen=True, repr=False)
-class SmoothROC(Tabular):
+class SmoothROC(Drawable, Tabular):
     """A smoothed ROC curve: points ``fpr``, ``tpr`` (from (0, 0) to (1, 1)) and the
     fitted model: ``intercept`` c0 and ``slope`` c1 of the binormal line, or the kernel
     ``bandwidth`` of the density smoothing (the others NaN)."""
@@ -92,16 +92,23 @@ class SmoothROC(Tabular):
                  if self.method == "binormal" else f"bandwidth={self.bandwidth:.6g}")
         return f"SmoothROC({self.method}, {self.fpr.size} points, {model}, area={self.area():.6g})"
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Axes:
-        """Draw the smoothed curve (needs matplotlib; ``kwargs`` go to ``ax.plot``)."""
-        ax = axes(ax, "SmoothROC.plot")
-        ax.plot(self.fpr, self.tpr, **{"label": f"{self.method} smoothing", **kwargs})
-        ax.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1)
-        ax.set_xlabel("False positive rate")
-        ax.set_ylabel("True positive rate")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        return ax
+    def chart(self) -> ChartData:
+        """The smoothed curve and the diagonal; ``.plot()`` draws them.
+
+        Examples
+        --------
+        >>> import binmetrics as bm
+        >>> roc = bm.evaluate([0, 0, 1, 0, 1, 1], [.1, .3, .35, .4, .7, .8]).roc()
+        >>> [s.label for s in roc.smooth("density").chart().series]
+        ['density smoothing', '']
+        """
+        curve = series(self.fpr, self.tpr, f"{self.method} smoothing",
+                       source=(self, "fpr", "tpr"))
+        diagonal = series([0.0, 1.0], [0.0, 1.0], "", style="dotted", shared=True,
+                          color="grey", width=1.0)
+        return ChartData("smooth_roc", "Smoothed ROC curve", "False positive rate",
+                         "True positive rate", (curve, diagonal), (0.0, 1.0), (0.0, 1.0),
+                         legend=None)
 
 
 def binormal_smooth(fpr: FloatArray, tpr: FloatArray, n: int = 512) -> SmoothROC:

@@ -1,13 +1,17 @@
 """What users look at: matplotlib plots (:mod:`~binmetrics.display.plot`) and the
 self-contained HTML report (:mod:`~binmetrics.display.report`).
 
-- :mod:`~binmetrics.display.plot`: ``bm.plot``, the plot functions' namespace and the
-  one declaration of each plot kind (:class:`~binmetrics.display.plot.PlotKind`);
+- :mod:`~binmetrics.display.plot`: ``bm.plot``, the plot functions' namespace;
+- :mod:`~binmetrics.display.plot_kinds`: the registry of plot kinds
+  (:func:`~binmetrics.display.plot_kinds.register_plot_kind`) and the one path from a
+  kind's data producer to its chart data and its drawing
+  (:func:`binmetrics.chart.render`);
+- :mod:`~binmetrics.display.chart_data`: the built-in kinds' producers;
 - :mod:`~binmetrics.display.plot_curves` (ROC, threshold, PR, PRG, gain, lift),
   :mod:`~binmetrics.display.plot_cases` (loss, reliability, any confusion measure,
-  confusion matrix), :mod:`~binmetrics.display.plot_compare` (SRD, COVAT, ANOVA),
+  confusion matrix): the kinds as named functions;
+  :mod:`~binmetrics.display.plot_compare` (SRD, COVAT, ANOVA),
   :mod:`~binmetrics.display.plot_ranks` (critical-difference diagram, Bayesian posteriors);
-- :mod:`~binmetrics.display.chart_data`: the numbers of each chart, without matplotlib;
 - :mod:`~binmetrics.display.report_study` (``Study.report()``): the study's report, the
   rank comparison with its critical-difference diagram beside SRD and ANOVA;
 - :mod:`~binmetrics.display.report` (``report()``), built from
@@ -22,7 +26,6 @@ its functions with :mod:`binmetrics.backends`, through which ``Evaluation.plot``
 """
 
 from binmetrics.backends import register_display
-from binmetrics.curves.calibration import DecisionCurve
 from binmetrics.display import plot, plot_ranks
 from binmetrics.display.report import report as _report
 from binmetrics.display.report_study import study_report as _study_report
@@ -35,6 +38,3 @@ register_display("report", _report)
 register_display("study_report", _study_report)
 register_display("critical_difference", plot_ranks.critical_difference)
 register_display("bayesian_posterior", plot_ranks.bayesian_posterior)
-# not drawing, but a curve object that ``Comparison`` (inference layer, below curves)
-# builds from the count tables it keeps: reached the same way
-register_display("decision_curve", DecisionCurve.from_tables)

@@ -1,49 +1,47 @@
-"""Helpers shared by the plot modules (:mod:`~binmetrics.display.plot_curves`,
-:mod:`~binmetrics.display.plot_cases`, :mod:`~binmetrics.display.chart_data` and
-:mod:`~binmetrics.display.plot`): reading the models argument, colours, labels and
-markers. Private to the display package.
+"""Helpers shared by the plot kinds (:mod:`~binmetrics.display.plot_kinds`,
+:mod:`~binmetrics.display.chart_data`): reading the models argument, the evaluations'
+thresholds and rules, labels. Private to the display package; colours, markers and
+limits are the renderer's (:func:`binmetrics.chart.render`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.formatting import PLOT, format_number
 from binmetrics.validation import check_threshold
 
 if TYPE_CHECKING:
     from binmetrics.evaluation.binary import Evaluation
-    from binmetrics.table.counts import CountTable
 
-__all__ = ["FloatArray", "Models", "color", "fmt", "label", "markers", "models_of",
-           "need_both", "operating_threshold", "rule_label", "table_cut", "unit_square"]
+__all__ = ["FloatArray", "Models", "label", "models_of", "need_both", "operating_threshold",
+           "rule_label", "table_cut"]
 
 FloatArray = npt.NDArray[np.float64]
 Models = list[tuple[str | None, "Evaluation"]]
 
-#: curves with more distinct scores than this get no point markers
-_MAX_MARKERS = 200
 
-
-def models_of(ev_or_models: Any, feature: str) -> Models:
-    """``[(name or None, Evaluation)]`` from an Evaluation or a mapping of them."""
+def models_of(ev_or_models: Any, feature: str, *, multiclass: bool = False) -> Models:
+    """``[(name or None, Evaluation)]`` from an Evaluation or a mapping of them (also
+    MulticlassEvaluation with ``multiclass``)."""
     from binmetrics.evaluation.binary import Evaluation
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
 
-    if isinstance(ev_or_models, Evaluation):
-        return [(None, ev_or_models)]
+    kinds: tuple[type, ...] = (Evaluation, MulticlassEvaluation) if multiclass else (Evaluation,)
+    if isinstance(ev_or_models, kinds):
+        return [(None, cast("Evaluation", ev_or_models))]
     if isinstance(ev_or_models, Mapping):
         if not ev_or_models:
             raise ValueError(f"{feature}: the mapping of models is empty")
         out: Models = []
         for name, ev in ev_or_models.items():
-            if not isinstance(ev, Evaluation):
+            if not isinstance(ev, kinds):
                 raise TypeError(f"{feature}: model {name!r} is a {type(ev).__name__}, not an "
                                 f"Evaluation{_multiclass_hint(ev)}")
-            out.append((str(name), ev))
+            out.append((str(name), cast("Evaluation", ev)))
         return out
     raise TypeError(f"{feature} takes an Evaluation or a mapping name -> Evaluation; got "
                     f"{type(ev_or_models).__name__}{_multiclass_hint(ev_or_models)}")
@@ -72,9 +70,6 @@ def label(name: str | None, text: str) -> str:
     return f"{name}: {text}" if name else text
 
 
-def color(i: int) -> str:
-    """The colour of the i-th model."""
-    return f"C{i % 10}"
 
 
 def operating_threshold(ev: Evaluation, operating_point: Any) -> float | None:
@@ -98,18 +93,6 @@ def rule_label(models: Sequence[tuple[str | None, Evaluation]]) -> str:
     return f"threshold ({rule} is positive)"
 
 
-def markers(t: CountTable) -> str:
-    """The point marker of a curve: none when it has too many points."""
-    return "o" if t.n_distinct <= _MAX_MARKERS else ""
 
 
-def unit_square(ax: Any) -> None:
-    """Axes limits [0, 1] on both axes (with a margin), equal aspect."""
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
 
-
-def fmt(v: float) -> str:
-    """A number in a legend or title."""
-    return format_number(v, PLOT)

@@ -3,12 +3,12 @@
 One HTML file with the measures table (family, direction, interval where computed,
 source and formula on hover, and the chart that shows the measure where the registry
 names one: its ``Measure.plot``), the confusion matrix, every chart of
-:data:`binmetrics.plot.KINDS` (see ``binmetrics.plot.kinds()``: the report draws, in
-that order, each kind with data in :data:`binmetrics.plot.CHART_DATA`, from
-:func:`binmetrics.plot.chart_data`, and a chart of any confusion measure against the
-threshold), the paired tests of several models, and a threshold slider. Opening it
-needs no network: the CSS, the script and the data are inline, and the charts are
-SVG drawn by that script.
+:data:`binmetrics.plot.PLOT_KINDS` (see ``binmetrics.plot.kinds()``: the report draws,
+in that order, each kind it shows (``PlotKind.in_report``, a registered kind too) from
+:func:`binmetrics.plot.chart_data`, the numbers ``ev.plot(kind)`` draws, and a chart
+of any confusion measure against the threshold), the paired tests of several models,
+and a threshold slider. Opening it needs no network: the CSS, the script and the data
+are inline, and the charts are SVG drawn by that script.
 
 One measure, one definition: the browser computes no measure. For every slider
 position (a threshold) the confusion matrix and the value of every confusion

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.display.chart_data import ChartData, threshold_axis
-from binmetrics.display.plot import PLOT_KINDS, chart_data
+from binmetrics.chart import ChartData
+from binmetrics.curves.core import threshold_axis
+from binmetrics.display.plot_kinds import PLOT_KINDS, chart_data
 from binmetrics.display.thinning import DECIMALS, thin_curve
 from binmetrics.exceptions import UndefinedMeasureWarning, undefined_policy
 from binmetrics.measures.partial_auc import partial_auc_range
@@ -273,16 +274,26 @@ def _thin_line(x: FloatArray, y: FloatArray, max_points: int
     return xs, ys, LineThinning(int(ok.sum()), drawn, error, bound)
 
 
+#: The report's line styles (its script's) for the styles of :class:`~binmetrics.chart.Series`
+_STYLES = {"dashdot": "dashed", "bars": "dotted", "markers": "points"}
+
+
 def _series_payload(s: Any, xr: list[float], yr: list[float], max_points: int
                     ) -> tuple[list[Any], LineThinning | None]:
-    """``[xs, ys, style, label, class]`` of one series in axis units, and its thinning."""
+    """``[xs, ys, style, label, class]`` of one series in axis units, and its thinning;
+    a sixth element 1 asks for a dot at each drawn point (a line with a point marker,
+    drawn exactly)."""
     x, y = to_axis_units(s.x, *xr), to_axis_units(s.y, *yr)
     cls = "ref random" if s.shared and s.label.startswith("random") else \
         "ref" if s.shared else "line"
-    if s.style in ("points", "segment") or s.shared:
-        return [coords(x), coords(y), s.style, s.label, cls], None
+    style = _STYLES.get(s.style, s.style)
+    if style in ("points", "segment") or s.shared:
+        return [coords(x), coords(y), style, s.label, cls], None
     xs, ys, th = _thin_line(x, y, max_points)
-    return [xs, ys, s.style, s.label, cls], th
+    out = [xs, ys, style, s.label, cls]
+    if s.marker not in ("", ",") and s.steps is None and th.drawn == th.points:
+        out.append(1)
+    return out, th
 
 
 @dataclass
@@ -295,21 +306,18 @@ class Chart:
 
 def chart_payloads(data: list[ModelData], grid: FloatArray, t_range: tuple[float, float],
                    max_points: int, notes: list[str]) -> list[Chart]:
-    """The charts of ``plot.KINDS`` that have chart data (``plot.CHART_DATA``), in that
-    order, from :func:`binmetrics.plot.chart_data`: their specs and each model's series
-    and operating points (in the models' payloads), thinned; notes on models left out."""
-    same = len({(md.ev.table.total, md.ev.table.P) for md in data}) == 1
-    options: dict[str, dict[str, Any]] = {
-        "gain": {"normalize": not same}, "lift": {"normalize": not same},
-        "loss": {"center": "threshold", "max_points": max_points},
-    }
+    """The charts of the plot kinds the report draws (``PlotKind.in_report``), in
+    ``plot.PLOT_KINDS`` order, from :func:`binmetrics.plot.chart_data` with each kind's
+    report options: their specs and each model's series and operating points (in the
+    models' payloads), thinned; notes on models left out."""
     index: dict[str | None, int] = {md.name: i for i, md in enumerate(data)}
     models = {md.name: md.ev for md in data}
     out = []
     for kind, plot_kind in PLOT_KINDS.items():
-        if plot_kind.data is None:  # shown from the slider's values: the measure chart
+        if not plot_kind.in_report:  # shown from the slider's values: the measure chart
             continue  # and the confusion matrix
-        cd = chart_data(kind, models, **options.get(kind, {}))
+        fit = [(md.name, md.ev) for md in data if plot_kind.applies_to(md.ev)]
+        cd = chart_data(kind, models, **plot_kind.options_for_report(fit, max_points))
         notes.extend(cd.notes)
         if not cd.series:
             continue
@@ -394,13 +402,11 @@ def roc_extras(data: list[ModelData], charts: list[Chart], band: bool | Mapping[
             continue  # the ROC chart has said so already
         extra = []
         if band is not False:
-            b = curve.ci_band(fpr=np.linspace(0.0, 1.0, BAND_POINTS), **opts)
-            x = np.concatenate((b.at, b.at[::-1]))
-            y = np.concatenate((b.high, b.low[::-1]))
-            label = (f"{100 * b.level:g}% band of the TPR (stratified bootstrap, "
-                     f"{b.n_resamples} resamples)")
-            extra.append([coords(to_axis_units(x, *xr)), coords(to_axis_units(y, *yr)),
-                          "band", label, "band"])
+            # the region ROCBand.plot() shades: its chart's one series
+            (region,) = curve.ci_band(fpr=np.linspace(0.0, 1.0, BAND_POINTS),
+                                      **opts).chart().series
+            extra.append([coords(to_axis_units(region.x, *xr)),
+                          coords(to_axis_units(region.y, *yr)), "band", region.label, "band"])
         if partial is not None:
             focus, low, high = partial
             if focus == "fpr":

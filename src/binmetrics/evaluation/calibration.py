@@ -39,7 +39,8 @@ class CalibrationMethods:
     def reliability(self, n_bins: int = 10, strategy: str = "uniform", *,
                     level: float = 0.95) -> Reliability:
         """The reliability diagram's bins: count, mean predicted, observed rate with a
-        Wilson interval (``.to_frame()``, ``.plot()`` with a histogram of p); bins as
+        Wilson interval (``.to_frame()``; ``.plot()`` draws the diagram of
+        ``bm.plot.reliability``, ``intervals=True`` adds the Wilson intervals); bins as
         the ``ece`` measure and scikit-learn's ``calibration_curve``."""
         from binmetrics.curves.calibration import Reliability
 

@@ -255,7 +255,8 @@ class InferenceMethods:
         >>> import binmetrics as bm
         >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
         ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
-        >>> res = ev.permutation_test("auc", n_resamples=2000, random_state=0)
+        >>> res = ev.permutation_test("auc", n_resamples=2000, alternative="greater",
+        ...                           random_state=0)
         >>> bool(0.0 < res.pvalue < 0.1)
         True
         """

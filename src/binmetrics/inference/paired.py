@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import special
 
-from binmetrics.backends import display_hook, thread_map
+from binmetrics.backends import thread_map
 from binmetrics.formatting import HypothesisTest, frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
@@ -63,6 +63,7 @@ from binmetrics.inference.proportions import (
 )
 from binmetrics.inference.resampling import quantiles
 from binmetrics.measures import Measure, get_measure
+from binmetrics.measures.decision_curve import DecisionCurve
 from binmetrics.measures.kernels import Kernel
 from binmetrics.measures.registry import get_preset
 from binmetrics.progress import as_callback
@@ -383,9 +384,9 @@ class Comparison:
                            f"{self.methods.get(mid, 'not compared')})")
         return np.asarray(self.replicates[model_a][mid] - self.replicates[model_b][mid])
 
-    def decision_curve(self, thresholds: Any = None) -> Any:
+    def decision_curve(self, thresholds: Any = None) -> DecisionCurve:
         """Every model's net benefit on one decision curve, with treat all and treat
-        none (:class:`~binmetrics.curves.calibration.DecisionCurve`; default thresholds
+        none (:class:`~binmetrics.curves.DecisionCurve`; default thresholds
         0.01, 0.02, ..., 0.99), as ``dcurves.dca`` with all the models.
 
         Examples
@@ -401,10 +402,7 @@ class Comparison:
             raise ValueError("this Comparison keeps no count tables (it was not made by "
                              "bm.compare): build the curve with "
                              "Evaluation.decision_curve(others=...)")
-        # DecisionCurve sits in the curves layer, above this one (hence also the return
-        # annotation Any): reached through the backends registry as Evaluation reaches
-        # the display (docs/architecture.md)
-        return display_hook("decision_curve")(dict(self.tables), thresholds)
+        return DecisionCurve.from_tables(dict(self.tables), thresholds)
 
     def to_frame(self) -> pd.DataFrame:
         """A tidy DataFrame: one row per pair and measure.

@@ -89,16 +89,19 @@
     return out;
   }
 
-  /* one series: [xs, ys, style, label, class] in axis units (binmetrics.plot.Series) */
+  /* a dot at each point */
+  function dots(xs, ys, color, label) {
+    var c = "";
+    for (var i = 0; i < xs.length; i++) {
+      if (ok(xs[i], ys[i])) c += '<circle cx="' + X(xs[i]) + '" cy="' + Y(ys[i]) + '" r="2.4"/>';
+    }
+    return '<g class="dots ' + (color || "") + '"><title>' + esc(label) + "</title>" + c + "</g>";
+  }
+  /* one series: [xs, ys, style, label, class(, 1: a dot at each point)] in axis units
+     (binmetrics.chart.Series) */
   function series(S, color) {
     var xs = S[0], ys = S[1], style = S[2], label = S[3], cls = S[4] + (color ? " " + color : "");
-    if (style === "points") {
-      var c = "";
-      for (var i = 0; i < xs.length; i++) {
-        if (ok(xs[i], ys[i])) c += '<circle cx="' + X(xs[i]) + '" cy="' + Y(ys[i]) + '" r="2.4"/>';
-      }
-      return '<g class="dots ' + (color || "") + '"><title>' + esc(label) + "</title>" + c + "</g>";
-    }
+    if (style === "points") return dots(xs, ys, color, label);
     if (style === "segment") {
       var x = X(xs[0]), y0 = Y(ys[0]), y1 = Y(ys[1]);
       return '<line class="ks ' + (color || "") + '" x1="' + x + '" x2="' + x + '" y1="' + y0 + '" y2="' + y1 +
@@ -107,7 +110,7 @@
     }
     /* a filled region: the ROC band, the partial-AUC area */
     if (style === "band" || style === "area") return path(xs, ys, cls, "", label, true);
-    return path(xs, ys, cls, DASH[style], label);
+    return path(xs, ys, cls, DASH[style], label) + (S[5] ? dots(xs, ys, color, label) : "");
   }
 
   function caption(spec) {
