@@ -261,7 +261,7 @@ def index_page(examples: dict[str, Example], ev: bm.Evaluation) -> str:
         "# Measure catalogue",
         "",
         f"Every measure registered in binmetrics ({len(ms)}: {counts}), generated from "
-        "the registry when the site is built (`bm.measures()` gives the same table in "
+        "the registry when the site is built (`bm.measure_catalogue()` gives the same table in "
         "Python, `binmetrics measures` on the command line). Each measure's page has "
         "its aliases, direction, range, parameters, formula, source, docstring and the "
         "intervals and paired tests that apply to it. Any alias works in place of the id, "

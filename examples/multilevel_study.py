@@ -82,7 +82,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from binmetrics import iter_measures
-from binmetrics.comparison.study import Study, StudySRD, benchmark
+from binmetrics.study import Study, StudySRD, benchmark
 
 #: The class proportions of the paper's Table 1, data set 3 (imbalanced training part).
 TABLE1_DATASET3 = np.array([199, 557, 1053, 2325, 1178, 619], dtype=float)

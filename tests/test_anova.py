@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from binmetrics.comparison.anova import AnovaResult, anova
+from binmetrics.comparison.factorial_anova import AnovaResult, anova
 from binmetrics.exceptions import UndefinedMeasureWarning
 
 matplotlib.use("Agg")

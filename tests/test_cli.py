@@ -275,7 +275,7 @@ def test_nan_policy_omit_and_undefined_warnings(capsys: pytest.CaptureFixture[st
 
 # --- measures command ----------------------------------------------------------------
 def test_measures_command_lists_registry(capsys: pytest.CaptureFixture[str]) -> None:
-    ids = bm.measures()["id"].tolist()
+    ids = bm.measure_catalogue()["id"].tolist()
     code, out, _ = run(capsys, "measures", "--format", "json")
     assert code == 0
     assert [r["id"] for r in json.loads(out)] == ids

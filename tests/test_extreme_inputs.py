@@ -160,7 +160,7 @@ def test_srd_with_1e308_and_object_numbers() -> None:
 @pytest.mark.parametrize("k", [-1000, -500, 0, 500, 1000])
 def test_anova_ignores_a_power_of_two_on_the_response(k: int) -> None:
     pytest.importorskip("statsmodels")
-    from binmetrics.comparison.anova import anova
+    from binmetrics.comparison.factorial_anova import anova
 
     rng = np.random.default_rng(1)
     df = pd.DataFrame([(a, b, f) for a in "xy" for b in "pqr" for f in range(4)],

@@ -220,7 +220,7 @@ def test_ranking_table_scores_in_the_users_units() -> None:
 
 
 def test_undersampling_cuts_where_the_evaluation_does() -> None:
-    from binmetrics.evaluation.undersample import undersample
+    from binmetrics.evaluation.undersampling import undersample
 
     y, s, _ = _data(11, 200)
     ev = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False)

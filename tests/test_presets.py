@@ -108,7 +108,7 @@ def test_study_and_srd_on_the_preset() -> None:
     assert list(next(iter(mats.values())).columns) == list(ML28.ids)
     assert set(res.summary()["measure"]) <= set(ML28.ids)
     with pytest.raises(ValueError, match="the study did not compute"):
-        bm.comparison.study.example_study().srd_measures(measures="multilevel28")
+        bm.study.example_study().srd_measures(measures="multilevel28")
 
 
 def test_bad_names() -> None:

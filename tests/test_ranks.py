@@ -338,7 +338,7 @@ def test_repr_and_frames():
 @pytest.fixture(scope="module")
 def study():
     pytest.importorskip("sklearn")
-    from binmetrics.comparison.study import example_study
+    from binmetrics.study import example_study
 
     return example_study()
 

@@ -19,8 +19,8 @@ from sklearn.datasets import make_classification
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
-from binmetrics.comparison.study import Study, benchmark, example_study
 from binmetrics.display.report_study import study_report
+from binmetrics.study import Study, benchmark, example_study
 
 pytest.importorskip("matplotlib")
 SRD = {"measures": {"repeats": 2}}

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics.evaluation.undersample import UndersampledEvaluation, undersample
+from binmetrics.evaluation.undersampling import UndersampledEvaluation, undersample
 from binmetrics.exceptions import UndefinedMeasureWarning
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "siblini_invariance.py"

@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from binmetrics.comparison.covat import covat
-from binmetrics.comparison.srd import pretreat_table, srd, srd_max
+from binmetrics.comparison.srd_covat import covat
 from binmetrics.comparison.srd_crossvalidation import sign_test, wilcoxon_matched_pairs
 from binmetrics.comparison.srd_randomization import footrule_null
+from binmetrics.comparison.srd_ranking import pretreat_table, srd, srd_max
 
 matplotlib.use("Agg")
 

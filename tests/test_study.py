@@ -29,9 +29,9 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 import binmetrics as bm
-from binmetrics.comparison.study import Study, benchmark
 from binmetrics.exceptions import UndefinedMeasureWarning
 from binmetrics.measures.registry import select_measures
+from binmetrics.study import Study, benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 _ID_COLS = ["dataset", "balance", "classes", "model"]
@@ -369,7 +369,7 @@ def test_srd_measures_orients_losses_and_fuses_the_mean(small: Study) -> None:
 
 
 def test_measure_columns_without_direction_finite_values_or_variation_are_dropped() -> None:
-    from binmetrics.comparison._study_matrices import _prepare_measures
+    from binmetrics.study._matrices import _prepare_measures
 
     m = pd.DataFrame({"accuracy": [0.9, 0.8, 0.7, 0.6], "auc": [0.5] * 4,
                       "brier": [0.1, 0.2, 0.3, 0.25], "dor": [3.0, np.inf, 2.0, 1.0],
@@ -428,7 +428,7 @@ def test_anova_and_covat_are_wired_to_the_srd_tables(small: Study) -> None:
     assert b.factors == ["balance", "classes", "model"]
     assert set(b.levels["model"]) == {"NaiB", "tree", "knn"}
     assert b.n == len(srd_x.long())
-    from binmetrics.comparison.covat import covat
+    from binmetrics.comparison.srd_covat import covat
 
     m = srd_m.matrices[("balanced", "2-class")]
     expected = covat(m, pretreat="unit_length")
@@ -599,7 +599,7 @@ def test_measure_params_per_class_setting() -> None:
 
 def test_a_parametrised_measure_failing_on_the_data_loses_that_measure_only(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import binmetrics.comparison.study as study_mod
+    import binmetrics.study.runner as study_mod
 
     # the check before the fits cannot see everything the data reveal: without it, a
     # parameter that does not suit the multiclass form fails at evaluation time
@@ -686,8 +686,8 @@ def test_correction_measures_come_from_the_registry(monkeypatch: pytest.MonkeyPa
     import dataclasses
     import importlib.util
 
-    from binmetrics.comparison._study_matrices import _prepare_measures
     from binmetrics.measures import registry
+    from binmetrics.study._matrices import _prepare_measures
 
     # a new measure with a correction parameter is picked up with no other change
     new = dataclasses.replace(registry.get_measure("dor"), id="dor_twin", aliases=())
@@ -792,7 +792,7 @@ def test_a_broken_parallel_run_keeps_the_finished_tasks(
 
 def test_a_task_that_raises_in_a_sequential_run_is_recorded(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import binmetrics.comparison._study_tasks as study_mod
+    import binmetrics.study._tasks as study_mod
 
     real = study_mod._run_task
 

@@ -22,7 +22,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
 import binmetrics as bm
-from binmetrics.comparison.study import Study, benchmark
+from binmetrics.study import Study, benchmark
 
 baycomp = pytest.importorskip("baycomp")
 

@@ -98,7 +98,8 @@ def test_values_on_the_count_table() -> None:
     assert ev["throwaway_auc2"] == pytest.approx(ev["auc"] ** 2, rel=1e-15)
     want = np.average(np.abs(y - p) ** 3, weights=w)
     assert ev["throwaway_cubic"] == pytest.approx(want, rel=1e-12)
-    assert "throwaway_cubic" in ev.to_dict() and "throwaway_auc2" in bm.measures().id.tolist()
+    assert "throwaway_cubic" in ev.to_dict()
+    assert "throwaway_auc2" in bm.measure_catalogue().id.tolist()
 
 
 def test_bootstrap_uses_the_declared_kernel() -> None:

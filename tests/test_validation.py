@@ -290,7 +290,8 @@ def test_unknown_measure_suggests_the_closest_name() -> None:
 
 
 def test_unknown_measure_without_a_close_name() -> None:
-    with pytest.raises(KeyError, match=r"unknown measure 'qqqqqq' \(bm.measures\(\) lists"):
+    with pytest.raises(KeyError,
+                       match=r"unknown measure 'qqqqqq' \(bm.measure_catalogue\(\) lists"):
         bm.evaluate(Y, S)["qqqqqq"]
 
 

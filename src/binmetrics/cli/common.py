@@ -376,7 +376,7 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
     text = text.replace("nan_policy='omit'", "--nan-policy omit")
     text = re.sub(r"\bscores\[('[^']*')\]", r"score column \1", text)  # the models' columns
     text = re.sub(r"^threshold (\S+) is outside", r"--threshold \1 is outside", text)
-    text = text.replace("bm.measures() lists", f"'{PROG} measures' lists")
+    text = text.replace("bm.measure_catalogue() lists", f"'{PROG} measures' lists")
     text = text.replace("pos_label= ", "--pos-label ").replace("pos_label=", "--pos-label ")
     text = text.replace("directions=", "--directions")
     if cols is not None:

@@ -15,7 +15,7 @@ from binmetrics.cli.common import (
     align,
     help_formatter,
 )
-from binmetrics.measures.registry import FAMILIES, measures
+from binmetrics.measures.registry import FAMILIES, measure_catalogue
 
 __all__ = ["add_measures_parser", "run_measures"]
 
@@ -43,7 +43,7 @@ def add_measures_parser(sub: Any) -> None:
 
 def run_measures(args: argparse.Namespace, cols: Any = None) -> str:
     """Run ``binmetrics measures``; returns the text to print or write."""
-    frame = measures(args.family)
+    frame = measure_catalogue(args.family)
     if args.format == "json":
         records = frame.to_dict(orient="records")
         return json.dumps(records, indent=2, allow_nan=False, default=str) + "\n"

@@ -30,7 +30,10 @@ from binmetrics.cli.common import (
     unknown_type,
 )
 from binmetrics.cli.progress import add_progress_option, progress_for
-from binmetrics.comparison.srd import SRDCrossValidation, SRDRandomization, SRDResult, covat, srd
+from binmetrics.comparison.srd_covat import covat
+from binmetrics.comparison.srd_crossvalidation import SRDCrossValidation
+from binmetrics.comparison.srd_randomization import SRDRandomization
+from binmetrics.comparison.srd_ranking import SRDResult, srd
 from binmetrics.formatting import format_number
 from binmetrics.io import check_output, read_parquet, write_with
 

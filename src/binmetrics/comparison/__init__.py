@@ -1,61 +1,20 @@
 """Comparing measures and models: SRD (+ randomization, cross-validation, COVAT),
-factorial ANOVA of SRD%, and the benchmark study (the multi-level comparison paper).
+factorial ANOVA of SRD%, rank comparisons over data sets, Bayesian and two-model tests.
+The benchmark study that runs them (the multi-level comparison paper) is
+:mod:`binmetrics.study`, a layer above.
 
-Modules: :mod:`~binmetrics.comparison.srd` (the SRD and :class:`SRDResult`),
+Modules: :mod:`~binmetrics.comparison.srd_ranking` (the SRD and :class:`SRDResult`),
 :mod:`~binmetrics.comparison.srd_randomization` (its randomization test),
 :mod:`~binmetrics.comparison.srd_crossvalidation` (its cross-validation, Wilcoxon and
-sign tests), :mod:`~binmetrics.comparison.covat` (SRD-COVAT),
-:mod:`~binmetrics.comparison.anova` (the factorial ANOVA),
-:mod:`~binmetrics.comparison.ranks` (Friedman, post-hoc tests, critical differences),
-:mod:`~binmetrics.comparison.study` (:func:`benchmark`),
-:mod:`~binmetrics.comparison.study_results` (:class:`Study`) and
-:mod:`~binmetrics.comparison.study_srd` (:class:`StudySRD`); the modules whose names
-start with an underscore are their private helpers.
+sign tests), :mod:`~binmetrics.comparison.srd_covat` (SRD-COVAT),
+:mod:`~binmetrics.comparison.factorial_anova` (the factorial ANOVA),
+:mod:`~binmetrics.comparison.ranks` (Friedman, post-hoc tests, critical differences);
+the modules whose names start with an underscore are their private helpers.
 """
 
-from binmetrics.comparison.anova import AnovaResult, anova
-from binmetrics.comparison.bayesian import (
-    BayesianSignedRank,
-    CorrelatedTTest,
-    bayesian_signed_rank,
-    correlated_t_test,
-)
-from binmetrics.comparison.covat import COVATResult, covat
-from binmetrics.comparison.ranks import PosthocResult, RankComparison, rank_comparison
-from binmetrics.comparison.srd import SRDResult, srd
-from binmetrics.comparison.srd_crossvalidation import SRDCrossValidation
-from binmetrics.comparison.srd_randomization import SRDRandomization
-from binmetrics.comparison.study import benchmark
-from binmetrics.comparison.study_results import Study
-from binmetrics.comparison.study_srd import StudySRD
-from binmetrics.comparison.two_model_tests import (
-    CV5x2Test,
-    WilcoxonTest,
-    cv_5x2_test,
-    wilcoxon_test,
-)
+# The names are listed once, in __init__.pyi (type checkers read it), and each loads
+# its module on first use (binmetrics.lazy_names): importing one module of this
+# package does not import the others.
+from binmetrics.lazy_names import attach_stub as _attach_stub
 
-__all__ = [
-    "AnovaResult",
-    "BayesianSignedRank",
-    "COVATResult",
-    "CV5x2Test",
-    "CorrelatedTTest",
-    "PosthocResult",
-    "RankComparison",
-    "SRDCrossValidation",
-    "SRDRandomization",
-    "SRDResult",
-    "Study",
-    "StudySRD",
-    "WilcoxonTest",
-    "anova",
-    "bayesian_signed_rank",
-    "benchmark",
-    "correlated_t_test",
-    "covat",
-    "cv_5x2_test",
-    "rank_comparison",
-    "srd",
-    "wilcoxon_test",
-]
+__getattr__, __dir__, __all__ = _attach_stub(__name__, __file__)

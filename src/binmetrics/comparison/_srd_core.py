@@ -1,15 +1,15 @@
 """The shared core of the SRD modules: input checks, pretreatment, references and ranks.
 
-Everything that :mod:`binmetrics.comparison.srd` (the SRD itself),
+Everything that :mod:`binmetrics.comparison.srd_ranking` (the SRD itself),
 :mod:`binmetrics.comparison.srd_randomization` (the randomization test),
 :mod:`binmetrics.comparison.srd_crossvalidation` (the cross-validation) and
-:mod:`binmetrics.comparison.covat` (SRD-COVAT) compute alike: the table checked and
+:mod:`binmetrics.comparison.srd_covat` (SRD-COVAT) compute alike: the table checked and
 made float (``_as_frame``), its pretreatment (docs/methods.md §1.2), the reference of a run
 (``_Spec``, ``_compute``: a fused row statistic, a column or an external vector),
 average ranks (§1.4) and the SRD of every column, SRDmax (§1.5), and the discrete null
 law ``_Null`` whose quantile rule (rSRD's) the randomization test and the
 cross-validation share. The public names here (:func:`srd_max`,
-:func:`pretreat_table`) are published by :mod:`binmetrics.comparison.srd`.
+:func:`pretreat_table`) are published by :mod:`binmetrics.comparison.srd_ranking`.
 """
 
 from __future__ import annotations
@@ -380,8 +380,8 @@ class _Null:
 
 class _SRDFit(Protocol):
     """What the randomization test and the cross-validation read of an
-    :class:`~binmetrics.comparison.srd.SRDResult` (a protocol, so that their modules need
-    not import :mod:`binmetrics.comparison.srd`, which imports them)."""
+    :class:`~binmetrics.comparison.srd_ranking.SRDResult` (a protocol, so that their modules need
+    not import :mod:`binmetrics.comparison.srd_ranking`, which imports them)."""
 
     @property
     def n(self) -> int: ...

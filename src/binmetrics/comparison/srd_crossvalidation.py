@@ -7,7 +7,7 @@ ordered by their median SRD% as rSRD orders them, are then compared with the Wil
 matched-pairs signed-rank test (:func:`wilcoxon_matched_pairs`, exact up to 50 pairs)
 and the sign test (:func:`sign_test`). :class:`SRDCrossValidation` holds the result;
 create it with :meth:`SRDResult.cross_validate
-<binmetrics.comparison.srd.SRDResult.cross_validate>`.
+<binmetrics.comparison.srd_ranking.SRDResult.cross_validate>`.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def resample_rows(n: int, cv: str = "kfold", k: int = 7, repeats: int = 1,
     """The rows of an ``n``-row table kept in each resample of an SRD cross-validation.
 
     The plans of :meth:`SRDResult.cross_validate
-    <binmetrics.comparison.srd.SRDResult.cross_validate>` (docs/methods.md §1.7), which
+    <binmetrics.comparison.srd_ranking.SRDResult.cross_validate>` (docs/methods.md §1.7), which
     documents ``cv``, ``k``, ``repeats``, ``shuffle`` and ``n_resamples``: ``"kfold"`` (each
     of k folds left out once, per repeat), ``"loo"``, ``"bootstrap"`` and
     ``"rsrd_wilcoxon"``. ``rng`` is a seed or a :class:`numpy.random.Generator`.
@@ -243,7 +243,7 @@ class SRDCrossValidation(Tabular):
 
     def long(self) -> pd.DataFrame:
         """Tidy table: fold, column, srd_pct (input of
-        :func:`binmetrics.comparison.anova.anova`)."""
+        :func:`binmetrics.comparison.factorial_anova.anova`)."""
         out = self.folds.reset_index().melt(id_vars="fold", var_name="column",
                                             value_name="srd_pct")
         return out

@@ -7,8 +7,8 @@ dynamic programming (§1.6a; its exact-moment normal law for large n); the
 tie-preserving permutation null, each column's own average ranks in random order
 against the fixed reference (§1.6c, enumerated for n ≤ 8); and rSRD's simulation
 (``calculateSRDDistribution``) with its tie modes. :class:`SRDRandomization` tests
-every column of an :class:`~binmetrics.comparison.srd.SRDResult` against them; create
-it with :meth:`SRDResult.randomization <binmetrics.comparison.srd.SRDResult.randomization>`.
+every column of an :class:`~binmetrics.comparison.srd_ranking.SRDResult` against them; create
+it with :meth:`SRDResult.randomization <binmetrics.comparison.srd_ranking.SRDResult.randomization>`.
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ class SRDRandomization(Tabular):
     """The randomization test (CRRN) of each column of an SRD result.
 
     Create it with :meth:`SRDResult.randomization
-    <binmetrics.comparison.srd.SRDResult.randomization>`.
+    <binmetrics.comparison.srd_ranking.SRDResult.randomization>`.
 
     Attributes
     ----------

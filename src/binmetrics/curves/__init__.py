@@ -3,44 +3,9 @@ gain, lift and accumulation; the calibration and decision-analytic results (reli
 calibration tests, Brier decomposition, decision and cost curves). Every curve is read
 from the sorted table; no curve sorts."""
 
-from binmetrics.curves.band import ROCBand
-from binmetrics.curves.calibration import (
-    BrierDecomposition,
-    CalibrationTest,
-    CostCurve,
-    DecisionCurve,
-    Reliability,
-)
-from binmetrics.curves.core import (
-    AccumulationCurve,
-    DETCurve,
-    GainCurve,
-    LiftCurve,
-    PRCurve,
-    PRGCurve,
-    ROCCurve,
-    ROCHull,
-    ThresholdCurves,
-)
-from binmetrics.curves.roc_tools import ROCCoords
-from binmetrics.curves.smooth import SmoothROC
+# The names are listed once, in __init__.pyi (type checkers read it), and each loads
+# its module on first use (binmetrics.lazy_names): importing one module of this
+# package does not import the others.
+from binmetrics.lazy_names import attach_stub as _attach_stub
 
-__all__ = [
-    "AccumulationCurve",
-    "BrierDecomposition",
-    "CalibrationTest",
-    "CostCurve",
-    "DETCurve",
-    "DecisionCurve",
-    "GainCurve",
-    "LiftCurve",
-    "PRCurve",
-    "PRGCurve",
-    "ROCBand",
-    "ROCCoords",
-    "ROCCurve",
-    "ROCHull",
-    "Reliability",
-    "SmoothROC",
-    "ThresholdCurves",
-]
+__getattr__, __dir__, __all__ = _attach_stub(__name__, __file__)

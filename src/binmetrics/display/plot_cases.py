@@ -147,7 +147,7 @@ def measure(ev_or_models: Any, *, ax: Any = None, measure: str | Sequence[str] =
     ev_or_models : Evaluation or mapping name -> Evaluation
     ax : matplotlib Axes, optional
     measure : str or sequence of str, default "f1"
-        Ids or aliases of confusion measures (``bm.measures("confusion")``); a
+        Ids or aliases of confusion measures (``bm.measure_catalogue("confusion")``); a
         measure of another family is an error.
     mark_best : bool, default True
         Mark the threshold that optimises each measure (as

@@ -28,7 +28,7 @@ def srd(res: Any, *, ax: Any = None, **kwargs: Any) -> Axes:
     >>> res = bm.srd(pd.DataFrame({"a": [1, 2, 3, 4], "b": [2, 1, 4, 3]}), "a")
     >>> ax = bm.plot.srd(res)  # doctest: +SKIP
     """
-    from binmetrics.comparison.srd import SRDCrossValidation, SRDResult
+    from binmetrics.comparison.srd_ranking import SRDCrossValidation, SRDResult
 
     if not isinstance(res, (SRDResult, SRDCrossValidation)):
         raise TypeError(f"plot.srd takes an SRDResult (bm.srd(...)) or its "
@@ -39,7 +39,7 @@ def srd(res: Any, *, ax: Any = None, **kwargs: Any) -> Axes:
 def covat(res: Any, *, ax: Any = None, **kwargs: Any) -> Axes:
     """The SRD-COVAT heatmap of a :class:`~binmetrics.COVATResult` (multi-level
     comparison paper, Figure 6): ``res.plot(ax=ax, **kwargs)``."""
-    from binmetrics.comparison.srd import COVATResult
+    from binmetrics.comparison.srd_ranking import COVATResult
 
     if not isinstance(res, COVATResult):
         raise TypeError(f"plot.covat takes a COVATResult (bm.covat(...)); "
@@ -51,7 +51,7 @@ def anova_means(res: Any, x: str, hue: str | None = None, *, ax: Any = None,
                 **kwargs: Any) -> Axes:
     """The means plot of an :class:`~binmetrics.AnovaResult` (multi-level comparison
     paper, Figures 4, 5 and 8): ``res.plot(x, hue, ax=ax, **kwargs)``."""
-    from binmetrics.comparison.anova import AnovaResult
+    from binmetrics.comparison.factorial_anova import AnovaResult
 
     if not isinstance(res, AnovaResult):
         raise TypeError(f"plot.anova_means takes an AnovaResult (bm.anova(...)); "

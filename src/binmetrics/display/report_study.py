@@ -37,8 +37,8 @@ from binmetrics.measures import get_measure
 from binmetrics.measures.registry import FAMILIES
 
 if TYPE_CHECKING:
-    from binmetrics.comparison.study import Study
-    from binmetrics.comparison.study_srd import StudySRD
+    from binmetrics.study.results import Study
+    from binmetrics.study.srd_analyses import StudySRD
 
 __all__ = ["MAX_SRD_FIGURES", "study_report"]
 
@@ -119,7 +119,7 @@ def _default_measures(study: Study) -> list[str]:
 
 def _check_options(study: Study, measures: Any, validation: Any, test: Any,
                    alpha: Any, srd: Any) -> tuple[list[str], str]:
-    from binmetrics.comparison.study import Study
+    from binmetrics.study.results import Study
 
     if not isinstance(study, Study):
         raise TypeError(f"study_report takes a Study (binmetrics.benchmark(...)); got "
@@ -145,7 +145,7 @@ def _check_options(study: Study, measures: Any, validation: Any, test: Any,
             isinstance(srd, Mapping) and not set(srd) <= {"measures", "models"}):
         raise TypeError("srd must be True, False or a mapping {'measures': {...}, 'models': "
                         f"{{...}}}} of srd_measures/srd_models options; got {srd!r}")
-    from binmetrics.comparison.study import StudySRD
+    from binmetrics.study.srd_analyses import StudySRD
 
     for kind, v in (srd.items() if isinstance(srd, Mapping) else ()):
         if isinstance(v, StudySRD) and v.kind != kind:
@@ -209,7 +209,7 @@ def _srd_section(study: Study, kind: str, options: Mapping[str, Any] | StudySRD,
             else "the models (per data set × balance × class setting; rows measures, the "
             "best classifier as reference, T: test validation; section 2.2)")
     head = f"<h3>SRD of {_e(what)}</h3>"
-    from binmetrics.comparison.study import StudySRD
+    from binmetrics.study.srd_analyses import StudySRD
 
     try:
         if isinstance(options, StudySRD):  # computed already (its kind is checked)
@@ -327,7 +327,7 @@ def study_report(
 
     Examples
     --------
-    >>> from binmetrics.comparison.study import example_study
+    >>> from binmetrics.study import example_study
     >>> from binmetrics.display.report_study import study_report
     >>> page = study_report(example_study(), measures="auc",
     ...                     srd={"measures": {"repeats": 2}})

@@ -12,6 +12,8 @@ with :func:`binmetrics.evaluate` on the same data.
   (:mod:`binmetrics.table.binning`, :func:`binned_table`, :mod:`binmetrics.evaluation.bounds`).
 """
 
+# Imported here, not on first use as in the other packages (binmetrics.lazy_names):
+# importing files and spark registers their engines with the registry.
 from binmetrics.engines.binning import binned_table
 from binmetrics.engines.files import evaluate_file
 from binmetrics.engines.registry import FileEngine, file_engines, get_engine, register_engine

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
         ThresholdCurves,
     )
     from binmetrics.evaluation.summary import Summary
-    from binmetrics.evaluation.undersample import UndersampledEvaluation
+    from binmetrics.evaluation.undersampling import UndersampledEvaluation
     from binmetrics.table.binning import Binning
 
 __all__ = ["BestThreshold", "Evaluation", "prediction_rule", "warn_threshold_range"]
@@ -350,7 +350,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             Figure 6): ``n_resamples`` random subsamples with prevalence pi0 (one class
             kept whole, the other drawn without replacement; no re-sort), each measure
             averaged over them. Needs an unweighted table. See
-            :mod:`binmetrics.evaluation.undersample`.
+            :mod:`binmetrics.evaluation.undersampling`.
         n_resamples : int, default 100
             Subsamples drawn by ``"undersample"``.
         random_state : seed or numpy Generator, optional
@@ -360,7 +360,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         -------
         Evaluation or UndersampledEvaluation
             An Evaluation of the reweighted table for ``"reweight"``; for
-            ``"undersample"`` an :class:`~binmetrics.evaluation.undersample.UndersampledEvaluation`
+            ``"undersample"`` an :class:`~binmetrics.UndersampledEvaluation`
             (``result[id]``, ``.value``, ``.std``, ``.to_dict``, ``.n_undefined``).
 
         Examples
@@ -382,7 +382,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         near but not equal to the closed form 0.7772; on large data they agree.)
         """
         if method == "undersample":
-            from binmetrics.evaluation.undersample import UndersampledEvaluation
+            from binmetrics.evaluation.undersampling import UndersampledEvaluation
 
             if self.table.binning is not None:
                 raise ValueError("method='undersample' resamples the cases, which binned "

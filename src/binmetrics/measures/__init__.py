@@ -1,6 +1,8 @@
 """The measure registry and the measure functions.
 
-Importing this package registers every measure; see :func:`measures` for the table.
+Importing this package registers every measure; see :func:`measure_catalogue` for the
+table. Its modules are imported here, not on first use as in the other packages
+(:mod:`binmetrics.lazy_names`), because importing them is what registers the measures.
 """
 
 # isort: off
@@ -24,7 +26,7 @@ from binmetrics.measures.registry import (
     Measure,
     get_measure,
     iter_measures,
-    measures,
+    measure_catalogue,
 )
 
 __all__ = [
@@ -35,6 +37,6 @@ __all__ = [
     "Measure",
     "get_measure",
     "iter_measures",
-    "measures",
+    "measure_catalogue",
     "triplet_loss",
 ]

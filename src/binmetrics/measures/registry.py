@@ -256,7 +256,7 @@ def get_measure(name: str | Measure) -> Measure:
                        f"pass it as measures={name!r}")
     close = difflib.get_close_matches(k, [*_NAMES, *_PRESETS], n=4, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    raise KeyError(f"unknown measure {name!r}{hint} (bm.measures() lists them all)")
+    raise KeyError(f"unknown measure {name!r}{hint} (bm.measure_catalogue() lists them all)")
 
 
 def iter_measures(family: Family | None = None) -> Iterator[Measure]:
@@ -340,7 +340,7 @@ def select_measures(family: Family | None = None,
     return [m for m in chosen.values() if family is None or m.family == family]
 
 
-def measures(family: Family | None = None) -> pd.DataFrame:
+def measure_catalogue(family: Family | None = None) -> pd.DataFrame:
     """The registry as a pandas DataFrame: one row per measure.
 
     Columns: id, name, aliases, family, direction, range, parameters, source,
@@ -349,7 +349,7 @@ def measures(family: Family | None = None) -> pd.DataFrame:
     Examples
     --------
     >>> import binmetrics as bm
-    >>> table = bm.measures()
+    >>> table = bm.measure_catalogue()
     >>> table.loc[table.id == "mcc", "source"].item()
     'Berrar Def. 15; Wikipedia table; multi-level paper Table 5'
     """

@@ -1,9 +1,9 @@
 """The SRD analyses of a benchmark study: :class:`StudySRD`, one SRD per group.
 
-:meth:`Study.srd_measures <binmetrics.comparison.study_results.Study.srd_measures>` and
-:meth:`Study.srd_models <binmetrics.comparison.study_results.Study.srd_models>` build one
+:meth:`Study.srd_measures <binmetrics.study.results.Study.srd_measures>` and
+:meth:`Study.srd_models <binmetrics.study.results.Study.srd_models>` build one
 matrix per group (e.g. per balance × class setting) and fit them here: an
-:class:`~binmetrics.comparison.srd.SRDResult` and its cross-validation per group, the
+:class:`~binmetrics.comparison.srd_ranking.SRDResult` and its cross-validation per group, the
 groups too small for either left out with one warning, and the cross-validated SRD%
 values gathered in one tidy table (:meth:`StudySRD.long`) for the ANOVA.
 """
@@ -17,32 +17,32 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.comparison._study_matrices import _warn_dropped
-from binmetrics.comparison._study_plan import _seed_int
 from binmetrics.formatting import Tabular
+from binmetrics.study._matrices import _warn_dropped
+from binmetrics.study._plan import _seed_int
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from binmetrics.comparison.srd import SRDResult
+    from binmetrics.comparison.srd_ranking import SRDResult
 
 __all__ = ["TEST_SUFFIX", "StudySRD"]
 
 #: The suffix of a test-validated model's column in the models SRD (the paper's Figure 7).
 TEST_SUFFIX = " T"
 #: The cross-validations of
-#: :meth:`binmetrics.comparison.srd.SRDResult.cross_validate`.
+#: :meth:`binmetrics.comparison.srd_ranking.SRDResult.cross_validate`.
 _SRD_CVS = ("kfold", "loo", "bootstrap", "rsrd_wilcoxon")
 #: Leave-one-out needs this many rows (three left in every resample; docs/methods.md §1.7).
 _MIN_LOO_ROWS = 4
 
 
 class StudySRD(Tabular):
-    """SRD analyses of a :class:`~binmetrics.comparison.study_results.Study`, one per group
+    """SRD analyses of a :class:`~binmetrics.study.results.Study`, one per group
     (from :meth:`Study.srd_measures` or :meth:`Study.srd_models`).
 
     Index it with a group key (a tuple of the ``by`` values, or the value itself for one
-    ``by`` column) to get the :class:`~binmetrics.comparison.srd.SRDResult`.
+    ``by`` column) to get the :class:`~binmetrics.comparison.srd_ranking.SRDResult`.
 
     Attributes
     ----------
@@ -86,7 +86,7 @@ class StudySRD(Tabular):
     def _fit(cls, kind: str, by: tuple[str, ...], mats: dict[tuple[Any, ...], pd.DataFrame],
              *, reference: str, pretreat: str, axis: str, directions: Any, cv: str | None,
              k: int, repeats: int, random_state: int | None) -> StudySRD:
-        from binmetrics.comparison.srd import srd
+        from binmetrics.comparison.srd_ranking import srd
 
         dropped = _warn_dropped(mats, f"srd_{kind}", by)
         if not mats:
@@ -187,7 +187,7 @@ class StudySRD(Tabular):
     def summary(self) -> pd.DataFrame:
         """SRD and SRD% of every column of every group: by..., column (measure, or model
         and validation), srd, srd_pct, sorted within each group as
-        :meth:`~binmetrics.comparison.srd.SRDResult.to_frame` is."""
+        :meth:`~binmetrics.comparison.srd_ranking.SRDResult.to_frame` is."""
         parts = []
         for key, res in self.results.items():
             f = res.to_frame().reset_index()
@@ -198,7 +198,7 @@ class StudySRD(Tabular):
         return self._split_column(pd.concat(parts, ignore_index=True))
 
     def long(self) -> pd.DataFrame:
-        """The cross-validated SRD% values, tidy, for :func:`binmetrics.comparison.anova.anova`.
+        """The cross-validated SRD% values, tidy, for :func:`binmetrics.anova`.
 
         Columns: the ``by`` columns, then ``measure`` (measures comparison) or
         ``model``, ``validation`` and ``column`` (models comparison), the fold columns
@@ -219,7 +219,7 @@ class StudySRD(Tabular):
         return self._split_column(pd.concat(parts, ignore_index=True))
 
     def plot(self, key: Any = None, ax: Any = None) -> Axes:
-        """The SRD plot of one group (:meth:`~binmetrics.comparison.srd.SRDResult.plot`);
+        """The SRD plot of one group (:meth:`~binmetrics.comparison.srd_ranking.SRDResult.plot`);
         ``key`` may be left out when there is one group."""
         if key is None:
             if len(self) != 1:

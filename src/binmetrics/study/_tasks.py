@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.backends import parallel
-from binmetrics.comparison._study_plan import _Setting
 from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.study._plan import _Setting
 
 
 @dataclass

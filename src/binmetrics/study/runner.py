@@ -20,19 +20,20 @@ then compares
   (balance × class setting × measure, or × classifier).
 
 :func:`benchmark` runs the models and returns a
-:class:`~binmetrics.comparison.study_results.Study`; :meth:`Study.srd_measures`,
+:class:`~binmetrics.study.results.Study`; :meth:`Study.srd_measures`,
 :meth:`Study.srd_models`, :meth:`Study.anova` and :meth:`Study.covat` are the analyses.
 Needs scikit-learn (``pip install "binmetrics[compare]"``); the SRD is
-:mod:`binmetrics.comparison.srd`, the ANOVA :mod:`binmetrics.comparison.anova`,
+:mod:`binmetrics.comparison.srd_ranking`, the ANOVA :mod:`binmetrics.comparison.factorial_anova`,
 multiclass evaluation :mod:`binmetrics.evaluation.multiclass`.
 
 This module is the entry point; the study's parts live beside it:
-:mod:`binmetrics.comparison.study_results` (:class:`Study`, the results and their
-analyses), :mod:`binmetrics.comparison.study_srd` (:class:`StudySRD`, the SRD analyses
-of a study), ``_study_plan`` (the settings: splits, class settings, balanced variants,
-and the checks of ``measure_params``), ``_study_tasks`` (fitting and evaluating one
-model in one setting, and running every task) and ``_study_matrices`` (the SRD input
-matrices made ready: oriented, cleaned).
+:mod:`binmetrics.study.results` (:class:`Study`, the results and their
+analyses), :mod:`binmetrics.study.srd_analyses` (:class:`StudySRD`, the SRD analyses
+of a study), :mod:`binmetrics.study.folds` (the per-fold scores), ``_plan`` (the
+settings: splits, class settings, balanced variants, and the checks of
+``measure_params``), ``_tasks`` (fitting and evaluating one model in one setting, and
+running every task) and ``_matrices`` (the SRD input matrices made ready: oriented,
+cleaned).
 """
 
 from __future__ import annotations
@@ -43,7 +44,10 @@ from typing import Any
 
 import numpy as np
 
-from binmetrics.comparison._study_plan import (
+from binmetrics.measures import get_measure
+from binmetrics.measures.registry import FAMILIES, select_measures
+from binmetrics.progress import as_callback
+from binmetrics.study._plan import (
     _BALANCES,
     _CLASS_SETTINGS,
     _check_choices,
@@ -51,14 +55,11 @@ from binmetrics.comparison._study_plan import (
     _plan,
     _split_params,
 )
-from binmetrics.comparison._study_tasks import _run
-from binmetrics.comparison.study_results import Study
-from binmetrics.comparison.study_srd import TEST_SUFFIX, StudySRD
-from binmetrics.measures import get_measure
-from binmetrics.measures.registry import FAMILIES, select_measures
-from binmetrics.progress import as_callback
+from binmetrics.study._tasks import _run
+from binmetrics.study.results import Study
+from binmetrics.study.srd_analyses import TEST_SUFFIX
 
-__all__ = ["Study", "StudySRD", "benchmark"]
+__all__ = ["benchmark", "example_study"]
 
 
 # --- the public entry point -----------------------------------------------------------------
@@ -192,7 +193,7 @@ def benchmark(
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn.tree import DecisionTreeClassifier
     >>> import binmetrics as bm
-    >>> from binmetrics.comparison.study import benchmark
+    >>> from binmetrics.study import benchmark
     >>> X, y = make_classification(120, n_features=5, n_informative=3, n_classes=3,
     ...                            weights=[.5, .3, .2], random_state=0)
     >>> with warnings.catch_warnings():

@@ -56,7 +56,7 @@ def covat(
     Parameters
     ----------
     table, pretreat, axis, decimals, nan_policy
-        As for :func:`~binmetrics.comparison.srd.srd`.
+        As for :func:`~binmetrics.comparison.srd_ranking.srd`.
     order : {"mean", "vat", "hclust"}, default "mean"
         Ascending mean SRD (srdpy's intent, the paper's Figure 6); Bezdek–Hathaway
         VAT; or the leaf order of complete-linkage clustering (scipy's

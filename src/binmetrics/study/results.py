@@ -1,7 +1,7 @@
 """The results of a benchmark study and the paper's analyses of them: :class:`Study`.
 
 :class:`Study` holds the tidy table of every (data set, balance, class setting, model,
-validation, measure) value that :func:`~binmetrics.comparison.study.benchmark` computed,
+validation, measure) value that :func:`~binmetrics.study.runner.benchmark` computed,
 with the failures, undefined values, warnings and design of the run, and runs the
 multi-level comparison paper's analyses on it: the measures comparison (section 2.1,
 :meth:`Study.srd_measures`), the models comparison (section 2.2,
@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.comparison._study_matrices import (
+from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.formatting import Tabular
+from binmetrics.measures.registry import select_measures
+from binmetrics.study._matrices import (
     _check_by,
     _labels,
     _prepare_measures,
@@ -30,20 +33,17 @@ from binmetrics.comparison._study_matrices import (
     _reorder,
     _warn_dropped,
 )
-from binmetrics.comparison._study_plan import _class_counts, _Setting
-from binmetrics.comparison._study_tasks import _Result
-from binmetrics.comparison.study_folds import FOLD_COLUMNS, StudyFolds
-from binmetrics.comparison.study_srd import TEST_SUFFIX, StudySRD
-from binmetrics.exceptions import UndefinedMeasureWarning
-from binmetrics.formatting import Tabular
-from binmetrics.measures.registry import select_measures
+from binmetrics.study._plan import _class_counts, _Setting
+from binmetrics.study._tasks import _Result
+from binmetrics.study.folds import FOLD_COLUMNS, StudyFolds
+from binmetrics.study.srd_analyses import TEST_SUFFIX, StudySRD
 from binmetrics.validation import NanPolicy
 
 if TYPE_CHECKING:
-    from binmetrics.comparison.anova import AnovaResult
     from binmetrics.comparison.bayesian import BayesianSignedRank
-    from binmetrics.comparison.covat import COVATResult
+    from binmetrics.comparison.factorial_anova import AnovaResult
     from binmetrics.comparison.ranks import RankComparison
+    from binmetrics.comparison.srd_covat import COVATResult
 
 __all__ = ["Study"]
 
@@ -53,7 +53,7 @@ _IDS = ("dataset", "balance", "classes", "model", "validation")
 
 
 class Study(StudyFolds, Tabular):
-    """The results of :func:`~binmetrics.comparison.study.benchmark` and the paper's
+    """The results of :func:`~binmetrics.study.runner.benchmark` and the paper's
     analyses of them.
 
     Attributes
@@ -92,7 +92,7 @@ class Study(StudyFolds, Tabular):
         reads.
     models, datasets, measures : list of str
     config : dict
-        The arguments of :func:`~binmetrics.comparison.study.benchmark`.
+        The arguments of :func:`~binmetrics.study.runner.benchmark`.
     """
 
     def __init__(self, table: pd.DataFrame, *, failures: pd.DataFrame,
@@ -218,7 +218,7 @@ class Study(StudyFolds, Tabular):
         >>> import warnings
         >>> from sklearn.datasets import load_iris
         >>> from sklearn.naive_bayes import GaussianNB
-        >>> from binmetrics.comparison.study import benchmark
+        >>> from binmetrics.study import benchmark
         >>> X, y = load_iris(return_X_y=True)
         >>> with warnings.catch_warnings():
         ...     warnings.simplefilter("ignore")
@@ -286,7 +286,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> mats = study.measures_matrix()  # one per balance x class setting
         >>> list(mats)  # doctest: +NORMALIZE_WHITESPACE
@@ -355,13 +355,13 @@ class Study(StudyFolds, Tabular):
         Returns
         -------
         StudySRD
-            per group the matrix, the :class:`~binmetrics.comparison.srd.SRDResult` and its
+            per group the matrix, the :class:`~binmetrics.comparison.srd_ranking.SRDResult` and its
             cross-validation; ``.long()`` is the tidy table (by columns, measure,
             fold, srd_pct) that :meth:`anova` analyses.
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_measures(repeats=2)
         >>> res  # doctest: +ELLIPSIS
@@ -445,7 +445,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> res = study.srd_models()
         >>> res.matrices["toy", "balanced", "2-class"].columns.tolist()  # "T": test
@@ -471,7 +471,7 @@ class Study(StudyFolds, Tabular):
         Factors: balance, class setting and the measure (``on="measures"``,
         section 2.1) or the classifier (``on="models"``, section 2.2; its
         cross-validated and test columns are both levels of that classifier).
-        ``srd`` reuses a computed :class:`~binmetrics.comparison.study_srd.StudySRD`; otherwise
+        ``srd`` reuses a computed :class:`~binmetrics.study.srd_analyses.StudySRD`; otherwise
         :meth:`srd_measures` / :meth:`srd_models` run with ``srd_options``. A factor
         with a single level in the study (e.g. only balanced data) is left out with
         a warning, and so is a level of the measure or classifier factor that is missing
@@ -481,11 +481,11 @@ class Study(StudyFolds, Tabular):
 
         Returns
         -------
-        binmetrics.comparison.anova.AnovaResult
+        binmetrics.comparison.factorial_anova.AnovaResult
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> a = study.anova(repeats=2)  # srd_measures(repeats=2), then eq. 1
         >>> a.factors, a.n
@@ -495,7 +495,7 @@ class Study(StudyFolds, Tabular):
         >>> study.anova("models").factors  # the classifier as factor 3
         ['balance', 'classes', 'model']
         """
-        from binmetrics.comparison.anova import anova
+        from binmetrics.comparison.factorial_anova import anova
 
         if on not in ("measures", "models"):
             raise ValueError(f"on must be 'measures' or 'models'; got {on!r}")
@@ -547,7 +547,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> example_study().scores_table("auc").shape
         (4, 3)
         """
@@ -611,7 +611,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> res = example_study().rank_comparison("brier")  # lower is better
         >>> res.higher_is_better, res.n_datasets, res.n_models
         (False, 4, 3)
@@ -637,7 +637,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> res = example_study().bayesian_signed_rank("brier", "NaiB", "knn", rope=0.01,
         ...                                            random_state=0)
         >>> res.names, len(res.differences)
@@ -670,7 +670,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> page = example_study().report(measures="brier", srd=False)
         >>> "id='bm-ranks-brier-cd'" in page
         True
@@ -684,7 +684,7 @@ class Study(StudyFolds, Tabular):
               pretreat: str = "unit_length", orient: bool = True, order: str = "mean",
               **where: Any) -> COVATResult:
         """SRD-COVAT of the measures of one balance × class setting (the paper's Figure 6):
-        each measure in turn is the reference (:func:`binmetrics.comparison.covat.covat`) on the
+        each measure in turn is the reference (:func:`binmetrics.comparison.srd_covat.covat`) on the
         matrix of :meth:`measures_matrix`.
 
         ``balance`` and ``classes`` pick the setting; they may be left out when the
@@ -692,7 +692,7 @@ class Study(StudyFolds, Tabular):
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> study = example_study()  # three models on a 3-class toy data set
         >>> cov = study.covat(balance="balanced", classes="2-class")
         >>> cov.matrix.shape  # SRD% of every measure with every other as the reference
@@ -700,7 +700,7 @@ class Study(StudyFolds, Tabular):
         >>> cov.order[:3]  # the mean order: neighbours rank the models alike
         ['accuracy', 'kappa', 'balanced_accuracy']
         """
-        from binmetrics.comparison.covat import covat
+        from binmetrics.comparison.srd_covat import covat
 
         mats = self.measures_matrix(by=("balance", "classes"), orient=orient, **where)
         want = {"balance": balance, "classes": classes}

@@ -346,7 +346,7 @@ def undersample(evaluation: HasTable | CountTable, pi0: float, *, n_resamples: i
     Examples
     --------
     >>> import binmetrics as bm
-    >>> from binmetrics.evaluation.undersample import undersample
+    >>> from binmetrics.evaluation.undersampling import undersample
     >>> t = bm.CountTable.from_arrays([1, 0, 0, 1, 0, 0, 0, 0], [8, 7, 6, 5, 4, 3, 2, 1])
     >>> us = undersample(t, 0.5, n_resamples=10, random_state=1)
     >>> us.n_positive, us.n_negative, us.n_resamples

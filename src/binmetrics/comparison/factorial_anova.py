@@ -489,7 +489,7 @@ def anova(
     --------
     >>> import numpy as np
     >>> import pandas as pd
-    >>> from binmetrics.comparison.anova import anova
+    >>> from binmetrics.comparison.factorial_anova import anova
     >>> rng = np.random.default_rng(1)
     >>> df = pd.DataFrame([(b, c, m, fold) for b in ("balanced", "imbalanced")
     ...                    for c in ("2-class", "multiclass") for m in ("ACC", "MCC", "DOR")

@@ -20,7 +20,7 @@ Examples
 The rSRD example of docs/methods.md §1.9, compared with the row means:
 
 >>> import pandas as pd
->>> from binmetrics.comparison.srd import srd
+>>> from binmetrics.comparison.srd_ranking import srd
 >>> X = pd.DataFrame({"A": [32, 52, 44, 44, 47], "B": [73, 75, 65, 76, 70],
 ...                   "C": [60, 59, 57, 55, 60], "D": [35, 24, 44, 83, 47],
 ...                   "E": [41, 52, 46, 50, 65]})
@@ -52,7 +52,7 @@ from binmetrics.comparison._srd_core import (
     pretreat_table,
     srd_max,
 )
-from binmetrics.comparison.covat import COVATResult, covat
+from binmetrics.comparison.srd_covat import COVATResult, covat
 from binmetrics.comparison.srd_crossvalidation import (
     SRDCrossValidation,
     resample_rows,
@@ -101,7 +101,7 @@ def srd(
     directions : scalar, array of shape (n,), dict or Series, optional
         For ``reference="best"``: +1 (or "max") where larger is better, −1 (or "min")
         where smaller is better. By default each row label is looked up in the measure
-        registry, so a table with measures in rows needs no typing (``bm.measures()``
+        registry, so a table with measures in rows needs no typing (``bm.measure_catalogue()``
         lists them). For ``reference="mixed"``: "max", "min", "mean" or "median" per
         row.
     pretreat : {"none", "range", "standardize", "unit_length", "scale_to_max", "rank"}
@@ -134,7 +134,7 @@ def srd(
     each row, with the direction of each measure read from the registry.
 
     >>> import pandas as pd
-    >>> from binmetrics.comparison.srd import srd
+    >>> from binmetrics.comparison.srd_ranking import srd
     >>> scores = pd.DataFrame({"rf": [0.91, 0.85, 0.12, 0.80],
     ...                        "nb": [0.84, 0.80, 0.20, 0.71],
     ...                        "knn": [0.88, 0.70, 0.15, 0.75]},
@@ -254,7 +254,7 @@ class SRDResult:
         Examples
         --------
         >>> import pandas as pd
-        >>> from binmetrics.comparison.srd import srd
+        >>> from binmetrics.comparison.srd_ranking import srd
         >>> X = pd.DataFrame({"A": [32, 52, 44, 44, 47], "B": [73, 75, 65, 76, 70],
         ...                   "C": [60, 59, 57, 55, 60], "D": [35, 24, 44, 83, 47],
         ...                   "E": [41, 52, 46, 50, 65]})
@@ -323,7 +323,7 @@ class SRDResult:
         Examples
         --------
         >>> import pandas as pd
-        >>> from binmetrics.comparison.srd import srd
+        >>> from binmetrics.comparison.srd_ranking import srd
         >>> X = pd.DataFrame({"A": [32, 52, 44, 44, 47, 51], "B": [73, 75, 65, 76, 70, 60],
         ...                   "C": [60, 59, 57, 55, 60, 58]})
         >>> cv = srd(X).cross_validate("loo")

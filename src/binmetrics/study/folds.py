@@ -1,6 +1,6 @@
 """The per-fold side of a benchmark study: each cross-validation fold's values and the
 corrected resampled t-test on them (:class:`StudyFolds`, a part of
-:class:`~binmetrics.comparison.study_results.Study`)."""
+:class:`~binmetrics.study.results.Study`)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ FOLD_COLUMNS = ("dataset", "balance", "classes", "model", "fold", "n_train", "n_
 
 
 class StudyFolds:
-    """The fold methods of :class:`~binmetrics.comparison.study_results.Study`, which
+    """The fold methods of :class:`~binmetrics.study.results.Study`, which
     provides the attributes below."""
 
     folds: pd.DataFrame
@@ -39,7 +39,7 @@ class StudyFolds:
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> t = example_study().fold_table("auc", balance="balanced", classes="2-class")
         >>> t.columns.tolist(), len(t)  # three folds
         (['n_train', 'n_test', 'NaiB', 'knn', 'tree'], 3)
@@ -90,7 +90,7 @@ class StudyFolds:
 
         Examples
         --------
-        >>> from binmetrics.comparison.study import example_study
+        >>> from binmetrics.study import example_study
         >>> res = example_study().correlated_t_test("brier", "NaiB", "knn", rope=0.01,
         ...     balance="imbalanced", classes="2-class")
         >>> res.names, len(res.differences), round(res.test_fraction, 3)

@@ -1,6 +1,6 @@
 """The settings of a benchmark study, planned before any model is fitted.
 
-For every data set of :func:`~binmetrics.comparison.study.benchmark`: the stratified
+For every data set of :func:`~binmetrics.study.runner.benchmark`: the stratified
 external test split, the class settings (every class, or the two extreme ones), the
 balanced variant (each class of the training part undersampled to the smallest), and
 every seed derived from the study's ``random_state`` in the main process, so that the

@@ -1,8 +1,8 @@
 """The SRD input matrices of a benchmark study made ready for the SRD.
 
 Helpers of :meth:`Study.measures_matrix
-<binmetrics.comparison.study_results.Study.measures_matrix>` and :meth:`Study.models_matrix
-<binmetrics.comparison.study_results.Study.models_matrix>`: the ``by`` columns checked,
+<binmetrics.study.results.Study.measures_matrix>` and :meth:`Study.models_matrix
+<binmetrics.study.results.Study.models_matrix>`: the ``by`` columns checked,
 row labels joined, lower-is-better measures negated (``orient``), and measures or rows
 without a direction, with NaN or infinite values, or constant dropped with their
 reasons in ``attrs["dropped"]`` (``clean``); ``_warn_dropped`` says what was dropped in
