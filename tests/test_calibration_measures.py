@@ -406,12 +406,12 @@ def test_reliability_agrees_with_calibration_curve() -> None:
     for strategy in ("uniform", "quantile"):
         r = ev.reliability(n_bins=8, strategy=strategy)
         true, pred = calibration_curve(y, p, n_bins=8, strategy=strategy)
-        assert np.allclose(r.observed, true, rtol=0, atol=1e-14)
+        assert np.allclose(r.fraction_positive, true, rtol=0, atol=1e-14)
         assert np.allclose(r.mean_predicted, pred, rtol=0, atol=1e-14)
         assert r.ece == pytest.approx(ev.value("ece", n_bins=8, strategy=strategy))
-        assert np.all((r.ci_low <= r.observed) & (r.observed <= r.ci_high))
+        assert np.all((r.ci_low <= r.fraction_positive) & (r.fraction_positive <= r.ci_high))
     frame = r.to_frame()
-    assert list(frame.columns) == ["low", "high", "mean_predicted", "observed", "weight",
+    assert list(frame.columns) == ["low", "high", "mean_predicted", "fraction_positive", "weight",
                                    "ci_low", "ci_high"]
     assert frame.equals(bm.plot.reliability_table(ev, n_bins=8, strategy="quantile")
                         .join(frame[["ci_low", "ci_high"]]))

@@ -517,7 +517,7 @@ def test_reliability_integer_weights_equal_repeated_rows(strategy: str) -> None:
     prob_true, prob_pred = calibration_curve(np.repeat(y, w), np.repeat(s, w), n_bins=7,
                                              strategy=strategy)
     np.testing.assert_allclose(tab.mean_predicted, prob_pred, rtol=1e-12)
-    np.testing.assert_allclose(tab.observed, prob_true, rtol=1e-12)
+    np.testing.assert_allclose(tab.fraction_positive, prob_true, rtol=1e-12)
     assert tab.weight.sum() == w.sum()
 
 

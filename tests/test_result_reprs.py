@@ -176,16 +176,9 @@ def test_every_public_class_is_walked():
     assert not set(NOT_RESULTS) & set(EXAMPLES)
 
 
-#: results newly exported (returned by RankComparison.friedman / .iman_davenport) whose
-#: own one-line __repr__ (comparison/ranks.py) hides the shared table repr of
-#: HypothesisTest, so the p-value is not printed as the CLI prints it; when they use
-#: the shared repr this marker fails and goes
-NO_PROTOCOL_YET = {"FriedmanTest", "ImanDavenportTest"}
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="own one-line repr"))
-    if n in NO_PROTOCOL_YET else n for n in sorted(EXAMPLES)])
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_result_prints_its_numbers(name):
     cls = _public_classes().get(name)
     assert cls is not None, f"{name} is no longer exported: drop its example"

@@ -17,7 +17,7 @@ from scipy import stats
 import binmetrics as bm
 from binmetrics.comparison import srd_crossvalidation
 from binmetrics.comparison.ranks import holm_adjust
-from binmetrics.comparison.srd import srd
+from binmetrics.comparison.srd_ranking import srd
 from binmetrics.data import demsar_table
 from binmetrics.exceptions import UndefinedMeasureWarning
 from binmetrics.inference.signed_rank import (

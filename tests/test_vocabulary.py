@@ -127,13 +127,7 @@ def test_every_argument_is_in_the_vocabulary() -> None:
 
 #: fields of result classes exported since every returned type is exported (issue 26,
 #: requirement 2) whose name is still to be chosen; remove an entry when it is renamed
-PENDING = {
-    # the per-bin fraction of positives, with ci_low/ci_high around it: "estimate" (as
-    # the retired-names table says) or a name of its own; the drawing path reads it
-    ("Reliability", "observed"),
-    # the page gives F's degrees of freedom as one tuple, df
-    ("ImanDavenportTest", "df1"), ("ImanDavenportTest", "df2"),
-}
+PENDING: set[tuple[str, str]] = set()  # (class, field) on its way to a defined name
 
 
 def test_every_result_field_is_in_the_vocabulary() -> None:

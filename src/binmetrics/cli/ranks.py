@@ -114,8 +114,8 @@ def _render(fmt: str, res: RankComparison, post: PosthocResult) -> str:
             "friedman": {"statistic": json_value(f.statistic), "df": f.df,
                          "pvalue": json_value(f.pvalue),
                          "tie_correction": f.tie_correction},
-            "iman_davenport": {"statistic": json_value(i.statistic), "df1": i.df1,
-                               "df2": i.df2, "pvalue": json_value(i.pvalue)},
+            "iman_davenport": {"statistic": json_value(i.statistic), "df": list(i.df),
+                               "pvalue": json_value(i.pvalue)},
             "posthoc": {
                 "method": post.method, "control": post.control, "alpha": post.alpha,
                 "critical_difference": json_value(post.critical_difference),
@@ -141,7 +141,7 @@ def _render(fmt: str, res: RankComparison, post: PosthocResult) -> str:
             f"Friedman chi2 = {format_number(f.statistic)}, df = {f.df}, "
             f"p = {format_number(f.pvalue)}" + (" (tie-corrected)" if f.tie_correction
                                                  else ""),
-            f"Iman-Davenport F = {format_number(i.statistic)}, df = ({i.df1}, {i.df2}), "
+            f"Iman-Davenport F = {format_number(i.statistic)}, df = {i.df}, "
             f"p = {format_number(i.pvalue)}"]
     body = [[str(m), format_number(float(r)), format_number(float(mean)), str(int(w))]
             for m, r, mean, w in zip(ranks.index, ranks["average_rank"].to_numpy(),

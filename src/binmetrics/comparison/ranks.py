@@ -103,7 +103,7 @@ def _check_alpha(alpha: Any) -> float:
     return a
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FriedmanTest(HypothesisTest):
     """The Friedman test of equal average ranks.
 
@@ -121,27 +121,19 @@ class FriedmanTest(HypothesisTest):
     alternative: ClassVar[str] = "two-sided"
     method: ClassVar[str] = "friedman"
 
-    def __repr__(self) -> str:
-        return (f"FriedmanTest(statistic={self.statistic:.4g}, df={self.df}, "
-                f"pvalue={self.pvalue:.4g}, tie_correction={self.tie_correction})")
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ImanDavenportTest(HypothesisTest):
     """Iman and Davenport's (1980) F form of the Friedman statistic:
-    F_F = (N - 1) chi2_F / (N(k - 1) - chi2_F), F with k - 1 and (k - 1)(N - 1) df."""
+    F_F = (N - 1) chi2_F / (N(k - 1) - chi2_F), F with ``df`` = (k - 1, (k - 1)(N - 1))
+    degrees of freedom."""
 
     statistic: float
-    df1: int
-    df2: int
+    df: tuple[int, int]
     pvalue: float
 
     alternative: ClassVar[str] = "two-sided"
     method: ClassVar[str] = "iman-davenport"
-
-    def __repr__(self) -> str:
-        return (f"ImanDavenportTest(statistic={self.statistic:.4g}, df1={self.df1}, "
-                f"df2={self.df2}, pvalue={self.pvalue:.4g})")
 
 
 class PosthocResult(Tabular):
@@ -324,11 +316,11 @@ class RankComparison(Tabular):
         df1, df2 = k - 1, (k - 1) * (n - 1)
         denom = n * (k - 1) - chi2
         if math.isnan(chi2):
-            return ImanDavenportTest(math.nan, df1, df2, math.nan)
+            return ImanDavenportTest(math.nan, (df1, df2), math.nan)
         if denom <= 1e-12 * n * (k - 1):
-            return ImanDavenportTest(math.inf, df1, df2, 0.0)
+            return ImanDavenportTest(math.inf, (df1, df2), 0.0)
         f = (n - 1) * chi2 / denom
-        return ImanDavenportTest(f, df1, df2, float(stats.f.sf(f, df1, df2)))
+        return ImanDavenportTest(f, (df1, df2), float(stats.f.sf(f, df1, df2)))
 
     def critical_difference(self, alpha: float = 0.05, test: str = "nemenyi") -> float:
         """The critical difference of average ranks (Demšar 2006, section 3.2.2):
@@ -476,7 +468,7 @@ class RankComparison(Tabular):
                  self.to_frame().to_string(float_format=lambda v: f"{v:.4g}"),
                  f"Friedman chi2 = {f.statistic:.4g}, df = {f.df}, p = {f.pvalue:.4g}"
                  + (" (tie-corrected)" if f.tie_correction else ""),
-                 f"Iman-Davenport F = {i.statistic:.4g}, df = ({i.df1}, {i.df2}), "
+                 f"Iman-Davenport F = {i.statistic:.4g}, df = {i.df}, "
                  f"p = {i.pvalue:.4g}",
                  f"Nemenyi critical difference (alpha = 0.05) = "
                  f"{self.critical_difference():.4g}"]
@@ -567,7 +559,7 @@ def rank_comparison(scores: Any, measure: str | None = None, *,
     >>> res.average_ranks.round(3).to_dict()
     {'C4.5+m+cf': 1.964, 'C4.5+m': 2.0, 'C4.5+cf': 2.893, 'C4.5': 3.143}
     >>> f, i = res.friedman, res.iman_davenport
-    >>> round(f.statistic, 2), f.df, round(i.statistic, 2), (i.df1, i.df2)
+    >>> round(f.statistic, 2), f.df, round(i.statistic, 2), i.df
     (9.28, 3, 3.69, (3, 39))
     """
     if not isinstance(scores, (pd.DataFrame, Mapping, np.ndarray, list, tuple)):

@@ -88,14 +88,14 @@ class Reliability(Drawable, Tabular):
     >>> ev = bm.evaluate([0, 0, 0, 0, 1, 1, 1, 1, 1],
     ...                  [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0])
     >>> r = ev.reliability(n_bins=3)  # scikit-learn's example
-    >>> r.observed.tolist(), r.mean_predicted.round(3).tolist()
+    >>> r.fraction_positive.tolist(), r.mean_predicted.round(3).tolist()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     >>> r
     Reliability(n_bins=3, strategy='uniform', nonempty=3, ece=0.1389)
-         low     high mean_predicted observed weight      ci_low  ci_high
-           0 0.333333            0.2        0      3 5.55112e-17 0.561497
-    0.333333 0.666667          0.525      0.5      2   0.0945312 0.905469
-    0.666667        1           0.85        1      4    0.510109        1
+         low     high mean_predicted fraction_positive weight      ci_low  ci_high
+           0 0.333333            0.2                 0      3 5.55112e-17 0.561497
+    0.333333 0.666667          0.525               0.5      2   0.0945312 0.905469
+    0.666667        1           0.85                 1      4    0.510109        1
     """
 
     n_bins: int
@@ -104,7 +104,7 @@ class Reliability(Drawable, Tabular):
     high: FloatArray
     weight: FloatArray
     mean_predicted: FloatArray
-    observed: FloatArray
+    fraction_positive: FloatArray
     ci_low: FloatArray
     ci_high: FloatArray
     histogram: FloatArray
@@ -132,18 +132,18 @@ class Reliability(Drawable, Tabular):
     @property
     def ece(self) -> float:
         """The expected calibration error of these bins (the ``ece`` measure)."""
-        return float(self.weight @ np.abs(self.observed - self.mean_predicted)
+        return float(self.weight @ np.abs(self.fraction_positive - self.mean_predicted)
                      / self.weight.sum())
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per non-empty bin: low, high (edges), mean_predicted, observed, weight,
+        """One row per non-empty bin: low, high (edges), mean_predicted, fraction_positive, weight,
         ci_low, ci_high."""
         import pandas as pd
 
         return pd.DataFrame({"low": self.low, "high": self.high,
-                             "mean_predicted": self.mean_predicted, "observed": self.observed,
-                             "weight": self.weight, "ci_low": self.ci_low,
-                             "ci_high": self.ci_high})
+                             "mean_predicted": self.mean_predicted,
+                             "fraction_positive": self.fraction_positive, "weight": self.weight,
+                             "ci_low": self.ci_low, "ci_high": self.ci_high})
 
     def chart(self, *, histogram: bool = True, counts: bool = True,
               intervals: bool = False) -> ChartData:
@@ -168,10 +168,10 @@ class Reliability(Drawable, Tabular):
             hx, hy = histogram_outline(self.low, self.high, self.weight / self.weight.sum())
             out.append(series(hx, hy, HISTOGRAM_LABEL, style="bars", legend=False,
                               extra={"alpha": 0.15, "zorder": 0}))
-        out.append(series(self.mean_predicted, self.observed,
-                          f"{self.observed.size} bins ({self.strategy})", marker="o",
+        out.append(series(self.mean_predicted, self.fraction_positive,
+                          f"{self.fraction_positive.size} bins ({self.strategy})", marker="o",
                           extra={"markersize": 5},
-                          source=(self, "mean_predicted", "observed")))
+                          source=(self, "mean_predicted", "fraction_positive")))
         if intervals:  # one vertical whisker per bin, NaN between them
             x = np.repeat(self.mean_predicted, 3)
             x[2::3] = np.nan
@@ -185,8 +185,8 @@ class Reliability(Drawable, Tabular):
             whole = bool(np.all(self.weight == np.round(self.weight)))
             texts = tuple(Note(float(x), float(y), f"{n:.0f}" if whole else f"{n:g}",
                                offset=(4, 4), extra={"fontsize": "x-small"})
-                          for x, y, n in zip(self.mean_predicted, self.observed, self.weight,
-                                             strict=True))
+                          for x, y, n in zip(self.mean_predicted, self.fraction_positive,
+                                             self.weight, strict=True))
         return ChartData("reliability",
                          "Reliability diagram" + (" (numbers: cases per bin)" if counts else ""),
                          "mean predicted probability",
@@ -197,7 +197,7 @@ class Reliability(Drawable, Tabular):
 
     def _title(self) -> str:
         return (f"Reliability(n_bins={self.n_bins}, strategy={self.strategy!r}, "
-                f"nonempty={self.observed.size}, ece={self.ece:.4g})")
+                f"nonempty={self.fraction_positive.size}, ece={self.ece:.4g})")
 
 
 @dataclass(frozen=True)

@@ -247,14 +247,14 @@ def reliability_table(ev: Evaluation, *, n_bins: int = 10,
     >>> ev = bm.evaluate([0, 0, 0, 0, 1, 1, 1, 1, 1],
     ...                  [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0])
     >>> tab = bm.plot.reliability_table(ev, n_bins=3)  # scikit-learn's example
-    >>> tab.observed.tolist(), tab.mean_predicted.round(3).tolist()
+    >>> tab.fraction_positive.tolist(), tab.mean_predicted.round(3).tolist()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
     n_bins = check_count(n_bins, "n_bins")
     if strategy not in ("uniform", "quantile"):
         raise ValueError(f"strategy must be 'uniform' or 'quantile', got {strategy!r}")
     frame = ev.reliability(n_bins=n_bins, strategy=strategy).to_frame()
-    return frame[["low", "high", "mean_predicted", "observed", "weight"]]
+    return frame[["low", "high", "mean_predicted", "fraction_positive", "weight"]]
 
 
 

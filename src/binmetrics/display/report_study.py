@@ -182,7 +182,7 @@ def _ranks_section(study: Study, measure: str, validation: str, test: str, alpha
              f"{_e(fmt(f.statistic))}</span>, df = {f.df}, p = <span class='v' "
              f"data-value='{num_attr(f.pvalue)}'>{_e(fmt(f.pvalue))}</span></li>"
              f"<li>Iman-Davenport F = <span class='v' data-value='{num_attr(i.statistic)}'>"
-             f"{_e(fmt(i.statistic))}</span>, df = ({i.df1}, {i.df2}), p = <span class='v' "
+             f"{_e(fmt(i.statistic))}</span>, df = {i.df}, p = <span class='v' "
              f"data-value='{num_attr(i.pvalue)}'>{_e(fmt(i.pvalue))}</span></li>"
              f"<li>{_e(test.replace('_', '-'))} post-hoc test"
              f"{'' if control is None else ' against ' + _e(control)}, alpha = "

@@ -138,7 +138,7 @@ class CalibrationBins:
         return np.divide(self.sum_p, w, out=np.full(w.shape, np.nan), where=w > 0)
 
     @property
-    def observed(self) -> FloatArray:
+    def fraction_positive(self) -> FloatArray:
         w = self.weight
         return np.divide(self.positives, w, out=np.full(w.shape, np.nan), where=w > 0)
 
@@ -193,7 +193,7 @@ def calibration_bins(t: CountTable, n_bins: int = 10,
     >>> import binmetrics as bm
     >>> t = bm.CountTable.from_arrays([0, 0, 1, 1], [0.1, 0.2, 0.2, 0.9])
     >>> b = calibration_bins(t, n_bins=2)
-    >>> b.weight.tolist(), b.observed.tolist()
+    >>> b.weight.tolist(), b.fraction_positive.tolist()
     ([3.0, 1.0], [0.3333333333333333, 1.0])
     """
     n = _check_bins(n_bins, strategy)
