@@ -63,7 +63,6 @@ class PageRun:
     ran: int = 0
     failures: int = 0
     report: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
 
 
 _RUNS: dict[Path, PageRun] = {}
@@ -90,7 +89,6 @@ def _run_page(page: Path, factory: pytest.TempPathFactory) -> PageRun:
                             and blocks[i + 1].lang == "pycon")
                 name = f"{page.name} block {i}"
                 if skip and (is_setup or lang == "pycon"):
-                    run.skipped.append(skip)
                     if is_setup:  # the set-up's mark covers the block it sets up
                         blocks[i + 1] = blocks[i + 1]._replace(skip=skip)
                 elif is_setup:
@@ -129,9 +127,33 @@ def test_pycon_blocks_run(page: Path, tmp_path_factory: pytest.TempPathFactory) 
         f"{run.failures} example(s) of {_page_id(page)} failed:\n" + "".join(run.report)
     if page in MUST_HAVE_EXAMPLES:
         assert run.ran > 0, f"{_page_id(page)} has no example that runs"
-    if run.skipped:
-        pytest.skip(f"{run.ran} block(s) of {_page_id(page)} ran; not run: "
-                    + "; ".join(dict.fromkeys(run.skipped)))
+
+
+def _marked(page: Path) -> list[tuple[int, str, str]]:
+    """(line, language, reason) of the page's example blocks marked ``<!-- skip: ... -->``
+    (a marked console block's commands are skipped one by one below)."""
+    return [(b.line + 1, b.lang, b.skip) for b in _blocks(page)
+            if b.skip and b.lang != "console"]
+
+
+MARKED = [pytest.param(p, lang, id=f"{_page_id(p)}:{line}", marks=pytest.mark.skip(reason=why))
+          for p in PAGES for line, lang, why in _marked(p)]
+
+
+@pytest.mark.parametrize(("page", "lang"), MARKED)
+def test_marked_blocks_are_reported_as_skipped(page: Path, lang: str) -> None:
+    """One skip per marked block, with its reason (the body never runs)."""
+
+
+def test_skip_marks_are_on_blocks_the_test_runs() -> None:
+    for page in PAGES:
+        blocks = _blocks(page)
+        for i, b in enumerate(blocks):
+            if b.skip:
+                setup = b.lang == "python" and i + 1 < len(blocks) \
+                    and blocks[i + 1].lang == "pycon"
+                assert setup or b.lang in ("pycon", "console"), \
+                    f"{_page_id(page)}:{b.line + 1}: a skip mark on a block that is never run"
 
 
 def _console(page: Path) -> list[tuple[str, str, str | None]]:
