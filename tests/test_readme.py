@@ -12,6 +12,7 @@ reason: for examples that need an optional peer (Spark, Java) or a file of the r
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import os
 import re
@@ -68,6 +69,16 @@ class PageRun:
 _RUNS: dict[Path, PageRun] = {}
 
 
+def _one_blas_thread() -> contextlib.AbstractContextManager[object]:
+    """The examples fit small models (the refit tests, a benchmark study): more BLAS
+    threads than that only make them wait for each other on a shared machine."""
+    try:
+        from threadpoolctl import threadpool_limits  # comes with scikit-learn
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1)
+
+
 def _run_page(page: Path, factory: pytest.TempPathFactory) -> PageRun:
     """Run the page's examples once (the pycon and the console tests share the run)."""
     if page in _RUNS:
@@ -82,7 +93,7 @@ def _run_page(page: Path, factory: pytest.TempPathFactory) -> PageRun:
     os.chdir(run.workdir)
     os.environ["MPLBACKEND"] = "Agg"
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _one_blas_thread():
             warnings.simplefilter("ignore")
             for i, (lang, text, skip, line) in enumerate(blocks):
                 is_setup = (lang == "python" and i + 1 < len(blocks)
