@@ -9,6 +9,9 @@ those inside functions and under TYPE_CHECKING (docs/architecture.md).
   public names sit on top of everything);
 - the layer order of pyproject's import-linter contract holds (``lint-imports`` checks
   it too, with indirect imports; this test needs no extra tool and names the line);
+- no module below the display layer reaches it by name: ``display_hook(...)`` is called
+  only where :data:`DISPLAY_HOOKS_ALLOWED` says (issue 26: "No computing layer reaches a
+  higher one through a string");
 - modules stay under about 800 lines.
 """
 
@@ -189,6 +192,63 @@ def test_imports_point_down() -> None:
             if theirs is not None and theirs < mine:
                 upward.append(f"{MODULES[m].relative_to(ROOT)}:{line}: {m} -> {target}")
     assert upward == []
+
+
+#: (module, hook name) of the calls of ``binmetrics.backends.display_hook`` allowed below
+#: the display layer: the study's report, until the study sits above the display layer
+DISPLAY_HOOKS_ALLOWED = {("binmetrics.comparison.study_results", "study_report")}
+
+
+def _display_hook_calls(source: str) -> list[tuple[str, int]]:
+    """(hook name, line) of each ``display_hook(...)`` call in ``source`` ("?" for a name
+    that is not a string literal)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        called = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
+            else None
+        if called != "display_hook":
+            continue
+        arg = node.args[0] if node.args else None
+        name = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) \
+            else "?"
+        out.append((name, node.lineno))
+    return out
+
+
+def _hooks_below_display() -> list[str]:
+    layers = _layers()
+    display = _layer_of(f"{PKG}.display", layers)
+    assert display is not None
+    found = []
+    for m, path in MODULES.items():
+        mine = _layer_of(m, layers)
+        if mine is None or mine <= display or m == f"{PKG}.backends":
+            continue
+        for name, line in _display_hook_calls(path.read_text(encoding="utf-8")):
+            if (m, name) not in DISPLAY_HOOKS_ALLOWED:
+                found.append(f"{path.relative_to(ROOT)}:{line}: display_hook({name!r})")
+    return found
+
+
+def test_no_layer_reaches_display_by_name() -> None:
+    """A computing layer calls only downward: a chart it draws is computed in its own
+    layer or below (``binmetrics.chart.render`` draws it), not fetched from display."""
+    assert _hooks_below_display() == []
+
+
+def test_the_hook_finder_finds_a_hook() -> None:
+    planted = ("from binmetrics import backends\n"
+               "def plot(self):\n"
+               "    return backends.display_hook('plot')(self)\n"
+               "def report(self, kind):\n"
+               "    return display_hook(kind)(self)\n")
+    assert _display_hook_calls(planted) == [("plot", 3), ("?", 5)]
+    # the allowed call is found, and is the only one left below display
+    study = MODULES["binmetrics.comparison.study_results"].read_text(encoding="utf-8")
+    assert [name for name, _ in _display_hook_calls(study)] == ["study_report"]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -172,7 +172,7 @@ def test_plots_and_report_read_the_users_units(tmp_path) -> None:  # type: ignor
     assert xs.min() < s.min() and xs.max() == s.max()  # the scores' own axis
     ax = bm.plot.confusion_matrix(ev)
     assert "score <= -8 positive" in ax.get_title()
-    html = ev.to_html(str(tmp_path / "r.html"))
+    html = bm.report(ev, str(tmp_path / "r.html"))
     assert "the charts and the threshold slider show the negated scores" in html
 
 
@@ -233,7 +233,7 @@ def test_undersampling_cuts_where_the_evaluation_does() -> None:
 
 
 def test_loss_plot_zero_one_loss_at_the_evaluations_cut() -> None:
-    from binmetrics.display.chart_data import loss_data, mean_losses
+    from binmetrics.evaluation.chart_data import loss_data, mean_losses
 
     y, s, _ = _data(12, 200)
     ev = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False)

@@ -199,10 +199,10 @@ def test_single_class_reports_undefined() -> None:
     assert "id='bm-notes'" in page and "no positives" in page
 
 
-def test_to_html_writes_the_same_page(tmp_path: Path) -> None:
+def test_report_writes_the_page_it_returns(tmp_path: Path) -> None:
     ev = bm.evaluate(Y_BERRAR, S_BERRAR)
     out = tmp_path / "r.html"
-    page = ev.to_html(out, title="T")
+    page = bm.report(ev, out, title="T")
     assert out.read_text(encoding="utf-8") == page
     assert "<title>T</title>" in page
 

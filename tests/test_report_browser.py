@@ -157,7 +157,7 @@ def test_nothing_positive_and_measure_chart(page: Any, tmp_path: Path) -> None:
     path = tmp_path / "berrar.html"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        ev.to_html(path)
+        bm.report(ev, path)
     open_report(page, path)
     n = int(page.locator("#bm-slider").get_attribute("max")) + 1
     assert n == 12  # ten cut points, 0.55 and +inf
@@ -183,7 +183,7 @@ def test_undefined_reason_survives_the_slider(page: Any, tmp_path: Path) -> None
     path = tmp_path / "undefined.html"
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
-        ev.to_html(path)
+        bm.report(ev, path)
     reason = next(w.message.reason for w in rec if isinstance(w.message, bm.UndefinedMeasureWarning)
                   and "ppv" in w.message.measures)
     open_report(page, path)

@@ -150,7 +150,7 @@ def test_binned_duckdb_is_exact_for_the_declared_sums(tmp_path: Path) -> None:
 def test_in_the_report_with_its_chart() -> None:
     y, p, w = _data(seed=5)
     ev = bm.evaluate(y, p, sample_weight=w)
-    page = ev.to_html()
+    page = bm.report(ev)
     assert "throwaway_cubic" in page and "Cubic error (test)" in page
     assert "throwaway_auc2" in page
     assert "data-chart='roc'" in page

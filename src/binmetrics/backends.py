@@ -1,10 +1,14 @@
-"""Optional backends, reached lazily: matplotlib, and the display layer's functions.
+"""Optional backends, reached lazily: matplotlib (:func:`pyplot`, :func:`axes`), joblib
+and threads, and the one display function a lower layer still reaches by name.
 
-The computing layers never import :mod:`binmetrics.display` (it sits above them).
-``Evaluation.plot`` and ``Evaluation.to_html`` reach it through :func:`display_hook`:
-the display package registers its functions here when it is imported
-(:func:`register_display`), as pandas lets a plotting backend register itself; if
-nothing is registered yet, the default backend module is imported by name first.
+The computing layers never import :mod:`binmetrics.display` (it sits above them), and
+they do not need to: every chart they draw is computed below it and drawn by
+:func:`binmetrics.chart.render` or by their own matplotlib code through :func:`pyplot`.
+The exception is ``Study.report()``, which reaches the study's HTML report through
+:func:`display_hook`: the display package registers it here when it is imported
+(:func:`register_display`); if nothing is registered yet, the default backend module is
+imported by name first. ``tests/test_architecture.py`` fails on any other call of
+:func:`display_hook` below the display layer.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ _HOOKS: dict[str, Callable[..., Any]] = {}
 
 
 def register_display(name: str, func: Callable[..., Any]) -> None:
-    """Register the display function ``name`` ("plot", "report"...)."""
+    """Register the display function ``name`` ("study_report")."""
     _HOOKS[name] = func
 
 

@@ -18,7 +18,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
-from binmetrics.backends import display_hook
+from binmetrics.comparison.comparison_plots import bayesian_posterior as draw_posterior
 from binmetrics.exceptions import report_undefined
 from binmetrics.formatting import HypothesisTest, Tabular
 
@@ -117,7 +117,7 @@ class BayesianSignedRank(Tabular):
 
     def plot(self, *, ax: Any = None, **kwargs: Any) -> Axes:
         """The posterior samples in the probability simplex (needs matplotlib)."""
-        return display_hook("bayesian_posterior")(self, ax=ax, **kwargs)
+        return draw_posterior(self, ax=ax, **kwargs)
 
 
 def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: float = 0.5,
@@ -269,7 +269,7 @@ class CorrelatedTTest(HypothesisTest):
 
     def plot(self, *, ax: Any = None, **kwargs: Any) -> Axes:
         """The posterior density of the mean difference with the ROPE (needs matplotlib)."""
-        return display_hook("bayesian_posterior")(self, ax=ax, **kwargs)
+        return draw_posterior(self, ax=ax, **kwargs)
 
 
 def correlated_t_test(a: Any, b: Any = None, *, test_fraction: float, rope: float = 0.0,

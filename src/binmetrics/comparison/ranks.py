@@ -35,7 +35,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
-from binmetrics.backends import display_hook
+from binmetrics.comparison.comparison_plots import critical_difference as draw_critical_difference
 from binmetrics.exceptions import report_undefined
 from binmetrics.formatting import HypothesisTest, Tabular
 from binmetrics.inference.signed_rank import signed_rank_test
@@ -238,7 +238,7 @@ class PosthocResult(Tabular):
     def plot(self, *, ax: Any = None, **kwargs: Any) -> Axes:
         """The critical-difference diagram (Demšar 2006, Figure 1); see
         :func:`binmetrics.plot.critical_difference`. Needs matplotlib."""
-        return display_hook("critical_difference")(self, ax=ax, **kwargs)
+        return draw_critical_difference(self, ax=ax, **kwargs)
 
 
 class RankComparison(Tabular):

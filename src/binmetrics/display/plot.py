@@ -26,10 +26,11 @@ appears in all three. The named functions (:func:`roc`, :func:`pr`...) draw the
 built-in kinds with their options spelled out. :func:`srd`, :func:`covat` and
 :func:`anova_means` draw the results of the comparison tools, and
 :func:`critical_difference` and :func:`bayesian_posterior` those of the rank and
-Bayesian comparisons (:mod:`~binmetrics.display.plot_ranks`).
+Bayesian comparisons (:mod:`~binmetrics.comparison.comparison_plots`).
 
-The registry is :mod:`~binmetrics.display.plot_kinds`, the built-in producers
-:mod:`~binmetrics.display.chart_data`, the named functions
+The registry is :mod:`~binmetrics.evaluation.plot_kinds`, the built-in producers
+:mod:`~binmetrics.evaluation.chart_data` (both in the evaluation layer, so that
+``ev.plot(kind)`` imports them, not this module), the named functions
 :mod:`~binmetrics.display.plot_curves` (roc, threshold, pr, prg, gain, lift) and
 :mod:`~binmetrics.display.plot_cases` (loss, reliability, decision_curve, measure,
 confusion_matrix), and :mod:`~binmetrics.display.plot_compare` (srd, covat,
@@ -54,8 +55,7 @@ Examples
 from __future__ import annotations
 
 from binmetrics.chart import ChartData, Series, render, step_vertices
-from binmetrics.display import chart_data as _data  # declares the built-in kinds
-from binmetrics.display.chart_data import mean_losses, reliability_table
+from binmetrics.comparison.comparison_plots import bayesian_posterior, critical_difference
 from binmetrics.display.plot_cases import (
     confusion_matrix,
     decision_curve,
@@ -65,7 +65,9 @@ from binmetrics.display.plot_cases import (
 )
 from binmetrics.display.plot_compare import anova_means, covat, srd
 from binmetrics.display.plot_curves import gain, lift, pr, prg, roc, threshold
-from binmetrics.display.plot_kinds import (
+from binmetrics.evaluation import chart_data as _data  # declares the built-in kinds
+from binmetrics.evaluation.chart_data import mean_losses, reliability_table
+from binmetrics.evaluation.plot_kinds import (
     CHART_DATA,
     KINDS,
     PLOT_KINDS,
@@ -76,7 +78,6 @@ from binmetrics.display.plot_kinds import (
     register_plot_kind,
     unregister_plot_kind,
 )
-from binmetrics.display.plot_ranks import bayesian_posterior, critical_difference
 
 __all__ = [
     "CHART_DATA",

@@ -3,8 +3,8 @@ its margin (Berrar Figs. 7, 8b), the reliability diagram (with the share of case
 bin), the decision curve, any confusion measure against the threshold, and the
 confusion matrix, as named functions of :mod:`binmetrics.plot` (``bm.plot.loss`` ...).
 
-Each draws its plot kind (:data:`~binmetrics.display.plot_kinds.PLOT_KINDS`): the
-numbers from the kind's producer in :mod:`binmetrics.display.chart_data`, drawn by
+Each draws its plot kind (:data:`~binmetrics.evaluation.plot_kinds.PLOT_KINDS`): the
+numbers from the kind's producer in :mod:`binmetrics.evaluation.chart_data`, drawn by
 :func:`binmetrics.chart.render`.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from binmetrics.display.plot_kinds import PLOT_KINDS
+from binmetrics.evaluation.plot_kinds import PLOT_KINDS
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -25,7 +25,7 @@ def decision_curve(ev_or_models: Any, *, ax: Any = None, thresholds: Any = None)
     """Decision curve (Vickers & Elkin 2006): each model's net benefit against the
     threshold probability, with treat all and treat none, as the dcurves packages.
 
-    The numbers are :func:`~binmetrics.display.chart_data.decision_curve_data`, from
+    The numbers are :func:`~binmetrics.evaluation.chart_data.decision_curve_data`, from
     ``ev.decision_curve(thresholds)``.
 
     Parameters
@@ -61,7 +61,7 @@ def loss(ev_or_models: Any, *, ax: Any = None, center: float | Literal["threshol
     hinge loss max(0, 1 - y (s - center)) (circles) and its 0-1 loss (squares: 1
     when ``score >= center`` predicts it wrongly). Cases of one class with the same
     score share a marker. The legend gives the (weighted) means from the registry
-    (:func:`~binmetrics.display.chart_data.mean_losses`): with ``center=0`` the mean
+    (:func:`~binmetrics.evaluation.chart_data.mean_losses`): with ``center=0`` the mean
     hinge loss is the ``hinge_loss`` measure (scores read as signed distances, Berrar
     eq. 44), and the mean 0-1 loss is always the ``error_rate`` at threshold ``center``.
 
@@ -100,7 +100,7 @@ def reliability(ev_or_models: Any, *, ax: Any = None, n_bins: int = 10,
     """Reliability (calibration) diagram: the fraction of positives against the mean
     predicted probability in each bin, with the diagonal of perfect calibration.
 
-    The numbers are :func:`~binmetrics.display.chart_data.reliability_table`
+    The numbers are :func:`~binmetrics.evaluation.chart_data.reliability_table`
     (scikit-learn's ``calibration_curve`` with sample weights).
 
     Parameters

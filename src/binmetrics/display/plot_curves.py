@@ -2,8 +2,8 @@
 against the threshold, precision-recall, precision-recall-gain, gain and lift (Berrar
 Figs. 4, 5 and 6), as named functions of :mod:`binmetrics.plot` (``bm.plot.roc`` ...).
 
-Each draws its plot kind (:data:`~binmetrics.display.plot_kinds.PLOT_KINDS`): the
-numbers from the kind's producer in :mod:`binmetrics.display.chart_data` (the curves'
+Each draws its plot kind (:data:`~binmetrics.evaluation.plot_kinds.PLOT_KINDS`): the
+numbers from the kind's producer in :mod:`binmetrics.evaluation.chart_data` (the curves'
 own ``chart()``), drawn by :func:`binmetrics.chart.render`.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from binmetrics.display.plot_kinds import PLOT_KINDS
+from binmetrics.evaluation.plot_kinds import PLOT_KINDS
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -1,4 +1,4 @@
-"""The self-contained interactive HTML report: :func:`report` and ``Evaluation.to_html``.
+"""The self-contained interactive HTML report: :func:`report` (``bm.report``).
 
 One HTML file with the measures table (family, direction, interval where computed,
 source and formula on hover, and the chart that shows the measure where the registry

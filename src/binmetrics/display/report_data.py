@@ -22,8 +22,8 @@ import numpy.typing as npt
 
 from binmetrics.chart import ChartData
 from binmetrics.curves.core import threshold_axis
-from binmetrics.display.plot_kinds import PLOT_KINDS, chart_data
 from binmetrics.display.thinning import DECIMALS, thin_curve
+from binmetrics.evaluation.plot_kinds import PLOT_KINDS, chart_data
 from binmetrics.exceptions import UndefinedMeasureWarning, undefined_policy
 from binmetrics.measures.partial_auc import partial_auc_range
 from binmetrics.measures.registry import Measure

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import numpy as np
 
-from binmetrics.backends import display_hook
 from binmetrics.evaluation.calibration import CalibrationMethods
+from binmetrics.evaluation.chart_inputs import PlotSource
 from binmetrics.evaluation.inference_methods import InferenceMethods
 from binmetrics.exceptions import (
     Deferred,
@@ -108,7 +108,7 @@ class BestThreshold(Tabular):
     confusion: Confusion
 
 
-class Evaluation(InferenceMethods, CalibrationMethods):
+class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
     """All measures of one classifier on one data set, computed from its count table.
 
     Create it with :func:`evaluate`. Index it with any measure id or alias
@@ -726,27 +726,10 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         ...
         ValueError: unknown plot kind 'histogram'; the kinds: roc, threshold, pr, ...
         """
-        return display_hook("plot")(kind, self, ax=ax, **kwargs)
+        from binmetrics.evaluation import chart_data  # noqa: F401 - declares the built-in kinds
+        from binmetrics.evaluation.plot_kinds import draw
 
-    def to_html(self, path: Any = None, **kwargs: Any) -> str:
-        """The self-contained interactive HTML report of this evaluation.
-
-        ``ev.to_html("report.html")`` is :func:`binmetrics.display.report.report`\\ ``(ev,
-        "report.html")``: every measure, the charts and a threshold slider, in one
-        file that opens without network, written atomically. Keywords: ``title``,
-        ``ci``, ``max_points``, ``thresholds``, ``roc_band`` (the ROC chart's
-        confidence bands), ``partial_auc`` (its shaded partial-AUC region, e.g.
-        ``{"fpr": (0, 0.2)}``). Returns the HTML.
-
-        Examples
-        --------
-        >>> import binmetrics as bm
-        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
-        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
-        >>> ev.to_html(title="Berrar").count("<title>Berrar</title>")
-        1
-        """
-        return str(display_hook("report")(self, path, **kwargs))
+        return draw(kind, self, ax=ax, **kwargs)
 
     def _title(self) -> str:
         t = self.table

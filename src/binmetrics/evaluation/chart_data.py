@@ -1,5 +1,5 @@
 """The plot kinds of an evaluation, each declared once: its data producer, registered
-with :func:`~binmetrics.display.plot_kinds.register_plot_kind`, in the order
+with :func:`~binmetrics.evaluation.plot_kinds.register_plot_kind`, in the order
 ``bm.plot.kinds()`` lists them.
 
 Each ``<kind>_data(models, **options)`` gives the chart's numbers
@@ -32,8 +32,8 @@ from binmetrics.chart import (
 from binmetrics.curves import ThresholdCurves
 from binmetrics.curves.calibration import HISTOGRAM_LABEL
 from binmetrics.curves.core import PR_NAMES, case_axes, threshold_axis
-from binmetrics.display._plotting import FloatArray, Models, label, rule_label, table_cut
-from binmetrics.display.plot_kinds import register_plot_kind
+from binmetrics.evaluation.chart_inputs import FloatArray, Models, label, rule_label, table_cut
+from binmetrics.evaluation.plot_kinds import register_plot_kind
 from binmetrics.exceptions import undefined_policy
 from binmetrics.measures import get_measure
 from binmetrics.validation import check_count, check_threshold
@@ -41,7 +41,6 @@ from binmetrics.validation import check_count, check_threshold
 if TYPE_CHECKING:
     import pandas as pd
 
-    from binmetrics.evaluation.binary import Evaluation
     from binmetrics.table.counts import CountTable
 
 __all__ = [
@@ -70,7 +69,7 @@ __all__ = [
 ]
 
 
-def pr_line(ev: Evaluation, method: str) -> tuple[FloatArray, FloatArray]:
+def pr_line(ev: Any, method: str) -> tuple[FloatArray, FloatArray]:
     """The PR curve of one area estimator (a key of :data:`PR_NAMES`):
     ``ev.pr().line(method)``."""
     return ev.pr().line(method)
@@ -166,7 +165,7 @@ def _case_losses(t: CountTable, center: float) -> dict[str, FloatArray]:
             "weight": weight}
 
 
-def _center(ev: Evaluation, center: float | Literal["threshold"]) -> float:
+def _center(ev: Any, center: float | Literal["threshold"]) -> float:
     return ev.cut if isinstance(center, str) else float(center)
 
 
@@ -181,7 +180,7 @@ def _check_center(center: Any) -> float | Literal["threshold"]:
     return c0
 
 
-def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
+def mean_losses(ev: Any, center: float = 0.0) -> tuple[float, float]:
     """The (weighted) mean hinge loss and 0-1 loss of the margins y (s - center), from
     the registry's measures: ``hinge_loss`` (Berrar Def. 35, eq. 44) of the scores
     shifted by ``center``, and ``error_rate`` at threshold ``center``. ``s`` and
@@ -217,7 +216,7 @@ def mean_losses(ev: Evaluation, center: float = 0.0) -> tuple[float, float]:
 
 
 # --- reliability ----------------------------------------------------------------------------
-def reliability_table(ev: Evaluation, *, n_bins: int = 10,
+def reliability_table(ev: Any, *, n_bins: int = 10,
                       strategy: Literal["uniform", "quantile"] = "uniform") -> pd.DataFrame:
     """The numbers of the reliability diagram: one row per non-empty bin, read from
     ``ev.reliability(n_bins, strategy)`` (:class:`~binmetrics.curves.Reliability`,

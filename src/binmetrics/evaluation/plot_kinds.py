@@ -8,7 +8,7 @@ A plot kind is one declaration: a producer ``data(models, **options) -> ChartDat
 :func:`register_plot_kind`. ``ev.plot(kind)``, ``bm.plot.draw(kind, ...)``,
 ``bm.plot.chart_data(kind, ...)`` and the HTML report all call that producer; nothing
 else computes the series. The built-in kinds are declared so in
-:mod:`binmetrics.display.chart_data`.
+:mod:`binmetrics.evaluation.chart_data`.
 
 Examples
 --------
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from binmetrics.chart import ChartData, render, series
-from binmetrics.display._plotting import (
+from binmetrics.evaluation.chart_inputs import (
     Models,
     models_of,
     need_both,

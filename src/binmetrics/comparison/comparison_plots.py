@@ -4,9 +4,11 @@ probability simplex of the signed-rank test, the Student density of the correlat
 t-test; Benavoli et al. 2017, Figures 5-8).
 
 ``RankComparison.plot()``, ``PosthocResult.plot()`` and the Bayesian results' ``plot()``
-reach these through :func:`binmetrics.backends.display_hook` (the comparison layer sits
-below this one); they are also ``bm.plot.critical_difference`` and
-``bm.plot.bayesian_posterior``.
+call these (matplotlib is imported when drawing, by :func:`binmetrics.backends.pyplot`);
+they are also ``bm.plot.critical_difference`` and ``bm.plot.bayesian_posterior``. The
+results' modules import this one, so it reads them by what they hold (a ``posthoc``
+method, ``average_ranks`` and ``groups``, posterior ``samples`` or a
+``posterior_variance``) instead of importing their classes.
 """
 
 from __future__ import annotations
@@ -65,11 +67,9 @@ def critical_difference(res: Any, *, ax: Any = None, test: str = "nemenyi",
     >>> res = bm.rank_comparison(demsar_table())
     >>> ax = bm.plot.critical_difference(res, alpha=0.10)  # doctest: +SKIP
     """
-    from binmetrics.comparison.ranks import PosthocResult, RankComparison
-
-    if isinstance(res, RankComparison):
+    if callable(getattr(res, "posthoc", None)):  # a RankComparison
         res = res.posthoc(test, control=control, alpha=alpha)
-    if not isinstance(res, PosthocResult):
+    if not (hasattr(res, "average_ranks") and callable(getattr(res, "groups", None))):
         raise TypeError(f"critical_difference takes a RankComparison "
                         f"(bm.rank_comparison(...)) or its posthoc() result; got "
                         f"{type(res).__name__}")
@@ -172,11 +172,9 @@ def bayesian_posterior(res: Any, *, ax: Any = None, names: tuple[str, str] | Non
     ...                               random_state=0)
     >>> ax = res.plot()  # doctest: +SKIP
     """
-    from binmetrics.comparison.bayesian import BayesianSignedRank, CorrelatedTTest
-
     plt = pyplot("the posterior plot")
     a, b = names if names is not None else getattr(res, "names", ("A", "B"))
-    if isinstance(res, BayesianSignedRank):
+    if hasattr(res, "samples"):  # a BayesianSignedRank
         if ax is None:
             _, ax = plt.subplots(figsize=(5.5, 5.0))
         samples = res.samples
@@ -204,7 +202,7 @@ def bayesian_posterior(res: Any, *, ax: Any = None, names: tuple[str, str] | Non
         ax.axis("off")
         ax.set_title("Bayesian signed-rank test: posterior samples")
         return ax
-    if isinstance(res, CorrelatedTTest):
+    if hasattr(res, "posterior_variance"):  # a CorrelatedTTest
         from scipy import stats
 
         if ax is None:
