@@ -299,3 +299,35 @@ def test_render_draws_any_chart_data() -> None:
     assert steps.get_drawstyle() == "steps-post" and steps.get_xdata().tolist() == [0, 1, 2]
     assert floor.get_linestyle() == ":" and floor.get_color() == "grey"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["steps", "floor"]
+
+
+# --- drawn from below: no lookup of the display layer ------------------------------------------
+def test_results_draw_without_the_display_layer() -> None:
+    """ev.plot, RankComparison.plot and the Bayesian results' plot call the layer they
+    live in or a lower one: in a fresh process none of them loads binmetrics.display."""
+    import subprocess
+
+    script = (
+        "import sys, matplotlib\n"
+        "matplotlib.use('Agg')\n"
+        "import binmetrics as bm\n"
+        "from binmetrics.data import demsar_table\n"
+        "ev = bm.evaluate([1, 1, 0, 1, 0, 0], [.9, .8, .7, .4, .3, .1])\n"
+        "axes = [ev.plot('roc'), ev.plot('auc'), ev.plot('loss'),\n"
+        "        bm.rank_comparison(demsar_table()).plot(),\n"
+        "        bm.bayesian_signed_rank([.8, .7, .9, .6], [.7, .7, .8, .5], rope=0.01,\n"
+        "                                random_state=0).plot()]\n"
+        "print(len(axes), sorted(m for m in sys.modules if m.startswith('binmetrics.display')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300, check=True)
+    assert out.stdout.split() == ["5", "[]"], out.stdout + out.stderr
+
+
+def test_the_report_is_bm_report() -> None:
+    ev = bm.evaluate([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2])
+    assert not hasattr(ev, "to_html")  # one way to the HTML report
+    with warnings.catch_warnings():  # the caveats of a four-case example are not the point
+        warnings.simplefilter("ignore")
+        page = bm.report(ev, title="T")
+    assert "<title>T</title>" in page
