@@ -196,7 +196,7 @@ def test_imports_point_down() -> None:
 
 #: (module, hook name) of the calls of ``binmetrics.backends.display_hook`` allowed below
 #: the display layer: the study's report, until the study sits above the display layer
-DISPLAY_HOOKS_ALLOWED = {("binmetrics.comparison.study_results", "study_report")}
+DISPLAY_HOOKS_ALLOWED = {("binmetrics.study.results", "study_report")}
 
 
 def _display_hook_calls(source: str) -> list[tuple[str, int]]:

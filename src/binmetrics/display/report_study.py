@@ -14,7 +14,7 @@ analysis the study cannot run (too few blocks, no cross-validation) is left out 
 its reason in the report's Notes, never silently.
 
 ``Study.report`` reaches :func:`study_report` through
-:func:`binmetrics.backends.display_hook` (the comparison layer sits below this one), the
+:func:`binmetrics.backends.display_hook` (the study package sits below this one), the
 last such hook.
 """
 
