@@ -18,8 +18,12 @@ from binmetrics.exceptions import (
     SumsUnavailable,
     UndefinedMeasureWarning,
     UndefinedPolicy,
+    asked_for,
     caveats_once,
+    is_asked,
+    report_caveat,
     report_undefined,
+    unasked_caveats,
     undefined_message,
     undefined_policy,
     warn_at_user,
@@ -164,6 +168,9 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         self.undefined: UndefinedPolicy = undefined
         self._confusion = table.confusion(self.cut)
         self._cache: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+        #: the caveats a value's judgement needs (BEDROC's), held back while it was not
+        #: asked for by name (ev.to_dict()): reported when it is (ev["bedroc"])
+        self._unasked: dict[tuple[str, tuple[tuple[str, Any], ...]], list[tuple[str, str]]] = {}
         if table.binning is not None:  # binned scores: warn if the threshold cuts a bin
             table.binning.warn_inexact(self.cut, table, stacklevel=2)
 
@@ -216,14 +223,20 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         m = get_measure(measure)
         p = m.resolve_params(**params)
         key = (m.id, tuple(sorted((k, repr(v)) for k, v in p.items())))
-        if key not in self._cache:
-            arg = self._confusion if m.family == "confusion" else self.table
-            with undefined_policy(self.undefined), caveats_once():
-                try:
-                    self._cache[key] = float(m.func(arg, **p))
-                except SumsUnavailable as exc:  # binned scores: the engine lacks this sum
-                    report_undefined(m.id, str(exc))
-                    self._cache[key] = float("nan")
+        with asked_for((m.id,)), undefined_policy(self.undefined), caveats_once():
+            if key not in self._cache:
+                arg = self._confusion if m.family == "confusion" else self.table
+                with unasked_caveats() as unasked:
+                    try:
+                        self._cache[key] = float(m.func(arg, **p))
+                    except SumsUnavailable as exc:  # binned scores: the engine lacks this sum
+                        report_undefined(m.id, str(exc))
+                        self._cache[key] = float("nan")
+                if unasked:
+                    self._unasked[key] = unasked
+            elif key in self._unasked and is_asked(m.id):  # computed for a table, now asked
+                for measure_id, message in self._unasked.pop(key):
+                    report_caveat(measure_id, message, asked_only=True)
         return self._cache[key]
 
     def __getitem__(self, measure: str) -> float:
@@ -265,12 +278,13 @@ class Evaluation(InferenceMethods, CalibrationMethods):
                 return float("nan")
             raise
 
-    def _values(self, measures: list[Measure]) -> dict[str, float]:
+    def _values(self, measures: list[Measure], asked: Iterable[str]) -> dict[str, float]:
         """Values of many measures, with one warning per reason for those undefined
-        (instead of one per measure: a single-class input leaves ~20 undefined)."""
+        (instead of one per measure: a single-class input leaves ~20 undefined), and
+        the caveats that need a judgement for the measures ``asked`` for by name only."""
         # held in a context variable, not warnings.catch_warnings (global state): the
         # groups of evaluate_by call this in threads
-        with caveats_once():
+        with asked_for(asked), caveats_once():
             with Deferred() as held:
                 values = {m.id: self._value_or_nan(m) for m in measures}
             undefined: list[UndefinedMeasureWarning] = []
@@ -300,7 +314,8 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         the Brier score of scores outside [0, 1], are NaN with an
         :class:`UndefinedMeasureWarning`.
         """
-        return self._values(select_measures(family, measures))
+        chosen = select_measures(family, measures)
+        return self._values(chosen, () if measures is None else [m.id for m in chosen])
 
     def to_frame(self, family: Family | None = None, *,
                  measures: Iterable[str | Measure] | None = None) -> pd.DataFrame:
@@ -308,7 +323,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         import pandas as pd
 
         chosen = select_measures(family, measures)
-        values = self._values(chosen)
+        values = self._values(chosen, () if measures is None else [m.id for m in chosen])
         rows = [
             {"id": m.id, "name": m.name, "family": m.family, "value": values[m.id],
              "direction": m.direction, "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
