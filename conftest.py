@@ -10,11 +10,14 @@ nothing else (.ci/run's second job). A test is a peer test when
 - its function, the fixtures it uses, or the helper functions they call (followed
   through the globals of their modules) import a peer, call ``pytest.importorskip`` on
   one, or name one in a string constant (``engine="duckdb"``);
-- it carries ``@pytest.mark.peer`` (for a need none of the above shows, e.g. a
-  binmetrics call that imports matplotlib).
+- a binmetrics function that it calls (by a global name, as ``bm.<name>``, after
+  ``from binmetrics... import``; for a class its ``__init__``/``__enter__``) imports a
+  peer on every call (a doctest of src/binmetrics likewise);
+- it carries ``@pytest.mark.peer`` (for a need none of the above shows).
 
 A module whose import fails for want of a peer is collected as one skipped ``peer``
-item, so that the run without peers deselects it instead of failing to collect it.
+item, so that the run without peers deselects it instead of failing to collect it. A
+test not marked that fails for want of a peer says so in its report.
 
 ``--own-warnings-as-errors``: a DeprecationWarning, PendingDeprecationWarning or
 FutureWarning that a binmetrics module's call raises (pandas, NumPy and SciPy attribute
@@ -58,7 +61,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "peer: needs a package that `pip install -e .` does not install "
-                   "(set automatically by tests/conftest.py)")
+                   "(set automatically by conftest.py)")
     if config.getoption("--own-warnings-as-errors"):
         for category in OWN_WARNINGS:  # last in the list: these take precedence
             config.addinivalue_line("filterwarnings", rf"error::{category}:binmetrics(\.|$)")
@@ -163,7 +166,10 @@ def _package_function(name: str) -> Any:
     """``binmetrics.<name>`` (``bm.benchmark(...)``)."""
     import binmetrics
 
-    return getattr(binmetrics, name, None)
+    try:
+        return getattr(binmetrics, name, None)
+    except Exception:  # a lazily loaded name whose module needs a missing peer
+        return None
 
 
 def _imported(module: str, name: str) -> Any:
@@ -200,12 +206,15 @@ def _needs_peer(func: Any, seen: set[int]) -> bool:
     seen.add(id(code))
     glob: dict[str, Any] = getattr(func, "__globals__", {})
     names = _names(code)
-    if str(glob.get("__name__", "")).startswith("binmetrics"):
+    if code.co_filename == "<doctest>" or Path(code.co_filename).is_relative_to(TESTS):
+        if (any(_is_peer_name(n) for n in names.imports)
+                or any(map(_is_peer_name, _strings(code)))):
+            return True
+    elif str(glob.get("__name__", "")).startswith("binmetrics"):
         if _imports_peer_always(func):
             return True
-    elif (any(_is_peer_name(n) for n in names.imports)
-          or any(map(_is_peer_name, _strings(code)))):
-        return True
+    else:  # another library's function: not followed
+        return False
     values = ([glob.get(n) for n in names.globals]
               + [_package_function(n) for n in names.attrs]
               + [_imported(m, n) for m, n in names.from_imports])
@@ -231,7 +240,7 @@ def _doctest_needs_peer(item: pytest.Item) -> bool:
     for example in dtest.examples:
         if example.options.get(doctest.SKIP):
             continue
-        try:
+        try:  # "<doctest>": read as a test's code (_needs_peer)
             code = compile(example.source, "<doctest>", "exec")
         except SyntaxError:
             continue
@@ -268,6 +277,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _item_needs_peer(item):
             item.add_marker(pytest.mark.peer)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    exc = call.excinfo.value if call.excinfo is not None else None
+    if (report.failed and item.get_closest_marker("peer") is None
+            and isinstance(exc, ModuleNotFoundError) and _is_peer_name(exc.name)):
+        report.sections.append((
+            "peer", f"{item.nodeid} needs {exc.name}, which conftest.py did not see: "
+                    "mark it @pytest.mark.peer"))
+    return report
 
 
 # --- modules that cannot be imported without a peer ---------------------------------------
