@@ -171,11 +171,13 @@ def _main(argv: list[str] | None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 1
-        except (CLIError, ValueError, TypeError, KeyError, OSError) as exc:
+        except (CLIError, ValueError, TypeError, KeyError, OSError, Warning) as exc:
             _show_warnings(caught, cols)
             msg = one_line(exc)
             if not isinstance(exc, CLIError):  # the library's words -> the CLI's
                 msg = cli_message(msg, cols)
+            if isinstance(exc, Warning):  # made an error by the caller (_keep_errors)
+                msg = f"{msg} ({type(exc).__name__}, an error under the warning filters)"
             ragged = short_line(args) if not isinstance(exc, OSError) else None
             if ragged is not None:  # the cause, whatever the engine made of it
                 msg = ragged
