@@ -6,7 +6,8 @@ and lint tools). Tests are marked automatically, so that ``pytest -m "not peer"`
 environment with only ``pip install -e .`` and pytest runs exactly the tests that need
 nothing else (.ci/run's second job). A test is a peer test when
 
-- its module imports a peer at module level (it cannot be collected without it);
+- its module imports a peer, or calls ``pytest.importorskip`` on one, at module level
+  (it cannot be collected without it);
 - its function, the fixtures it uses, or the helper functions they call (followed
   through the globals of their modules) import a peer, call ``pytest.importorskip`` on
   one, or name one in a string constant (``engine="duckdb"``);
@@ -221,13 +222,32 @@ def _needs_peer(func: Any, seen: set[int]) -> bool:
     return any(_needs_peer(f, seen) for v in values for f in _called(v))
 
 
+_MODULE_CACHE: dict[str, bool] = {}
+
+
 def _module_needs_peer(module: types.ModuleType) -> bool:
-    for value in vars(module).values():
-        name = (value.__name__ if isinstance(value, types.ModuleType)
-                else getattr(value, "__module__", None))
-        if _is_peer_name(name):
-            return True
-    return False
+    """Whether a test module needs a peer to be imported at all: it imports one (a
+    global that is, or comes from, a peer) or calls ``pytest.importorskip`` on one at
+    module level (read from its source: such a call leaves no global behind)."""
+    path = str(getattr(module, "__file__", ""))
+    if path not in _MODULE_CACHE:
+        found = False
+        for value in vars(module).values():
+            name = (value.__name__ if isinstance(value, types.ModuleType)
+                    else getattr(value, "__module__", None))
+            found = found or _is_peer_name(name)
+        if not found and path.endswith(".py"):
+            tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+            for stmt in tree.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue  # run by a test, not at import
+                nodes = list(ast.walk(stmt))
+                skips = any(isinstance(n, ast.Call) and (getattr(n.func, "attr", None)
+                            or getattr(n.func, "id", None)) == "importorskip" for n in nodes)
+                found = found or (skips and any(isinstance(n, ast.Constant)
+                                                and _is_peer_name(n.value) for n in nodes))
+        _MODULE_CACHE[path] = found
+    return _MODULE_CACHE[path]
 
 
 def _doctest_needs_peer(item: pytest.Item) -> bool:
