@@ -31,7 +31,7 @@ _CAVEATS: contextvars.ContextVar[dict[str, Caveat] | None] = contextvars.Context
 _ASKED: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
     "binmetrics_asked", default=None
 )
-#: where the caveats held back for want of being asked go (see :func:`unasked_caveats`)
+#: where the caveats held back for want of being asked go (:class:`UnaskedCaveats`)
 _UNASKED: contextvars.ContextVar[list[tuple[str, str]] | None] = contextvars.ContextVar(
     "binmetrics_unasked", default=None
 )
@@ -218,17 +218,31 @@ def is_asked(measure: str) -> bool:
     return asked is None or measure in asked
 
 
-@contextlib.contextmanager
-def unasked_caveats() -> Iterator[list[tuple[str, str]]]:
-    """Collect the (measure, message) of the caveats held back inside the block because
-    their measure was not asked for: a cached value reports them when it is asked for
-    later (``ev.to_dict(); ev["bedroc"]``)."""
-    held: list[tuple[str, str]] = []
-    token = _UNASKED.set(held)
-    try:
-        yield held
-    finally:
-        _UNASKED.reset(token)
+class UnaskedCaveats:
+    """The caveats held back, per cached value, because its measure was not asked for
+    (:func:`asked_for`) when it was computed: given when it is asked for later
+    (``ev.to_dict(); ev["bedroc"]``), once."""
+
+    def __init__(self) -> None:
+        self._held: dict[Any, list[tuple[str, str]]] = {}
+
+    @contextlib.contextmanager
+    def collect(self, key: Any) -> Iterator[None]:
+        """Hold the unasked caveats of the value ``key`` computed inside the block."""
+        held: list[tuple[str, str]] = []
+        token = _UNASKED.set(held)
+        try:
+            yield
+        finally:
+            _UNASKED.reset(token)
+        if held:
+            self._held[key] = held
+
+    def replay(self, key: Any, measure: str) -> None:
+        """Give the held caveats of the value ``key`` if ``measure`` is asked for now."""
+        if key in self._held and is_asked(measure):
+            for held_measure, message in self._held.pop(key):
+                report_caveat(held_measure, message, asked_only=True)
 
 
 def report_caveat(measure: str, message: str, *, cause: str | None = None,

@@ -16,14 +16,12 @@ from binmetrics.evaluation.inference_methods import InferenceMethods
 from binmetrics.exceptions import (
     Deferred,
     SumsUnavailable,
+    UnaskedCaveats,
     UndefinedMeasureWarning,
     UndefinedPolicy,
     asked_for,
     caveats_once,
-    is_asked,
-    report_caveat,
     report_undefined,
-    unasked_caveats,
     undefined_message,
     undefined_policy,
     warn_at_user,
@@ -168,9 +166,7 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         self.undefined: UndefinedPolicy = undefined
         self._confusion = table.confusion(self.cut)
         self._cache: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
-        #: the caveats a value's judgement needs (BEDROC's), held back while it was not
-        #: asked for by name (ev.to_dict()): reported when it is (ev["bedroc"])
-        self._unasked: dict[tuple[str, tuple[tuple[str, Any], ...]], list[tuple[str, str]]] = {}
+        self._unasked = UnaskedCaveats()  # BEDROC's caveat after ev.to_dict(): ev["bedroc"]
         if table.binning is not None:  # binned scores: warn if the threshold cuts a bin
             table.binning.warn_inexact(self.cut, table, stacklevel=2)
 
@@ -226,17 +222,14 @@ class Evaluation(InferenceMethods, CalibrationMethods):
         with asked_for((m.id,)), undefined_policy(self.undefined), caveats_once():
             if key not in self._cache:
                 arg = self._confusion if m.family == "confusion" else self.table
-                with unasked_caveats() as unasked:
+                with self._unasked.collect(key):
                     try:
                         self._cache[key] = float(m.func(arg, **p))
                     except SumsUnavailable as exc:  # binned scores: the engine lacks this sum
                         report_undefined(m.id, str(exc))
                         self._cache[key] = float("nan")
-                if unasked:
-                    self._unasked[key] = unasked
-            elif key in self._unasked and is_asked(m.id):  # computed for a table, now asked
-                for measure_id, message in self._unasked.pop(key):
-                    report_caveat(measure_id, message, asked_only=True)
+            else:  # computed for a table of every measure, now asked for by name
+                self._unasked.replay(key, m.id)
         return self._cache[key]
 
     def __getitem__(self, measure: str) -> float:
@@ -279,9 +272,8 @@ class Evaluation(InferenceMethods, CalibrationMethods):
             raise
 
     def _values(self, measures: list[Measure], asked: Iterable[str]) -> dict[str, float]:
-        """Values of many measures, with one warning per reason for those undefined
-        (instead of one per measure: a single-class input leaves ~20 undefined), and
-        the caveats that need a judgement for the measures ``asked`` for by name only."""
+        """Values of many measures: one warning per reason for those undefined (not one
+        per measure: one class leaves ~20 undefined); judgement caveats for ``asked``."""
         # held in a context variable, not warnings.catch_warnings (global state): the
         # groups of evaluate_by call this in threads
         with asked_for(asked), caveats_once():
