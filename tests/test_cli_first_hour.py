@@ -41,6 +41,10 @@ def test_caveat_only_when_shown_and_once(preds):
     assert p.returncode == 0 and p.stderr == "", p.stderr
     p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--by", "g", "--pi0", "0.5")
     assert p.returncode == 0, p.stderr
+    assert "bedroc" not in p.stderr, p.stderr  # a judgement: for those who ask for it
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--by", "g", "--pi0", "0.5",
+            "--measures", "auc,bedroc")
+    assert p.returncode == 0, p.stderr
     assert p.stderr.count("bedroc") == 1, p.stderr
 
 

@@ -42,14 +42,23 @@ def test_caveat_only_for_measures_asked_for(frame):
 
 
 def test_caveat_once_per_call_at_the_users_line(frame):
-    _, caught = _caught(lambda: bm.evaluate_by(frame, label="y", score="p", by="g"))
+    _, caught = _caught(lambda: bm.evaluate_by(frame, label="y", score="p", by="g",
+                                               measures=["auc", "bedroc"]))
     assert len(caught) == 1
     assert caught[0].filename == __file__
     assert "more times in this call" in str(caught[0].message)
     ev = bm.evaluate(frame["y"], frame["p"])
-    _, caught = _caught(lambda: ev.to_dict())
+    _, caught = _caught(lambda: ev.to_dict(measures=["bedroc"]))
     assert len(caught) == 1 and caught[0].filename == __file__
     assert str(caught[0].message).startswith("bedroc:")
+
+
+def test_judgement_caveat_not_in_a_table_of_every_measure(frame):
+    _, caught = _caught(lambda: bm.evaluate_by(frame, label="y", score="p", by="g"))
+    assert caught == []
+    ev = bm.evaluate(frame["y"], frame["p"])
+    _, caught = _caught(lambda: ev.to_dict())
+    assert caught == []
 
 
 # --- 5. one front door ---------------------------------------------------------------

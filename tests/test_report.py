@@ -25,6 +25,7 @@ from binmetrics.display import plot
 from binmetrics.display.report import report, thin_curve
 from binmetrics.display.report_html import fmt as _fmt
 from binmetrics.display.thinning import _arc_keep
+from binmetrics.io import read_csv
 from binmetrics.measures import FAMILIES
 
 Y_BERRAR = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
@@ -714,7 +715,7 @@ def wide(tmp_path: Path) -> tuple[Path, pd.DataFrame]:
                        "p2": 1 / (1 + np.exp(-(rng.normal(size=n) + 0.7 * y - 1)))})
     path = tmp_path / "wide.csv"
     df.to_csv(path, index=False)
-    return path, pd.read_csv(path, float_precision="round_trip")  # as the CLI reads it
+    return path, read_csv(path)  # as the CLI reads it
 
 
 def test_cli_wide_with_paired_tests(run: Any, wide: tuple[Path, pd.DataFrame],

@@ -176,15 +176,13 @@ def test_every_public_class_is_walked():
     assert not set(NOT_RESULTS) & set(EXAMPLES)
 
 
-
-
-@pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_result_prints_its_numbers(name):
+@pytest.mark.parametrize(("name", "make"), sorted(EXAMPLES.items()), ids=sorted(EXAMPLES))
+def test_result_prints_its_numbers(name, make):
     cls = _public_classes().get(name)
     assert cls is not None, f"{name} is no longer exported: drop its example"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        obj = EXAMPLES[name]()
+        obj = make()
     assert isinstance(obj, cls)
     frame = obj.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0

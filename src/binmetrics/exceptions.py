@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import os
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 UndefinedPolicy = Literal["warn", "raise", "ignore"]
@@ -22,9 +23,17 @@ UndefinedPolicy = Literal["warn", "raise", "ignore"]
 _POLICY: contextvars.ContextVar[UndefinedPolicy] = contextvars.ContextVar(
     "binmetrics_undefined", default="warn"
 )
-#: the caveats of the call under way (measure -> [first message, times]), or None
-_CAVEATS: contextvars.ContextVar[dict[str, tuple[str, int]] | None] = contextvars.ContextVar(
+#: the caveats of the call under way (by measure, or by cause when shared), or None
+_CAVEATS: contextvars.ContextVar[dict[str, Caveat] | None] = contextvars.ContextVar(
     "binmetrics_caveats", default=None
+)
+#: the measures the user named in the call under way; None: every measure counts as named
+_ASKED: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
+    "binmetrics_asked", default=None
+)
+#: where the caveats held back for want of being asked go (:class:`UnaskedCaveats`)
+_UNASKED: contextvars.ContextVar[list[tuple[str, str]] | None] = contextvars.ContextVar(
+    "binmetrics_unasked", default=None
 )
 #: the warnings of the work under way that wait for its caller (see :class:`Deferred`)
 _DEFERRED: contextvars.ContextVar[Deferred | None] = contextvars.ContextVar(
@@ -124,10 +133,31 @@ def warn_at_user(message: Warning | str, category: type[Warning] = UserWarning) 
     warnings.warn(message, category, stacklevel=level)
 
 
+@dataclasses.dataclass
+class Caveat:
+    """One caveat of a call: its first message, and how many times each measure it
+    concerns reported it (measures that share a cause share one warning)."""
+
+    message: str
+    times: dict[str, int]
+
+    def add(self, other: Caveat) -> None:
+        for measure, times in other.times.items():
+            self.times[measure] = self.times.get(measure, 0) + times
+
+    def text(self) -> str:
+        """``"m1, m2: message"``, with how many more times it applied (e.g. in other
+        groups of the call)."""
+        extra = max(self.times.values()) - 1
+        more = f" (and {extra} more time{'s' if extra > 1 else ''} in this call)" if extra else ""
+        return f"{', '.join(self.times)}: {self.message}{more}"
+
+
 @contextlib.contextmanager
 def caveats_once() -> Iterator[None]:
-    """Within it, each measure's caveat warns once, when the outermost such block ends
-    (a call over many groups says "bedroc: ..." once, with how many times it applied).
+    """Within it, each caveat warns once, when the outermost such block ends (a call
+    over many groups says "bedroc: ..." once, with how many times it applied; measures
+    whose caveat has one cause share one warning that names them all).
 
     Examples
     --------
@@ -137,35 +167,108 @@ def caveats_once() -> Iterator[None]:
     ...     with caveats_once():
     ...         for _ in range(3):
     ...             report_caveat("bedroc", "alpha * Ra > 1")
+    ...         for m in ("slope", "intercept"):
+    ...             report_caveat(m, "2 cases left out", cause="left out")
     >>> [str(w.message) for w in caught]
-    ['bedroc: alpha * Ra > 1 (and 2 more times in this call)']
+    ['bedroc: alpha * Ra > 1 (and 2 more times in this call)', 'slope, intercept: 2 cases left out']
     """
     if _CAVEATS.get() is not None:  # an outer block reports them
         yield
         return
-    seen: dict[str, tuple[str, int]] = {}
+    seen: dict[str, Caveat] = {}
     token = _CAVEATS.set(seen)
     try:
         yield
     finally:
         _CAVEATS.reset(token)
-    for message, times in seen.values():
-        extra = times - 1
-        more = f" (and {extra} more time{'s' if extra > 1 else ''} in this call)" if extra else ""
-        warn_at_user(f"{message}{more}", MeasureCaveatWarning)
+    for caveat in seen.values():
+        warn_at_user(caveat.text(), MeasureCaveatWarning)
 
 
-def report_caveat(measure: str, message: str) -> None:
+@contextlib.contextmanager
+def asked_for(measures: Iterable[str]) -> Iterator[None]:
+    """Within it, a caveat that needs a judgement (``report_caveat(..., asked_only=True)``,
+    e.g. BEDROC's comparability) warns only for the measures named here, those the user
+    asked for: ``ev.to_dict()`` names none, ``ev.to_dict(measures=["bedroc"])`` and
+    ``ev.value("bedroc")`` name BEDROC. Nested blocks keep the measures both name.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     with asked_for(["auc"]):
+    ...         report_caveat("bedroc", "alpha * Ra > 1", asked_only=True)
+    ...     report_caveat("bedroc", "alpha * Ra > 1", asked_only=True)
+    >>> [str(w.message) for w in caught]
+    ['bedroc: alpha * Ra > 1']
+    """
+    outer = _ASKED.get()
+    named = frozenset(measures)
+    token = _ASKED.set(named if outer is None else outer & named)
+    try:
+        yield
+    finally:
+        _ASKED.reset(token)
+
+
+def is_asked(measure: str) -> bool:
+    """Whether the user asked for ``measure`` in the call under way (:func:`asked_for`)."""
+    asked = _ASKED.get()
+    return asked is None or measure in asked
+
+
+class UnaskedCaveats:
+    """The caveats held back, per cached value, because its measure was not asked for
+    (:func:`asked_for`) when it was computed: given when it is asked for later
+    (``ev.to_dict(); ev["bedroc"]``), once."""
+
+    def __init__(self) -> None:
+        self._held: dict[Any, list[tuple[str, str]]] = {}
+
+    @contextlib.contextmanager
+    def collect(self, key: Any) -> Iterator[None]:
+        """Hold the unasked caveats of the value ``key`` computed inside the block."""
+        held: list[tuple[str, str]] = []
+        token = _UNASKED.set(held)
+        try:
+            yield
+        finally:
+            _UNASKED.reset(token)
+        if held:
+            self._held[key] = held
+
+    def replay(self, key: Any, measure: str) -> None:
+        """Give the held caveats of the value ``key`` if ``measure`` is asked for now."""
+        if key in self._held and is_asked(measure):
+            for held_measure, message in self._held.pop(key):
+                report_caveat(held_measure, message, asked_only=True)
+
+
+def report_caveat(measure: str, message: str, *, cause: str | None = None,
+                  asked_only: bool = False) -> None:
     """Warn about a defined value that needs care (silenced with the "ignore" policy):
-    at the user's line, and once per measure within :func:`caveats_once`."""
+    at the user's line, and once within :func:`caveats_once`.
+
+    ``cause``: the caveats of several measures with this same cause (the cases the
+    logistic calibration fits leave out) make one warning naming those measures.
+    ``asked_only``: a caveat that asks for a judgement, issued only when the user asked
+    for the measure (:func:`asked_for`), not in a table of every measure.
+    """
     if _POLICY.get() == "ignore":
+        return
+    if asked_only and not is_asked(measure):
+        unasked = _UNASKED.get()
+        if unasked is not None:
+            unasked.append((measure, message))
         return
     seen = _CAVEATS.get()
     if seen is None:
         warn_at_user(f"{measure}: {message}", MeasureCaveatWarning)
         return
-    first, times = seen.get(measure, (f"{measure}: {message}", 0))
-    seen[measure] = (first, times + 1)
+    key = f"cause:{cause}" if cause is not None else measure
+    caveat = seen.setdefault(key, Caveat(message, {}))
+    caveat.times[measure] = caveat.times.get(measure, 0) + 1
 
 
 class Deferred:
@@ -196,8 +299,7 @@ class Deferred:
     def __init__(self) -> None:
         self.warnings: list[tuple[Warning | str, type[Warning]]] = []
         # caveats are counted here when the caller counts them (inside caveats_once)
-        self.caveats: dict[str, tuple[str, int]] | None = (
-            None if _CAVEATS.get() is None else {})
+        self.caveats: dict[str, Caveat] | None = None if _CAVEATS.get() is None else {}
         self._tokens: list[contextvars.Token[Any]] = []
 
     def __enter__(self) -> Deferred:
@@ -217,9 +319,10 @@ class Deferred:
         for message, category in self.warnings:
             warn_at_user(message, category)
         seen = _CAVEATS.get()
-        for measure, (first, times) in (self.caveats or {}).items():
+        for key, caveat in (self.caveats or {}).items():
             if seen is None:
-                warn_at_user(first, MeasureCaveatWarning)
-                continue
-            head, before = seen.get(measure, (first, 0))
-            seen[measure] = (head, before + times)
+                warn_at_user(caveat.text(), MeasureCaveatWarning)
+            elif key in seen:
+                seen[key].add(caveat)
+            else:
+                seen[key] = Caveat(caveat.message, dict(caveat.times))

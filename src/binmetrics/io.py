@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,6 +36,7 @@ __all__ = [
     "check_output",
     "check_writable",
     "is_stdout",
+    "read_csv",
     "read_parquet",
     "rows_state",
     "write_text",
@@ -272,3 +274,34 @@ def read_parquet(path: PathLike, columns: list[str] | None = None) -> pd.DataFra
     import pyarrow.parquet as pq
 
     return pq.read_table(os.fspath(path), columns=columns).to_pandas()
+
+
+def read_csv(source: PathLike | IO[str], **options: Any) -> pd.DataFrame:
+    """:func:`pandas.read_csv` with every number exactly as written.
+
+    pandas before 3.1 parses floats with a converter that can be 1 ulp off unless given
+    ``float_precision="round_trip"``; pandas 3.1 parses them exactly with every
+    converter and deprecates the argument (a warning on each call), so it is passed
+    only to the versions that need it.
+
+    Examples
+    --------
+    >>> import io
+    >>> read_csv(io.StringIO("p\\n0.1\\n0.30000000000000004\\n"))["p"].tolist()
+    [0.1, 0.30000000000000004]
+    """
+    import pandas as pd
+
+    if _inexact_floats(pd.__version__):
+        options.setdefault("float_precision", "round_trip")
+    return pd.read_csv(source, **options)
+
+
+def _inexact_floats(version: str) -> bool:
+    """Whether this pandas version's default float parser can be off by an ulp.
+
+    >>> _inexact_floats("2.3.3"), _inexact_floats("3.0.1"), _inexact_floats("3.1.0rc0")
+    (True, True, False)
+    """
+    found = re.match(r"(\d+)\.(\d+)", version)
+    return found is None or (int(found[1]), int(found[2])) < (3, 1)

@@ -113,6 +113,16 @@ def _show_warnings(caught: list[warnings.WarningMessage], cols: Columns | None) 
             print(f"warning: {msg}", file=sys.stderr)
 
 
+def _keep_errors(filters: list[Any]) -> None:
+    """Put back, ahead of "always", the filters of the caller that turn warnings into
+    errors (``python -W error::DeprecationWarning``, a test run's): the CLI prints the
+    warnings it records, and would otherwise print those too."""
+    for action, message, category, module, lineno in reversed(filters):
+        if action == "error":
+            warnings.filterwarnings("error", message.pattern if message else "", category,
+                                    module.pattern if module else "", lineno)
+
+
 def _exit_code(code: Any) -> int:
     if code is None:
         return 0
@@ -144,8 +154,10 @@ def _main(argv: list[str] | None) -> int:
         return _exit_code(exc.code)
 
     handler: Callable[[argparse.Namespace, Any], str] = args.handler
+    callers = list(warnings.filters)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        _keep_errors(callers)
         try:
             inputs = check_outputs(args)  # before any work; never over an input
             check_text_inputs(args)  # the same message for the same file, every engine
@@ -159,11 +171,13 @@ def _main(argv: list[str] | None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 1
-        except (CLIError, ValueError, TypeError, KeyError, OSError) as exc:
+        except (CLIError, ValueError, TypeError, KeyError, OSError, Warning) as exc:
             _show_warnings(caught, cols)
             msg = one_line(exc)
             if not isinstance(exc, CLIError):  # the library's words -> the CLI's
                 msg = cli_message(msg, cols)
+            if isinstance(exc, Warning):  # made an error by the caller (_keep_errors)
+                msg = f"{msg} ({type(exc).__name__}, an error under the warning filters)"
             ragged = short_line(args) if not isinstance(exc, OSError) else None
             if ragged is not None:  # the cause, whatever the engine made of it
                 msg = ragged

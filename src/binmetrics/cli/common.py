@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from binmetrics.exceptions import one_line
-from binmetrics.io import PARQUET_SUFFIXES, read_parquet
+from binmetrics.io import PARQUET_SUFFIXES, read_csv, read_parquet
 from binmetrics.io import check_has_rows as io_check_has_rows
 
 if TYPE_CHECKING:  # pandas loads with the commands that read files (start-up: issue 18)
@@ -221,8 +221,7 @@ def read_columns(path: Path, columns: Sequence[str],
             sep = sniff_delimiter(path, TEXT_SUFFIXES[suffix])
             available = [str(c) for c in pd.read_csv(path, sep=sep, nrows=0).columns]
             check_columns(path, available, columns, roles)
-            # round_trip: the scores as written (pandas 2.x's default parser may be 1 ulp off)
-            return pd.read_csv(path, sep=sep, usecols=columns, float_precision="round_trip")
+            return read_csv(path, sep=sep, usecols=columns)  # the scores as written
     except CLIError:
         raise
     except Exception as exc:  # any reader failure means the file is unreadable

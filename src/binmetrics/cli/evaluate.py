@@ -216,7 +216,9 @@ def _report(args: argparse.Namespace, cols: Columns, path: str, ev: Evaluation,
     if args.summary:
         return _summary(args, path, ev)
     chosen = list(iter_measures()) if selected is None else selected
-    values = ev.to_dict(measures=chosen)
+    # measures=None, not every measure by name: the caveats that need a judgement
+    # (BEDROC's) are for the measures named with --measures
+    values = ev.to_dict(measures=selected)
 
     c = ev.confusion
     info: dict[str, Any] = {
@@ -241,7 +243,7 @@ def _report(args: argparse.Namespace, cols: Columns, path: str, ev: Evaluation,
     if pi0 is not None:
         p0 = ev.table.prevalence if isinstance(pi0, str) else pi0  # one group: its own
         info["pi0"] = p0
-        info["calibrated"] = ev.calibrated(p0).to_dict(measures=chosen)
+        info["calibrated"] = ev.calibrated(p0).to_dict(measures=selected)
     if args.ci:
         info["intervals"] = _intervals(ev, chosen, args)
     if ev.binning is not None:
@@ -384,7 +386,7 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
             if by:
                 chosen = list(iter_measures()) if selected is None else selected
                 plan = _ci_plan(chosen, args) if args.ci else "auto"
-                res = job.evaluate(options.replace(pi0=pi0), measures=chosen, ci=args.ci,
+                res = job.evaluate(options.replace(pi0=pi0), measures=selected, ci=args.ci,
                                    ci_method=plan, level=args.ci_level,
                                    n_resamples=args.resamples, random_state=args.seed)
                 return _report_by(args, cols, file, res, by, chosen)
@@ -400,7 +402,7 @@ def _run_evaluate_by(args: argparse.Namespace, cols: Columns, path: Path, df: pd
     chosen = list(iter_measures()) if selected is None else selected
     plan = _ci_plan(chosen, args) if args.ci else "auto"
     res = evaluate_by(df, label=cols.label, score=cols.score, by=by, pi0=pi0,
-                      measures=chosen, weight=cols.weight, threshold=args.threshold,
+                      measures=selected, weight=cols.weight, threshold=args.threshold,
                       pos_label=pos_label, nan_policy=args.nan_policy, ci=args.ci,
                       ci_method=plan, level=args.ci_level, n_resamples=args.resamples,
                       random_state=args.seed, higher_is_positive=not args.lower_is_positive)

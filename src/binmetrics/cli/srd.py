@@ -35,7 +35,7 @@ from binmetrics.comparison.srd_crossvalidation import SRDCrossValidation
 from binmetrics.comparison.srd_randomization import SRDRandomization
 from binmetrics.comparison.srd_ranking import SRDResult, srd
 from binmetrics.formatting import format_number
-from binmetrics.io import check_output, read_parquet, write_with
+from binmetrics.io import check_output, read_csv, read_parquet, write_with
 
 SRD_EPILOG = f"""\
 examples:
@@ -115,8 +115,7 @@ def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
             frame = read_parquet(path)
         elif suffix in TEXT_SUFFIXES:
             check_has_rows([path])
-            frame = pd.read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]),
-                                float_precision="round_trip")
+            frame = read_csv(path, sep=sniff_delimiter(path, TEXT_SUFFIXES[suffix]))
         else:
             raise unknown_type(path)
     except CLIError:
@@ -196,11 +195,12 @@ def run_srd(args: argparse.Namespace, cols: Any = None) -> str:
                    nan_policy=args.nan_policy)
         figures.append((hm.plot().figure, args.covat))
     text = _render(args.format, res, rt, cv)
-    import matplotlib.pyplot as plt  # only reached when a figure was drawn
+    if figures:  # matplotlib is there: it drew them (a plain install has none)
+        import matplotlib.pyplot as plt
 
-    for fig, path in figures:
-        save_figure(fig, path)
-        plt.close(fig)
+        for fig, path in figures:
+            save_figure(fig, path)
+            plt.close(fig)
     return text
 
 

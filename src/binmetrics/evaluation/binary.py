@@ -16,8 +16,10 @@ from binmetrics.evaluation.inference_methods import InferenceMethods
 from binmetrics.exceptions import (
     Deferred,
     SumsUnavailable,
+    UnaskedCaveats,
     UndefinedMeasureWarning,
     UndefinedPolicy,
+    asked_for,
     caveats_once,
     report_undefined,
     undefined_message,
@@ -164,6 +166,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
         self.undefined: UndefinedPolicy = undefined
         self._confusion = table.confusion(self.cut)
         self._cache: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+        self._unasked = UnaskedCaveats()  # BEDROC's caveat after ev.to_dict(): ev["bedroc"]
         if table.binning is not None:  # binned scores: warn if the threshold cuts a bin
             table.binning.warn_inexact(self.cut, table, stacklevel=2)
 
@@ -216,14 +219,17 @@ class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
         m = get_measure(measure)
         p = m.resolve_params(**params)
         key = (m.id, tuple(sorted((k, repr(v)) for k, v in p.items())))
-        if key not in self._cache:
-            arg = self._confusion if m.family == "confusion" else self.table
-            with undefined_policy(self.undefined), caveats_once():
-                try:
-                    self._cache[key] = float(m.func(arg, **p))
-                except SumsUnavailable as exc:  # binned scores: the engine lacks this sum
-                    report_undefined(m.id, str(exc))
-                    self._cache[key] = float("nan")
+        with asked_for((m.id,)), undefined_policy(self.undefined), caveats_once():
+            if key not in self._cache:
+                arg = self._confusion if m.family == "confusion" else self.table
+                with self._unasked.collect(key):
+                    try:
+                        self._cache[key] = float(m.func(arg, **p))
+                    except SumsUnavailable as exc:  # binned scores: the engine lacks this sum
+                        report_undefined(m.id, str(exc))
+                        self._cache[key] = float("nan")
+            else:  # computed for a table of every measure, now asked for by name
+                self._unasked.replay(key, m.id)
         return self._cache[key]
 
     def __getitem__(self, measure: str) -> float:
@@ -265,12 +271,12 @@ class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
                 return float("nan")
             raise
 
-    def _values(self, measures: list[Measure]) -> dict[str, float]:
-        """Values of many measures, with one warning per reason for those undefined
-        (instead of one per measure: a single-class input leaves ~20 undefined)."""
+    def _values(self, measures: list[Measure], asked: Iterable[str]) -> dict[str, float]:
+        """Values of many measures: one warning per reason for those undefined (not one
+        per measure: one class leaves ~20 undefined); judgement caveats for ``asked``."""
         # held in a context variable, not warnings.catch_warnings (global state): the
         # groups of evaluate_by call this in threads
-        with caveats_once():
+        with asked_for(asked), caveats_once():
             with Deferred() as held:
                 values = {m.id: self._value_or_nan(m) for m in measures}
             undefined: list[UndefinedMeasureWarning] = []
@@ -300,7 +306,8 @@ class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
         the Brier score of scores outside [0, 1], are NaN with an
         :class:`UndefinedMeasureWarning`.
         """
-        return self._values(select_measures(family, measures))
+        chosen = select_measures(family, measures)
+        return self._values(chosen, () if measures is None else [m.id for m in chosen])
 
     def to_frame(self, family: Family | None = None, *,
                  measures: Iterable[str | Measure] | None = None) -> pd.DataFrame:
@@ -308,7 +315,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
         import pandas as pd
 
         chosen = select_measures(family, measures)
-        values = self._values(chosen)
+        values = self._values(chosen, () if measures is None else [m.id for m in chosen])
         rows = [
             {"id": m.id, "name": m.name, "family": m.family, "value": values[m.id],
              "direction": m.direction, "range": f"[{m.range[0]:g}, {m.range[1]:g}]",

@@ -18,7 +18,7 @@ import pandas as pd
 from binmetrics.backends import THREAD_ROWS, axes, pyplot, thread_map
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
-from binmetrics.exceptions import UndefinedPolicy, caveats_once
+from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once
 from binmetrics.formatting import Tabular
 from binmetrics.measures import Measure, get_measure, iter_measures
 from binmetrics.measures.registry import select_measures
@@ -409,9 +409,16 @@ def evaluate_by(
     # the groups are large enough that the sorts, not the Python around them, dominate
     groups = thread_map(group, list(zip(keys, members, strict=True)),
                         parallel=inp.y.size >= THREAD_ROWS * max(1, len(keys)))
-    return _by_result(groups, names, tuple_keys, opts, min_cases, chosen, ids,
-                      pos_label=inp.pos_label, ci=ci, ci_method=ci_method, level=level,
-                      n_resamples=n_resamples, random_state=random_state)
+    with asked_for(_named(measures, chosen)):
+        return _by_result(groups, names, tuple_keys, opts, min_cases, chosen, ids,
+                          pos_label=inp.pos_label, ci=ci, ci_method=ci_method, level=level,
+                          n_resamples=n_resamples, random_state=random_state)
+
+
+def _named(measures: Any, chosen: list[Measure]) -> list[str]:
+    """The measures the user named (none for the default, every measure): only these
+    give the caveats that need a judgement (:func:`~binmetrics.exceptions.asked_for`)."""
+    return [] if measures is None else [m.id for m in chosen]
 
 
 def _by_plan(min_cases: Any, measures: Any) -> tuple[int, list[Measure], list[str]]:
@@ -462,9 +469,10 @@ def by_tables(
     names, tuple_keys = _by_list(by)
     min_cases, chosen, ids = _by_plan(min_cases, measures)
     _check_clash(names, ids)
-    return _by_result(list(groups), names, tuple_keys, options, min_cases, chosen, ids,
-                      pos_label=pos_label, ci=ci, ci_method=ci_method, level=level,
-                      n_resamples=n_resamples, random_state=random_state)
+    with asked_for(_named(measures, chosen)):
+        return _by_result(list(groups), names, tuple_keys, options, min_cases, chosen, ids,
+                          pos_label=pos_label, ci=ci, ci_method=ci_method, level=level,
+                          n_resamples=n_resamples, random_state=random_state)
 
 
 @caveats_once()

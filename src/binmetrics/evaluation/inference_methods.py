@@ -46,7 +46,7 @@ class InferenceMethods:
 
         def value(self, measure: str | Measure, **params: Any) -> float: ...
 
-        def _values(self, measures: list[Measure]) -> dict[str, float]: ...
+        def _values(self, measures: list[Measure], asked: Iterable[str]) -> dict[str, float]: ...
 
     def ci(
         self,
@@ -201,7 +201,7 @@ class InferenceMethods:
         from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
 
         chosen = select_measures(None, measures)
-        values = self._values(chosen)
+        values = self._values(chosen, () if measures is None else [m.id for m in chosen])
         if isinstance(method, Mapping):  # keys are ids or aliases of the chosen measures
             asked = {get_measure(k).id: v for k, v in method.items()}
             stray = set(asked) - {m.id for m in chosen}

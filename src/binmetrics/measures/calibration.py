@@ -282,8 +282,10 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
     total, npos = t.memo(("cases_strictly_inside_0_1",), lambda: _cases_inside(t, i0, i1))
     dropped = t.total - total
     if i0 > 0 or i1 < t.n_distinct:
+        # one warning for the three fits (slope, intercept, in-the-large) of a call
         report_caveat(measure, f"{dropped:g} cases with p exactly 0 or 1 are left out of "
-                      "the logistic calibration fit (as rms::val.prob does)")
+                      "the logistic calibration fit (as rms::val.prob does)",
+                      cause="logistic calibration fit: p exactly 0 or 1")
     if total == 0 or npos == 0 or npos == total:
         report_undefined(measure, "the logistic calibration fit needs both classes among "
                          "the cases with 0 < p < 1")

@@ -246,7 +246,8 @@ def bedroc(t: CountTable, *, alpha: float = 20.0) -> float:
     Computed in the stable form (RIE/RIEmax - e^(-a(1-Ra))) / (1 - e^(-a(1-Ra))),
     which gives 1.0 at alpha = 1000 where RDKit overflows. Warns
     (MeasureCaveatWarning) when alpha Ra > 1: values are then not comparable
-    across data sets of different prevalence.
+    across data sets of different prevalence (when BEDROC is asked for by name, as
+    ``ev["bedroc"]``, not in a table of every measure).
 
     Parameters
     ----------
@@ -257,8 +258,10 @@ def bedroc(t: CountTable, *, alpha: float = 20.0) -> float:
         return NAN
     r, ra = _rie_parts(t, a)
     if a * ra > 1.0:
+        # a judgement on the value, for those who asked for BEDROC, not in every table
         report_caveat("bedroc", f"alpha * Ra = {a * ra:.3g} > 1, so BEDROC is not comparable "
-                      "across data sets with different fractions of positives")
+                      "across data sets with different fractions of positives",
+                      asked_only=True)
     rie_max = np.expm1(-a * ra) / (ra * np.expm1(-a))
     low = np.exp(-a * (1.0 - ra))
     return float((r / rie_max - low) / (1.0 - low))
