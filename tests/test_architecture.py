@@ -9,9 +9,9 @@ those inside functions and under TYPE_CHECKING (docs/architecture.md).
   public names sit on top of everything);
 - the layer order of pyproject's import-linter contract holds (``lint-imports`` checks
   it too, with indirect imports; this test needs no extra tool and names the line);
-- no module below the display layer reaches it by name: ``display_hook(...)`` is called
-  only where :data:`DISPLAY_HOOKS_ALLOWED` says (issue 26: "No computing layer reaches a
-  higher one through a string");
+- no module reaches a higher layer by a module name in a string
+  (``importlib.import_module("binmetrics.display")``; issue 26: "No computing layer
+  reaches a higher one through a string");
 - modules stay under about 800 lines.
 """
 
@@ -194,14 +194,9 @@ def test_imports_point_down() -> None:
     assert upward == []
 
 
-#: (module, hook name) of the calls of ``binmetrics.backends.display_hook`` allowed below
-#: the display layer: the study's report, until the study sits above the display layer
-DISPLAY_HOOKS_ALLOWED = {("binmetrics.study.results", "study_report")}
-
-
-def _display_hook_calls(source: str) -> list[tuple[str, int]]:
-    """(hook name, line) of each ``display_hook(...)`` call in ``source`` ("?" for a name
-    that is not a string literal)."""
+def _imports_by_name(source: str) -> list[tuple[str, int]]:
+    """(module, line) of each ``importlib.import_module("...")`` or ``__import__("...")``
+    call in ``source`` with a literal module name."""
     out = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
@@ -209,52 +204,42 @@ def _display_hook_calls(source: str) -> list[tuple[str, int]]:
         f = node.func
         called = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
             else None
-        if called != "display_hook":
-            continue
         arg = node.args[0] if node.args else None
-        name = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) \
-            else "?"
-        out.append((name, node.lineno))
-    return out
+        if called in ("import_module", "__import__") and isinstance(arg, ast.Constant) \
+                and isinstance(arg.value, str):
+            out.append((arg.value, node.lineno))
+    return sorted(out, key=lambda found: found[1])
 
 
-def _hooks_below_display() -> list[str]:
+def _upward_by_name() -> list[str]:
     layers = _layers()
-    display = _layer_of(f"{PKG}.display", layers)
-    assert display is not None
     found = []
     for m, path in MODULES.items():
         mine = _layer_of(m, layers)
-        if mine is None or mine <= display or m == f"{PKG}.backends":
-            continue
-        for name, line in _display_hook_calls(path.read_text(encoding="utf-8")):
-            if (m, name) not in DISPLAY_HOOKS_ALLOWED:
-                found.append(f"{path.relative_to(ROOT)}:{line}: display_hook({name!r})")
+        for target, line in _imports_by_name(path.read_text(encoding="utf-8")):
+            theirs = _layer_of(target, layers)
+            if mine is not None and theirs is not None and theirs < mine:
+                found.append(f"{path.relative_to(ROOT)}:{line}: {m} -> {target!r}")
     return found
 
 
-def test_no_layer_reaches_display_by_name() -> None:
-    """A computing layer calls only downward: a chart it draws is computed in its own
-    layer or below (``binmetrics.chart.render`` draws it), not fetched from display."""
-    assert _hooks_below_display() == []
+def test_no_layer_reaches_a_higher_one_by_name() -> None:
+    """A computing layer calls only downward: what it draws or reports is computed in
+    its own layer or below, never fetched from a higher one by a module name in a
+    string (which the import checks above cannot see)."""
+    assert _upward_by_name() == []
 
 
-def test_the_hook_finder_finds_a_hook() -> None:
-    planted = ("from binmetrics import backends\n"
+def test_the_finder_sees_an_import_by_name() -> None:
+    planted = ("import importlib\n"
                "def plot(self):\n"
-               "    return backends.display_hook('plot')(self)\n"
-               "def report(self, kind):\n"
-               "    return display_hook(kind)(self)\n")
-    assert _display_hook_calls(planted) == [("plot", 3), ("?", 5)]
-
-
-def test_every_allowed_hook_is_still_called() -> None:
-    """An allowance outlives its call only by mistake: when the study moves above display
-    (and calls its report directly), this fails until the allowance is removed."""
-    stale = [(m, name) for m, name in sorted(DISPLAY_HOOKS_ALLOWED)
-             if m not in MODULES or name not in
-             [n for n, _ in _display_hook_calls(MODULES[m].read_text(encoding="utf-8"))]]
-    assert stale == []
+               "    return importlib.import_module('binmetrics.display').plot(self)\n"
+               "def report(self):\n"
+               "    return __import__('binmetrics.display.report')\n"
+               "def fine(name):\n"
+               "    return importlib.import_module(name)\n")
+    assert _imports_by_name(planted) == [("binmetrics.display", 3),
+                                         ("binmetrics.display.report", 5)]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -1,4 +1,4 @@
-"""The study's HTML report (display/report_study.py, ``Study.report``): its numbers are
+"""The study's HTML report (study/report.py, ``Study.report``): its numbers are
 the study's own analyses (rank comparison, SRD, ANOVA), its figures are embedded, it is
 self-contained, it says what it left out, and it is written atomically after the path
 is checked."""
@@ -19,8 +19,8 @@ from sklearn.datasets import make_classification
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
-from binmetrics.display.report_study import study_report
 from binmetrics.study import Study, benchmark, example_study
+from binmetrics.study.report import study_report
 
 pytest.importorskip("matplotlib")
 SRD = {"measures": {"repeats": 2}}
@@ -156,7 +156,7 @@ def test_default_measures_and_validation(study: Study) -> None:
 
 def test_bad_paths_fail_before_any_work(study: Study, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    mod = importlib.import_module("binmetrics.display.report_study")
+    mod = importlib.import_module("binmetrics.study.report")
 
     def boom(*a: Any, **k: Any) -> None:
         raise AssertionError("work started before the path was checked")

@@ -1,20 +1,15 @@
 """Optional backends, reached lazily: matplotlib (:func:`pyplot`, :func:`axes`), joblib
-and threads, and the one display function a lower layer still reaches by name.
+and threads.
 
 The computing layers never import :mod:`binmetrics.display` (it sits above them), and
 they do not need to: every chart they draw is computed below it and drawn by
 :func:`binmetrics.chart.render` or by their own matplotlib code through :func:`pyplot`.
-The exception is ``Study.report()``, which reaches the study's HTML report through
-:func:`display_hook`: the display package registers it here when it is imported
-(:func:`register_display`); if nothing is registered yet, the default backend module is
-imported by name first. ``tests/test_architecture.py`` fails on any other call of
-:func:`display_hook` below the display layer.
+Nothing reaches a higher layer by name.
 """
 
 from __future__ import annotations
 
 import contextvars
-import importlib
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,41 +22,16 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
-    "DEFAULT_DISPLAY",
     "THREAD_ROWS",
     "axes",
-    "display_hook",
     "parallel",
     "pyplot",
-    "register_display",
     "thread_map",
     "threads",
 ]
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
-
-#: the module that registers the display hooks when nothing else has
-DEFAULT_DISPLAY = "binmetrics.display"
-
-_HOOKS: dict[str, Callable[..., Any]] = {}
-
-
-def register_display(name: str, func: Callable[..., Any]) -> None:
-    """Register the display function ``name`` ("study_report")."""
-    _HOOKS[name] = func
-
-
-def display_hook(name: str) -> Callable[..., Any]:
-    """The display function registered as ``name``, loading the default backend first."""
-    if name not in _HOOKS:
-        importlib.import_module(DEFAULT_DISPLAY)
-    try:
-        return _HOOKS[name]
-    except KeyError:
-        raise LookupError(f"no display function {name!r} is registered; the registered: "
-                          f"{', '.join(sorted(_HOOKS)) or 'none'}") from None
-
 
 def pyplot(feature: str) -> ModuleType:
     """``matplotlib.pyplot``, or an ImportError that names the feature and the extra."""

@@ -14,24 +14,15 @@ self-contained HTML report (:mod:`~binmetrics.display.report`).
   :mod:`~binmetrics.display.plot_cases` (loss, reliability, any confusion measure,
   confusion matrix): the kinds as named functions;
   :mod:`~binmetrics.display.plot_compare` (SRD, COVAT, ANOVA);
-- :mod:`~binmetrics.display.report_study` (``Study.report()``): the study's report, the
-  rank comparison with its critical-difference diagram beside SRD and ANOVA;
 - :mod:`~binmetrics.display.report` (``bm.report()``), built from
   :mod:`~binmetrics.display.report_data` (the embedded numbers),
   :mod:`~binmetrics.display.report_html` (the HTML) and
   :mod:`~binmetrics.display.thinning` (curves thinned with a bounded error).
 
-This layer reads results and is imported by nothing below it. One function still
-registers itself with :mod:`binmetrics.backends` when this package is imported: the
-study's report, which ``Study.report()`` reaches through
-:func:`binmetrics.backends.display_hook` until the study sits above this layer.
+This layer reads results and is imported by nothing below it; the benchmark study's
+report is the study package's own (:mod:`binmetrics.study.report`), a layer above.
 """
 
-from binmetrics.backends import register_display
 from binmetrics.display import plot
-from binmetrics.display.report_study import study_report as _study_report
 
 __all__ = ["plot"]
-
-
-register_display("study_report", _study_report)

@@ -663,7 +663,7 @@ class Study(StudyFolds, Tabular):
     def report(self, path: str | os.PathLike[str] | None = None, **options: Any) -> str:
         """The study's self-contained HTML report: design, the rank comparison with its
         critical-difference diagram, SRD and ANOVA side by side, and the results table
-        (:func:`binmetrics.display.report_study.study_report`; ``options`` go there:
+        (:func:`binmetrics.study.report.study_report`; ``options`` go there:
         ``measures``, ``validation``, ``test``, ``alpha``, ``control``, ``srd``,
         ``anova``, ``title``). ``path``: also write it there, atomically. Needs
         matplotlib for the figures.
@@ -675,10 +675,9 @@ class Study(StudyFolds, Tabular):
         >>> "id='bm-ranks-brier-cd'" in page
         True
         """
-        from binmetrics.backends import display_hook
+        from binmetrics.study.report import study_report
 
-        page: str = display_hook("study_report")(self, path, **options)
-        return page
+        return study_report(self, path, **options)
 
     def covat(self, *, balance: str | None = None, classes: str | None = None,
               pretreat: str = "unit_length", orient: bool = True, order: str = "mean",

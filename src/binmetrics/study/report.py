@@ -13,9 +13,8 @@ comes from the study's own analyses (``Study.rank_comparison``, ``Study.srd_meas
 analysis the study cannot run (too few blocks, no cross-validation) is left out with
 its reason in the report's Notes, never silently.
 
-``Study.report`` reaches :func:`study_report` through
-:func:`binmetrics.backends.display_hook` (the study package sits below this one), the
-last such hook.
+The study package sits above the display layer, so ``Study.report`` imports this
+module directly and the report reuses display's HTML helpers below it.
 """
 
 from __future__ import annotations
@@ -38,8 +37,11 @@ from binmetrics.measures import get_measure
 from binmetrics.measures.registry import FAMILIES
 
 if TYPE_CHECKING:
-    from binmetrics.study.results import Study
     from binmetrics.study.srd_analyses import StudySRD
+
+# The study is typed Any here: its class (study/results.py) calls this module, and
+# importing the class back would be a cycle; a Study is recognised by its methods.
+Study = Any
 
 __all__ = ["MAX_SRD_FIGURES", "study_report"]
 
@@ -120,9 +122,7 @@ def _default_measures(study: Study) -> list[str]:
 
 def _check_options(study: Study, measures: Any, validation: Any, test: Any,
                    alpha: Any, srd: Any) -> tuple[list[str], str]:
-    from binmetrics.study.results import Study
-
-    if not isinstance(study, Study):
+    if not all(callable(getattr(study, m, None)) for m in ("rank_comparison", "srd_models")):
         raise TypeError(f"study_report takes a Study (binmetrics.benchmark(...)); got "
                         f"{type(study).__name__}")
     if measures is None:
@@ -329,7 +329,7 @@ def study_report(
     Examples
     --------
     >>> from binmetrics.study import example_study
-    >>> from binmetrics.display.report_study import study_report
+    >>> from binmetrics.study.report import study_report
     >>> page = study_report(example_study(), measures="auc",
     ...                     srd={"measures": {"repeats": 2}})
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page
