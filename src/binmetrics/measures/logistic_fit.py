@@ -193,7 +193,7 @@ def _logit(s: FloatArray) -> FloatArray:
 def _expit(z: FloatArray) -> FloatArray:
     """1 / (1 + exp(-z)) in place: three times as fast as scipy's ``expit`` on this
     pass's chunks, and within 1 ulp of it (the Newton step's sums, not its bits, matter;
-    the fits stay within 1e-12 of the reference iteration, tests/test_logistic_fit.py)."""
+    the fits stay within 1e-12 of the reference iteration, tests/measures/test_logistic_fit.py)."""
     np.negative(z, out=z)
     np.exp(z, out=z)
     z += 1.0
