@@ -1,6 +1,6 @@
 """Issue 20 in the command line, as a newcomer runs it (subprocess, ``python -m
 binmetrics``): no noise (2), progress off a terminal (3), ``--summary`` (4), honest
-messages (6). The paired ``compare`` and ``srd`` (1) are in tests/test_cli_paired.py."""
+messages (6). The paired ``compare`` and ``srd`` (1) are in tests/cli/test_compare_command.py."""
 
 from __future__ import annotations
 

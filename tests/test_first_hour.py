@@ -1,6 +1,6 @@
 """Issue 20, "the first hour": no noise (2), results that print themselves (4), one
 front door (5) and honest messages (6), in Python. The CLI cases are subprocess
-tests in tests/test_cli_first_hour.py and tests/test_cli_paired.py."""
+tests in tests/test_cli_first_hour.py and tests/cli/test_compare_command.py."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def test_empty_input(entry: EntryPoint, empty: Any) -> None:
 
 
 def test_score_matrix_for_a_count_table_points_to_multiclass() -> None:
-    # evaluate and score accept a probability matrix: see test_multiclass.py
+    # evaluate and score accept a probability matrix: see tests/evaluation/test_multiclass.py
     with pytest.raises(ValueError, match=r"shape \(6, 3\).*multiclass.*evaluate_multiclass"):
         bm.CountTable.from_arrays(Y, np.full((6, 3), 1 / 3))
     assert isinstance(bm.evaluate([0, 1, 2, 0, 1, 2], np.full((6, 3), 1 / 3)),

@@ -60,7 +60,7 @@ class Measure:
     weight_unit : the measure reads weights as numbers of cases (a count, a rank, a test
         statistic that grows with n, an integer-weight-only estimator), so multiplying every
         weight by one constant changes it; every other measure is unchanged by that
-        (tests/test_extreme_inputs.py holds each measure to this declaration).
+        (tests/table/test_extreme_inputs.py holds each measure to this declaration).
 
     The fast paths (each optional: a measure without them still works everywhere, only
     slower or, for ``sums``, not on binned engines):

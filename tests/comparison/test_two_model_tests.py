@@ -21,7 +21,7 @@ def test_wilcoxon_demsar():
     assert res.statistic == 12.0 and res.n_zero == 2 and res.n == 14
     assert res.zero_method == "zsplit" and res.method == "exact-ties"
     # the exact sign-flip p, 128 of the 2^14 sign patterns as extreme (enumerated in
-    # tests/test_signed_rank.py); scipy's default, the normal approximation, says 0.011
+    # tests/inference/test_signed_rank.py); scipy's default, the normal approximation, says 0.011
     assert res.pvalue == pytest.approx(1 / 128)
 
 
@@ -34,7 +34,7 @@ def test_wilcoxon_against_scipy(seed, zero_method):
     res = bm.wilcoxon_test(a, b, zero_method=zero_method)
     assert res.method == "exact-ties"  # rounded scores: ties or zeros
     # scipy's statistic; scipy's own p-value here is its normal approximation (ties, N >
-    # 13), so the exact p is checked by enumeration in tests/test_signed_rank.py and the
+    # 13), so the exact p is checked by enumeration in tests/inference/test_signed_rank.py and the
     # normal one against scipy where they share a variance (no zero under zsplit)
     assert res.statistic == pytest.approx(
         stats.wilcoxon(a, b, zero_method=zero_method).statistic)

@@ -15,7 +15,7 @@ import binmetrics as bm
 from binmetrics.evaluation.undersampling import UndersampledEvaluation, undersample
 from binmetrics.exceptions import UndefinedMeasureWarning
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "siblini_invariance.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "siblini_invariance.py"
 
 
 def _load_example() -> ModuleType:

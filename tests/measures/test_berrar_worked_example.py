@@ -27,7 +27,7 @@ import pytest
 
 import binmetrics as bm
 
-REF_PATH = Path(__file__).resolve().parent / "data" / "berrar_worked_example.json"
+REF_PATH = Path(__file__).resolve().parents[1] / "data" / "berrar_worked_example.json"
 
 REF = json.loads(REF_PATH.read_text())
 LABELS = np.asarray(REF["cases"]["label"])

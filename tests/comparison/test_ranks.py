@@ -135,7 +135,7 @@ def test_nemenyi_against_scikit_posthocs(seed):
 def test_wilcoxon_holm_against_scikit_posthocs(seed):
     # continuous scores: no tie, no zero difference, so scipy's default is its exact
     # distribution too (with ties it switches to the normal approximation from 14 data
-    # sets on; binmetrics stays exact, tests/test_signed_rank.py)
+    # sets on; binmetrics stays exact, tests/inference/test_signed_rank.py)
     sp = pytest.importorskip("scikit_posthocs")
     t = random_table(seed, n=15, k=4) + np.random.default_rng(seed).normal(0, 1e-3, (15, 4))
     ours = bm.rank_comparison(t).posthoc("wilcoxon_holm").matrix()
@@ -385,7 +385,7 @@ def test_docs_page_examples_run():
     import re
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parents[1] / "docs" / "howto" / "ranks.md").read_text(
+    page = (Path(__file__).resolve().parents[2] / "docs" / "howto" / "ranks.md").read_text(
         encoding="utf-8")
     blocks = re.findall(r"```pycon\n(.*?)```", page, flags=re.S)
     assert blocks

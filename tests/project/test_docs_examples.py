@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 # the pages a reader starts from must keep runnable examples
 MUST_HAVE_EXAMPLES = [ROOT / "README.md", ROOT / "docs" / "getting-started.md"]

@@ -26,7 +26,7 @@ import binmetrics as bm
 from binmetrics.cli import main
 from binmetrics.data import EXAMPLES, example_path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -63,7 +63,7 @@ def berrar_ev(berrar: pd.DataFrame) -> bm.Evaluation:
 
 # --- bundled data ------------------------------------------------------------------
 def test_bundled_berrar_matches_reference() -> None:
-    ref_path = Path(__file__).resolve().parent / "data" / "berrar_worked_example.json"
+    ref_path = Path(__file__).resolve().parents[1] / "data" / "berrar_worked_example.json"
     df = pd.read_csv(example_path("berrar"))
     assert list(df.columns) == ["case", "label", "score"]
     cases = json.loads(ref_path.read_text())["cases"]

@@ -9,7 +9,7 @@ Left out (later issues, or not a binmetrics option yet):
   the N = 10 example's 2.2222 at 25 %) and RDKit's quirks; ``ties="order"``;
   EF/EF_max; the RDKit edge cases n = 0 (RIE = BEDROC = 0) and n = N (BEDROC = 1),
   where binmetrics returns NaN with an UndefinedMeasureWarning for a single class.
-  RDKit agreement itself is checked in test_crosscheck_rdkit.py.
+  RDKit agreement itself is checked in tests/measures/test_early_recognition_rdkit.py.
 * section 4: the calibrated metrics (pi0: prgc AUPRG, calibrated AP, calibrated F1,
   best calibrated F1, the invariance check with replicated negatives).
 * section 5.1: the multiclass Kononenko-Bratko information score example (priors

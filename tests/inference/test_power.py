@@ -8,7 +8,7 @@ import pytest
 import binmetrics as bm
 from binmetrics.inference.power import obuchowski_variance
 
-# the data of tests/test_roc_tools.py (y <- c(...); s <- c(...) in R)
+# the data of tests/curves/test_roc_tools.py (y <- c(...); s <- c(...) in R)
 Y = [1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1,
      0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1]
 S = [1.4, 0.6, -0.7, -0.8, 0.2, 0.7, 1.4, -0.6, 0.1, -0, 0.4, -2.3, 1.5, 0.1, -0.1, 0.4, 1.1,

@@ -18,7 +18,8 @@ from binmetrics.table.binning import check_bin_args
 
 RANKING = [m.id for m in bm.iter_measures("ranking")]
 # the probabilistic measures that declare raw sums (ECE, the logistic calibration fits
-# need each case's p and are undefined on binned scores: tests/test_calibration_measures.py)
+# need each case's p and are undefined on binned scores:
+# tests/measures/test_calibration_measures.py)
 PROBABILISTIC = [m.id for m in bm.iter_measures("probabilistic") if m.sums]
 # the ranking measures without a declared binning bound (taKS, the trapezoids, AUPRG and
 # mean_precision depend on how many distinct scores a bin holds)

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import tomllib
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PKG_DIR = ROOT / "src" / "binmetrics"
 PKG = "binmetrics"
 MAX_LINES = 800

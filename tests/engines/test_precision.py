@@ -1,6 +1,6 @@
 """Sums that must not lose the small weights next to huge ones (review 7): the average
 gain, and the Spark engine's error-free sums (checked here in numpy, with the same
-arithmetic; tests/test_engines_spark.py runs them on Spark). The references are exact
+arithmetic; tests/engines/test_spark.py runs them on Spark). The references are exact
 rational computations (fractions.Fraction)."""
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ def test_symmetric_under_swapping_successes_and_failures(method: str) -> None:
 
 
 # --- Berrar's worked example -------------------------------------------------------------
-REF_PATH = Path(__file__).resolve().parent / "data" / "berrar_worked_example.json"
+REF_PATH = Path(__file__).resolve().parents[1] / "data" / "berrar_worked_example.json"
 BERRAR_Y = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
 BERRAR_S = [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1]
 

@@ -2,7 +2,7 @@
 peers: rms::val.prob (recorded, with the R call), scikit-learn's calibration_curve,
 dcurves and hmeasure, on data with ties and weights.
 
-Not the prior calibration of Siblini et al. (tests/test_calibration.py)."""
+Not the prior calibration of Siblini et al. (tests/evaluation/test_prior_calibrated.py)."""
 
 from __future__ import annotations
 
@@ -587,7 +587,7 @@ def test_docs_page_examples_run() -> None:
     import re
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parents[1] / "docs" / "howto"
+    page = (Path(__file__).resolve().parents[2] / "docs" / "howto"
             / "probability-calibration.md").read_text(encoding="utf-8")
     env: dict[str, object] = {}
     for code in re.findall(r"```python\n(.*?)```", page, flags=re.S):

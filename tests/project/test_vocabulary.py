@@ -22,7 +22,7 @@ import pytest
 import binmetrics as bm
 from binmetrics.formatting import HypothesisTest, Tabular
 
-PAGE = Path(__file__).resolve().parents[1] / "docs" / "api-conventions.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "api-conventions.md"
 _ROW = re.compile(r"^\|\s*((?:`[^`]+`(?:,\s*)?)+)\s*\|", re.M)
 
 

@@ -27,7 +27,7 @@ import binmetrics as bm
 for _module in ("mkdocs", "material", "mkdocs_gen_files"):
     pytest.importorskip(_module, reason=f"{_module} is not installed: pip install -e '.[docs]'")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 Y = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
 S = [0.95, 0.8, 0.75, 0.6, 0.5, 0.45, 0.3, 0.25, 0.2, 0.1]
 THRESHOLD = 0.55

@@ -68,15 +68,15 @@ def cubic_error_multiclass(data: MulticlassData) -> float:
 @pytest.fixture(scope="module", autouse=True)
 def throwaway() -> Iterator[None]:
     register("throwaway_auc2", name="AUC squared (test)", family="ranking", direction=1,
-             range=(0.0, 1.0), source="tests/test_throwaway_measure.py", formula="AUC^2",
+             range=(0.0, 1.0), source="tests/measures/test_register_measure.py", formula="AUC^2",
              binning_bound="refinements", resampling_kernel=auc_squared_kernel,
              plot="roc")(auc_squared)
     # the same measure without its kernel, to compare the two resampling paths
     register("throwaway_auc2_nokernel", name="AUC squared, no kernel (test)", family="ranking",
-             direction=1, range=(0.0, 1.0), source="tests/test_throwaway_measure.py",
+             direction=1, range=(0.0, 1.0), source="tests/measures/test_register_measure.py",
              formula="AUC^2")(auc_squared)
     register("throwaway_cubic", name="Cubic error (test)", family="probabilistic",
-             direction=-1, range=(0.0, 1.0), source="tests/test_throwaway_measure.py",
+             direction=-1, range=(0.0, 1.0), source="tests/measures/test_register_measure.py",
              formula="(1/n) sum |y - p|^3", needs_probabilities=True, sums=(CUBIC,),
              multiclass=cubic_error_multiclass, plot="reliability")(cubic_error)
     yield

@@ -71,7 +71,7 @@ def test_probabilistic_measures_match_their_definitions(seed, weights):
     expected = _rowwise(y, s, w)
     for measure in bm.iter_measures("probabilistic"):
         if measure.id not in expected:
-            continue  # the calibration measures: tests/test_calibration_measures.py
+            continue  # the calibration measures: tests/measures/test_calibration_measures.py
         assert ev[measure.id] == pytest.approx(expected[measure.id], rel=1e-11, abs=1e-12), \
             measure.id
 

@@ -399,7 +399,7 @@ def test_smoothing_errors():
 
 
 def test_ci_band_within_monte_carlo_error_of_proc():
-    """pROC (R 4.2.2, pROC 1.18.0) on the data of tests/test_roc_test.py (rt.csv):
+    """pROC (R 4.2.2, pROC 1.18.0) on the data of tests/inference/test_roc_test.py (rt.csv):
     r1 <- roc(d$y, d$a, levels = c(0, 1), direction = "<"); set.seed(1)
     ci.se(r1, specificities = c(0.95, 0.9, 0.8, 0.5, 0.2), boot.n = 2000)
     set.seed(1); ci.sp(r1, sensitivities = c(0.95, 0.9, 0.8, 0.5), boot.n = 2000)
@@ -442,7 +442,7 @@ def test_partial_auc_bootstrap_interval_within_monte_carlo_error_of_proc():
     """r <- roc(d$y, d$a, levels = c(0, 1), direction = "<", partial.auc = c(1, .8)
     [, partial.auc.correct = TRUE]); set.seed(1); ci.auc(r, method = "bootstrap",
     boot.n = 2000) -> 0.04477993 0.06276954 0.08418857 and (corrected) 0.5688332
-    0.6188043 0.6783016, on the data of tests/test_roc_test.py (pROC's middle value is
+    0.6188043 0.6783016, on the data of tests/inference/test_roc_test.py (pROC's middle value is
     the bootstrap median; the estimate, auc(r), is 0.06257267959)."""
     r = np.random.default_rng(2015)
     y = r.integers(0, 2, 300)

@@ -33,7 +33,7 @@ from binmetrics.exceptions import UndefinedMeasureWarning
 from binmetrics.measures.registry import select_measures
 from binmetrics.study import Study, benchmark
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _ID_COLS = ["dataset", "balance", "classes", "model"]
 
 

@@ -17,7 +17,7 @@ import pytest
 
 import binmetrics as bm
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 def cli(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

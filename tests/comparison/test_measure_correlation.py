@@ -12,7 +12,7 @@ from scipy import stats
 
 import binmetrics as bm
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def evaluations(k: int = 8, seed: int = 0) -> dict[str, bm.Evaluation]:
