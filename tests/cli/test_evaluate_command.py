@@ -1,0 +1,48 @@
+"""``binmetrics evaluate`` as a newcomer runs it (a subprocess, ``python -m binmetrics``):
+caveats only for the measures shown, ``--summary``, a threshold outside the scores'
+range, and a header that names the engine and why."""
+
+from __future__ import annotations
+
+import json
+
+
+def test_caveat_only_when_shown_and_once(cli, preds):
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--measures", "auc,mcc")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--by", "g", "--pi0", "0.5")
+    assert p.returncode == 0, p.stderr
+    assert "bedroc" not in p.stderr, p.stderr  # a judgement: for those who ask for it
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--by", "g", "--pi0", "0.5",
+            "--measures", "auc,bedroc")
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.count("bedroc") == 1, p.stderr
+
+
+def test_summary(cli, preds):
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--summary")
+    assert p.returncode == 0, p.stderr
+    for word in ("engine:", "per class:", "precision", "recall", "support", "threshold 0.5"):
+        assert word in p.stdout
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--summary", "--ci",
+            "--seed", "0", "--resamples", "200", "--format", "json")
+    doc = json.loads(p.stdout)
+    assert {m["id"] for m in doc["measures"]} >= {"tpr", "ppv", "mcc", "auc"}
+    assert all(m["low"] <= m["value"] <= m["high"] for m in doc["measures"])
+
+
+def test_threshold_outside_the_scores_range_warns(cli, preds):
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--threshold", "1.5",
+            "--measures", "tpr")
+    assert p.returncode == 0
+    assert "--threshold 1.5 is outside the scores' range" in p.stderr
+    assert "predicted negative" in p.stderr
+
+
+def test_header_names_the_engine_and_why(cli, preds):
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--measures", "auc")
+    assert "engine:     numpy (in memory with pandas: the file is" in p.stdout
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--measures", "auc",
+            "--engine", "numpy", "--format", "json")
+    assert json.loads(p.stdout)["engine"] == "numpy (--engine numpy)"
+
