@@ -6,7 +6,7 @@ page lists every name of ``binmetrics.__all__``, which is read from
 signature, classes with their public methods and properties, each with the first
 paragraph of its docstring and the module that defines it. Nothing here names a public
 name by hand, so a name added to the stub appears here, and
-``tests/test_public_names.py`` checks that every type a public function returns is one
+``tests/project/test_public_names.py`` checks that every type a public function returns is one
 of them.
 
 ``python docs/gen_api.py OUTDIR`` writes the same page into OUTDIR.

@@ -566,10 +566,6 @@ def check_threshold(threshold: Any) -> float:
 
 
 Alternative = Literal["two-sided", "greater", "less"]
-_ALTERNATIVE_ALIASES = {"two.sided": "two-sided", "two_sided": "two-sided", "larger": "greater",
-                        "smaller": "less"}
-
-
 def check_level(level: Any) -> float:
     """A confidence level strictly between 0 and 1."""
     return check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
@@ -593,16 +589,18 @@ def check_nan_policy(nan_policy: Any) -> NanPolicy:
 
 
 def check_alternative(alternative: Any) -> Alternative:
-    """'two-sided', 'greater' or 'less' (R's spellings "two.sided" accepted), the one
-    spelling of every test's ``alternative`` (docs/api-conventions.md)."""
-    a = str(alternative).strip().lower()
-    a = _ALTERNATIVE_ALIASES.get(a, a)
-    if a not in ("two-sided", "greater", "less"):
-        hint = (" ('auto' is gone: pass 'greater' where higher is better, 'less' for "
-                "losses)" if a == "auto" else "")
-        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; "
-                         f"got {alternative!r}{hint}")
-    return a  # type: ignore[return-value]
+    """'two-sided', 'greater' or 'less', the one spelling of every test's ``alternative``
+    (docs/api-conventions.md); another spelling is an error that names the right one."""
+    if alternative in ("two-sided", "greater", "less"):
+        return alternative
+    hint = {"two.sided": "two-sided", "two_sided": "two-sided", "larger": "greater",
+            "smaller": "less", "one-sided": "greater", "one.sided": "greater"}.get(
+        str(alternative).strip().lower())
+    said = (f" (write {hint!r})" if hint else
+            " ('auto' is gone: pass 'greater' where higher is better, 'less' for losses)"
+            if alternative == "auto" else "")
+    raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; got "
+                     f"{alternative!r}{said}")
 
 
 def check_in_range(

@@ -59,7 +59,7 @@ def test_json_matches_library(capsys, table_csv):
     got = {c["column"]: c for c in doc["columns"]}
     for col in RSRD.columns:
         assert got[col]["srd"] == res.values[col]
-        assert got[col]["p_lower"] == pytest.approx(rt.p_lower[col])
+        assert got[col]["pvalue_lower"] == pytest.approx(rt.pvalue_lower[col])
     cv = res.cross_validate("loo")
     assert doc["cross_validation"]["order"] == cv.order
     assert len(doc["cross_validation"]["folds"]) == 5

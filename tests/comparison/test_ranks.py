@@ -325,7 +325,7 @@ def test_repr_and_frames():
     assert "Iman-Davenport F = 3.686" in str(res)
     frame = res.to_frame()
     assert frame.index.tolist() == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]
-    assert list(frame.columns) == ["average_rank", "mean", "median", "wins"]
+    assert list(frame.columns) == ["average_rank", "mean_score", "median_score", "wins"]
     post = res.posthoc()
     assert "critical_difference=1.254" in repr(post)
     assert "nemenyi post-hoc test (all pairs)" in str(post)

@@ -122,9 +122,9 @@ class TestSrdpyExample:
     def test_exact_p_values(self, srdpy):
         with pytest.warns(UserWarning, match="the reference has ties"):
             rt = srd(srdpy).randomization(null="exact")
-        assert rt.p_lower["V11"] == pytest.approx(1.33e-9, rel=5e-3)
-        assert rt.p_lower["V4"] == pytest.approx(1.72e-5, rel=5e-3)
-        assert rt.p_lower["V7"] == pytest.approx(0.196, abs=5e-4)
+        assert rt.pvalue_lower["V11"] == pytest.approx(1.33e-9, rel=5e-3)
+        assert rt.pvalue_lower["V4"] == pytest.approx(1.72e-5, rel=5e-3)
+        assert rt.pvalue_lower["V7"] == pytest.approx(0.196, abs=5e-4)
         assert not rt.better_than_random["V7"] and rt.better_than_random["V11"]
         assert rt.quantiles["XX1"] == pytest.approx(100 * 46 / 98)
 
@@ -202,19 +202,19 @@ class TestFootrule:
         # the exact law and its normal approximation agree closely at n = 300
         exact, approx = footrule_null(300), footrule_null(300, exact_max_n=0)
         for obs in (50000.0, 58000.0, 60000.0):
-            assert exact.p_lower(obs) == pytest.approx(approx.p_lower(obs), abs=2e-3)
+            assert exact.pvalue_lower(obs) == pytest.approx(approx.pvalue_lower(obs), abs=2e-3)
 
 
 class TestRandomization:
     def test_tie_preserving_null_of_rsrd_example(self):
         rt = srd(RSRD, "E").randomization()
-        assert rt.p_lower["A"] == pytest.approx(8 / 120)
+        assert rt.pvalue_lower["A"] == pytest.approx(8 / 120)
         assert rt.null_kind["A"] == "permutation"
         assert rt.null_kind["B"] == "exact"  # no ties on either side
-        assert rt.p_lower["B"] == pytest.approx(footrule_null(5).p_lower(8))
+        assert rt.pvalue_lower["B"] == pytest.approx(footrule_null(5).pvalue_lower(8))
         with pytest.warns(UserWarning, match=r"columns \['A', 'C'\] have ties"):
             exact = srd(RSRD, "E").randomization(null="exact")
-        assert exact.p_lower["A"] == pytest.approx(5 / 120)
+        assert exact.pvalue_lower["A"] == pytest.approx(5 / 120)
 
     def test_tie_preserving_null_counts(self):
         # docs/methods.md §1.9: A's null puts mass on {1,3,...,12} with these counts
@@ -225,7 +225,7 @@ class TestRandomization:
         assert law.exact
         assert law.support.tolist() == [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
         np.testing.assert_allclose(law.pmf * 120, [2, 6, 4, 10, 12, 14, 16, 24, 4, 16, 12])
-        assert res.randomization().p_upper["A"] == pytest.approx(118 / 120)
+        assert res.randomization().pvalue_upper["A"] == pytest.approx(118 / 120)
 
     def test_monte_carlo_permutation_matches_exact_law_without_ties(self):
         rng = np.random.default_rng(3)
@@ -234,10 +234,10 @@ class TestRandomization:
         res = srd(x, "ref", keep_reference=False)
         exact = res.randomization(null="exact")
         mc = res.randomization(null="permutation", n_resamples=200_000, random_state=0)
-        np.testing.assert_allclose(mc.p_lower, exact.p_lower, atol=4e-3)
+        np.testing.assert_allclose(mc.pvalue_lower, exact.pvalue_lower, atol=4e-3)
         again = res.randomization(null="permutation", n_resamples=2000, random_state=5)
-        assert again.p_lower.equals(
-            res.randomization(null="permutation", n_resamples=2000, random_state=5).p_lower)
+        assert again.pvalue_lower.equals(
+            res.randomization(null="permutation", n_resamples=2000, random_state=5).pvalue_lower)
 
     def test_rsrd_simulation(self):
         rng = np.random.default_rng(0)
@@ -250,7 +250,7 @@ class TestRandomization:
         for mode, p in (("f", None), ("t", 0.3), ("p", 0.3), ("d", None), ("r", None)):
             out = res.randomization(null="rsrd", tie_mode=mode, tie_prob=p, n_resamples=5000,
                                     random_state=2)
-            assert out.p_lower.between(0, 1).all()
+            assert out.pvalue_lower.between(0, 1).all()
         with pytest.raises(ValueError, match="tie_prob"):
             res.randomization(null="rsrd", tie_mode="t")
         with pytest.raises(ValueError, match="tie_mode"):
@@ -271,11 +271,11 @@ class TestRandomization:
 
     def test_to_frame(self):
         out = srd(RSRD, "E").randomization().to_frame()
-        assert list(out.columns) == ["srd", "srd_pct", "reference", "p_lower", "p_upper",
+        assert list(out.columns) == ["srd", "srd_pct", "reference", "pvalue_lower", "pvalue_upper",
                                      "better_than_random", "null"]
         # the kept reference column is flagged and not tested
         assert out.index[0] == "E" and out.loc["E", "reference"]
-        assert np.isnan(out.loc["E", "p_lower"]) and not out.loc["E", "better_than_random"]
+        assert np.isnan(out.loc["E", "pvalue_lower"]) and not out.loc["E", "better_than_random"]
         assert out.loc["E", "null"] == "reference"
 
 

@@ -56,7 +56,7 @@ def test_wilcoxon_exact_and_alternatives():
     assert greater.pvalue == pytest.approx(
         stats.wilcoxon(a + 1, b, alternative="greater", method="exact").pvalue, rel=1e-12)
     assert bm.wilcoxon_test(a, b, method="normal").method == "normal"
-    assert "WilcoxonTest(statistic=" in repr(res)
+    assert repr(res).startswith("WilcoxonTest") and "pvalue" in repr(res)
     assert res.to_frame().shape == (1, 8)
 
 

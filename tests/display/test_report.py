@@ -25,6 +25,7 @@ from binmetrics.display import plot
 from binmetrics.display.report import report, thin_curve
 from binmetrics.display.report_html import fmt as _fmt
 from binmetrics.display.thinning import _arc_keep
+from binmetrics.evaluation import chart_data
 from binmetrics.io import read_csv
 from binmetrics.measures import FAMILIES
 
@@ -554,7 +555,7 @@ def test_report_curves_within_the_footer_bound() -> None:
     assert brute_distance(px, py, qx, qy).max() <= eps * 1.01
     tc = ev.threshold_curves()
     lo, hi = spec(data, "threshold")["x"]
-    x = (plot._threshold_axis(tc.thresholds) - lo) / (hi - lo)
+    x = (chart_data.threshold_axis(tc.thresholds) - lo) / (hi - lo)
     for name, rate in (("TPR", tc.tpr), ("FPR", tc.fpr)):
         sx, sy = plot.step_vertices(x, rate, "post")
         t = np.linspace(0, 1, 3)[:, None]  # along each segment of the steps
@@ -607,7 +608,7 @@ def test_pr_chart_is_the_ap_step_line() -> None:
         md = embedded(report(ev))["models"][0]
         qx, qy = line(md, "pr", "AP (step)")
         assert np.trapezoid(qy, qx) == pytest.approx(average_precision_score(y, s), abs=2e-6)
-        x, yy = plot.step_vertices(*plot._pr_line(ev, "step"), "pre")
+        x, yy = plot.step_vertices(*chart_data.pr_line(ev, "step"), "pre")
         np.testing.assert_allclose(qx, x, atol=6e-7)
         np.testing.assert_allclose(qy, yy, atol=6e-7)
 

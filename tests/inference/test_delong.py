@@ -174,8 +174,8 @@ def test_example_one_sided_p_values() -> None:
     assert less.pvalue == pytest.approx(stats.norm.cdf(z), abs=1e-10)
     assert greater.pvalue + less.pvalue == pytest.approx(1.0, abs=1e-15)
     assert tuple(greater.ci) == tuple(delong_test(Y, S1, S2).ci)  # always two-sided
-    assert delong_test(Y, S1, S2, alternative="two.sided").pvalue == \
-        delong_test(Y, S1, S2).pvalue
+    with pytest.raises(ValueError, match=r"got 'two.sided' \(write 'two-sided'\)"):
+        delong_test(Y, S1, S2, alternative="two.sided")
 
 
 def test_example_unpaired_welch() -> None:

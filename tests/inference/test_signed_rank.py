@@ -277,8 +277,8 @@ def test_srd_cross_validation_runs_the_same_test(monkeypatch):
         if d.size == 0:
             continue
         res = bm.wilcoxon_test(d, np.zeros_like(d), zero_method="wilcox")
-        assert row.wilcoxon_p == res.pvalue
-        assert row.wilcoxon_stat == d.size * (d.size + 1) / 2 - 2 * res.statistic
-        assert abs(row.wilcoxon_p - enumerated_pvalue(d, "wilcox", "two-sided")) <= 1e-12
+        assert row.wilcoxon_pvalue == res.pvalue
+        assert row.wilcoxon_statistic == d.size * (d.size + 1) / 2 - 2 * res.statistic
+        assert abs(row.wilcoxon_pvalue - enumerated_pvalue(d, "wilcox", "two-sided")) <= 1e-12
         tied += res.method == "exact-ties"
     assert tied > 0  # the case the three copies used to disagree on

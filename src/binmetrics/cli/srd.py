@@ -50,7 +50,7 @@ column is taken as the row labels when it is not numeric (or name it with
 when rows are measure ids, e.g. auc or brier, whether larger or smaller is better
 is read from the measure registry; otherwise give --directions), or the name of
 a column. Each column gets its SRD, SRD% and the exact probability that a random
-ranking comes as close to the reference (p_lower). --cv K validates the order by
+ranking comes as close to the reference (pvalue_lower). --cv K validates the order by
 K-fold cross-validation and tests neighbouring columns (Wilcoxon, sign test).
 """
 
@@ -233,9 +233,9 @@ def _render(fmt: str, res: SRDResult, rt: SRDRandomization,
     head = [f"SRD of {len(table)} columns over {res.n} rows; reference: "
             f"{res.reference.name}; SRDmax = {res.srd_max}",
             "random ranking (SRD%): " + ", ".join(f"{k} {v:.2f}" for k, v in q.items())]
-    header = ["column", "SRD", "SRD%", "p_lower", "p_upper", "better than random", "null"]
-    body = [[str(c), f"{r.srd:g}", f"{r.srd_pct:.2f}", format_number(r.p_lower),
-             format_number(r.p_upper), "yes" if r.better_than_random else "no", str(r.null)]
+    header = ["column", "SRD", "SRD%", "pvalue_lower", "pvalue_upper", "better than random", "null"]
+    body = [[str(c), f"{r.srd:g}", f"{r.srd_pct:.2f}", format_number(r.pvalue_lower),
+             format_number(r.pvalue_upper), "yes" if r.better_than_random else "no", str(r.null)]
             for c, r in table.iterrows()]
     text = "\n".join(head) + "\n\n" + align(header, body, right=[1, 2, 3, 4])
     if cv is not None:
@@ -244,8 +244,8 @@ def _render(fmt: str, res: SRDResult, rt: SRDRandomization,
                    for c, r in s.iterrows()]
         text += (f"\ncross-validation ({cv.cv}, {len(cv.folds)} resamples), SRD%:\n"
                  + align(["column", "median", "Q1", "Q3"], cv_body, right=[1, 2, 3]))
-        t_body = [[f"{r['column']} vs {r['next']}", f"{r['wilcoxon_stat']:g}",
-                   format_number(r["wilcoxon_p"]), format_number(r["sign_p"])]
+        t_body = [[f"{r['column']} vs {r['next']}", f"{r['wilcoxon_statistic']:g}",
+                   format_number(r["wilcoxon_pvalue"]), format_number(r["sign_pvalue"])]
                   for _, r in cv.tests.iterrows()]
         text += ("\nneighbouring columns:\n"
                  + align(["pair", "|W+ - W-|", "Wilcoxon p", "sign test p"], t_body,

@@ -359,12 +359,12 @@ class _Null:
     normal: tuple[float, float] | None = None  # (mean, sd) when approximated
     exact: bool = True
 
-    def p_lower(self, obs: float) -> float:
+    def pvalue_lower(self, obs: float) -> float:
         if self.normal is not None:  # continuity: D lives on even integers
             return float(stats.norm.cdf(obs + 1.0, *self.normal))
         return float(min(1.0, self.pmf[self.support <= obs + _TOL].sum()))
 
-    def p_upper(self, obs: float) -> float:
+    def pvalue_upper(self, obs: float) -> float:
         if self.normal is not None:
             return float(stats.norm.sf(obs - 1.0, *self.normal))
         return float(min(1.0, self.pmf[self.support >= obs - _TOL].sum()))

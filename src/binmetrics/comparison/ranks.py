@@ -431,13 +431,14 @@ class RankComparison(Tabular):
                              n_datasets=self.n_datasets)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per model, best first: ``average_rank``, ``mean`` and ``median`` of its
-        scores, ``wins`` (data sets where it ranks 1, ties counted for each)."""
+        """One row per model, best first: ``average_rank``, ``mean_score`` and
+        ``median_score`` over the data sets, ``wins`` (data sets where it ranks 1, ties
+        counted for each)."""
         avg = self.average_ranks
         return pd.DataFrame({
             "average_rank": avg,
-            "mean": self.scores.mean(axis=0).reindex(avg.index),
-            "median": self.scores.median(axis=0).reindex(avg.index),
+            "mean_score": self.scores.mean(axis=0).reindex(avg.index),
+            "median_score": self.scores.median(axis=0).reindex(avg.index),
             "wins": (self.ranks == self.ranks.min(axis=1).to_numpy()[:, None]).sum(
                 axis=0).reindex(avg.index).astype(int)}).rename_axis("model")
 

@@ -237,8 +237,8 @@ class SRDCrossValidation(Tabular):
             k_pos, p_s = sign_test(self.folds[a], self.folds[b])
             tests.append({"column": a, "next": b, "median": _quantile(self.folds[a], 0.5),
                           "median_next": _quantile(self.folds[b], 0.5), "n_nonzero": nz,
-                          "wilcoxon_stat": stat, "wilcoxon_p": p_w, "sign_positive": k_pos,
-                          "sign_p": p_s})
+                          "wilcoxon_statistic": stat, "wilcoxon_pvalue": p_w,
+                          "sign_positive": k_pos, "sign_pvalue": p_s})
         self.tests = pd.DataFrame(tests)
 
     def long(self) -> pd.DataFrame:

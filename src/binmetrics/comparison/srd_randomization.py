@@ -95,7 +95,7 @@ def _has_ties(x: FloatArray) -> bool:
     return bool(np.unique(x).size < x.size)
 
 
-def _permutation_null(col_ranks: FloatArray, ref_ranks: FloatArray, n_perm: int,
+def _permutation_null(col_ranks: FloatArray, ref_ranks: FloatArray, n_resamples: int,
                       rng: np.random.Generator) -> _Null:
     """SRD of the column's own ranks in random order against the fixed reference (§1.6c)."""
     n = col_ranks.size
@@ -104,10 +104,10 @@ def _permutation_null(col_ranks: FloatArray, ref_ranks: FloatArray, n_perm: int,
         draws = np.abs(col_ranks[perms] - ref_ranks).sum(axis=1)
         exact = True
     else:
-        draws = np.empty(n_perm)
+        draws = np.empty(n_resamples)
         step = max(1, 4_000_000 // n)
-        for start in range(0, n_perm, step):
-            b = min(step, n_perm - start)
+        for start in range(0, n_resamples, step):
+            b = min(step, n_resamples - start)
             idx = np.argsort(rng.random((b, n)), axis=1)
             draws[start:start + b] = np.abs(col_ranks[idx] - ref_ranks).sum(axis=1)
         exact = False
@@ -139,7 +139,7 @@ def _random_tied_ranks(b: int, n: int, p: FloatArray, rng: np.random.Generator) 
     return np.take_along_axis(ranks, order, axis=1)
 
 
-def _rsrd_null(res: _SRDFit, tie_mode: str, tie_prob: float | None, n_sim: int,
+def _rsrd_null(res: _SRDFit, tie_mode: str, tie_prob: float | None, n_resamples: int,
                rng: np.random.Generator,
                progress: Callable[[int, int], None] | None = None) -> _Null:
     """rSRD ``calculateSRDDistribution`` (docs/methods.md §1.6c), SRD rounded to 4 decimals."""
@@ -150,10 +150,10 @@ def _rsrd_null(res: _SRDFit, tie_mode: str, tie_prob: float | None, n_sim: int,
         if tie_prob is None or not 0 <= tie_prob <= 1:
             raise ValueError(f"tie_mode {tie_mode!r} needs tie_prob in [0, 1], got {tie_prob!r}")
     col_freqs = np.array([_tie_frequency(res.ranks[c].to_numpy()) for c in res.compared])
-    draws = np.empty(n_sim)
+    draws = np.empty(n_resamples)
     step = max(1, 2_000_000 // n)
-    for start in range(0, n_sim, step):
-        b = min(step, n_sim - start)
+    for start in range(0, n_resamples, step):
+        b = min(step, n_resamples - start)
         if tie_mode == "d":
             p = col_freqs[(start + np.arange(b)) % col_freqs.size]
         else:
@@ -166,7 +166,7 @@ def _rsrd_null(res: _SRDFit, tie_mode: str, tie_prob: float | None, n_sim: int,
             ref = np.broadcast_to(q, (b, n))
         draws[start:start + b] = np.round(np.abs(sol - ref).sum(axis=1), 4)
         if progress is not None:
-            progress(start + b, n_sim)
+            progress(start + b, n_resamples)
     return _empirical(draws, exact=False)
 
 
@@ -178,11 +178,11 @@ class SRDRandomization(Tabular):
 
     Attributes
     ----------
-    p_lower : pandas.Series
+    pvalue_lower : pandas.Series
         P(SRD_null ≤ SRD_obs) per column: small means closer to the reference than
-        random ranking. The decision is ``p_lower ≤ alpha`` (docs/methods.md §1.6b warns
+        random ranking. The decision is ``pvalue_lower ≤ alpha`` (docs/methods.md §1.6b warns
         against "SRD ≤ XX1", which does not hold the level).
-    p_upper : pandas.Series
+    pvalue_upper : pandas.Series
         P(SRD_null ≥ SRD_obs): small means a reversed ranking.
     better_than_random : pandas.Series of bool
     null_kind : pandas.Series
@@ -196,12 +196,11 @@ class SRDRandomization(Tabular):
     def __init__(self, res: _SRDFit, null: str, n_resamples: int, rng: np.random.Generator,
                  alpha: float, tie_mode: str, tie_prob: float | None,
                  progress: Any = None) -> None:
-        n_perm = n_sim = n_resamples  # the draws of whichever Monte Carlo null is used
         self.alpha = alpha
         n = res.n
         q = res.reference_ranks.to_numpy()
         if null == "rsrd":
-            shared = _rsrd_null(res, tie_mode, tie_prob, n_sim, rng,
+            shared = _rsrd_null(res, tie_mode, tie_prob, n_resamples, rng,
                                 as_callback(progress, "srd simulation"))
         elif null == "normal":
             shared = footrule_null(n, exact_max_n=0)
@@ -228,27 +227,28 @@ class SRDRandomization(Tabular):
             if use_perm:
                 key = np.sort(r).tobytes()
                 if key not in cache:
-                    cache[key] = _permutation_null(np.sort(r), q, n_perm, rng)
+                    cache[key] = _permutation_null(np.sort(r), q, n_resamples, rng)
                 law, kind = cache[key], ("permutation" if n <= ENUMERATE_MAX_N
                                          else "permutation (Monte Carlo)")
             else:
                 law = shared
                 kind = {"rsrd": f"rsrd ({tie_mode})"}.get(
                     null, "normal" if shared.normal is not None else "exact")
-            lo, up = law.p_lower(obs), law.p_upper(obs)
+            lo, up = law.pvalue_lower(obs), law.pvalue_upper(obs)
             if not law.exact and law.normal is None and null != "rsrd":  # Monte Carlo
                 # count the observed ranking among the draws (Phipson & Smyth 2010)
-                lo, up = (lo * n_perm + 1) / (n_perm + 1), (up * n_perm + 1) / (n_perm + 1)
+                b = n_resamples
+                lo, up = (lo * b + 1) / (b + 1), (up * b + 1) / (b + 1)
             lower[label], upper[label], kinds[label] = lo, up, kind
         if report is not None and res.compared:
             report(len(res.compared), len(res.compared))
         if res.reference_column in res.values.index:  # the kept reference is not tested
             lower[res.reference_column] = upper[res.reference_column] = float("nan")
             kinds[res.reference_column] = "reference"
-        self.p_lower = pd.Series(lower, name="p_lower", dtype=float)
-        self.p_upper = pd.Series(upper, name="p_upper", dtype=float)
+        self.pvalue_lower = pd.Series(lower, name="pvalue_lower", dtype=float)
+        self.pvalue_upper = pd.Series(upper, name="pvalue_upper", dtype=float)
         self.null_kind = pd.Series(kinds, name="null")
-        self.better_than_random = (self.p_lower <= alpha).rename("better_than_random")
+        self.better_than_random = (self.pvalue_lower <= alpha).rename("better_than_random")
         scale = 100.0 / res.srd_max
         self.quantiles = {k: shared.quantile(p) * scale for k, p in QUANTILES.items()}
         if shared.normal is not None:
@@ -257,7 +257,7 @@ class SRDRandomization(Tabular):
         else:
             self.distribution = (shared.support * scale, np.cumsum(shared.pmf))
         self._res = res
-        best = shared.p_lower(0.0)
+        best = shared.pvalue_lower(0.0)
         if best > alpha:
             warnings.warn(f"with n = {n} rows, even a ranking identical to the reference has "
                           f"p = {best:.3g} > alpha = {alpha}: no column can be shown better "
@@ -266,7 +266,7 @@ class SRDRandomization(Tabular):
     def to_frame(self) -> pd.DataFrame:
         """SRD, SRD%, p-values and decision per column, closest to the reference first."""
         out = self._res.to_frame()
-        return out.join([self.p_lower, self.p_upper, self.better_than_random,
+        return out.join([self.pvalue_lower, self.pvalue_upper, self.better_than_random,
                          self.null_kind])
 
     def _title(self) -> str:

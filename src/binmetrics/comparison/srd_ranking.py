@@ -241,7 +241,7 @@ class SRDResult:
         random_state : int or Generator, optional
             Seed for the Monte Carlo nulls.
         alpha : float, default 0.05
-            Level of the ``better_than_random`` decision (p_lower ≤ alpha).
+            Level of the ``better_than_random`` decision (pvalue_lower ≤ alpha).
         progress : bool, "auto" or callable, optional
             Report the columns tested (and rSRD's simulation) on stderr
             (:mod:`binmetrics.progress`): True always, "auto" for work longer than a
@@ -259,7 +259,7 @@ class SRDResult:
         ...                   "C": [60, 59, 57, 55, 60], "D": [35, 24, 44, 83, 47],
         ...                   "E": [41, 52, 46, 50, 65]})
         >>> rt = srd(X, "E").randomization()
-        >>> round(float(rt.p_lower["A"]), 4)   # A has a tie: the tie-preserving null, 8/120
+        >>> round(float(rt.pvalue_lower["A"]), 4)   # A has a tie: the tie-preserving null, 8/120
         0.0667
         >>> round(rt.quantiles["XX1"], 2)   # SRD% of the 5% quantile of random rankings
         33.33

@@ -65,7 +65,6 @@ from binmetrics.display.plot_cases import (
 )
 from binmetrics.display.plot_compare import anova_means, covat, srd
 from binmetrics.display.plot_curves import gain, lift, pr, prg, roc, threshold
-from binmetrics.evaluation import chart_data as _data  # declares the built-in kinds
 from binmetrics.evaluation.chart_data import mean_losses, reliability_table
 from binmetrics.evaluation.plot_kinds import (
     CHART_DATA,
@@ -113,9 +112,6 @@ __all__ = [
     "unregister_plot_kind",
 ]
 
-#: the former names of two helpers
-_threshold_axis = _data.threshold_axis
-_pr_line = _data.pr_line
 
 
 # --- the table of the kinds in this module's docstring ------------------------------------------

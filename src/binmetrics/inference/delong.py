@@ -298,7 +298,7 @@ def delong_test(
     score_a, score_b : array-like
         The two models' scores for the same subjects (higher = more positive).
     alternative : {"two-sided", "greater", "less"}
-        "greater": the alternative value_a > value_b. ("two.sided" is accepted.)
+        "greater": the alternative value_a > value_b.
     level : float in (0, 1), default 0.95
         Level of the interval of the difference (two-sided whatever ``alternative``).
     sample_weight, pos_label

@@ -26,6 +26,7 @@ from scipy import stats
 
 from binmetrics.exceptions import report_undefined
 from binmetrics.formatting import HypothesisTest
+from binmetrics.validation import check_alternative
 
 __all__ = [
     "EXACT_MAX_N",
@@ -38,7 +39,6 @@ __all__ = [
 ZeroMethod = Literal["zsplit", "wilcox", "pratt"]
 SignedRankMethod = Literal["auto", "exact", "normal"]
 _ZERO_METHODS = ("zsplit", "wilcox", "pratt")
-_ALTERNATIVES = ("two-sided", "greater", "less")
 #: the values of ``method`` :func:`signed_rank_test` takes
 SIGNED_RANK_METHODS: tuple[str, ...] = ("auto", "exact", "normal")
 #: ``method="auto"`` is exact up to this many non-zero differences (scipy's cut)
@@ -48,7 +48,7 @@ EXACT_MAX_N = 50
 _EXACT_MAX_COST = 1_000_000_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class WilcoxonTest(HypothesisTest):
     """The Wilcoxon signed-rank test (:func:`signed_rank_test`,
     :func:`binmetrics.wilcoxon_test`).
@@ -71,11 +71,6 @@ class WilcoxonTest(HypothesisTest):
     n: int
     n_zero: int
     estimate: float
-
-    def __repr__(self) -> str:
-        return (f"WilcoxonTest(statistic={self.statistic:g}, pvalue={self.pvalue:.4g}, "
-                f"method={self.method!r}, zero_method={self.zero_method!r}, n={self.n}, "
-                f"n_zero={self.n_zero})")
 
     def to_frame(self) -> pd.DataFrame:
         """The result as a one-row table."""
@@ -210,9 +205,7 @@ def signed_rank_test(d: Any, *, zero_method: ZeroMethod = "zsplit",
     if zero_method not in _ZERO_METHODS:
         raise ValueError(f"zero_method must be one of {', '.join(_ZERO_METHODS)}; got "
                          f"{zero_method!r}")
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less'; got "
-                         f"{alternative!r}")
+    alternative = check_alternative(alternative)
     if method not in SIGNED_RANK_METHODS:
         raise ValueError(f"method must be 'auto', 'exact' or 'normal'; got {method!r}")
     n_zero = int(np.count_nonzero(x == 0))

@@ -24,7 +24,7 @@ import pytest
 import binmetrics as bm
 from binmetrics.lazy_names import stub_names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PKG_DIR = ROOT / "src" / "binmetrics"
 #: packages whose names are served from a stub
 STUBBED = [p.parent for p in PKG_DIR.rglob("__init__.pyi")]
