@@ -144,7 +144,7 @@ def record_frame(obj: Any) -> pd.DataFrame:
         if all(hasattr(v, a) for a in ("low", "high", "level", "method")):
             pre = "" if f.name == "ci" else f.name + "_"
             row.update({pre + "low": v.low, pre + "high": v.high, pre + "level": v.level,
-                        pre + "interval": v.method})
+                        pre + "ci_method": v.method})
         elif isinstance(v, tuple) and all(_scalar(x) for x in v):
             if len(v) == 1:
                 row[f.name] = v[0]

@@ -324,7 +324,7 @@ def test_paired_covariance_against_naive(seed: int) -> None:
     assert t.statistic == pytest.approx((aucs[0] - aucs[1]) / sigma, rel=1e-10, abs=1e-14)
     res = delong_contrast(y, scores, sample_weight=w)
     np.testing.assert_allclose(res.covariance, S, rtol=1e-12, atol=1e-16)
-    np.testing.assert_allclose(res.aucs, aucs, rtol=1e-13)
+    np.testing.assert_allclose(res.values, aucs, rtol=1e-13)
     L = res.contrast
     chi2 = (L @ aucs) @ np.linalg.solve(L @ S @ L.T, L @ aucs)
     assert res.statistic == pytest.approx(chi2, rel=1e-9)

@@ -142,7 +142,7 @@ def test_compare_every_pair_closed_forms() -> None:
         ["a", "b"], ["a", "c"], ["b", "c"]]
     assert list(df.columns) == ["model_a", "model_b", "measure", "value_a", "value_b",
                                 "estimate", "low", "high", "level", "pvalue", "statistic",
-                                "method", "interval", "alternative", "n_undefined"]
+                                "method", "ci_method", "alternative", "n_undefined"]
     for (i, j) in [(0, 1), (0, 2), (1, 2)]:
         t = delong_test(y, ss[i], ss[j])
         r = cmp.result(names[i], names[j], "auc")

@@ -55,7 +55,7 @@ FUNCTIONS: dict[str, dict[str, Any]] = {
         name="score_b"),
     "delong_contrast": dict(
         call=lambda y, a, b, **kw: delong_contrast(y, {"a": a, "b": b}, **kw),
-        numbers=lambda r: (*r.aucs.tolist(), r.statistic, r.pvalue),
+        numbers=lambda r: (*r.values.tolist(), r.statistic, r.pvalue),
         name="scores['b']"),
     "mcnemar_test": dict(
         call=lambda y, a, b, **kw: bm.mcnemar_test(y, a, b, threshold=0.5, **kw),

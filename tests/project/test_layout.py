@@ -1,7 +1,7 @@
 """The tests mirror the package: each folder of tests/ is named after a subpackage of
 binmetrics (its tests), or is ``project`` (the repository as a whole) or ``data``; a
-test file directly in tests/ tests a top-level module (validation, progress). Files are named by what they test,
-never by the work that added them."""
+test file directly in tests/ tests a top-level module (validation, progress). Files
+are named by what they test, never by the work that added them."""
 
 from __future__ import annotations
 

@@ -48,10 +48,26 @@ MEASURE_NAMES = {m.id for m in bm.iter_measures()} | {
     a for m in bm.iter_measures() for a in m.aliases}
 
 
+#: the subpackages whose own public names are API too (``bm.inference.delong_contrast``)
+SUBPACKAGES = ("inference", "comparison", "curves", "evaluation", "study", "measures",
+               "engines", "display", "table")
+
+
+def _public_objects() -> Iterator[tuple[str, Any]]:
+    """(name, object) of the root's public names and of each subpackage's."""
+    import importlib
+
+    for name in bm.__all__:
+        yield name, getattr(bm, name)
+    for sub in SUBPACKAGES:
+        module = importlib.import_module(f"binmetrics.{sub}")
+        for name in getattr(module, "__all__", ()):
+            yield f"{sub}.{name}", getattr(module, name)
+
+
 def _public_classes() -> Iterator[type]:
     seen: set[type] = set()
-    for name in bm.__all__:
-        obj = getattr(bm, name)
+    for _, obj in _public_objects():
         if not inspect.isclass(obj):
             continue
         for cls in obj.__mro__:
@@ -73,8 +89,7 @@ def _parameters(where: str, func: Callable[..., Any]) -> Iterator[tuple[str, str
 
 def _api_parameters() -> Iterator[tuple[str, str, Any]]:
     """(where, name, inspect.Parameter) of every public function and method."""
-    for name in bm.__all__:
-        obj = getattr(bm, name)
+    for name, obj in _public_objects():
         if callable(obj) and not inspect.isclass(obj):
             yield from _parameters(name, obj)
     for cls in _public_classes():
@@ -153,7 +168,8 @@ OWN_DEFAULTS = {
     # a scorer looks the positive class up in estimator.classes_, as scikit-learn's do
     ("make_scorer", "pos_label"),
     # a benchmark study is reproducible as written
-    ("benchmark", "random_state"), ("Study.srd_measures", "random_state"),
+    ("benchmark", "random_state"), ("study.benchmark", "random_state"),
+    ("Study.srd_measures", "random_state"),
     ("Study.srd_models", "random_state"),
 }
 
@@ -229,3 +245,15 @@ def test_hypothesis_test_protocol(name: str) -> None:
     frame = res.to_frame()
     assert {"statistic", "pvalue", "alternative", "method"} <= set(frame.columns), name
     assert repr(res).strip() and "<table" in res._repr_html_()
+
+
+@pytest.mark.parametrize("name", sorted(_examples()))
+def test_a_test_results_attributes_and_columns_are_in_the_vocabulary(name: str) -> None:
+    # what a dataclass walk cannot see: attributes set in __init__, and the frame's columns
+    res = _examples()[name]()
+    names = {n for n in vars(res) if not n.startswith("_")} | set(res.to_frame().columns)
+    names = {n.split("_", 1)[0] if re.fullmatch(r"[a-z_]+_\d+", n) else n for n in names}
+    wrong = sorted(n for n in names if isinstance(n, str) and not _allowed(n)
+                   and not n.startswith("P("))  # a Bayesian result's P(A better) columns
+    assert not wrong, f"{name}: " + ", ".join(
+        f"{n} (use {RETIRED[n]!r})" if n in RETIRED else n for n in wrong)

@@ -392,14 +392,14 @@ def delong_pairs(y: npt.NDArray[np.bool_], arrays: Sequence[FloatArray], w: Floa
 
 
 def delong_test_unpaired(
-    y_a: Any,
+    y_true: Any,
     score_a: Any,
     y_b: Any,
     score_b: Any,
     *,
     alternative: Alternative = "two-sided",
     level: float = 0.95,
-    sample_weight_a: Any = None,
+    sample_weight: Any = None,
     sample_weight_b: Any = None,
     pos_label: Any = None,
     nan_policy: NanPolicy = "raise",
@@ -422,13 +422,13 @@ def delong_test_unpaired(
 
     Parameters
     ----------
-    y_a, score_a : array-like
+    y_true, score_a : array-like
         Labels and scores of the first sample (R).
     y_b, score_b : array-like
         Labels and scores of the second sample (S).
     alternative, level
         As :func:`delong_test`.
-    sample_weight_a, sample_weight_b, pos_label, nan_policy
+    sample_weight, sample_weight_b, pos_label, nan_policy
         As :func:`binmetrics.evaluate`, for each sample.
 
     Returns
@@ -447,7 +447,7 @@ def delong_test_unpaired(
     """
     alt = check_alternative(alternative)
     c = check_level(level)
-    ta = CountTable.from_arrays(y_a, score_a, sample_weight=sample_weight_a,
+    ta = CountTable.from_arrays(y_true, score_a, sample_weight=sample_weight,
                                 pos_label=pos_label, nan_policy=nan_policy)
     tb = CountTable.from_arrays(y_b, score_b, sample_weight=sample_weight_b,
                                 pos_label=pos_label, nan_policy=nan_policy)
@@ -497,8 +497,9 @@ class DeLongContrast(HypothesisTest):
     Attributes
     ----------
     names : tuple of str
-        The models, in the order of ``aucs``.
-    aucs : ndarray of shape (K,)
+        The models, in the order of ``values``.
+    values : ndarray of shape (K,)
+        Their AUCs.
     covariance : ndarray of shape (K, K)
         DeLong's S = S10/m + S01/n.
     contrast : ndarray of shape (q, K)
@@ -512,7 +513,7 @@ class DeLongContrast(HypothesisTest):
     """
 
     names: tuple[str, ...]
-    aucs: FloatArray
+    values: FloatArray
     covariance: FloatArray
     contrast: FloatArray
     statistic: float
@@ -572,7 +573,7 @@ def delong_contrast(
     >>> s2 = [.6, .9, .4, .5, .5, .5, .8, .2, .3, .1, .35]
     >>> s3 = [.7, .6, .9, .3, .5, .2, .4, .1, .6, .2, .3]
     >>> res = delong_contrast(y, {"m1": s1, "m2": s2, "m3": s3})
-    >>> res.names, res.df, res.aucs.round(4).tolist()
+    >>> res.names, res.df, res.values.round(4).tolist()
     (('m1', 'm2', 'm3'), 2, [0.8667, 0.8, 0.8667])
     >>> round(delong_contrast(y, [s1, s2]).statistic, 10) == round(0.512567829626 ** 2, 10)
     True

@@ -342,7 +342,7 @@ def ci_methods(measure: str | Measure) -> tuple[str, ...]:
 
 
 def measure_ci(
-    evaluation_or_confusion: HasTable | Confusion,
+    evaluation: HasTable | Confusion,
     measure: str | Measure,
     *,
     method: str = "auto",
@@ -361,7 +361,7 @@ def measure_ci(
 
     Parameters
     ----------
-    evaluation_or_confusion : Evaluation (any HasTable) or Confusion
+    evaluation : Evaluation (any HasTable) or Confusion
         An evaluation (its confusion matrix at its threshold, its count table, and
         its ``undefined`` policy, if it has one, are used) or a confusion matrix of
         scalars.
@@ -419,7 +419,7 @@ def measure_ci(
             "come from binmetrics.inference.resampling"
         )
     c = check_level(level)
-    obj: Any = evaluation_or_confusion
+    obj: Any = evaluation
     policy: UndefinedPolicy
     if isinstance(obj, Confusion):
         conf, table, policy = obj, None, "warn"

@@ -404,7 +404,7 @@ class Comparison:
         """A tidy DataFrame: one row per pair and measure.
 
         Columns: model_a, model_b, measure, value_a, value_b, estimate, low, high,
-        level, pvalue, statistic, method, interval, alternative, n_undefined.
+        level, pvalue, statistic, method, ci_method, alternative, n_undefined.
         """
         import pandas as pd
 
@@ -412,12 +412,12 @@ class Comparison:
             "model_a": r.model_a, "model_b": r.model_b, "measure": r.measure,
             "value_a": r.value_a, "value_b": r.value_b, "estimate": r.estimate,
             "low": r.ci.low, "high": r.ci.high, "level": r.ci.level, "pvalue": r.pvalue,
-            "statistic": r.statistic, "method": r.method, "interval": r.ci.method,
+            "statistic": r.statistic, "method": r.method, "ci_method": r.ci.method,
             "alternative": r.alternative, "n_undefined": r.n_undefined,
         } for r in self.results]
         return pd.DataFrame(rows, columns=[
             "model_a", "model_b", "measure", "value_a", "value_b", "estimate", "low",
-            "high", "level", "pvalue", "statistic", "method", "interval", "alternative",
+            "high", "level", "pvalue", "statistic", "method", "ci_method", "alternative",
             "n_undefined"])
 
     def _title(self) -> str:

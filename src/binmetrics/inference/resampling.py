@@ -499,12 +499,12 @@ def bootstrap_count_blocks(
 
 def permutation_pvalue(
     null_distribution: Any,
-    observed: float,
+    statistic: float,
     *,
     alternative: Alternative = "two-sided",
     plus_one: bool = True,
 ) -> float:
-    """Monte-Carlo p-value of ``observed`` against a null distribution.
+    """Monte-Carlo p-value of the observed ``statistic`` against a null distribution.
 
     With ``plus_one`` (the default), "greater" gives
     ``(1 + #{null >= observed}) / (1 + n)``: the observed labelling counts as one of
@@ -529,7 +529,7 @@ def permutation_pvalue(
     alt = check_alternative(alternative)
     null = np.asarray(null_distribution, dtype=np.float64).ravel()
     null = null[~np.isnan(null)]
-    obs = float(observed)
+    obs = float(statistic)
     if np.isnan(obs) or null.size == 0:
         return float("nan")
     gamma = abs(obs) * 100.0 * np.finfo(np.float64).eps if np.isfinite(obs) else 0.0

@@ -125,7 +125,7 @@ def _ranks(d: npt.NDArray[np.float64], zero_method: str
     return r[~zero], d[~zero], half_zero
 
 
-def signed_rank_test(d: Any, *, zero_method: ZeroMethod = "zsplit",
+def signed_rank_test(differences: Any, *, zero_method: ZeroMethod = "zsplit",
                      alternative: str = "two-sided",
                      method: SignedRankMethod = "auto") -> WilcoxonTest:
     """The Wilcoxon signed-rank test of paired differences d (is their distribution
@@ -197,11 +197,11 @@ def signed_rank_test(d: Any, *, zero_method: ZeroMethod = "zsplit",
     >>> round(res.pvalue, 4), round(signed_rank_test(d, method="normal").pvalue, 4)
     (0.0586, 0.0457)
     """
-    x = np.asarray(d, dtype=float)
+    x = np.asarray(differences, dtype=float)
     if x.ndim != 1:
-        raise ValueError(f"d must be a 1-d array of differences; got shape {x.shape}")
+        raise ValueError(f"differences must be a 1-d array; got shape {x.shape}")
     if not np.isfinite(x).all():
-        raise ValueError("d has missing or infinite differences; drop those pairs first")
+        raise ValueError("differences has missing or infinite values; drop those pairs first")
     if zero_method not in _ZERO_METHODS:
         raise ValueError(f"zero_method must be one of {', '.join(_ZERO_METHODS)}; got "
                          f"{zero_method!r}")
