@@ -588,6 +588,37 @@ def check_nan_policy(nan_policy: Any) -> NanPolicy:
     return nan_policy
 
 
+def check_paired_values(a: Any, b: Any = None, *, what: str = "data set"
+                        ) -> npt.NDArray[np.float64]:
+    """The differences ``a - b`` of two models' paired values, one per ``what`` (a data
+    set or a fold), or ``a`` itself when ``b`` is None (already differences): 1-d, the
+    same length, finite. The one check of the Wilcoxon, Bayesian and correlated t-tests'
+    inputs.
+
+    >>> check_paired_values([0.8, 0.7], [0.75, 0.7]).round(2).tolist()
+    [0.05, 0.0]
+    """
+    def finite(x: Any, name: str) -> npt.NDArray[np.float64]:
+        arr = np.asarray(x, dtype=float)
+        if arr.ndim != 1:
+            raise ValueError(f"{name} must hold one score per {what}; got shape {arr.shape}")
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            raise ValueError(f"{name} has {int(bad.sum())} missing or infinite value(s) (at "
+                             f"{np.flatnonzero(bad)[:5].tolist()}, 0-based); drop those "
+                             f"{what}s from both models first")
+        return arr
+
+    xa = finite(a, "a")
+    if b is None:
+        return xa
+    xb = finite(b, "b")
+    if xa.shape != xb.shape:
+        raise ValueError(f"a and b must hold one score per {what} each; got {xa.size} and "
+                         f"{xb.size}")
+    return xa - xb
+
+
 def check_alternative(alternative: Any) -> Alternative:
     """'two-sided', 'greater' or 'less', the one spelling of every test's ``alternative``
     (docs/api-conventions.md); another spelling is an error that names the right one."""

@@ -21,6 +21,7 @@ from scipy import stats
 from binmetrics.comparison.comparison_plots import bayesian_posterior as draw_posterior
 from binmetrics.exceptions import report_undefined
 from binmetrics.formatting import HypothesisTest, Tabular
+from binmetrics.validation import check_paired_values
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -41,29 +42,6 @@ def _check_rope(rope: Any) -> float:
         raise ValueError(f"rope must be a finite number >= 0 (the half-width of the region "
                          f"of practical equivalence, in the units of the scores); got {rope!r}")
     return r
-
-
-def _finite(x: Any, name: str) -> npt.NDArray[np.float64]:
-    arr = np.asarray(x, dtype=float)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional; got shape {arr.shape}")
-    bad = ~np.isfinite(arr)
-    if bad.any():
-        raise ValueError(f"{name} has {int(bad.sum())} missing or infinite value(s) (at "
-                         f"{np.flatnonzero(bad)[:5].tolist()}); drop those data sets or "
-                         "folds from both models first")
-    return arr
-
-
-def _differences(a: Any, b: Any, what: str) -> npt.NDArray[np.float64]:
-    xa = _finite(a, "a")
-    if b is None:
-        return xa
-    xb = _finite(b, "b")
-    if xa.shape != xb.shape:
-        raise ValueError(f"a and b must hold one score per {what} each; got {xa.size} and "
-                         f"{xb.size}")
-    return xa - xb
 
 
 class BayesianSignedRank(Tabular):
@@ -165,7 +143,7 @@ def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: flo
     >>> [round(p, 2) for p in res.probabilities]  # A better, equivalent, B better
     [0.98, 0.02, 0.0]
     """
-    d = _differences(a, b, "data set")
+    d = check_paired_values(a, b, what="data set")
     rope = _check_rope(rope)
     if d.size < 2:
         raise ValueError(f"the signed-rank test needs at least 2 data sets; got {d.size}")
@@ -314,7 +292,7 @@ def correlated_t_test(a: Any, b: Any = None, *, test_fraction: float, rope: floa
     >>> [round(p, 3) for p in res.probabilities]
     [0.833, 0.166, 0.002]
     """
-    d = _differences(a, b, "fold")
+    d = check_paired_values(a, b, what="fold")
     rope = _check_rope(rope)
     rho = float(test_fraction)
     if not 0.0 < rho < 1.0:

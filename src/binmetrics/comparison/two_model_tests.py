@@ -25,7 +25,7 @@ from binmetrics.inference.signed_rank import (
     signed_rank_test,
 )
 from binmetrics.measures import get_measure
-from binmetrics.validation import check_labels, n_rows, take_rows
+from binmetrics.validation import check_labels, check_paired_values, n_rows, take_rows
 
 __all__ = ["CV5x2Test", "WilcoxonTest", "cv_5x2_test", "wilcoxon_test"]
 
@@ -65,17 +65,10 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: ZeroMethod = "zsplit",
     >>> round(res.pvalue, 4)
     0.0078
     """
-    xa = np.asarray(a, dtype=float)
-    xb = np.asarray(b, dtype=float)
-    if xa.ndim != 1 or xa.shape != xb.shape:
-        raise ValueError(f"a and b must hold one score per data set each; got shapes "
-                         f"{xa.shape} and {xb.shape}")
-    if not (np.isfinite(xa).all() and np.isfinite(xb).all()):
-        raise ValueError("a or b has missing or infinite scores; drop those data sets from "
-                         "both first")
-    if xa.size < 2:
-        raise ValueError(f"the Wilcoxon test needs at least 2 data sets; got {xa.size}")
-    return signed_rank_test(xa - xb, zero_method=zero_method, alternative=alternative,
+    d = check_paired_values(a, b, what="data set")
+    if d.size < 2:
+        raise ValueError(f"the Wilcoxon test needs at least 2 data sets; got {d.size}")
+    return signed_rank_test(d, zero_method=zero_method, alternative=alternative,
                             method=method)
 
 
