@@ -96,7 +96,8 @@ def test_correlated_t_bad_input_and_degenerate():
         bm.correlated_t_test([0.1], test_fraction=0.1)
     with pytest.raises(ValueError, match="one score per fold"):
         bm.correlated_t_test([0.1, 0.2], [0.1], test_fraction=0.1)
-    with pytest.raises(ValueError, match=r"a has 1 missing or infinite value\(s\) \(at \[1\], 0-based\)"):
+    with pytest.raises(ValueError,
+                       match=r"a has 1 missing or infinite value\(s\) \(at \[1\], 0-based\)"):
         bm.correlated_t_test([0.1, np.nan], test_fraction=0.1)
     with pytest.warns(UndefinedMeasureWarning, match="variance is 0"):
         res = bm.correlated_t_test([0.02] * 5, test_fraction=0.2, rope=0.01)
