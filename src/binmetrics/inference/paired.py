@@ -246,6 +246,27 @@ def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: Flo
     return out
 
 
+def paired_bootstrap_differences(
+    y: npt.NDArray[np.bool_], score_a: FloatArray, score_b: FloatArray, w: FloatArray | None,
+    measure: str | Measure, params: Mapping[str, Any] | None, n_resamples: int,
+    random_state: Any, threshold: float = 0.5,
+) -> tuple[float, float, FloatArray]:
+    """(value_a, value_b, replicate differences a - b) of one measure by the paired
+    bootstrap (stratified, as :func:`compare`), from arrays the paired input door
+    (:func:`~binmetrics.validation.check_paired_inputs`) has already checked: the
+    internal path of ``roc_test(method="bootstrap")``, which would otherwise send its
+    checked arrays through :func:`compare`'s door again.
+    """
+    arrays = [np.asarray(score_a, dtype=float), np.asarray(score_b, dtype=float)]
+    tables = [CountTable.from_validated(y, s, w) for s in arrays]
+    (target,) = _targets([get_measure(measure)], {get_measure(measure).id: dict(params)}
+                         if params else None)
+    rng = np.random.default_rng(check_random_state(random_state))
+    reps = _paired_bootstrap(y, arrays, w, tables, [target], threshold, n_resamples, True, rng)
+    va, vb = (target.value(t, threshold) for t in tables)
+    return va, vb, reps[0][target.key] - reps[1][target.key]
+
+
 # --- compare ------------------------------------------------------------------------------
 def compare_methods(measure: str | Measure) -> tuple[str, ...]:
     """The paired-comparison methods :func:`compare` can use for a measure, preferred first.

@@ -48,7 +48,7 @@ import pandas as pd
 from binmetrics.formatting import HypothesisTest
 from binmetrics.inference.delong import delong_pairs, delong_unpaired_tables
 from binmetrics.inference.intervals import normal_pvalue
-from binmetrics.inference.paired import compare
+from binmetrics.inference.paired import paired_bootstrap_differences
 from binmetrics.inference.resampling import bootstrap
 from binmetrics.inference.venkatraman import venkatraman_paired, venkatraman_unpaired
 from binmetrics.measures.partial_auc import partial_auc_range
@@ -313,14 +313,8 @@ def roc_test(
         return ROCTest("delong", False, "auc", {}, u.value_a, u.value_b, u.estimate,
                        u.statistic, u.pvalue, alt, df=u.df, detail=u)
     if is_paired:
-        # the checked arrays: compare's own check of them finds nothing to change
-        cmp = compare(a.y, {"a": a.score, "b": b.score}, measures=[measure],
-                      method="bootstrap", n_resamples=B, random_state=random_state,
-                      sample_weight=a.weight, alternative=alt,
-                      params={measure: params} if params else None)
-        r = cmp.result("a", "b", measure)
-        diffs = cmp.differences("a", "b", measure)
-        est_a, est_b = r.value_a, r.value_b
+        est_a, est_b, diffs = paired_bootstrap_differences(
+            a.y, a.score, b.score, a.weight, measure, params, B, random_state)
     else:
         est_a, est_b, diffs = _unpaired_bootstrap(
             CountTable.from_validated(a.y, a.score, a.weight),
@@ -328,7 +322,7 @@ def roc_test(
             random_state)
     ok = diffs[~np.isnan(diffs)]
     n_bad = int(diffs.size - ok.size)
-    if n_bad and not is_paired:  # compare() has reported the paired ones
+    if n_bad:
         warnings.warn(f"{n_bad} of {B} bootstrap replicates gave an undefined difference and "
                       "were left out (as pROC)", UserWarning, stacklevel=2)
     d = est_a - est_b
