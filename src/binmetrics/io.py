@@ -7,6 +7,7 @@ The CLI and the HTML report write through :func:`write_text` (figures through
 * an output that is one of the inputs (the same file under any spelling, a hard
   link or a symlink to it: compared by device and inode) is refused;
 * a symlink is written through: its target gets the new content, the link stays;
+  a symlink loop is refused (writing would replace one of its links);
 * a FIFO, a device or another special file is opened and written directly (never
   replaced by a regular file); ``-`` is standard output;
 * a regular file is replaced atomically (a temporary file in the same folder, then

@@ -225,12 +225,20 @@ def test_interval_options_are_checked_before_any_work(
     (["evaluate", "--example", "berrar", "--bins", "x"], "--bins must be"),
     (["evaluate", "--example", "berrar", "--decimals", "-1"], "--decimals"),
     (["evaluate", "--example", "berrar", "--summary", "--by", "g"], "--summary"),
+    (["compare", "--example-free", "--test", "delong", "--fpr", "0.1"],
+     "--fpr and --tpr do not apply to --test delong"),
+    (["compare", "--example-free", "--test", "specificity"], "give --fpr X only"),
+    (["compare", "--example-free", "--test", "delong", "--ci"], "--ci applies to the"),
+    (["compare", "--example-free", "--alternative", "less"], "--alternative applies to"),
+    (["compare", "--example-free", "--measures", "nosuchmeasure"], "nosuchmeasure"),
     (["report", "--example", "berrar", "--max-points", "2"], "--max-points"),
     (["report", "--example", "berrar", "--partial-fpr", "0.5,0.1"], "--partial-fpr"),
 ])
 def test_command_options_are_checked_before_any_work(
-        argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        no_work: None) -> None:
+        argv: list[str], words: str, scored: Path, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], no_work: None) -> None:
+    if "--example-free" in argv:  # compare: the scored file, two models
+        argv = [argv[0], str(scored), "--label", "y", "--score", "p,q", *argv[2:]]
     err = _error(capsys, [*argv, "-o", str(tmp_path / "out")])
     assert words in err
     assert list(tmp_path.iterdir()) == []
