@@ -7,6 +7,7 @@ The CLI and the HTML report write through :func:`write_text` (figures through
 * an output that is one of the inputs (the same file under any spelling, a hard
   link or a symlink to it: compared by device and inode) is refused;
 * a symlink is written through: its target gets the new content, the link stays;
+  a symlink loop is refused (writing would replace one of its links);
 * a FIFO, a device or another special file is opened and written directly (never
   replaced by a regular file); ``-`` is standard output;
 * a regular file is replaced atomically (a temporary file in the same folder, then
@@ -17,6 +18,7 @@ The CLI and the HTML report write through :func:`write_text` (figures through
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -39,6 +41,7 @@ __all__ = [
     "read_csv",
     "read_parquet",
     "rows_state",
+    "same_output",
     "write_text",
     "write_with",
 ]
@@ -73,10 +76,45 @@ def _special(path: Path) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
+def _check_not_a_loop(path: Path) -> None:
+    """Refuse a path that is, or passes through, a symlink loop: writing "through" it
+    would replace one of the links with a regular file."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OutputError(f"cannot write {path}: it is a symlink loop (its links lead "
+                              "back to each other); remove the links or choose another "
+                              "output file") from None
+
+
+def same_output(a: PathLike, b: PathLike) -> bool:
+    """Whether writing ``a`` and writing ``b`` land in the same file: the same existing
+    file by device and inode (any spelling, a hard link, a symlink), or the same new
+    file once symlinks and ``..`` are resolved. ``-`` is no file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> d = Path(tempfile.mkdtemp())
+    >>> same_output(d / "fig.png", d / "sub" / ".." / "fig.png")
+    True
+    >>> same_output(d / "fig.png", d / "other.png"), same_output("-", "-")
+    (False, False)
+    """
+    if is_stdout(a) or is_stdout(b):
+        return False
+    with contextlib.suppress(OSError):
+        if os.path.samefile(a, b):
+            return True
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
 def check_output(path: Path, inputs: Iterable[PathLike] = ()) -> None:
     """Fail early (before any work) when ``path`` cannot be an output file: its folder
-    is missing, it is a directory, or it is one of ``inputs`` (by device and inode, so
-    another spelling, a hard link or a symlink is the same file).
+    is missing, it is a directory, a symlink loop, or it is one of ``inputs`` (by device
+    and inode, so another spelling, a hard link or a symlink is the same file).
 
     Examples
     --------
@@ -93,6 +131,7 @@ def check_output(path: Path, inputs: Iterable[PathLike] = ()) -> None:
     """
     if is_stdout(path):
         return
+    _check_not_a_loop(path)
     target = _target(path)
     if not target.parent.is_dir():
         raise OutputError(f"cannot write {path}: directory {str(target.parent)!r} does "

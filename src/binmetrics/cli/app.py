@@ -25,6 +25,7 @@ from binmetrics.cli.common import (
     PROG,
     CLIError,
     Columns,
+    check_options,
     check_outputs,
     check_text_inputs,
     cli_message,
@@ -66,7 +67,9 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
     Each subcommand sets the defaults ``handler`` (``handler(args, cols) -> str``, the
     text to print or write) and ``subparser``, and optionally ``prepare``
     (``prepare(args) -> Columns | None``: checks argparse cannot express, and the
-    columns that the library's messages are translated to).
+    columns that the library's messages are translated to) and ``check``
+    (``check(args) -> None``: the command's own option values, checked with the shared
+    ones by :func:`~binmetrics.cli.common.check_options` before any data is read).
     """
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -159,7 +162,8 @@ def _main(argv: list[str] | None) -> int:
         warnings.simplefilter("always")
         _keep_errors(callers)
         try:
-            inputs = check_outputs(args)  # before any work; never over an input
+            inputs = check_outputs(args)  # before any work; never over an input or another
+            check_options(args)  # before any data is read
             check_text_inputs(args)  # the same message for the same file, every engine
             text = handler(args, cols)
             if args.output is not None:

@@ -17,7 +17,7 @@ import io
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +43,7 @@ __all__ = [
     "check_columns",
     "check_has_rows",
     "check_input_file",
+    "check_options",
     "check_outputs",
     "check_text_inputs",
     "cli_message",
@@ -389,14 +390,20 @@ def cli_message(text: str, cols: Columns | None = None) -> str:
 
 
 # --- output --------------------------------------------------------------------------
-#: the options of any subcommand that name a file it writes
-OUTPUT_OPTIONS = ("output", "html", "plot", "covat")
+#: the options of any subcommand that name a file it writes, and their flags
+OUTPUT_OPTIONS = {"output": "-o", "html": "-o", "plot": "--plot", "covat": "--covat"}
 
 
 def input_files(args: argparse.Namespace) -> list[str]:
-    """The files a command reads (``FILE``; a glob: the files it matches)."""
+    """The files a command reads (``FILE``; a glob: the files it matches; ``--example``:
+    the bundled file, an input like any other)."""
     import glob
 
+    example = getattr(args, "example", None)
+    if isinstance(example, str):
+        from binmetrics.data import example_path
+
+        return [os.fspath(example_path(example))]
     file = getattr(args, "file", None)
     if not isinstance(file, (str, os.PathLike)):
         return []
@@ -407,17 +414,43 @@ def input_files(args: argparse.Namespace) -> list[str]:
 
 
 def check_outputs(args: argparse.Namespace) -> list[str]:
-    """Before any work: every output option of the command can be written and none is
-    an input (the same file by inode, whatever its spelling or links); returns the
-    inputs, for the writes to check again."""
-    from binmetrics.io import check_output
+    """Before any work: every output option of the command can be written (its folder
+    takes a new file), none is an input and no two are the same file (by inode, whatever
+    their spelling or links); returns the inputs, for the writes to check again."""
+    from binmetrics.io import check_writable, same_output
 
     inputs = input_files(args)
-    for name in OUTPUT_OPTIONS:
+    seen: list[tuple[str, Path]] = []
+    for name, flag in OUTPUT_OPTIONS.items():
         out = getattr(args, name, None)
-        if isinstance(out, (str, os.PathLike)):
-            check_output(Path(out), inputs)
+        if not isinstance(out, (str, os.PathLike)):
+            continue
+        path = Path(out)
+        check_writable(path, inputs)
+        for other_flag, other in seen:
+            if same_output(path, other):
+                raise CLIError(f"{other_flag} {other} and {flag} {path} are the same file "
+                               "(one would replace the other); give each output its own "
+                               "file")
+        seen.append((flag, path))
     return inputs
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Before any data is read: the options shared by several commands hold values that
+    can work (a confidence level in (0, 1), a positive resample count), then the
+    command's own ``check(args)`` if it has one."""
+    level = getattr(args, "ci_level", None)
+    if level is not None and not (math.isfinite(level) and 0 < level < 1):
+        raise CLIError(f"--ci-level must be strictly between 0 and 1 (e.g. 0.95); "
+                       f"got {level}")
+    resamples = getattr(args, "resamples", None)
+    if resamples is not None and resamples < 1:
+        raise CLIError(f"--resamples must be a positive whole number (e.g. 2000); "
+                       f"got {resamples}")
+    check: Callable[[argparse.Namespace], None] | None = getattr(args, "check", None)
+    if check is not None:
+        check(args)
 
 
 def csv_value(v: float) -> str:

@@ -43,7 +43,7 @@ from binmetrics.validation import check_paired_inputs
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["add_compare_parser", "run_compare"]
+__all__ = ["add_compare_parser", "check_compare", "run_compare"]
 
 COMPARE_EPILOG = f"""\
 examples:
@@ -121,7 +121,7 @@ def add_compare_parser(sub: Any) -> None:
                         help=argparse.SUPPRESS)
     add_progress_option(cp)
     add_format_and_output(cp)
-    cp.set_defaults(handler=run_compare, subparser=cp)
+    cp.set_defaults(handler=run_compare, subparser=cp, check=check_compare)
 
 
 def _old_style(args: argparse.Namespace) -> str | None:
@@ -146,8 +146,9 @@ def _score_columns(spec: str) -> list[str]:
     return names
 
 
-def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
-    """Run ``binmetrics compare``; returns the text to print or write."""
+def _settings(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """The score columns and the measures (none with --test), every option checked
+    (before any data is read)."""
     old = _old_style(args)
     if old is not None:
         what = ""
@@ -161,8 +162,11 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
         raise CLIError(f"compare needs {missing}: e.g. {PROG} compare {args.file} "
                        "--label y --score p_lr,p_gb")
     scores = _score_columns(args.score)
+    if args.label in scores:
+        raise CLIError(f"--label {args.label!r} is also a --score column")
     if args.test is not None:
-        return _run_roc_tests(args, scores)
+        _test_rates(args)
+        return scores, []
     for opt in ("fpr", "tpr"):
         if getattr(args, opt) is not None:
             raise CLIError(f"--{opt} applies to --test (e.g. --test specificity --fpr 0.1); "
@@ -174,6 +178,19 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
                 for m in select_measures(None, s.strip())]  # a preset names several
     if not measures:
         raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
+    return scores, measures
+
+
+def check_compare(args: argparse.Namespace) -> None:
+    """The values of compare's options, before any data is read."""
+    _settings(args)
+
+
+def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
+    """Run ``binmetrics compare``; returns the text to print or write."""
+    scores, measures = _settings(args)
+    if args.test is not None:
+        return _run_roc_tests(args, scores)
     path, df, labels, pos_label = _read_models(args, scores)
     cmp = compare(labels.to_numpy(), {s: df[s].to_numpy() for s in scores},
                   threshold=args.threshold, measures=measures, method=args.method,
@@ -296,8 +313,6 @@ def _check_test_rates(test: str, fpr: Any, tpr: Any) -> None:
 def _read_models(args: argparse.Namespace,
                  scores: list[str]) -> tuple[Path, pd.DataFrame, pd.Series, Any]:
     """The file's label, score and weight columns, the labels and the positive label."""
-    if args.label in scores:
-        raise CLIError(f"--label {args.label!r} is also a --score column")
     path = Path(args.file)
     df = read_columns(path, [c for c in (args.label, *scores, args.weight) if c])
     labels = df[args.label]
@@ -305,7 +320,8 @@ def _read_models(args: argparse.Namespace,
     return path, df, labels, pos_label
 
 
-def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
+def _test_rates(args: argparse.Namespace) -> tuple[Any, Any]:
+    """--fpr and --tpr of --test, checked with the options --test does not take."""
     for opt, given in (("--measures", args.measures is not None),
                        ("--method", args.method != "auto"), ("--ci", args.ci)):
         if given:
@@ -317,6 +333,11 @@ def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
     if args.test == "venkatraman" and args.weight is not None:
         raise CLIError("--test venkatraman takes no --weight (a permutation test of the "
                        "cases); repeat the rows instead")
+    return fpr, tpr
+
+
+def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
+    fpr, tpr = _test_rates(args)
     path, df, labels, pos_label = _read_models(args, scores)
     inp = check_paired_inputs(labels.to_numpy(), [df[s].to_numpy() for s in scores],
                               [f"score column {s!r}" for s in scores],

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ from binmetrics.evaluation.options import EvalOptions, check_pi0
 from binmetrics.exceptions import EngineError
 from binmetrics.measures.registry import Measure, iter_measures, select_measures
 
-__all__ = ["add_evaluate_parser", "prepare_evaluate", "run_evaluate"]
+__all__ = ["add_evaluate_parser", "check_evaluate", "prepare_evaluate", "run_evaluate"]
 
 #: the --engine choices: auto, the in-memory path, and every declared file engine
 ENGINES = ("auto", "numpy", *(e.name for e in file_engines()))
@@ -145,7 +146,8 @@ def add_evaluate_parser(sub: Any) -> None:
                          "intervals when --ci is given)")
     add_progress_option(ev)
     add_format_and_output(ev)
-    ev.set_defaults(handler=run_evaluate, subparser=ev, prepare=prepare_evaluate)
+    ev.set_defaults(handler=run_evaluate, subparser=ev, prepare=prepare_evaluate,
+                    check=check_evaluate)
 
 
 def prepare_evaluate(args: argparse.Namespace) -> Columns:
@@ -165,6 +167,29 @@ def prepare_evaluate(args: argparse.Namespace) -> Columns:
     if missing:
         sp.error(f"the following arguments are required: {', '.join(missing)}")
     return Columns(args.label, args.score, args.weight)
+
+
+def check_evaluate(args: argparse.Namespace) -> None:
+    """The values of evaluate's options, before any data is read: the measures, --pi0,
+    --by, --bins and --decimals, --threshold and --ci-method (a bootstrap must not run
+    before a misspelt method is found)."""
+    selected = _parse_measure_list(args.measures) if args.measures else None
+    pi0 = _parse_pi0(args.pi0)
+    by = _parse_by(args.by)
+    if args.summary and (by or selected or pi0 is not None):
+        raise CLIError("--summary shows the main measures of one evaluation; leave out "
+                       "--by, --measures and --pi0 (or --summary)")
+    try:
+        EvalOptions(threshold=args.threshold, decimals=args.decimals,
+                    bins=_parse_bins(args.bins))
+    except (TypeError, ValueError) as exc:  # the library's words -> the options'
+        raise CLIError(re.sub(r"^(threshold|decimals|bins)\b", r"--\1", one_line(exc))) \
+            from None
+    chosen = list(iter_measures()) if selected is None else selected
+    if args.ci and not args.summary:
+        _ci_plan(chosen, args)
+    else:
+        _ci_method(args)
 
 
 # --- evaluate ------------------------------------------------------------------------
@@ -423,8 +448,8 @@ def _report_by(args: argparse.Namespace, cols: Columns, path: str, res: ByResult
     return render[args.format](info, res, chosen)
 
 
-def _ci_plan(chosen: list[Measure], args: argparse.Namespace) -> dict[str, str]:
-    """The interval method of each measure: --ci-method where it applies, else auto."""
+def _ci_method(args: argparse.Namespace) -> str:
+    """--ci-method in its canonical spelling; unknown: an error."""
     from binmetrics.inference.intervals import ci_methods, method_name
 
     method = method_name(args.ci_method)
@@ -432,6 +457,14 @@ def _ci_plan(chosen: list[Measure], args: argparse.Namespace) -> dict[str, str]:
     if method != "auto" and method not in known:
         raise CLIError(f"unknown --ci-method {args.ci_method!r}; choose auto or one of "
                        f"{', '.join(sorted(known))}")
+    return method
+
+
+def _ci_plan(chosen: list[Measure], args: argparse.Namespace) -> dict[str, str]:
+    """The interval method of each measure: --ci-method where it applies, else auto."""
+    from binmetrics.inference.intervals import ci_methods
+
+    method = _ci_method(args)
     if method != "auto" and not any(method in ci_methods(m) for m in chosen):
         raise CLIError(f"--ci-method {method} applies to none of the measures")
     return {m.id: method if method in ci_methods(m) else "auto" for m in chosen}

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     PROG,
+    CLIError,
     add_format_and_output,
     align,
     csv_value,
@@ -31,7 +33,7 @@ from binmetrics.comparison.ranks import (
 )
 from binmetrics.formatting import format_number
 
-__all__ = ["add_ranks_parser", "run_ranks"]
+__all__ = ["add_ranks_parser", "check_ranks", "run_ranks"]
 
 RANKS_EPILOG = f"""\
 examples:
@@ -80,13 +82,21 @@ def add_ranks_parser(sub: Any) -> None:
     rp.add_argument("--plot", type=Path, metavar="PATH",
                     help="save the critical-difference diagram (.png, .svg or .pdf)")
     add_format_and_output(rp)
-    rp.set_defaults(handler=run_ranks, subparser=rp)
+    rp.set_defaults(handler=run_ranks, subparser=rp, check=check_ranks)
+
+
+def check_ranks(args: argparse.Namespace) -> None:
+    """The values of ranks' options, before any data is read."""
+    if args.plot is not None:
+        check_figure_path(args.plot)
+    if not (math.isfinite(args.alpha) and 0 < args.alpha < 1):
+        raise CLIError(f"--alpha must be strictly between 0 and 1 (e.g. 0.05); "
+                       f"got {args.alpha}")
 
 
 def run_ranks(args: argparse.Namespace, cols: Any = None) -> str:
     """Run ``binmetrics ranks``; returns the text to print or write."""
-    if args.plot is not None:
-        check_figure_path(args.plot)
+    check_ranks(args)
     frame = read_table(Path(args.file), args.index_col)
     res = rank_comparison(frame, higher_is_better=not args.lower_is_better,
                           tie_correction=args.tie_correction,

@@ -37,7 +37,7 @@ from binmetrics.io import check_writable
 from binmetrics.measures import get_measure
 from binmetrics.measures.partial_auc import partial_auc_range
 
-__all__ = ["add_report_parser", "run_report"]
+__all__ = ["add_report_parser", "check_report", "run_report"]
 
 REPORT_EPILOG = f"""\
 examples:
@@ -116,7 +116,7 @@ def add_report_parser(sub: Any) -> None:
                     help="the HTML file to write (default: %(default)s)")
     # main() writes args.output itself; this command writes its HTML and prints a summary
     add_progress_option(rp)
-    rp.set_defaults(handler=run_report, subparser=rp, output=None)
+    rp.set_defaults(handler=run_report, subparser=rp, output=None, check=check_report)
 
 
 def _names(spec: str, option: str) -> list[str]:
@@ -226,10 +226,13 @@ def _partial(args: argparse.Namespace) -> dict[str, tuple[float, float]] | None:
     return {focus: (low, high)}
 
 
-def run_report(args: argparse.Namespace, cols: Any = None) -> str:
-    """Run ``binmetrics report``: write the HTML; returns a one-line summary."""
-    # before any work: the folder exists and is writable, and it is not the input
-    out = check_writable(args.html, input_files(args))
+_Settings = tuple[list[str], list[str], Any, list[str] | None]
+
+
+def _settings(args: argparse.Namespace) -> _Settings:
+    """The options of report, checked (before any data is read): the score columns, the
+    columns read, the partial AUC range and the paired measures. Fills --label and
+    --score from --example."""
     if args.max_points < 10:
         raise CLIError(f"--max-points must be at least 10, got {args.max_points}")
     if args.thresholds < 3:
@@ -255,6 +258,20 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
     partial = _partial(args)
     paired_measures = (None if args.paired_measures.strip().lower() == "none"
                        else _names(args.paired_measures, "--paired-measures"))
+    return scores, roles, partial, paired_measures
+
+
+def check_report(args: argparse.Namespace) -> None:
+    """The values of report's options, before any data is read (its output is checked
+    with every command's, by :func:`~binmetrics.cli.common.check_outputs`)."""
+    _settings(args)
+
+
+def run_report(args: argparse.Namespace, cols: Any = None) -> str:
+    """Run ``binmetrics report``: write the HTML; returns a one-line summary."""
+    # checked again here for a caller that skipped main()'s checks
+    out = check_writable(args.html, input_files(args))
+    scores, roles, partial, paired_measures = _settings(args)
     path = Path(args.file) if args.file is not None else example_path(args.example)
     df = read_columns(path, roles)
     labels = df[args.label]

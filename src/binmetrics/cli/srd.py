@@ -103,7 +103,7 @@ def add_srd_parser(sub: Any) -> None:
                     help="save the SRD-COVAT heatmap (.png, .svg or .pdf)")
     add_format_and_output(cp)
     add_progress_option(cp)
-    cp.set_defaults(handler=run_srd, subparser=cp)
+    cp.set_defaults(handler=run_srd, subparser=cp, check=check_srd)
 
 
 def read_table(path: Path, index_col: str | None) -> pd.DataFrame:
@@ -162,14 +162,24 @@ def save_figure(fig: Any, path: Path) -> None:
                suffix=suffix)
 
 
-def run_srd(args: argparse.Namespace, cols: Any = None) -> str:
-    """Run ``binmetrics srd``; returns the text to print or write."""
+def check_srd(args: argparse.Namespace) -> None:
+    """The values of srd's options, before any data is read."""
     for p in (args.plot, args.covat):
         if p is not None:
             check_figure_path(p)
     if args.cv is not None and args.cv_method in ("loo", "bootstrap"):
         raise CLIError(f"--cv K sets the number of folds, which --cv-method {args.cv_method} "
                        "does not have; leave out --cv")
+    if args.cv is not None and args.cv < 2:
+        raise CLIError(f"--cv K needs at least 2 folds; got {args.cv}")
+    if args.repeats < 1:
+        raise CLIError(f"--repeats must be at least 1; got {args.repeats}")
+    _directions(args.directions)
+
+
+def run_srd(args: argparse.Namespace, cols: Any = None) -> str:
+    """Run ``binmetrics srd``; returns the text to print or write."""
+    check_srd(args)
     frame = read_table(Path(args.file), args.index_col)
     text_cols = [str(c) for c in frame.columns
                  if not pd.api.types.is_numeric_dtype(frame[c])
