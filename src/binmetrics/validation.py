@@ -584,6 +584,81 @@ def check_count(value: Any, name: str) -> int:
     return int(value)
 
 
+# --- sizes (docs/conventions.md, "Limits") ---------------------------------------------------
+#: the most replicates (bootstrap, permutation, simulation) one call draws: each is kept in
+#: memory, and beyond this the Monte-Carlo error of a p-value or an interval end (at most
+#: 0.5 / sqrt(10**7) < 0.0002) is below any digit a result reports
+MAX_RESAMPLES = 10_000_000
+#: the memory one call may fill with replicate values (float64), 1 GiB as DuckDB's
+#: ``memory_limit``: n_resamples times the values kept per replicate must fit in it
+MAX_REPLICATE_BYTES = 2**30
+#: ``n_bins`` and ``n_groups`` may always be this large; beyond it, no larger than the
+#: number of distinct scores (bins or groups past that are empty or split nothing)
+MIN_BIN_LIMIT = 1_000
+
+
+def _gib(n_bytes: float) -> str:
+    return f"{n_bytes / 2**30:.3g} GiB"
+
+
+def check_resamples(value: Any, name: str = "n_resamples", *, per_resample: int = 1,
+                    what: str = "") -> int:
+    """:func:`check_count` bounded by what memory allows, checked before anything is drawn:
+    at most :data:`MAX_RESAMPLES`, and ``value * per_resample`` float64 values (the
+    values each replicate keeps, ``what`` says which) within :data:`MAX_REPLICATE_BYTES`.
+    The one check of every resampling entry point's count.
+
+    Examples
+    --------
+    >>> check_resamples(2000, per_resample=3)
+    2000
+    >>> check_resamples(10**12)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_resamples must be at most 10,000,000, got 1,000,000,000,000: every ...
+    """
+    n = check_count(value, name)
+    if n > MAX_RESAMPLES:
+        raise ValueError(f"{name} must be at most {MAX_RESAMPLES:,}, got {n:,}: every "
+                         "replicate is kept in memory, and more would not change a reported "
+                         "digit (the Monte-Carlo error is already below 0.0002)")
+    k = max(int(per_resample), 1)
+    if n * k * 8 > MAX_REPLICATE_BYTES:
+        most = MAX_REPLICATE_BYTES // (8 * k)
+        kept = f" ({what})" if what else ""
+        raise ValueError(f"{name}={n:,} would hold {k:,} values per replicate{kept}, "
+                         f"{_gib(n * k * 8)}; at most {most:,} fit in the "
+                         f"{_gib(MAX_REPLICATE_BYTES)} allowed for replicates: pass fewer")
+    return n
+
+
+def check_bin_count(value: Any, name: str, *, n_distinct: int, least: int = 1) -> int:
+    """A count of bins or groups of scores (``n_bins``, ``n_groups``), at least ``least``
+    and at most the larger of :data:`MIN_BIN_LIMIT` and the ``n_distinct`` distinct scores
+    the data has: more bins than distinct scores are empty (or split nothing), while
+    each costs memory and time.
+
+    Examples
+    --------
+    >>> check_bin_count(10, "n_bins", n_distinct=4)
+    10
+    >>> check_bin_count(10**8, "n_bins", n_distinct=4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bins must be at most 1,000 for these data (the larger of 1,000 and ...
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < least:
+        raise ValueError(f"{name} must be at least {least}, got {value!r}")
+    most = max(MIN_BIN_LIMIT, int(n_distinct))
+    if value > most:
+        raise ValueError(f"{name} must be at most {most:,} for these data (the larger of "
+                         f"{MIN_BIN_LIMIT:,} and their {int(n_distinct):,} distinct scores: "
+                         f"no more bins or groups can hold cases), got {int(value):,}")
+    return int(value)
+
+
 def check_nan_policy(nan_policy: Any) -> NanPolicy:
     """``nan_policy`` if it is "raise" or "omit" (scipy's spellings); otherwise a
     one-line ValueError. The one check of every function's ``nan_policy``."""
