@@ -7,6 +7,7 @@ with which count or values, so that a user can fix the data without a debugger.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import numbers
 import sys
 import warnings
@@ -35,6 +36,8 @@ class BinaryInputs:
     weight: npt.NDArray[np.float64] | None
     pos_label: Any
     n_omitted: int
+    #: the weights were multiplied by 2**weight_exponent (:func:`weight_exponent`)
+    weight_exponent: int = 0
 
 
 def plural(count: Any, noun: str) -> str:
@@ -147,6 +150,35 @@ def weight_exponent(w_max: float) -> int:
     return -int(np.frexp(w_max)[1])
 
 
+def in_user_units(x: float, exponent: int) -> float | str:
+    """A weighted count ``x`` of weights rescaled by ``2**exponent`` (:func:`weight_exponent`)
+    back in the weights' own unit: a float when that is exact, else (beyond the floats'
+    range, or below their precision) its value to 10 significant digits as a string.
+
+    Examples
+    --------
+    >>> in_user_units(0.5, -1024), in_user_units(0.5, 1073), in_user_units(2.5, 0)
+    (8.98846567431158e+307, 5e-324, 2.5)
+    >>> in_user_units(1.5, -1024)  # 1.5 * 2**1024 is past the largest float
+    '2.696539702e+308'
+    """
+    if not exponent or not (np.isfinite(x) and x != 0):
+        return x
+    try:
+        y = math.ldexp(float(x), -exponent)
+    except OverflowError:
+        y = math.inf
+    if math.isfinite(y) and y != 0 and math.ldexp(y, exponent) == x:
+        return y
+    import decimal
+
+    with decimal.localcontext() as ctx:
+        ctx.prec = 20
+        d = decimal.Decimal(float(x)) * decimal.Decimal(2) ** -exponent
+    mantissa, _, power = f"{d:.9e}".partition("e")  # 10 digits
+    return f"{mantissa.rstrip('0').rstrip('.')}e{power}"
+
+
 def _distinct_labels(y: np.ndarray) -> list[Any]:
     """The distinct values of ``y``; stops early (no sort) when there are more than two."""
     first = y[0]
@@ -257,8 +289,14 @@ def check_weights(sample_weight: Any, n: int,
     the rescaled unit. Their sum must then be a positive normal float. ``rescale=False``
     (a batch of a stream, whose unit must stay that of the others) keeps them as given.
     """
+    return _weights_and_exponent(sample_weight, n, rescale)[0]
+
+
+def _weights_and_exponent(sample_weight: Any, n: int, rescale: bool
+                          ) -> tuple[npt.NDArray[np.float64] | None, int]:
+    """:func:`check_weights`, with the power of two the weights were multiplied by."""
     if sample_weight is None:
-        return None
+        return None, 0
     w = as_float(as_1d(sample_weight, "sample_weight"), "sample_weight")
     if w.size != n:
         raise ValueError(f"sample_weight has {w.size} values but y_true has {n} rows; give "
@@ -284,7 +322,7 @@ def check_weights(sample_weight: Any, n: int,
     if rescale and not (np.isfinite(total) and total >= np.finfo(np.float64).tiny):
         raise ValueError(f"sample_weight sums to {total!r}, which is not a positive normal "
                          "number; rescale the weights")
-    return w
+    return w, exponent
 
 
 def check_random_state(random_state: Any, name: str = "random_state") -> Any:
@@ -343,7 +381,7 @@ def check_binary_inputs(
     if y_raw.size == 0:
         raise ValueError("y_true and y_score are empty: there is nothing to evaluate")
     s = as_float(s_raw, "y_score")
-    w = check_weights(sample_weight, s.size, rescale=rescale_weights)
+    w, exponent = _weights_and_exponent(sample_weight, s.size, rescale_weights)
     bad = ~np.isfinite(s)
     n_omitted = 0
     if bad.any():
@@ -367,7 +405,8 @@ def check_binary_inputs(
             stacklevel=3,
         )
     y, pos = check_labels(y_raw, pos_label)
-    return BinaryInputs(y=y, score=s, weight=w, pos_label=python_scalar(pos), n_omitted=n_omitted)
+    return BinaryInputs(y=y, score=s, weight=w, pos_label=python_scalar(pos), n_omitted=n_omitted,
+                        weight_exponent=exponent)
 
 
 # --- several models scored on the same rows -----------------------------------------------

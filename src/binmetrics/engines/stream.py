@@ -477,6 +477,7 @@ class Accumulator(Tabular):
                 if exponent:
                     p, n = np.ldexp(p, exponent), np.ldexp(n, exponent)
                 self._table = CountTable(s, p, n, weighted=True, _trusted=True)
+                self._table.weight_exponent = exponent
             else:  # the type CountTable.from_arrays gives (the state's may be wider)
                 dt = count_dtype(_max_total(st))
                 self._table = CountTable(s, p.astype(dt, copy=False), n.astype(dt, copy=False),
