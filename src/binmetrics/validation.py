@@ -318,8 +318,9 @@ def _weights_and_exponent(sample_weight: Any, n: int, rescale: bool
     exponent = weight_exponent(float(w.max())) if rescale else 0
     if exponent:
         w = np.ldexp(w, exponent)
-    total = float(w.sum())
-    if rescale and not (np.isfinite(total) and total >= np.finfo(np.float64).tiny):
+    # a stream's batch (rescale=False) may overflow here: its sum is the stream's business
+    total = float(w.sum()) if rescale else 1.0
+    if not (np.isfinite(total) and total >= np.finfo(np.float64).tiny):
         raise ValueError(f"sample_weight sums to {total!r}, which is not a positive normal "
                          "number; rescale the weights")
     return w, exponent

@@ -469,7 +469,7 @@ class Accumulator(Tabular):
             if s.size == 0:
                 raise ValueError("the accumulator is empty: update() it with data first")
             if st.weighted:
-                if not (p.sum() + n.sum()) > 0:  # as evaluate() says
+                if not max(p.max(), n.max()) > 0:  # as evaluate() says (a sum may overflow)
                     raise ValueError("sample_weight sums to 0: no row carries any weight")
                 # extreme weights: the table in a power-of-two unit (exact; the measures
                 # do not change), as evaluate() rescales them

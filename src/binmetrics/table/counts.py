@@ -614,7 +614,7 @@ class CountTable(Tabular):
             tn = float(np.cumsum(self._neg[k:][::-1])[-1]) if k < self.n_distinct else 0.0
         else:
             fn, tn = self.P - tp, self.N - fp
-        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
+        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn, weight_exponent=self.weight_exponent)
 
     def cuts(self) -> Confusion:
         """Confusion matrices of every cut, as arrays of length ``n_distinct + 1``.
