@@ -178,6 +178,9 @@ class UndersampledEvaluation:
                  random_state: Any = None, threshold: float = 0.5,
                  undefined: UndefinedPolicy = "warn", higher_is_positive: bool = True) -> None:
         p0 = check_in_range(pi0, "pi0", 0.0, 1.0, low_open=True, high_open=True)
+        if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) \
+                or n_resamples < 1:
+            raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}")
         check_resamples(n_resamples)
         with undefined_policy(undefined):
             pass  # validates the policy name
