@@ -7,6 +7,7 @@ with which count or values, so that a user can fix the data without a debugger.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import numbers
 import sys
 import warnings
@@ -35,6 +36,8 @@ class BinaryInputs:
     weight: npt.NDArray[np.float64] | None
     pos_label: Any
     n_omitted: int
+    #: the weights were multiplied by 2**weight_exponent (:func:`weight_exponent`)
+    weight_exponent: int = 0
 
 
 def plural(count: Any, noun: str) -> str:
@@ -147,6 +150,35 @@ def weight_exponent(w_max: float) -> int:
     return -int(np.frexp(w_max)[1])
 
 
+def in_user_units(x: float, exponent: int) -> float | str:
+    """A weighted count ``x`` of weights rescaled by ``2**exponent`` (:func:`weight_exponent`)
+    back in the weights' own unit: a float when that is exact, else (beyond the floats'
+    range, or below their precision) its value to 10 significant digits as a string.
+
+    Examples
+    --------
+    >>> in_user_units(0.5, -1024), in_user_units(0.5, 1073), in_user_units(2.5, 0)
+    (8.98846567431158e+307, 5e-324, 2.5)
+    >>> in_user_units(1.5, -1024)  # 1.5 * 2**1024 is past the largest float
+    '2.696539702e+308'
+    """
+    if not exponent or not (np.isfinite(x) and x != 0):
+        return x
+    try:
+        y = math.ldexp(float(x), -exponent)
+    except OverflowError:
+        y = math.inf
+    if math.isfinite(y) and y != 0 and math.ldexp(y, exponent) == x:
+        return y
+    import decimal
+
+    with decimal.localcontext() as ctx:
+        ctx.prec = 20
+        d = decimal.Decimal(float(x)) * decimal.Decimal(2) ** -exponent
+    mantissa, _, power = f"{d:.9e}".partition("e")  # 10 digits
+    return f"{mantissa.rstrip('0').rstrip('.')}e{power}"
+
+
 def _distinct_labels(y: np.ndarray) -> list[Any]:
     """The distinct values of ``y``; stops early (no sort) when there are more than two."""
     first = y[0]
@@ -257,8 +289,14 @@ def check_weights(sample_weight: Any, n: int,
     the rescaled unit. Their sum must then be a positive normal float. ``rescale=False``
     (a batch of a stream, whose unit must stay that of the others) keeps them as given.
     """
+    return _weights_and_exponent(sample_weight, n, rescale)[0]
+
+
+def _weights_and_exponent(sample_weight: Any, n: int, rescale: bool
+                          ) -> tuple[npt.NDArray[np.float64] | None, int]:
+    """:func:`check_weights`, with the power of two the weights were multiplied by."""
     if sample_weight is None:
-        return None
+        return None, 0
     w = as_float(as_1d(sample_weight, "sample_weight"), "sample_weight")
     if w.size != n:
         raise ValueError(f"sample_weight has {w.size} values but y_true has {n} rows; give "
@@ -280,11 +318,12 @@ def check_weights(sample_weight: Any, n: int,
     exponent = weight_exponent(float(w.max())) if rescale else 0
     if exponent:
         w = np.ldexp(w, exponent)
-    total = float(w.sum())
-    if rescale and not (np.isfinite(total) and total >= np.finfo(np.float64).tiny):
+    # a stream's batch (rescale=False) may overflow here: its sum is the stream's business
+    total = float(w.sum()) if rescale else 1.0
+    if not (np.isfinite(total) and total >= np.finfo(np.float64).tiny):
         raise ValueError(f"sample_weight sums to {total!r}, which is not a positive normal "
                          "number; rescale the weights")
-    return w
+    return w, exponent
 
 
 def check_random_state(random_state: Any, name: str = "random_state") -> Any:
@@ -343,7 +382,7 @@ def check_binary_inputs(
     if y_raw.size == 0:
         raise ValueError("y_true and y_score are empty: there is nothing to evaluate")
     s = as_float(s_raw, "y_score")
-    w = check_weights(sample_weight, s.size, rescale=rescale_weights)
+    w, exponent = _weights_and_exponent(sample_weight, s.size, rescale_weights)
     bad = ~np.isfinite(s)
     n_omitted = 0
     if bad.any():
@@ -367,7 +406,8 @@ def check_binary_inputs(
             stacklevel=3,
         )
     y, pos = check_labels(y_raw, pos_label)
-    return BinaryInputs(y=y, score=s, weight=w, pos_label=python_scalar(pos), n_omitted=n_omitted)
+    return BinaryInputs(y=y, score=s, weight=w, pos_label=python_scalar(pos), n_omitted=n_omitted,
+                        weight_exponent=exponent)
 
 
 # --- several models scored on the same rows -----------------------------------------------
@@ -577,6 +617,81 @@ def check_count(value: Any, name: str) -> int:
         raise TypeError(f"{name} must be an integer, got {value!r}")
     if value < 1:
         raise ValueError(f"{name} must be at least 1, got {value}")
+    return int(value)
+
+
+# --- sizes (docs/conventions.md, "Limits") ---------------------------------------------------
+#: the most replicates (bootstrap, permutation, simulation) one call draws: each is kept in
+#: memory, and beyond this the Monte-Carlo error of a p-value or an interval end (at most
+#: 0.5 / sqrt(10**7) < 0.0002) is below any digit a result reports
+MAX_RESAMPLES = 10_000_000
+#: the memory one call may fill with replicate values (float64), 1 GiB as DuckDB's
+#: ``memory_limit``: n_resamples times the values kept per replicate must fit in it
+MAX_REPLICATE_BYTES = 2**30
+#: ``n_bins`` and ``n_groups`` may always be this large; beyond it, no larger than the
+#: number of distinct scores (bins or groups past that are empty or split nothing)
+MIN_BIN_LIMIT = 1_000
+
+
+def _gib(n_bytes: float) -> str:
+    return f"{n_bytes / 2**30:.3g} GiB"
+
+
+def check_resamples(value: Any, name: str = "n_resamples", *, per_resample: int = 1,
+                    what: str = "") -> int:
+    """:func:`check_count` bounded by what memory allows, checked before anything is drawn:
+    at most :data:`MAX_RESAMPLES`, and ``value * per_resample`` float64 values (the
+    values each replicate keeps, ``what`` says which) within :data:`MAX_REPLICATE_BYTES`.
+    The one check of every resampling entry point's count.
+
+    Examples
+    --------
+    >>> check_resamples(2000, per_resample=3)
+    2000
+    >>> check_resamples(10**12)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_resamples must be at most 10,000,000, got 1,000,000,000,000: every ...
+    """
+    n = check_count(value, name)
+    if n > MAX_RESAMPLES:
+        raise ValueError(f"{name} must be at most {MAX_RESAMPLES:,}, got {n:,}: every "
+                         "replicate is kept in memory, and more would not change a reported "
+                         "digit (the Monte-Carlo error is already below 0.0002)")
+    k = max(int(per_resample), 1)
+    if n * k * 8 > MAX_REPLICATE_BYTES:
+        most = MAX_REPLICATE_BYTES // (8 * k)
+        kept = f" ({what})" if what else ""
+        raise ValueError(f"{name}={n:,} would hold {k:,} values per replicate{kept}, "
+                         f"{_gib(n * k * 8)}; at most {most:,} fit in the "
+                         f"{_gib(MAX_REPLICATE_BYTES)} allowed for replicates: pass fewer")
+    return n
+
+
+def check_bin_count(value: Any, name: str, *, n_distinct: int, least: int = 1) -> int:
+    """A count of bins or groups of scores (``n_bins``, ``n_groups``), at least ``least``
+    and at most the larger of :data:`MIN_BIN_LIMIT` and the ``n_distinct`` distinct scores
+    the data has: more bins than distinct scores are empty (or split nothing), while
+    each costs memory and time.
+
+    Examples
+    --------
+    >>> check_bin_count(10, "n_bins", n_distinct=4)
+    10
+    >>> check_bin_count(10**8, "n_bins", n_distinct=4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bins must be at most 1,000 for these data (the larger of 1,000 and ...
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < least:
+        raise ValueError(f"{name} must be at least {least}, got {value!r}")
+    most = max(MIN_BIN_LIMIT, int(n_distinct))
+    if value > most:
+        raise ValueError(f"{name} must be at most {most:,} for these data (the larger of "
+                         f"{MIN_BIN_LIMIT:,} and their {int(n_distinct):,} distinct scores: "
+                         f"no more bins or groups can hold cases), got {int(value):,}")
     return int(value)
 
 

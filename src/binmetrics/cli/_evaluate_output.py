@@ -25,9 +25,10 @@ __all__ = ["by_csv", "by_json", "by_table", "evaluate_csv", "evaluate_json", "ev
 
 
 # --- one evaluation ------------------------------------------------------------------
-def _num(v: float | int) -> str:
-    """A count or total in full (an int as is, a weighted sum to 10 digits)."""
-    return str(v) if isinstance(v, int) else f"{v:.10g}"
+def _num(v: float | int | str) -> str:
+    """A count or total in full (an int as is, a weighted sum to 10 digits, a string, the
+    weighted count past the floats' range, as is)."""
+    return str(v) if isinstance(v, (int, str)) else f"{v:.10g}"
 
 
 def evaluate_table(info: dict[str, Any], rows: list[tuple[Measure, float]]) -> str:

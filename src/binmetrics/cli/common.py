@@ -98,6 +98,23 @@ def add_format_and_output(p: argparse.ArgumentParser) -> None:
                    help="write to PATH (atomically) instead of stdout")
 
 
+def resample_count(text: str) -> int:
+    """``--resamples``: a whole number within the bound every resampling function keeps
+    (:func:`binmetrics.validation.check_resamples`), checked as the options are read, so
+    before any data."""
+    from binmetrics.validation import check_resamples  # not at the top: --help stays light
+
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number such as 2000, got "
+                                         f"{text!r}") from None
+    try:
+        return check_resamples(n, "--resamples")
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_interval_options(p: argparse.ArgumentParser, *,
                          ci_help: str = "add confidence intervals",
                          level_help: str = "confidence level",
@@ -109,7 +126,7 @@ def add_interval_options(p: argparse.ArgumentParser, *,
     p.add_argument("--ci", action="store_true", help=ci_help)
     p.add_argument("--ci-level", type=float, default=0.95, metavar="L",
                    help=f"{level_help} (default: %(default)s)")
-    p.add_argument("--resamples", type=int, default=2000, metavar="N",
+    p.add_argument("--resamples", type=resample_count, default=2000, metavar="N",
                    help=f"{resamples_help} (default: %(default)s)")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help=f"{seed_help} (default: none)")

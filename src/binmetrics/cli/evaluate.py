@@ -202,8 +202,12 @@ def _parse_measure_list(spec: str) -> list[Measure]:
     return list({m.id: m for m in found}.values())
 
 
-def _count(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else float(x)
+def _count(x: float | str) -> float | int | str:
+    """A count as an int where whole; a string (a weighted count past the floats' range,
+    :meth:`CountTable.in_user_units`) as it is."""
+    if isinstance(x, str):
+        return x
+    return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
 
 
 def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
@@ -257,13 +261,14 @@ def _report(args: argparse.Namespace, cols: Columns, path: str, ev: Evaluation,
         "n_omitted": ev.n_omitted,
         "positives": ev.n_positive_rows,
         "threshold": ev.threshold,
-        "confusion": {k: _count(v) for k, v in c.as_dict().items()},
+        # counts and totals in the weights' own unit, though rescaled inside
+        "confusion": {k: _count(ev.table.in_user_units(v)) for k, v in c.as_dict().items()},
     }
     if not ev.higher_is_positive:
         info["higher_is_positive"] = False
     if ev.table.weighted:
-        info["weight_total"] = _count(ev.table.total)
-        info["weight_positives"] = _count(ev.table.P)
+        info["weight_total"] = _count(ev.table.in_user_units(ev.table.total))
+        info["weight_positives"] = _count(ev.table.in_user_units(ev.table.P))
     rows = [(m, values[m.id]) for m in chosen]
     if pi0 is not None:
         p0 = ev.table.prevalence if isinstance(pi0, str) else pi0  # one group: its own

@@ -21,7 +21,7 @@ from scipy import stats
 from binmetrics.comparison.comparison_plots import bayesian_posterior as draw_posterior
 from binmetrics.exceptions import report_undefined
 from binmetrics.formatting import HypothesisTest, Tabular
-from binmetrics.validation import check_paired_values
+from binmetrics.validation import check_paired_values, check_resamples
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -150,9 +150,7 @@ def bayesian_signed_rank(a: Any, b: Any = None, *, rope: float = 0.0, prior: flo
     if not float(prior) > 0:
         raise ValueError(f"prior must be > 0 (the weight of the pseudo-observation at 0); "
                          f"got {prior!r}")
-    n_resamples = int(n_resamples)
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples}")
+    n_resamples = check_resamples(n_resamples, per_resample=3, what="the three probabilities")
     full = np.concatenate([[0.0], d])
     sums = full[:, None] + full[None, :]
     above = np.where(sums > 2 * rope, 1.0, np.where(sums == 2 * rope, 0.5, 0.0))

@@ -36,6 +36,7 @@ from binmetrics.comparison._srd_core import (
 )
 from binmetrics.formatting import Tabular
 from binmetrics.inference.signed_rank import signed_rank_test
+from binmetrics.validation import check_resamples
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -91,8 +92,7 @@ def resample_rows(n: int, cv: str = "kfold", k: int = 7, repeats: int = 1,
             raise ValueError(f"leave-one-out needs at least 4 rows; the table has {n}")
         return [np.delete(idx, i) for i in range(n)]
     if cv == "bootstrap":
-        if n_resamples < 1:
-            raise ValueError(f"n_resamples must be positive, got {n_resamples!r}")
+        check_resamples(n_resamples, per_resample=n, what="the row indices of one resample")
         return [np.sort(rng.integers(0, n, n)) for _ in range(n_resamples)]
     if cv == "rsrd_wilcoxon":
         kk = min(n, 8)

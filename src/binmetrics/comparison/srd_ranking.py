@@ -61,7 +61,7 @@ from binmetrics.comparison.srd_crossvalidation import (
 )
 from binmetrics.comparison.srd_randomization import SRDRandomization, footrule_null
 from binmetrics.progress import as_callback
-from binmetrics.validation import check_random_state
+from binmetrics.validation import check_random_state, check_resamples
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -271,8 +271,9 @@ class SRDResult:
                              f"'rsrd', got {null!r}")
         if n_resamples is None:
             n_resamples = 1_000_000 if null == "rsrd" else 100_000
-        if int(n_resamples) < 1:
-            raise ValueError(f"n_resamples must be positive, got {n_resamples!r}")
+        # kept per draw: the shared null and one per tied column
+        n_resamples = check_resamples(n_resamples, per_resample=1 + len(self.compared),
+                                      what="a null per compared column")
         if null != "rsrd" and (tie_prob is not None or tie_mode != "f"):
             raise ValueError("tie_mode and tie_prob apply to null='rsrd' only")
         rng = np.random.default_rng(check_random_state(random_state))

@@ -24,7 +24,7 @@ from binmetrics.formatting import Tabular
 from binmetrics.inference.resampling import bootstrap_count_blocks
 from binmetrics.measures.roc_points import check_rates, read_curve
 from binmetrics.table.counts import CountTable, FloatArray
-from binmetrics.validation import check_count, check_level
+from binmetrics.validation import check_level, check_resamples
 
 if TYPE_CHECKING:
     pass
@@ -161,7 +161,8 @@ def roc_band(table: CountTable, *, fpr: Any = None, tpr: Any = None,
                          "pROC ci.se) or tpr= (specificity intervals, pROC ci.sp)")
     along = "fpr" if fpr is not None else "tpr"
     at = check_rates(fpr if fpr is not None else tpr, along).ravel()
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples, per_resample=at.size,
+                        what=f"one per {along.upper()} of the band")
     c = check_level(level)
     if not (table.P > 0 and table.N > 0):
         raise ValueError("a ROC band needs both classes")

@@ -31,7 +31,7 @@ from binmetrics.measures.decision_curve import DecisionCurve
 from binmetrics.measures.probabilistic import require_probabilities
 from binmetrics.measures.ranking import roc_hull
 from binmetrics.table.counts import CountTable, FloatArray
-from binmetrics.validation import check_in_range
+from binmetrics.validation import check_bin_count, check_in_range
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -253,9 +253,8 @@ class CalibrationTest(HypothesisTest):
 
 
 def _hosmer_lemeshow(t: CountTable, n_groups: int) -> CalibrationTest:
-    g = int(n_groups)
-    if g < 3:
-        raise ValueError(f"n_groups must be at least 3, got {n_groups!r}")
+    # each group costs a quantile break; at most one per distinct score holds cases
+    g = check_bin_count(n_groups, "n_groups", n_distinct=t.n_distinct, least=3)
     breaks = np.unique(weighted_percentile(t, np.linspace(0, 1, g + 1) * 100))
     ids = np.searchsorted(breaks[1:-1], t.scores)
     m = max(breaks.size - 1, 1)

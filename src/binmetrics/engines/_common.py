@@ -420,6 +420,8 @@ class AggregateJob:
                 asm.add(chunk)
             tables = asm.tables()
         for i, (g, t) in enumerate(zip(groups, tables, strict=True)):
+            if t is not None:  # the unit the weights were rescaled to, for display
+                t.weight_exponent = self.w_exponent
             if t is not None and spec is not None:
                 t.binning = Binning(spec=spec, score_range=(g.s_min, g.s_max),
                                     raw=raw_sums_from_columns(asm.sums_of(i)), prior=g.prior)

@@ -469,7 +469,7 @@ class Accumulator(Tabular):
             if s.size == 0:
                 raise ValueError("the accumulator is empty: update() it with data first")
             if st.weighted:
-                if not (p.sum() + n.sum()) > 0:  # as evaluate() says
+                if not max(p.max(), n.max()) > 0:  # as evaluate() says (a sum may overflow)
                     raise ValueError("sample_weight sums to 0: no row carries any weight")
                 # extreme weights: the table in a power-of-two unit (exact; the measures
                 # do not change), as evaluate() rescales them
@@ -477,6 +477,7 @@ class Accumulator(Tabular):
                 if exponent:
                     p, n = np.ldexp(p, exponent), np.ldexp(n, exponent)
                 self._table = CountTable(s, p, n, weighted=True, _trusted=True)
+                self._table.weight_exponent = exponent
             else:  # the type CountTable.from_arrays gives (the state's may be wider)
                 dt = count_dtype(_max_total(st))
                 self._table = CountTable(s, p.astype(dt, copy=False), n.astype(dt, copy=False),

@@ -224,6 +224,7 @@ def evaluate(
                              "naming the columns if they are not in sorted order") from None
         raise
     table = CountTable.from_validated(inp.y, opts.oriented(inp.score), inp.weight)
+    table.weight_exponent = inp.weight_exponent
     return opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
                            n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
 

@@ -741,10 +741,18 @@ class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
     def _title(self) -> str:
         t = self.table
         c = self.confusion
+
+        def user(x: float) -> str:  # counts in the weights' own unit (see in_user_units)
+            v = t.in_user_units(x)
+            return v if isinstance(v, str) else f"{v:g}"
+
+        tp, fp, fn, tn = (c.tp, c.fp, c.fn, c.tn) if not t.weight_exponent else (
+            user(c.tp), user(c.fp), user(c.fn), user(c.tn))
         return (
-            f"Evaluation(n={t.total:g}, positives={t.P:g}, threshold={self.threshold:g}"
+            f"Evaluation(n={user(t.total)}, positives={user(t.P)}, "
+            f"threshold={self.threshold:g}"
             f"{'' if self.higher_is_positive else ', higher_is_positive=False'}, "
-            f"tp={c.tp}, fp={c.fp}, fn={c.fn}, tn={c.tn})"
+            f"tp={tp}, fp={fp}, fn={fn}, tn={tn})"
         )
 
     def __repr__(self) -> str:

@@ -403,6 +403,8 @@ def evaluate_by(
         n, n_pos = int(idx.size), int(np.count_nonzero(y))
         w = None if inp.weight is None else inp.weight[idx]
         table = None if n == 0 else CountTable.from_validated(y, scores[idx], w)
+        if table is not None:  # the unit of rescaled weights, for display
+            table.weight_exponent = inp.weight_exponent
         return key, table, n, n_pos, int(rows_all.size - n)
 
     # each group's table in threads (the sorts release the GIL; the same tables), when

@@ -34,7 +34,7 @@ from binmetrics.formatting import frame_html
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import CountTable, HasTable, count_dtype
-from binmetrics.validation import check_in_range, check_random_state
+from binmetrics.validation import check_in_range, check_random_state, check_resamples
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -181,6 +181,7 @@ class UndersampledEvaluation:
         if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) \
                 or n_resamples < 1:
             raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}")
+        check_resamples(n_resamples)
         with undefined_policy(undefined):
             pass  # validates the policy name
         self._sampler = _Subsampler(table, p0)
@@ -210,6 +211,9 @@ class UndersampledEvaluation:
         todo = [(m, p) for m, p in wanted if self._key(m, p) not in self._cache]
         if not todo:
             return
+        # every measure asked keeps its values over all subsamples
+        check_resamples(self.n_resamples, per_resample=len(self._cache) + len(todo),
+                        what="one per measure asked")
         out = {self._key(m, p): np.empty(self.n_resamples) for m, p in todo}
         rng = np.random.default_rng(self._seed)
         with warnings.catch_warnings():

@@ -71,13 +71,14 @@ from binmetrics.validation import (
     Alternative,
     NanPolicy,
     check_alternative,
-    check_count,
     check_labels,
     check_level,
     check_models,
     check_paired_inputs,
     check_random_state,
+    check_resamples,
     check_threshold,
+    plural,
 )
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def paired_bootstrap_indices(
     >>> len(reps), [int(y[r].sum()) for r in reps]    # every replicate keeps 2 positives
     (3, [2, 2, 2])
     """
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples)
     y, _ = check_labels(y_true, pos_label)
     strata = _strata(y, bool(stratified))
     rng = np.random.default_rng(check_random_state(random_state))
@@ -601,7 +602,7 @@ def compare(
     lv = check_level(level)
     alt = check_alternative(alternative)
     mc = check_mcnemar_method(mcnemar, "mcnemar")
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples)
     check_random_state(random_state)
     if isinstance(measures, str) and get_preset(measures) is not None:
         measures = get_preset(measures).ids  # type: ignore[union-attr]
@@ -616,6 +617,11 @@ def compare(
     if not ms:
         raise ValueError("no measures given")
     plan = _plan(ms, method)
+    n_boot = sum(plan[m.id] == "bootstrap" for m in ms)
+    if n_boot:  # the replicates kept: one per model and bootstrapped measure
+        check_resamples(B, per_resample=len(names) * n_boot,
+                        what=f"{plural(len(names), 'model')} times "
+                             f"{plural(n_boot, 'bootstrapped measure')}")
     inp = check_paired_inputs(y_true, raw, labels, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
     y, arrays, w = inp.y, list(inp.scores), inp.weight

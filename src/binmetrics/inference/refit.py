@@ -46,9 +46,9 @@ from binmetrics.table.counts import CountTable, FloatArray
 from binmetrics.validation import (
     as_1d,
     check_alternative,
-    check_count,
     check_in_range,
     check_labels,
+    check_resamples,
     check_threshold,
     n_rows,
     take_rows,
@@ -320,7 +320,7 @@ def refit_permutation_test(
     m = get_measure(measure)
     p = m.resolve_params(**dict(params or {}))
     alt = check_alternative(alternative)
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples)
     th = check_threshold(threshold)
     method = _check_response(response_method)
     ss = _seed_sequence(random_state)
@@ -523,7 +523,7 @@ def oob_bootstrap(
     """
     m = get_measure(measure)
     p = m.resolve_params(**dict(params or {}))
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples)
     lv = check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
     th = check_threshold(threshold)
     method = _check_response(response_method)

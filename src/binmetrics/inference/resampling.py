@@ -91,9 +91,9 @@ from binmetrics.table.counts import CountTable, FloatArray
 from binmetrics.validation import (
     Alternative,
     check_alternative,
-    check_count,
     check_level,
     check_random_state,
+    check_resamples,
     check_threshold,
 )
 
@@ -420,9 +420,9 @@ def bootstrap(
     True
     """
     t = _check_table(table)
-    B = check_count(n_resamples, "n_resamples")
     th = check_threshold(threshold)
     targets = _targets(measures, params)
+    B = check_resamples(n_resamples, per_resample=len(targets), what="one per measure")
     estimate = {tg.key: tg.value(t, th) for tg in targets}  # ambient undefined policy
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(check_random_state(random_state))
@@ -459,7 +459,7 @@ def bootstrap_tables(
     the original order (no sort).
     """
     t = _check_table(table)
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples)
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(check_random_state(random_state))
     for block in sampler.blocks(rng, B):
@@ -490,7 +490,7 @@ def bootstrap_count_blocks(
     np.True_
     """
     t = _check_table(table)
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples)
     sampler = _BootstrapSampler(t, bool(stratified))
     rng = np.random.default_rng(check_random_state(random_state))
     for block in sampler.blocks(rng, B):
@@ -593,7 +593,7 @@ def permutation_test(
     (0.8, True)
     """
     t = _check_table(table)
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples)
     alt = check_alternative(alternative)
     th = check_threshold(threshold)
     if isinstance(measure, (str, Measure)):
@@ -628,7 +628,7 @@ def permutation_tables(
     """The permuted tables: the same permutations as :func:`permutation_test` with the
     same seed (same scores as ``table``, positives and negatives redistributed)."""
     t = _check_table(table)
-    B = check_count(n_resamples, "n_resamples")
+    B = check_resamples(n_resamples)
     sampler = _PermutationSampler(t)
     rng = np.random.default_rng(check_random_state(random_state))
     for block in sampler.blocks(rng, B):

@@ -61,8 +61,8 @@ from binmetrics.validation import (
     as_1d,
     check_alternative,
     check_binary_inputs,
-    check_count,
     check_paired_inputs,
+    check_resamples,
 )
 
 __all__ = ["ROC_TEST_METHODS", "ROCTest", "roc_test"]
@@ -284,7 +284,9 @@ def roc_test(
         y_b = y_true
         if sample_weight_b is None:
             sample_weight_b = sample_weight
-    B = 0 if method == "delong" else check_count(n_resamples, "n_resamples")
+    B = 0  # kept per replicate: Venkatraman's statistic, or both values and their difference
+    if method != "delong":
+        B = check_resamples(n_resamples, per_resample=1 if method == "venkatraman" else 3)
     if method == "venkatraman":
         _check_venkatraman(alt, fpr, tpr, (sample_weight, sample_weight_b))
         measure, params = "roc curve", dict[str, Any]()

@@ -42,7 +42,7 @@ from binmetrics.measures.ranking import roc_hull
 from binmetrics.measures.registry import declare_fast_path, register
 from binmetrics.measures.sums import POLY, RawSum, SumGroup, table_sums
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
-from binmetrics.validation import check_in_range
+from binmetrics.validation import check_bin_count, check_in_range
 
 __all__ = [
     "SPIEGELHALTER",
@@ -147,12 +147,13 @@ class CalibrationBins:
                 f"nonempty={int(self.nonempty.sum())}, total={self.weight.sum():g})")
 
 
-def _check_bins(n_bins: Any, strategy: str) -> int:
+def _check_bins(n_bins: Any, strategy: str, n_distinct: int) -> int:
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
         raise ValueError(f"n_bins must be an integer >= 1, got {n_bins!r}")
     if strategy not in _STRATEGIES:
         raise ValueError(f"strategy must be one of {_STRATEGIES}, got {strategy!r}")
-    return int(n_bins)
+    # every bin costs memory and time, and at most one per distinct score holds cases
+    return check_bin_count(n_bins, "n_bins", n_distinct=n_distinct)
 
 
 def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
@@ -196,7 +197,7 @@ def calibration_bins(t: CountTable, n_bins: int = 10,
     >>> b.weight.tolist(), b.fraction_positive.tolist()
     ([3.0, 1.0], [0.3333333333333333, 1.0])
     """
-    n = _check_bins(n_bins, strategy)
+    n = _check_bins(n_bins, strategy, t.n_distinct)
 
     def compute() -> CalibrationBins:
         if strategy == "quantile":

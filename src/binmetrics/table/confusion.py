@@ -29,6 +29,10 @@ class Confusion(Tabular):
     fp: ArrayOrFloat
     fn: ArrayOrFloat
     tn: ArrayOrFloat
+    #: the weights were multiplied by 2**weight_exponent (extreme weights, see
+    #: :attr:`binmetrics.CountTable.weight_exponent`): the fields are in that unit, the
+    #: repr shows the counts in the weights' own
+    weight_exponent: int = 0
 
     @property
     def p(self) -> ArrayOrFloat:
@@ -65,4 +69,18 @@ class Confusion(Tabular):
         return pd.DataFrame({k: np.atleast_1d(v) for k, v in self.as_dict().items()})
 
     def __repr__(self) -> str:
-        return f"Confusion(tp={self.tp!r}, fp={self.fp!r}, fn={self.fn!r}, tn={self.tn!r})"
+        """The counts; of rescaled weights, in the weights' own unit and saying so.
+
+        Examples
+        --------
+        >>> Confusion(tp=0.5, fp=0.0, fn=1.0, tn=2.5, weight_exponent=-1024)
+        Confusion(tp=8.98846567431158e+307, fp=0.0, fn=1.797693135e+308, tn=4.494232837e+308 in the weights' unit; the fields hold them times 2**-1024)
+        """  # noqa: E501
+        k = self.weight_exponent
+        if not k or np.ndim(self.tp):
+            return (f"Confusion(tp={self.tp!r}, fp={self.fp!r}, fn={self.fn!r}, "
+                    f"tn={self.tn!r})")
+        from binmetrics.validation import in_user_units
+
+        shown = ", ".join(f"{name}={in_user_units(v, k)}" for name, v in self.as_dict().items())
+        return f"Confusion({shown} in the weights' unit; the fields hold them times 2**{k})"

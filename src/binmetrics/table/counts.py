@@ -21,7 +21,7 @@ import numpy.typing as npt
 from binmetrics.formatting import Tabular
 from binmetrics.table.confusion import Confusion
 from binmetrics.table.sorting import group_starts, positions, runs, weighted_rows
-from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold
+from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold, in_user_units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -208,6 +208,10 @@ class CountTable(Tabular):
         #: the scores are then bin representatives, the raw scores' range and the
         #: probabilistic sums over them come from it), None for a table of exact scores
         self.binning: Any = None
+        #: the weights were multiplied by 2**weight_exponent so that 1e308 or 5e-324
+        #: weights neither overflow nor underflow (the measures do not change): the counts
+        #: are in that unit, :meth:`in_user_units` gives them in the weights' own
+        self.weight_exponent = 0
         if _totals is not None:  # P and N known by whoever built the counts
             self.__dict__["P"], self.__dict__["N"] = map(float, _totals)
 
@@ -217,6 +221,18 @@ class CountTable(Tabular):
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
+
+    def in_user_units(self, x: float) -> float | str:
+        """A count or total of this table in the weights' own unit (undoing
+        :attr:`weight_exponent`): a float where exact, else a 10-digit string.
+
+        Examples
+        --------
+        >>> t = CountTable.from_arrays([1, 0], [0.9, 0.1], sample_weight=[1e308, 1e308])
+        >>> t.total, t.in_user_units(t.total)
+        (1.1125369292536007, '2e+308')
+        """
+        return in_user_units(x, self.weight_exponent)
 
     # --- construction -------------------------------------------------------------
     @classmethod
@@ -233,7 +249,9 @@ class CountTable(Tabular):
         inp = check_binary_inputs(
             y_true, y_score, sample_weight, pos_label=pos_label, nan_policy=nan_policy
         )
-        return cls.from_validated(inp.y, inp.score, inp.weight)
+        t = cls.from_validated(inp.y, inp.score, inp.weight)
+        t.weight_exponent = inp.weight_exponent
+        return t
 
     @classmethod
     def from_validated(
@@ -596,7 +614,7 @@ class CountTable(Tabular):
             tn = float(np.cumsum(self._neg[k:][::-1])[-1]) if k < self.n_distinct else 0.0
         else:
             fn, tn = self.P - tp, self.N - fp
-        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
+        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn, weight_exponent=self.weight_exponent)
 
     def cuts(self) -> Confusion:
         """Confusion matrices of every cut, as arrays of length ``n_distinct + 1``.
