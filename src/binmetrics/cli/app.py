@@ -30,7 +30,7 @@ from binmetrics.cli.common import (
     cli_message,
     help_formatter,
     one_line,
-    short_line,
+    text_problem,
 )
 from binmetrics.exceptions import MeasureCaveatWarning
 from binmetrics.io import write_text
@@ -178,9 +178,9 @@ def _main(argv: list[str] | None) -> int:
                 msg = cli_message(msg, cols)
             if isinstance(exc, Warning):  # made an error by the caller (_keep_errors)
                 msg = f"{msg} ({type(exc).__name__}, an error under the warning filters)"
-            ragged = short_line(args) if not isinstance(exc, OSError) else None
-            if ragged is not None:  # the cause, whatever the engine made of it
-                msg = ragged
+            cause = text_problem(args) if not isinstance(exc, OSError) else None
+            if cause is not None:  # the cause, whatever the engine made of it
+                msg = cause
             print(f"{PROG}: error: {msg}", file=sys.stderr)
             return 2
     _show_warnings(caught, cols)
