@@ -313,6 +313,40 @@ def check_random_state(random_state: Any, name: str = "random_state") -> Any:
                     f"SeedSequence; got {random_state!r}")
 
 
+def check_aligned(arrays: Sequence[tuple[str, Any]]) -> None:
+    """Fail when two pandas objects among ``arrays`` ((name, array) pairs) have different
+    indexes: the rows would be paired by position, not by index label, with no word
+    (arrays without an index, such as NumPy arrays and lists, pair by position).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_aligned([("y_true", pd.Series([1, 0])), ("y_score", pd.Series([.9, .2]))])
+    >>> check_aligned([("y_true", pd.Series([1, 0], index=[5, 6])),
+    ...                ("y_score", pd.Series([.9, .2]))])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_score are pandas objects with different indexes ([5, 6] and ...
+    """
+    pd = sys.modules.get("pandas")  # a Series means pandas is loaded: no import
+    if pd is None:
+        return
+    indexed = [(k, v.index) for k, v in arrays
+               if isinstance(v, (pd.Series, pd.DataFrame))]
+    for name, index in indexed[1:]:
+        first, first_index = indexed[0]
+        if not index.equals(first_index):
+            def show(ix: Any) -> str:
+                return "[" + ", ".join(map(repr, ix[:3].tolist())) + \
+                    (", ...]" if len(ix) > 3 else "]")
+
+            raise ValueError(
+                f"{first} and {name} are pandas objects with different indexes "
+                f"({show(first_index)} and {show(index)}), so their rows would be paired by "
+                "position, not by index; align them (a.align(b, join='inner')) or call "
+                ".reset_index(drop=True) on both if position is what pairs them")
+
+
 def check_binary_inputs(
     y_true: Any,
     y_score: Any,
@@ -334,6 +368,7 @@ def check_binary_inputs(
         Scores or weights are not numeric.
     """
     check_nan_policy(nan_policy)
+    check_aligned([("y_true", y_true), ("y_score", y_score), ("sample_weight", sample_weight)])
     y_raw = as_1d(y_true, "y_true")
     s_raw = as_1d(y_score, "y_score")
     if y_raw.size != s_raw.size:
@@ -500,6 +535,8 @@ def check_paired_inputs(
     ValueError: y_true and score_b have different lengths: 2 and 1; every model must ...
     """
     check_nan_policy(nan_policy)
+    check_aligned([("y_true", y_true), *zip(names, scores, strict=False),
+                   ("sample_weight", sample_weight)])
     y_raw = as_1d(y_true, "y_true")
     n = y_raw.size
     if n == 0:
