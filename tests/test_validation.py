@@ -467,3 +467,22 @@ def test_single_class_with_a_standard_encoding_needs_no_pos_label() -> None:
     assert ev.table.P == 0 and ev.table.N == 3
     ev = bm.evaluate([0, 0, 0], [0.1, 0.5, 0.9], pos_label=1, undefined="ignore")
     assert ev.table.P == 0
+
+
+def test_pandas_inputs_with_different_indexes_are_refused() -> None:
+    """evaluate(Series, Series) paired rows by position with no word (AUC 0.84 against
+    0.36 aligned); the indexes must agree, or the user says how rows pair."""
+    y = pd.Series([1, 0, 1, 0, 1, 0])
+    p = pd.Series([.9, .2, .6, .4, .7, .3], index=[5, 4, 3, 2, 1, 0])
+    with pytest.raises(ValueError, match=r"^y_true and y_score are pandas objects with "
+                                         r"different indexes \(\[0, 1, 2, \.\.\.\] and "
+                                         r"\[5, 4, 3, \.\.\.\]\).*reset_index"):
+        bm.evaluate(y, p)
+    with pytest.raises(ValueError, match=r"^y_true and scores\['a'\] are pandas objects"):
+        bm.compare(y, {"a": p, "b": p.to_numpy()})
+    with pytest.raises(ValueError, match=r"^y_true and sample_weight are pandas objects"):
+        bm.evaluate(y, p.to_numpy(), sample_weight=pd.Series(1.0, index=p.index))
+    # the same index in another order is refused too; aligned, or NumPy, pairs as given
+    assert bm.evaluate(y, p.sort_index())["auc"] == bm.evaluate(y.to_numpy(), p.sort_index()
+                                                               .to_numpy())["auc"]
+    assert bm.evaluate(y, p.to_numpy())["auc"] == 1.0

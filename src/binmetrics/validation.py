@@ -352,6 +352,40 @@ def check_random_state(random_state: Any, name: str = "random_state") -> Any:
                     f"SeedSequence; got {random_state!r}")
 
 
+def check_aligned(arrays: Sequence[tuple[str, Any]]) -> None:
+    """Fail when two pandas objects among ``arrays`` ((name, array) pairs) have different
+    indexes: the rows would be paired by position, not by index label, with no word
+    (arrays without an index, such as NumPy arrays and lists, pair by position).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_aligned([("y_true", pd.Series([1, 0])), ("y_score", pd.Series([.9, .2]))])
+    >>> check_aligned([("y_true", pd.Series([1, 0], index=[5, 6])),
+    ...                ("y_score", pd.Series([.9, .2]))])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_score are pandas objects with different indexes ([5, 6] and ...
+    """
+    pd = sys.modules.get("pandas")  # a Series means pandas is loaded: no import
+    if pd is None:
+        return
+    indexed = [(k, v.index) for k, v in arrays
+               if isinstance(v, (pd.Series, pd.DataFrame))]
+    for name, index in indexed[1:]:
+        first, first_index = indexed[0]
+        if not index.equals(first_index):
+            def show(ix: Any) -> str:
+                return "[" + ", ".join(map(repr, ix[:3].tolist())) + \
+                    (", ...]" if len(ix) > 3 else "]")
+
+            raise ValueError(
+                f"{first} and {name} are pandas objects with different indexes "
+                f"({show(first_index)} and {show(index)}), so their rows would be paired by "
+                "position, not by index; align them (a.align(b, join='inner')) or call "
+                ".reset_index(drop=True) on both if position is what pairs them")
+
+
 def check_binary_inputs(
     y_true: Any,
     y_score: Any,
@@ -373,6 +407,7 @@ def check_binary_inputs(
         Scores or weights are not numeric.
     """
     check_nan_policy(nan_policy)
+    check_aligned([("y_true", y_true), ("y_score", y_score), ("sample_weight", sample_weight)])
     y_raw = as_1d(y_true, "y_true")
     s_raw = as_1d(y_score, "y_score")
     if y_raw.size != s_raw.size:
@@ -431,14 +466,17 @@ def check_models(scores: Any, what: str) -> tuple[tuple[str, ...], list[Any], li
     """The models of a many-model function: (names, score arrays, how messages call each).
 
     ``scores`` maps names to score arrays (a dict, a DataFrame's columns) or is a
-    sequence of arrays (or a 2-D array, one model per row), named "model_0",
-    "model_1", ...; at least two models with distinct, non-empty names. Messages
-    call a model's scores ``scores['A']`` (mapping) or ``scores[0]`` (sequence).
+    sequence of arrays, or a 2-D array of one model per column (rows are cases, as in
+    a DataFrame); those are named "model_0", "model_1", ...; at least two models
+    with distinct, non-empty names. Messages call a model's scores ``scores['A']``
+    (mapping), ``scores[0]`` (sequence) or ``scores[:, 0]`` (2-D array).
 
     Examples
     --------
     >>> check_models({"A": [0.1, 0.9], "B": [0.4, 0.6]}, "compare")[::2]
     (('A', 'B'), ["scores['A']", "scores['B']"])
+    >>> check_models(np.column_stack([[0.1, 0.9, 0.4], [0.4, 0.6, 0.5]]), "compare")[::2]
+    (('model_0', 'model_1'), ['scores[:, 0]', 'scores[:, 1]'])
     >>> check_models([[0.1, 0.9]], "compare")
     Traceback (most recent call last):
     ...
@@ -446,7 +484,9 @@ def check_models(scores: Any, what: str) -> tuple[tuple[str, ...], list[Any], li
     """
     pd = sys.modules.get("pandas")  # a DataFrame means pandas is loaded: no import
     if pd is not None and isinstance(scores, pd.DataFrame):
-        scores = {c: scores[c] for c in scores.columns}
+        columns = [str(c) for c in scores.columns]
+        _check_distinct(columns)  # before a dict would keep one of each name
+        scores = {c: scores.iloc[:, i] for i, c in enumerate(scores.columns)}
     if isinstance(scores, Mapping):
         arrays = list(scores.values())
         names, labels = [], []
@@ -456,8 +496,10 @@ def check_models(scores: Any, what: str) -> tuple[tuple[str, ...], list[Any], li
             names.append(str(k))
             labels.append(f"scores[{k!r}]")
     else:
-        if isinstance(scores, np.ndarray) and scores.ndim == 2:
-            arrays = list(scores)
+        if isinstance(scores, np.ndarray) and scores.ndim == 2:  # a model per column
+            arrays = list(scores.T)
+            names = [f"model_{i}" for i in range(len(arrays))]
+            labels = [f"scores[:, {i}]" for i in range(len(arrays))]
         elif isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
             raise TypeError("scores must map model names to score arrays, e.g. "
                             f"{{'A': s_a, 'B': s_b}}, or be a sequence of arrays; got "
@@ -468,16 +510,22 @@ def check_models(scores: Any, what: str) -> tuple[tuple[str, ...], list[Any], li
                 raise TypeError("scores must hold one array per model (e.g. {'A': s_a, "
                                 "'B': s_b}); got a sequence of numbers, i.e. a single "
                                 "model's scores")
-        names = [f"model_{i}" for i in range(len(arrays))]
-        labels = [f"scores[{i}]" for i in range(len(arrays))]
+        if not (isinstance(scores, np.ndarray) and scores.ndim == 2):
+            names = [f"model_{i}" for i in range(len(arrays))]
+            labels = [f"scores[{i}]" for i in range(len(arrays))]
     if len(arrays) < 2:
         raise ValueError(f"{what} needs at least 2 models; got {len(arrays)}")
     if any(not n.strip() for n in names):
         raise ValueError("model names must be non-empty strings")
+    _check_distinct(names)
+    return tuple(names), arrays, labels
+
+
+def _check_distinct(names: Sequence[str]) -> None:
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
-        raise ValueError(f"model names must be distinct; repeated: {', '.join(map(repr, dup))}")
-    return tuple(names), arrays, labels
+        raise ValueError(f"model names must be distinct; repeated: {', '.join(map(repr, dup))}"
+                         "; rename the models (the columns) so that each has its own name")
 
 
 def check_paired_inputs(
@@ -527,6 +575,8 @@ def check_paired_inputs(
     ValueError: y_true and score_b have different lengths: 2 and 1; every model must ...
     """
     check_nan_policy(nan_policy)
+    check_aligned([("y_true", y_true), *zip(names, scores, strict=False),
+                   ("sample_weight", sample_weight)])
     y_raw = as_1d(y_true, "y_true")
     n = y_raw.size
     if n == 0:

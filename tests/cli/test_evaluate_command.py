@@ -46,3 +46,13 @@ def test_header_names_the_engine_and_why(cli, preds):
             "--engine", "numpy", "--format", "json")
     assert json.loads(p.stdout)["engine"] == "numpy (--engine numpy)"
 
+
+
+def test_an_empty_measures_list_is_refused(cli, preds):
+    """--measures '' evaluated every measure (evaluate) or the defaults (compare)."""
+    for cmd, score in (("evaluate", "p"), ("compare", "p,q")):
+        for spec in ("", ","):
+            p = cli(cmd, str(preds), "--label", "y", "--score", score, "--measures", spec)
+            assert p.returncode == 2 and p.stdout == "", (cmd, spec, p.stdout[:200])
+            assert p.stderr.strip() == ("binmetrics: error: --measures is empty; give "
+                                        "comma-separated ids, e.g. auc,mcc"), p.stderr

@@ -75,3 +75,78 @@ def test_empty_inputs_say_so_on_every_engine(cli, tmp_path, engine):
         assert p.returncode == 2 and p.stderr.strip() == f"binmetrics: error: {message}", (
             p.stderr)
 
+
+
+def _bad_text_files(d):
+    """Files under a text extension that are not UTF-8 text, and the message of each."""
+    latin = d / "latin.csv"
+    latin.write_bytes(b"y,p,name\n1,0.5,caf\xe9\n0,0.2,x\n1,0.9,x\n0,0.1,x\n")
+    late = d / "late.csv"  # the bad byte past what the sniffing reads
+    late.write_bytes(b"y,p\n" + b"1,0.5\n0,0.2\n" * 20000 + b"1,0.9\xe9\n")
+    binary = d / "binary.csv"
+    binary.write_bytes(bytes(range(256)) * 8)
+    parquet = d / "parquet.csv"
+    pd.DataFrame({"y": [1, 0, 1, 0], "p": [0.5, 0.2, 0.9, 0.1]}).to_parquet(parquet)
+    return {latin: f"{latin} is not UTF-8 text: byte 0xe9 on line 2 cannot be decoded; "
+                   "save the file as UTF-8",
+            late: f"{late} is not UTF-8 text: byte 0xe9 on line 40002 cannot be decoded",
+            binary: f"{binary} is not a text table: it holds binary data (a NUL byte at "
+                    "offset 0)",
+            parquet: f"{parquet} is a Parquet file, not delimited text: name it "
+                     "'parquet.parquet'"}
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_files_that_are_not_utf8_text_are_named_as_such(cli, tmp_path, engine):
+    """The error handler's own sniffing crashed (UnicodeDecodeError, exit 1) on each."""
+    pytest.importorskip("duckdb")
+    for path, message in _bad_text_files(tmp_path).items():
+        p = cli("evaluate", str(path), "--label", "y", "--score", "p", "--engine", engine)
+        assert p.returncode == 2, p.stderr
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"binmetrics: error: {message}"), (
+            p.stderr)
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_field_over_the_csv_modules_limit_is_an_error_of_one_line(cli, tmp_path, engine):
+    """The ragged-line scan crashed with `_csv.Error: field larger than field limit`."""
+    pytest.importorskip("duckdb")
+    path = tmp_path / "big.csv"
+    path.write_text("y,p\n1,0.5\n0," + "1" * 200_000 + "\n1,0.9\n0,0.1\n")
+    p = cli("evaluate", str(path), "--label", "y", "--score", "p", "--engine", engine)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "score column 'p'" in p.stderr
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_long_line_is_named_on_every_engine(cli, tmp_path, engine):
+    """The numpy engine dropped the extra field (or took the first column as an index),
+    DuckDB said `COLUMN_TYPES error: Columns with names: "y" do not exist`."""
+    pytest.importorskip("duckdb")
+    later = tmp_path / "later.csv"
+    later.write_text("y,p\n1,0.5\n0,0.2,7\n1,0.9\n0,0.1\n")
+    every = tmp_path / "every.csv"
+    every.write_text("y,p\n1,0.5,3\n0,0.2,7\n1,0.9,1\n0,0.1,1\n")
+    for path, line in ((later, 3), (every, 2)):
+        p = cli("evaluate", str(path), "--label", "y", "--score", "p", "--engine", engine)
+        assert p.returncode == 2, p.stderr
+        assert p.stderr.strip() == (
+            f"binmetrics: error: line {line} of {path} (data row {line - 1}; the first data "
+            f"row is 1) has 3 fields where the header has 2: the file is ragged (a value has "
+            "no column, or holds an unquoted delimiter); fix that line"), p.stderr
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_header_name_with_spaces_is_named_on_every_engine(cli, tmp_path, engine):
+    """DuckDB trims header names and pandas keeps them: `--label ' y '` failed on DuckDB
+    with a COLUMN_TYPES error, `--label y` on numpy with "not found"."""
+    pytest.importorskip("duckdb")
+    path = tmp_path / "spaces.csv"
+    path.write_text(" y ,p\n1,0.5\n0,0.2\n1,0.9\n0,0.1\n")
+    for label in ("y", " y "):
+        p = cli("evaluate", str(path), "--label", label, "--score", "p", "--engine", engine)
+        assert p.returncode == 2, p.stderr
+        assert p.stderr.strip() == (
+            f"binmetrics: error: the header of {path} names the column ' y ', with spaces "
+            "around 'y' (--label y): remove the spaces from the header"), p.stderr

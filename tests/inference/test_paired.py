@@ -259,7 +259,7 @@ def test_dataframe_and_2d_array_inputs() -> None:
     df = pd.DataFrame({"first": ss[0], "second": ss[1]})
     c = bm.compare(y, df, measures="auc")
     assert c.names == ("first", "second")
-    c2 = bm.compare(y, np.vstack(ss), measures="auc")
+    c2 = bm.compare(y, np.column_stack(ss), measures="auc")
     assert c2.results[0].pvalue == c.results[0].pvalue
 
 

@@ -280,8 +280,11 @@ def test_check_models_accepts_every_form_and_names_them() -> None:
     names, arrays, labels = check_models(df, "f")
     assert names == ("first", "second") and labels == ["scores['first']", "scores['second']"]
     assert np.array_equal(arrays[1], B)
-    names, arrays, labels = check_models(np.vstack([A, B, A]), "f")
-    assert names == ("model_0", "model_1", "model_2") and labels[2] == "scores[2]"
+    names, arrays, labels = check_models(np.column_stack([A, B, A]), "f")
+    assert names == ("model_0", "model_1", "model_2") and labels[2] == "scores[:, 2]"
+    assert np.array_equal(arrays[1], B)
+    names, arrays, labels = check_models([A, B, A], "f")
+    assert labels[2] == "scores[2]"
     with pytest.raises(TypeError, match="a single model's scores"):
         check_models(A.tolist(), "f")
     with pytest.raises(ValueError, match=r"^f needs at least 2 models; got 1$"):
@@ -327,3 +330,28 @@ def _quiet_omit_unpaired(text: np.ndarray, b: np.ndarray, kw: dict[str, Any]) ->
         warnings.simplefilter("ignore")
         warnings.filterwarnings("always", message="nan_policy='omit'", category=UserWarning)
         return bm.roc_test(text, A, b, pos_label="sick", nan_policy="omit", **kw)
+
+
+def test_a_2d_array_holds_one_model_per_column() -> None:
+    """Read as one model per row, np.column_stack([a, b]) of 10 cases was 10 models of 2
+    values."""
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 10)
+    a, b = rng.random(10), rng.random(10)
+    by_columns = bm.compare(y, np.column_stack([a, b]), measures="auc")
+    by_dict = bm.compare(y, {"model_0": a, "model_1": b}, measures="auc")
+    assert by_columns.names == ("model_0", "model_1")
+    assert by_columns.results[0].pvalue == by_dict.results[0].pvalue
+    with pytest.raises(ValueError, match=r"y_true and scores\[:, 0\] have different lengths: "
+                                         r"10 and 2"):
+        bm.compare(y, np.vstack([a, b]))  # one model per row: the transpose
+
+
+def test_duplicate_model_names_are_named_as_such() -> None:
+    """A DataFrame whose columns repeat a name said "compare needs at least 2 models; got 1"."""
+    y = [1, 0, 1, 0, 1, 0]
+    frame = pd.DataFrame([[.9, .8], [.2, .3], [.6, .7], [.4, .1], [.7, .6], [.3, .2]],
+                         columns=["m", "m"])
+    with pytest.raises(ValueError, match=r"^model names must be distinct; repeated: 'm'; "
+                                         "rename the models"):
+        bm.compare(y, frame)

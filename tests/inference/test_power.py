@@ -146,3 +146,35 @@ def test_cli_power(capsys):
     assert main(["power", "--auc", "0.8"]) == 2
     err = capsys.readouterr().err
     assert "--n-cases and --power are missing" in err and err.count("\n") == 1
+
+
+def test_too_many_cases_for_a_detectable_auc_is_a_clear_error() -> None:
+    """n_cases=1e300 answered with scipy's "f(a) and f(b) must have different signs"."""
+    with pytest.raises(ValueError, match=r"^with 1e\+300 cases every AUC above 0.5 \+ 1e-12 "
+                                         r"reaches power 0.8 .*give fewer cases"):
+        bm.power_roc_test(n_cases=1e300, power=0.8)
+    with pytest.raises(ValueError, match="n_cases must be a positive finite number"):
+        bm.power_roc_test(n_cases=float("inf"), power=0.8)
+    assert 0.5 < bm.power_roc_test(n_cases=1e12, power=0.8).auc < 0.5 + 1e-5
+
+
+def test_a_pilot_of_one_class_is_a_clear_error() -> None:
+    """A pilot evaluation without controls raised ZeroDivisionError."""
+    ev = bm.evaluate([1, 1, 1], [0.2, 0.5, 0.8])  # lazy: nothing is computed (or warned)
+    with pytest.raises(ValueError, match=r"^the pilot evaluation has 3 cases and 0 controls"):
+        bm.power_roc_test(ev, power=0.9)
+
+
+def test_pilot_pairs_the_formulas_cannot_use_are_clear_errors() -> None:
+    """Two equal pilot AUCs, or a difference without variance, raised ZeroDivisionError."""
+    y = [1, 0, 1, 0, 1, 0, 1, 0]
+    a = [.9, .1, .8, .3, .7, .4, .2, .6]
+    b = [.2, .1, .8, .3, .7, .4, .9, .6]  # the same AUC, ranked otherwise
+    with pytest.raises(ValueError, match=r"^the two pilot AUCs are equal \(0.8125\): no "
+                                         "number of cases detects a difference of 0"):
+        bm.power_roc_test(y, a, b, power=0.9)
+    assert bm.power_roc_test(y, a, b, power=0.9, alpha=None).solved_for == "alpha"
+    with pytest.warns(bm.MeasureCaveatWarning), \
+            pytest.raises(ValueError, match=r"^the pilot AUCs \(1 and 1\) have no variance"):
+        bm.power_roc_test(y, [.9, .1, .8, .3, .7, .4, .6, .2],
+                          [.8, .2, .9, .4, .6, .3, .7, .1], power=0.9)

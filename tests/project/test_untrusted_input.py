@@ -413,3 +413,30 @@ def test_the_same_message_on_every_engine(tmp_path: Path, engine: str,
                         if line.startswith("binmetrics"))
         assert code == 2, (name, err)
         assert re.match(pattern, err), (name, engine, err)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+@pytest.mark.parametrize("where, kind", [("p", "DOUBLE"), ("'yes'", "VARCHAR"),
+                                         ("split", "VARCHAR"), ("1", "INTEGER")])
+def test_a_filter_that_is_not_a_condition_is_refused(files, fmt, where, kind):
+    """DuckDB cast `p` or `'yes'` to a boolean and kept the rows it made true silently."""
+    with pytest.raises(ValueError, match=rf"^where={where!r} is not allowed: it is not a "
+                                         rf"condition: its value is of type {kind}, not "
+                                         "true/false; compare it"):
+        evaluate_file(files[fmt], label="y", score="p", where=where)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_filter_that_fails_on_the_rows_is_named(files, fmt):
+    """Reported as "cannot read '<file>': Conversion Error ..." (the file was fine)."""
+    with pytest.raises(ValueError) as info:
+        evaluate_file(files[fmt], label="y", score="p", where="CAST(split AS INTEGER) > 0")
+    message = str(info.value)
+    assert message.startswith(f"where='CAST(split AS INTEGER) > 0' failed on the rows of "
+                              f"{str(files[fmt])!r}: Conversion Error: Could not convert "
+                              "string"), message
+    assert message.endswith("fix the condition (TRY_CAST gives NULL where a value does not "
+                            "convert)") and "\n" not in message and "LINE 1" not in message
+    ev = evaluate_file(files[fmt], label="y", score="p",
+                       where="TRY_CAST(split AS INTEGER) IS NULL")
+    assert ev.n_rows == 40

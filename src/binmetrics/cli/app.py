@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -31,7 +33,7 @@ from binmetrics.cli.common import (
     cli_message,
     help_formatter,
     one_line,
-    short_line,
+    text_problem,
 )
 from binmetrics.exceptions import MeasureCaveatWarning
 from binmetrics.io import write_text
@@ -135,15 +137,46 @@ def _exit_code(code: Any) -> int:
     return 1
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Python can act on it (DuckDB polls for signals during a
+    query and stops it, as for Ctrl-C), so that every cleanup runs."""
+
+
+#: set by SIGTERM: whatever the exception it ends in (DuckDB turns it into its own
+#: "Query interrupted" error), the command was terminated
+_signalled: list[int] = []
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    _signalled.append(signum)
+    raise _Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``binmetrics`` command; returns the exit status (0 ok, 2 error, 130
-    interrupted by Ctrl-C: ``binmetrics: interrupted``, no output written and the
-    temporary files removed)."""
+    interrupted by Ctrl-C: ``binmetrics: interrupted``; 143 stopped by SIGTERM:
+    ``binmetrics: terminated``; either way no output written and the temporary files,
+    DuckDB's spill folder among them, removed)."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    _signalled.clear()
     try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print(f"\n{PROG}: interrupted", file=sys.stderr)
-        return 130
+        code = _main(argv)
+        if _signalled:  # reported by the engine as its own error
+            print(f"{PROG}: terminated", file=sys.stderr)
+            return 128 + signal.SIGTERM
+        return code
+    except BaseException as exc:
+        if _signalled:  # the cleanups have run on the way out
+            print(f"\n{PROG}: terminated", file=sys.stderr)
+            return 128 + signal.SIGTERM
+        if isinstance(exc, KeyboardInterrupt):
+            print(f"\n{PROG}: interrupted", file=sys.stderr)
+            return 130
+        raise
+    finally:
+        if main_thread:  # None: a handler not set from Python, i.e. the default
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 def _main(argv: list[str] | None) -> int:
@@ -182,9 +215,9 @@ def _main(argv: list[str] | None) -> int:
                 msg = cli_message(msg, cols)
             if isinstance(exc, Warning):  # made an error by the caller (_keep_errors)
                 msg = f"{msg} ({type(exc).__name__}, an error under the warning filters)"
-            ragged = short_line(args) if not isinstance(exc, OSError) else None
-            if ragged is not None:  # the cause, whatever the engine made of it
-                msg = ragged
+            cause = text_problem(args) if not isinstance(exc, OSError) else None
+            if cause is not None:  # the cause, whatever the engine made of it
+                msg = cause
             print(f"{PROG}: error: {msg}", file=sys.stderr)
             return 2
     _show_warnings(caught, cols)

@@ -11,6 +11,7 @@ output helpers: aligned tables, JSON and CSV values. Numbers are formatted by
 from __future__ import annotations
 
 import argparse
+import codecs
 import csv
 import difflib
 import io
@@ -45,6 +46,7 @@ __all__ = [
     "check_input_file",
     "check_options",
     "check_outputs",
+    "check_text",
     "check_text_inputs",
     "cli_message",
     "convert_pos_label",
@@ -53,9 +55,10 @@ __all__ = [
     "input_files",
     "json_value",
     "one_line",
+    "ragged_line",
     "read_columns",
-    "short_line",
     "sniff_delimiter",
+    "text_problem",
     "unknown_type",
 ]
 
@@ -161,13 +164,57 @@ def _unique(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+def _binary(path: Path, offset: int) -> str:
+    return (f"{path} is not a text table: it holds binary data (a NUL byte at offset "
+            f"{offset}); give a CSV/TSV/TXT file in UTF-8 or a Parquet file")
+
+
+def _not_utf8(path: Path, exc: UnicodeDecodeError, lines_before: int) -> str:
+    data = exc.object  # the block decoded (a partial character held back is no newline)
+    line = lines_before + bytes(data).count(b"\n", 0, exc.start) + 1
+    return (f"{path} is not UTF-8 text: byte 0x{data[exc.start]:02x} on line {line} cannot "
+            "be decoded; save the file as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8)")
+
+
+def check_text(path: Path, whole: bool = False) -> None:
+    """Fail unless the delimited-text file ``path`` is UTF-8 text, judged from its first
+    64 KiB (``whole``: from all of it, read in blocks): a Parquet file under a text
+    extension, a binary file and a file in another encoding are each named as such, in
+    one line, whatever the engine (their own errors differ, or crash the sniffing)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines = offset = 0
+    with open(path, "rb") as f:
+        data = f.read(_SNIFF_BYTES)
+        if data.startswith(b"PAR1"):
+            raise CLIError(f"{path} is a Parquet file, not delimited text: name it "
+                           f"{path.with_suffix('.parquet').name!r}")
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise CLIError(f"{path} is UTF-16 text; save it as UTF-8 (e.g. iconv -f UTF-16 "
+                           "-t UTF-8)")
+        while data:
+            last = len(data) < _SNIFF_BYTES or not whole
+            if b"\x00" in data:
+                raise CLIError(_binary(path, offset + data.index(b"\x00")))
+            try:
+                decoder.decode(data, final=last and len(data) < _SNIFF_BYTES)
+            except UnicodeDecodeError as exc:
+                raise CLIError(_not_utf8(path, exc, lines)) from None
+            if last:
+                return
+            offset += len(data)
+            lines += data.count(b"\n")
+            data = f.read(_SNIFF_BYTES)
+
+
 def sniff_delimiter(path: Path, default: str) -> str:
     """The delimiter of a text table, from its first 64 KiB.
 
     ``default`` when the file is empty or sniffing cannot tell; ``r"\\s+"`` for
-    whitespace-aligned columns.
+    whitespace-aligned columns. A file that is not UTF-8 text is a :class:`CLIError`
+    saying what it is (:func:`check_text`).
     """
-    with open(path, encoding="utf-8", newline="") as f:
+    check_text(path)
+    with open(path, encoding="utf-8", newline="", errors="replace") as f:
         sample = f.read(_SNIFF_BYTES)
     if len(sample) == _SNIFF_BYTES and "\n" in sample:
         sample = sample[: sample.rindex("\n")]  # no partial last line
@@ -239,6 +286,9 @@ def read_columns(path: Path, columns: Sequence[str],
             sep = sniff_delimiter(path, TEXT_SUFFIXES[suffix])
             available = [str(c) for c in pd.read_csv(path, sep=sep, nrows=0).columns]
             check_columns(path, available, columns, roles)
+            if _has_long_line(path, sep):  # pandas would drop the extra fields
+                raise CLIError(ragged_line(path) or f"{path} has a line with more fields "
+                               "than its header; fix that line")
             return read_csv(path, sep=sep, usecols=columns)  # the scores as written
     except CLIError:
         raise
@@ -267,8 +317,12 @@ def _header_and_first_row(path: Path) -> tuple[str, list[str], bool]:
         return sep, [], False
     if sep == r"\s+":
         return sep, lines[0].split(), len(lines) > 1
-    header = next(csv.reader([lines[0]], delimiter=sep), [])
-    return sep, [h.strip() for h in header], len(lines) > 1
+    limit = csv.field_size_limit(1 << 30)  # a header is one line, whatever its length
+    try:
+        header = next(csv.reader([lines[0]], delimiter=sep), [])
+    finally:
+        csv.field_size_limit(limit)
+    return sep, header, len(lines) > 1
 
 
 def check_has_rows(paths: Sequence[Path]) -> None:
@@ -283,13 +337,39 @@ def check_has_rows(paths: Sequence[Path]) -> None:
         raise CLIError(str(exc)) from None
 
 
+def _wanted_columns(args: argparse.Namespace) -> dict[str, str]:
+    """The columns a command line names (column -> its option)."""
+    out: dict[str, str] = {}
+    for opt in ("label", "score", "weight", "by"):
+        value = getattr(args, opt, None)
+        if isinstance(value, str):
+            out.update({c: f"--{opt}" for c in value.split(",") if c})
+    return out
+
+
+def _check_spaced_names(path: Path, header: Sequence[str], args: argparse.Namespace) -> None:
+    """A column the command names whose header name has spaces around it is an error on
+    every engine (DuckDB trims header names where pandas keeps them, so one engine
+    would find the column and another not, or find it under another name)."""
+    wanted = _wanted_columns(args)
+    for name in header:
+        bare = name.strip()
+        if name != bare and (bare in wanted or name in wanted):
+            option = wanted.get(bare, wanted.get(name))
+            raise CLIError(f"the header of {path} names the column {name!r}, with spaces "
+                           f"around {bare!r} ({option} {bare}): remove the spaces from the "
+                           "header")
+
+
 def check_text_inputs(args: argparse.Namespace) -> None:
     """Before any engine reads them, the same checks of every local input on every
     engine (only the header and the first row are read; of Parquet, the footer): a
     column name given twice in a CSV/TSV/TXT header is an error, and so is an input
     without rows (:func:`check_has_rows`)."""
     for path in _text_tables(args):
-        _, header, _ = _header_and_first_row(path)
+        _, raw, _ = _header_and_first_row(path)
+        _check_spaced_names(path, raw, args)
+        header = [h.strip() for h in raw]
         seen: dict[str, int] = {}
         for i, name in enumerate(header, 1):
             if name in seen:
@@ -299,23 +379,88 @@ def check_text_inputs(args: argparse.Namespace) -> None:
     check_has_rows(_text_tables(args, suffixes=(*TEXT_SUFFIXES, *PARQUET_SUFFIXES)))
 
 
-def short_line(args: argparse.Namespace) -> str | None:
-    """Which line of a CSV/TSV/TXT input has fewer fields than its header, as a message;
-    None when none has. Read after an error (the whole file is scanned), so that every
-    engine names the short line instead of a missing value or column."""
-    for path in _text_tables(args, limit=5):
-        sep, header, _ = _header_and_first_row(path)
-        if not header:
-            continue
+def ragged_line(path: Path) -> str | None:
+    """Which line of the CSV/TSV/TXT file ``path`` has more or fewer fields than its
+    header, as a message; None when none has (the whole file is scanned)."""
+    sep, header, _ = _header_and_first_row(path)
+    if not header:
+        return None
+    limit = csv.field_size_limit(1 << 30)  # a long field is not the problem looked for
+    try:
         with open(path, encoding="utf-8", newline="", errors="replace") as f:
             rows = (line.split() for line in f) if sep == r"\s+" else \
                 csv.reader(f, delimiter=sep)
             for number, row in enumerate(rows, 1):
-                if number > 1 and row and len(row) < len(header):
-                    return (f"line {number} of {path} (data row {number - 1}; the first data "
-                            f"row is 1) has {plural_fields(len(row))} where the "
-                            f"header has {len(header)}: the file is ragged (a value or a "
-                            "delimiter is missing); fix that line")
+                if number > 1 and row and len(row) != len(header):
+                    what = "a value or a delimiter is missing" if len(row) < len(header) \
+                        else "a value has no column, or holds an unquoted delimiter"
+                    return (f"line {number} of {path} (data row {number - 1}; the first "
+                            f"data row is 1) has {plural_fields(len(row))} where the header "
+                            f"has {len(header)}: the file is ragged ({what}); fix that line")
+    finally:
+        csv.field_size_limit(limit)
+    return None
+
+
+def _every_line_full(path: Path, sep: bytes, most: int) -> bool:
+    """Whether the delimiters of ``path`` number exactly ``most`` per line, in total (the
+    quick test: bytes.count; a short line offsetting a long one errs later, on its
+    missing value, and the error names the ragged line)."""
+    n_sep = n_lines = 0
+    last = b"\n"
+    with open(path, "rb") as f:
+        while block := f.read(1 << 24):  # quoted delimiters or newlines: a mismatch
+            n_sep += block.count(sep)
+            n_lines += block.count(b"\n")
+            last = block[-1:]
+    return n_sep == most * (n_lines + (last != b"\n"))
+
+
+def _has_long_line(path: Path, sep: str) -> bool:
+    """Whether a line of ``path`` has more fields than its header. Without quotes in the
+    file, by counting delimiters per line in blocks (NumPy: a 100 MB file in a fraction of
+    a second); else by :func:`ragged_line`'s scan."""
+    import numpy as np
+
+    if len(sep) != 1 or ord(sep) > 127:
+        return ragged_line(path) is not None
+    _, header, _ = _header_and_first_row(path)
+    most = len(header) - 1  # delimiters on a line of the header's width
+    if _every_line_full(path, sep.encode(), most):
+        return False
+    carry = b""
+    with open(path, "rb") as f:
+        while True:
+            block = f.read(1 << 24)
+            data = carry + block
+            if b'"' in data:  # a quoted field may hold delimiters and newlines
+                return ragged_line(path) is not None
+            cut = len(data) if not block else data.rfind(b"\n") + 1
+            arr = np.frombuffer(data[:cut] + (b"" if block else b"\n"), np.uint8)
+            ends = np.flatnonzero(arr == 10)
+            per_line = np.diff(np.searchsorted(np.flatnonzero(arr == ord(sep)), ends),
+                               prepend=0)
+            if per_line.size and int(per_line.max()) > most:
+                return True
+            if not block:
+                return False
+            carry = data[cut:]
+
+
+def text_problem(args: argparse.Namespace) -> str | None:
+    """After an error: what is wrong with a CSV/TSV/TXT input (bytes that are not UTF-8
+    text anywhere in it, a ragged line), as a message, so that every engine names the
+    cause rather than what it made of it; None when nothing is (or cannot be read)."""
+    for path in _text_tables(args, limit=5):
+        try:
+            check_text(path, whole=True)
+            found = ragged_line(path)
+        except CLIError as exc:
+            return str(exc)
+        except (OSError, csv.Error):
+            continue
+        if found is not None:
+            return found
     return None
 
 

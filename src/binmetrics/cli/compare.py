@@ -174,7 +174,8 @@ def _settings(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     if args.alternative != "two-sided":
         raise CLIError("--alternative applies to --test; the measure comparison is "
                        "two-sided")
-    measures = [m.id for s in (args.measures or "auc,accuracy").split(",") if s.strip()
+    spec = "auc,accuracy" if args.measures is None else args.measures  # '' is empty
+    measures = [m.id for s in spec.split(",") if s.strip()
                 for m in select_measures(None, s.strip())]  # a preset names several
     if not measures:
         raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")

@@ -212,7 +212,7 @@ def _count(x: float | str) -> float | int | str:
 
 def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
     """Run ``binmetrics evaluate``; returns the text to print or write."""
-    selected = _parse_measure_list(args.measures) if args.measures else None
+    selected = _parse_measure_list(args.measures) if args.measures is not None else None
     pi0 = _parse_pi0(args.pi0)
     by = _parse_by(args.by)
     if args.summary and (by or selected or pi0 is not None):

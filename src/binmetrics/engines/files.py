@@ -44,7 +44,7 @@ from binmetrics.engines._common import (
     pandas_labels,
 )
 from binmetrics.engines.registry import FileEngine, register_engine
-from binmetrics.engines.where import check_where_duckdb
+from binmetrics.engines.where import check_where_duckdb, check_where_type, where_failure
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
@@ -294,6 +294,9 @@ class FileJob(AggregateJob):
         if type(exc).__name__ == "OutOfMemoryException":
             return MemoryError(f"DuckDB ran out of memory on {self.source}: {text}; raise "
                                "memory_limit= or pass decimals= / bins=")
+        failed = where_failure(self.where, self.source, exc)
+        if failed is not None:
+            return failed
         return ValueError(f"cannot read {self.source}: {text}")
 
     def _exec(self, sql: str, params: dict[str, Any] | None = None) -> None:
@@ -335,6 +338,8 @@ class FileJob(AggregateJob):
         if self.where is not None:
             check_where_duckdb(self.con, self.where, available)
             self._fetchall(f"DESCRIBE {self._src()}")
+            check_where_type(self.where, str(self._fetchall(
+                f"DESCRIBE SELECT ({self.where}\n) AS c FROM {self._reader()}")[0][1]))
 
     # --- the two queries --------------------------------------------------------------------
     def _stats(self) -> list[tuple[Any, ...]]:

@@ -234,3 +234,28 @@ def _walk_spark(where: str, expr: Any, columns: Sequence[str]) -> None:
         _function(where, parts[0])
     for child in _scala_seq(expr.children()):
         _walk_spark(where, child, columns)
+
+
+def check_where_type(where: str, sql_type: str) -> None:
+    """A filter must be a condition: its value true or false (DuckDB would cast ``p`` or
+    ``'yes'`` to a boolean and keep the rows silently)."""
+    if sql_type.upper() != "BOOLEAN":
+        raise where_error(where, f"it is not a condition: its value is of type {sql_type}, "
+                                 "not true/false; compare it (e.g. p > 0.5, split = 'test')")
+
+
+#: DuckDB errors raised by evaluating an expression on a row (a reader's own errors
+#: say "CSV Error")
+_RUNTIME_ERRORS = frozenset({"ConversionException", "OutOfRangeException"})
+
+
+def where_failure(where: str | None, source: str, exc: BaseException) -> ValueError | None:
+    """The error of a filter that failed on the data (a CAST of a value that does not
+    convert, an overflow), naming the filter rather than the file; None for another
+    error."""
+    text = " ".join(str(exc).split())
+    if not where or type(exc).__name__ not in _RUNTIME_ERRORS or "CSV Error" in text:
+        return None
+    text = text.split(" LINE 1:", 1)[0]  # the SQL it quotes is ours, not the user's
+    return ValueError(f"where={where!r} failed on the rows of {source}: {text}; fix the "
+                      "condition (TRY_CAST gives NULL where a value does not convert)")

@@ -553,7 +553,7 @@ def delong_contrast(
         Labels of the subjects.
     scores : mapping of name to array, DataFrame, or sequence of K arrays
         Every model's scores for the same subjects (higher = more positive); a
-        sequence (or a 2-D array, one row per model) names them "model_0", ....
+        sequence (or a 2-D array, one column per model) names them "model_0", ....
     contrast : array-like of shape (q, K) or (K,), optional
         L; each row must sum to 0.
     sample_weight, pos_label, nan_policy

@@ -189,11 +189,15 @@ def _one_curve(auc: float | None, n_cases: float | None, n_controls: float | Non
             return ((za * math.sqrt(v0) + zb * math.sqrt(obuchowski_variance(x, kappa))) ** 2
                     / (x - 0.5) ** 2 - nc)
 
-        hi = 1.0 - 1e-16
+        hi, lo = 1.0 - 1e-16, 0.5 + 1e-12
+        if gap(lo) <= 0:  # the root is closer to 0.5 than a double can tell
+            raise ValueError(f"with {n_cases:g} cases every AUC above 0.5 + 1e-12 reaches "
+                             f"power {power:g} at level {alpha:g}: the smallest detectable "
+                             "AUC cannot be told from 0.5; give fewer cases (n_cases)")
         if gap(hi) > 0:
             raise ValueError(f"no AUC below 1 reaches power {power:g} at level {alpha:g} "
                              f"with {n_cases:g} cases: increase n_cases or lower power")
-        auc = float(optimize.brentq(gap, 0.5 + 1e-12, hi, xtol=1e-14, rtol=1e-15,
+        auc = float(optimize.brentq(gap, lo, hi, xtol=1e-14, rtol=1e-15,
                                     maxiter=500))
         return PowerResult(n_cases, kappa * n_cases, auc, alpha, power, alternative, "auc")
     if not 0.5 < auc < 1.0:
@@ -221,6 +225,7 @@ def _two_curves(y: Any, score_a: Any, score_b: Any, kappa: float | None,
     kappa = n_controls / n_cases if kappa is None else float(kappa)
     v1, v2, c12 = (n_cases * yb[0, 0], n_cases * yb[1, 1], n_cases * yb[0, 1])
     v0, va, delta = 2.0 * v1 - 2.0 * c12, v1 + v2 - 2.0 * c12, t.value_a - t.value_b
+    _check_pilot_pair(t.value_a, t.value_b, v0, va, power is not None and alpha is not None)
     half = 2.0 if alternative == "two-sided" else 1.0
     z_alpha = None if alpha is None else float(special.ndtri(1.0 - alpha / half))
     z_beta = None if power is None else float(special.ndtri(power))
@@ -233,6 +238,29 @@ def _two_curves(y: Any, score_a: Any, score_b: Any, kappa: float | None,
                        float(special.ndtr(z_beta)) if power is None else power, alternative,
                        solved,
                        "Two ROC curves power calculation")
+
+
+def _check_pilot_pair(auc_a: float, auc_b: float, v0: float, va: float,
+                      solve_n: bool) -> None:
+    """Refuse a pilot pair the formulas cannot use (they divide by the AUC difference
+    and by the square roots of the variances)."""
+    if not (v0 > 0 and va > 0):
+        raise ValueError(f"the pilot AUCs ({auc_a:g} and {auc_b:g}) have no variance of their "
+                         "difference (the models rank the cases alike, or both AUCs are 1): "
+                         "there is nothing to plan from; use a pilot where they differ")
+    if solve_n and auc_a == auc_b:
+        raise ValueError(f"the two pilot AUCs are equal ({auc_a:g}): no number of cases "
+                         "detects a difference of 0; use a pilot where the AUCs differ, or "
+                         "give power_roc_test(auc=..., power=...) the difference you expect")
+
+
+def _check_pilot_table(table: Any) -> None:
+    """A one-curve pilot needs cases and controls (an AUC and their ratio)."""
+    n_pos, n_neg = float(table.P), float(table.N)
+    if not (n_pos > 0 and n_neg > 0):
+        raise ValueError(f"the pilot evaluation has {n_pos:g} cases and {n_neg:g} controls: "
+                         "a ROC curve (its AUC, the ratio of controls to cases) needs both; "
+                         "use a pilot with both classes, or give auc=, n_cases= and kappa=")
 
 
 def power_roc_test(
@@ -308,8 +336,8 @@ def power_roc_test(
     alpha = _check_prob(alpha, "alpha")
     auc = None if auc is None else float(auc)
     for name, v in (("n_cases", n_cases), ("n_controls", n_controls), ("kappa", kappa)):
-        if v is not None and not float(v) > 0:
-            raise ValueError(f"{name} must be positive; got {v!r}")
+        if v is not None and not 0 < float(v) < math.inf:
+            raise ValueError(f"{name} must be a positive finite number; got {v!r}")
     if len(pilot) == 3:
         if auc is not None or n_cases is not None or n_controls is not None:
             raise ValueError("with pilot scores of two models, give power or alpha "
@@ -321,6 +349,7 @@ def power_roc_test(
             raise ValueError("with a pilot evaluation, give power or alpha (and kappa), "
                              "not auc, n_cases or n_controls: they come from the pilot")
         table = getattr(pilot[0], "table", pilot[0])
+        _check_pilot_table(table)
         auc = float(table_auc(table))
         if power is not None and alpha is not None:
             k = float(table.N / table.P) if kappa is None else float(kappa)

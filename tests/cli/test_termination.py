@@ -1,0 +1,48 @@
+"""SIGTERM during a DuckDB query: the command stops with status 143, says so in one line,
+and leaves no temporary folder behind (the process was killed with its spill folder in
+place)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+def test_sigterm_during_a_duckdb_query_removes_its_temporary_folder(tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    n = 8_000_000
+    data = tmp_path / "big.parquet"
+    pq.write_table(pa.table({"y": rng.integers(0, 2, n), "p": rng.random(n)}), data)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp),
+           "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "binmetrics", "evaluate", str(data), "--label", "y",
+         "--score", "p", "--engine", "duckdb", "--measures", "auc"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 60
+    while not any(tmp.glob("binmetrics-duckdb-*")) and proc.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # into the query
+    if proc.poll() is not None:
+        pytest.skip("the command finished before the signal could be sent")
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert err.strip() == "binmetrics: terminated" and out == ""
+    assert list(tmp.iterdir()) == []
