@@ -27,6 +27,10 @@ from typing import NamedTuple
 
 import pytest
 
+# the pages' examples use the optional extras (matplotlib, DuckDB, Polars, scikit-learn)
+# that a plain install lacks: the whole file is a peer test
+pytestmark = pytest.mark.peer
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 # the pages a reader starts from must keep runnable examples
