@@ -434,6 +434,23 @@ def test_deep_filters_give_one_line(files: dict[str, Path], name: str,
     assert "(the limit of nesting)" in err and len(err) < 400
 
 
+def test_the_cli_reports_a_recursion_error_on_one_line(files: dict[str, Path],
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever nests past Python's stack, the command line says so in one line (exit 2)."""
+    from binmetrics.engines.files import FileJob
+
+    def deep(*args: Any, **kwargs: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(FileJob, "_stats", deep)
+    code = main(["evaluate", str(files["csv"]), "--label", "y", "--score", "p",
+                 "--engine", "duckdb"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("binmetrics: error: an input is nested too deeply to be processed")
+    assert err.count("\n") == 1
+
 def test_long_filters_give_one_line(files: dict[str, Path]) -> None:
     where = "split IN (" + ", ".join(f"'{i}'" for i in range(1000)) + ")"
     with pytest.raises(ValueError, match=r"\(\d+ characters\)\W is over a filter's limits: it "

@@ -673,7 +673,9 @@ def evaluate_file(
     format : {"parquet", "csv"}, optional
         Default: from the extension.
     read_options : mapping, optional
-        Options of DuckDB's ``read_parquet`` / ``read_csv`` (e.g. ``{"delim": ";"}``).
+        Options of DuckDB's ``read_parquet`` / ``read_csv`` (e.g. ``{"delim": ";"}``):
+        those named in :data:`binmetrics.engines.read_options.READ_OPTIONS`, with
+        str, int, finite float or bool values (another key is a ValueError).
     memory_limit : str, default "1GB"
         DuckDB's memory limit (it spills to ``temp_directory`` beyond it); None
         leaves DuckDB's default (80% of RAM).
