@@ -492,6 +492,12 @@ def test_spark_where_payloads_are_refused(files: dict[str, Path], server: _Serve
         assert evaluate_spark(df, label="y", score="p", where=where).n_rows == expected
     with pytest.raises(ValueError, match=r"did you mean 'split'"):
         evaluate_spark(df, label="y", score="p", where="splt = 'test'")
+    for where in DEEP.values():  # the limits hold on Spark too
+        with pytest.raises(ValueError, match=r"over a filter's limits: (its expressions nest "
+                                             r"more than 100|it is \d+ characters long)"):
+            evaluate_spark(df, label="y", score="p", where=where)
+    with pytest.raises(ValueError, match=r"function 'replace' is not one a filter may call"):
+        evaluate_spark(df, label="y", score="p", where=GROWING[0])
 
 
 # --- outputs ----------------------------------------------------------------------------

@@ -119,6 +119,22 @@ def _check_length(where: str) -> None:
     if len(where) > WHERE_MAX_LENGTH:
         raise where_limit_error(where, f"it is {len(where)} characters long, over the "
                                        f"limit of {WHERE_MAX_LENGTH}")
+    # parentheses nested past the limit, counted on the text before any parser sees it
+    # (Spark's ran out of heap on 500 levels)
+    depth = deepest = 0
+    quote = ""
+    for char in where:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+    if deepest > WHERE_MAX_DEPTH:
+        raise _too_deep(where)
 
 
 def _too_deep(where: str) -> ValueError:
