@@ -223,6 +223,251 @@ def test_duckdb_misspelt_where_column(files: dict[str, Path]) -> None:
         evaluate_file(files["parquet"], label="y", score="p", where="splt = 'test'")
 
 
+# --- read_options, the lock, and what a filter may cost (issue 34) -------------------------
+
+def _injections(f: dict[str, Path], port: int) -> list[str]:
+    s = f["secret"]
+    return [
+        # the issue's payload: the key closes read_parquet and reads another file
+        f"binary_as_string = true) t1(a1, a2), read_csv('{s}', header",
+        f"header = true) t1(a1, a2), read_csv('{s}', header",
+        f"binary_as_string = true) t1(a1), read_csv('http://127.0.0.1:{port}/x.csv', header",
+        'binary_as_string" = true, "header',
+        "filename", "file_row_number", "rejects_table", "store_rejects", "buffer_size",
+        "types", "BINARY AS STRING", "",
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_read_options_keys_cannot_inject(files: dict[str, Path], server: _Server,
+                                        fmt: str) -> None:
+    for key in _injections(files, server.port):
+        with pytest.raises(ValueError, match=r"^read_options key .* is not an option of "
+                                             r"DuckDB's read_\w+ that binmetrics passes on; "
+                                             r"use one of ") as info:
+            evaluate_file(files[fmt], label="y", score="p", read_options={key: True})
+        assert SECRET not in str(info.value) and "\n" not in str(info.value), key
+    assert server.hits == []
+
+
+def test_read_options_values_are_parameters(files: dict[str, Path]) -> None:
+    """A value is a parameter, never SQL: one that tries to close the call is a (bad)
+    delimiter; a non-finite or structured value is refused."""
+    evil = f"';') t1(a1), read_csv('{files['secret']}', header = true, delim = ';"
+    with pytest.raises(ValueError) as info:
+        evaluate_file(files["csv"], label="y", score="p", read_options={"delim": evil})
+    assert SECRET not in str(info.value)
+    for value in (float("nan"), float("inf"), [1], {"a": 1}, None):
+        with pytest.raises(TypeError, match=r"read_options\['header'\] must be a str, int, "):
+            evaluate_file(files["csv"], label="y", score="p", read_options={"header": value})
+
+
+def test_read_options_still_read(files: dict[str, Path], tmp_path: Path) -> None:
+    semi = tmp_path / "semi.csv"
+    semi.write_text(files["csv"].read_text().replace(",", ";"))
+    ev = evaluate_file(semi, label="y", score="p", read_options={"DELIM": ";", "header": True})
+    assert ev.n_rows == 40
+    ev = evaluate_file(files["parquet"], label="y", score="p", where="split = 'test'",
+                       read_options={"binary_as_string": True, "union_by_name": False})
+    assert ev.n_rows == 20
+
+
+def test_read_options_are_the_readers_own() -> None:
+    """The allow-list names options the installed DuckDB's readers have."""
+    import duckdb
+
+    from binmetrics.engines.read_options import READ_OPTIONS
+
+    con = duckdb.connect()
+    for fmt, reader in (("csv", "read_csv"), ("parquet", "read_parquet")):
+        rows = con.execute("SELECT parameters FROM duckdb_functions() WHERE function_name "
+                           "= $1", [reader]).fetchall()
+        real = {p for (params,) in rows for p in params}
+        assert READ_OPTIONS[fmt] <= real, READ_OPTIONS[fmt] - real
+
+
+def test_nothing_runs_before_the_lock(files: dict[str, Path],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every statement but the lock's own SETs runs on a connection that reads only the
+    input, cannot be reconfigured, and neither installs nor loads extensions."""
+    import duckdb
+
+    real_connect = duckdb.connect
+    seen: list[str] = []
+
+    class Watched:
+        def __init__(self, con: Any) -> None:
+            self._con = con
+
+        def _check(self, sql: str) -> None:
+            seen.append(sql)
+            if sql.startswith("SET "):
+                return
+            settings = dict(self._con.execute(
+                "SELECT name, value FROM duckdb_settings() WHERE name IN ('lock_configuration', "
+                "'enable_external_access', 'autoinstall_known_extensions', "
+                "'autoload_known_extensions')").fetchall())
+            assert settings == {"lock_configuration": "true", "enable_external_access": "false",
+                                "autoinstall_known_extensions": "false",
+                                "autoload_known_extensions": "false"}, (sql, settings)
+
+        def execute(self, sql: str, *args: Any, **kwargs: Any) -> Any:
+            self._check(sql)
+            return self._con.execute(sql, *args, **kwargs)
+
+        def sql(self, sql: str, *args: Any, **kwargs: Any) -> Any:
+            self._check(sql)
+            return self._con.sql(sql, *args, **kwargs)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._con, name)
+
+    monkeypatch.setattr(duckdb, "connect", lambda *a, **k: Watched(real_connect(*a, **k)))
+    for fmt in ("parquet", "csv"):
+        ev = evaluate_file(files[fmt], label="y", score="p", where="split = 'test'")
+        assert ev.n_rows == 20
+    assert any(s.startswith("DESCRIBE") for s in seen)
+    assert sum(not s.startswith("SET ") for s in seen) > 5
+
+
+def _nested_replace(levels: int) -> str:
+    text = "'aaaaaaaaaa'"
+    for _ in range(levels):
+        text = f"replace({text}, 'a', 'aaaaaaaaaa')"
+    return f"length({text}) > 0"
+
+
+GROWING = [
+    _nested_replace(10),  # the issue's: 10**11 characters from 300
+    "length(repeat(repeat(split, 100000), 100000)) > 0",
+    "length(concat_ws(concat_ws(split, '', '', '', '', '', '', '', ''), '', '', '', '')) > 0",
+    "length(lpad(split, 1000000000, 'x')) > 0",
+    "len(CAST(p AS INTEGER[100000])) > 0",
+    "len(string_split(split, 's')) > 0",
+]
+
+
+def test_growing_filters_are_refused_fast(files: dict[str, Path]) -> None:
+    import time
+
+    for payload in GROWING:
+        start = time.perf_counter()
+        with pytest.raises(ValueError, match=r"is not allowed: (function '\w+' is not one a "
+                                             r"filter may call|it casts to the nested type)"):
+            evaluate_file(files["parquet"], label="y", score="p", where=payload)
+        assert time.perf_counter() - start < 5, payload
+    with pytest.raises(ValueError, match=r"it can grow a value without bound: a limit of a "
+                                         r"filter's cost"):
+        evaluate_file(files["parquet"], label="y", score="p", where=GROWING[0])
+
+
+def test_the_nested_replace_runs_in_bounded_time_and_memory(files: dict[str, Path]) -> None:
+    """The issue's filter through the command line: refused within seconds, and the
+    process stays far below the 3.9 GB it reached (its own peak, from wait4)."""
+    import subprocess
+    import sys
+    import time
+
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "binmetrics", "evaluate", str(files["parquet"]), "--label", "y",
+         "--score", "p", "--engine", "duckdb", "--where", _nested_replace(10)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    watchdog = threading.Timer(120, proc.kill)  # the issue's run took 105 s
+    watchdog.start()
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak memory
+    finally:
+        watchdog.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    elapsed = time.perf_counter() - start
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert proc.returncode == 2, err
+    assert err.count("\n") == 1 and "function 'replace' is not one a filter may call" in err
+    assert elapsed < 30  # mostly the interpreter's start
+    assert usage.ru_maxrss < 1_000_000  # kB: under 1 GB (3.9 GB before)
+
+
+def test_a_costly_filter_is_interrupted(files: dict[str, Path],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should a costly function be allowed, the time limit stops the filter on the first
+    rows and says so (levenshtein of 12,000 characters: seconds a row)."""
+    import time
+
+    from binmetrics.engines import files as files_module
+    from binmetrics.engines import where as where_module
+
+    monkeypatch.setattr(where_module, "WHERE_FUNCTIONS",
+                        where_module.WHERE_FUNCTIONS | {"levenshtein", "repeat"})
+    monkeypatch.setattr(files_module, "WHERE_MAX_SECONDS", 0.5)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"is over a filter's limits: it ran over 0.5 s on "
+                                         r"the first 2048 rows \(the limit of a filter's "
+                                         r"time\); see docs/conventions.md, Limits$"):
+        evaluate_file(files["parquet"], label="y", score="p",
+                      where="levenshtein(repeat(split, 3000), repeat(split, 2999)) > 0")
+    assert time.perf_counter() - start < 10
+
+
+DEEP = {
+    "sum": "p" + " + p" * 399 + " > 0",  # the issue's 400 terms
+    "not": "NOT " * 600 + "p > 0",  # and 600 NOTs
+    "parentheses": "(" * 300 + "abs(" * 200 + "p" + ")" * 500 + " > 0",
+}
+
+
+@pytest.mark.parametrize("name", list(DEEP))
+def test_deep_filters_give_one_line(files: dict[str, Path], name: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    where = DEEP[name]
+    with pytest.raises(ValueError, match=r"is over a filter's limits: its expressions nest "
+                                         r"more than 100 deep \(the limit of nesting\)"):
+        evaluate_file(files["parquet"], label="y", score="p", where=where)
+    code = main(["evaluate", str(files["csv"]), "--label", "y", "--score", "p",
+                 "--engine", "duckdb", "--where", where])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("binmetrics: error: where=") and err.count("\n") == 1
+    assert "(the limit of nesting)" in err and len(err) < 400
+
+
+def test_the_cli_reports_a_recursion_error_on_one_line(files: dict[str, Path],
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever nests past Python's stack, the command line says so in one line (exit 2)."""
+    from binmetrics.engines.files import FileJob
+
+    def deep(*args: Any, **kwargs: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(FileJob, "_stats", deep)
+    code = main(["evaluate", str(files["csv"]), "--label", "y", "--score", "p",
+                 "--engine", "duckdb"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("binmetrics: error: an input is nested too deeply to be processed")
+    assert err.count("\n") == 1
+
+def test_long_filters_give_one_line(files: dict[str, Path]) -> None:
+    where = "split IN (" + ", ".join(f"'{i}'" for i in range(1000)) + ")"
+    with pytest.raises(ValueError, match=r"\(\d+ characters\)\W is over a filter's limits: it "
+                                         r"is \d+ characters long, over the limit of 4000"):
+        evaluate_file(files["parquet"], label="y", score="p", where=where)
+
+
+def test_filters_within_the_limits_still_work(files: dict[str, Path]) -> None:
+    """Long conjunctions are flat (one level), and 90 levels are within the limit."""
+    flat = " AND ".join(["p >= 0"] * 300)
+    assert evaluate_file(files["parquet"], label="y", score="p", where=flat).n_rows == 40
+    deep = "p" + " + 0" * 90 + " > 0.5"
+    df = pd.read_parquet(files["parquet"])
+    assert evaluate_file(files["parquet"], label="y", score="p",
+                         where=deep).n_rows == int((df.p > 0.5).sum())
+
+
 @pytest.mark.slow
 def test_spark_where_payloads_are_refused(files: dict[str, Path], server: _Server) -> None:
     pytest.importorskip("pyspark")
@@ -247,6 +492,12 @@ def test_spark_where_payloads_are_refused(files: dict[str, Path], server: _Serve
         assert evaluate_spark(df, label="y", score="p", where=where).n_rows == expected
     with pytest.raises(ValueError, match=r"did you mean 'split'"):
         evaluate_spark(df, label="y", score="p", where="splt = 'test'")
+    for where in DEEP.values():  # the limits hold on Spark too
+        with pytest.raises(ValueError, match=r"over a filter's limits: (its expressions nest "
+                                             r"more than 100|it is \d+ characters long)"):
+            evaluate_spark(df, label="y", score="p", where=where)
+    with pytest.raises(ValueError, match=r"function 'replace' is not one a filter may call"):
+        evaluate_spark(df, label="y", score="p", where=GROWING[0])
 
 
 # --- outputs ----------------------------------------------------------------------------

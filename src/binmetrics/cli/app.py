@@ -208,6 +208,12 @@ def _main(argv: list[str] | None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 1
+        except RecursionError:  # an input nested past Python's stack: say so, on one line
+            _show_warnings(caught, cols)
+            print(f"{PROG}: error: an input is nested too deeply to be processed (past "
+                  f"Python's recursion limit of {sys.getrecursionlimit()}); simplify it",
+                  file=sys.stderr)
+            return 2
         except (CLIError, ValueError, TypeError, KeyError, OSError, Warning) as exc:
             _show_warnings(caught, cols)
             msg = one_line(exc)

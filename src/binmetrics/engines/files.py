@@ -27,6 +27,7 @@ import glob
 import os
 import shutil
 import tempfile
+import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -43,8 +44,15 @@ from binmetrics.engines._common import (
     missing_engine,
     pandas_labels,
 )
+from binmetrics.engines.read_options import check_read_options
 from binmetrics.engines.registry import FileEngine, register_engine
-from binmetrics.engines.where import check_where_duckdb, check_where_type, where_failure
+from binmetrics.engines.where import (
+    WHERE_MAX_SECONDS,
+    check_where_duckdb,
+    check_where_type,
+    where_failure,
+    where_limit_error,
+)
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
@@ -65,8 +73,6 @@ BATCH_ROWS = 1 << 20
 DEFAULT_MEMORY_LIMIT = "1GB"
 #: rows sampled to estimate how many scores are distinct (sort or hash)
 SAMPLE_ROWS = 1_000_000
-
-
 def _duckdb() -> Any:
     try:
         import duckdb
@@ -76,18 +82,13 @@ def _duckdb() -> Any:
 
 
 def q(name: str) -> str:
-    """A quoted SQL identifier."""
-    return '"' + name.replace('"', '""') + '"'
+    """A quoted SQL identifier (str's own replace: a subclass cannot change it)."""
+    return '"' + str.replace(name, '"', '""') + '"'
 
 
-def _literal(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return repr(v)
-    if isinstance(v, str):
-        return "'" + v.replace("'", "''") + "'"
-    raise TypeError(f"read_options values must be str, int, float or bool; got {v!r}")
+def _literal(v: str) -> str:
+    """A quoted SQL string."""
+    return "'" + str.replace(v, "'", "''") + "'"
 
 
 def _is_numeric(duck_type: str) -> bool:
@@ -194,7 +195,9 @@ class FileJob(AggregateJob):
         self.format = format_of(self.paths, format)
         self.source = repr(self.paths[0]) if len(self.paths) == 1 else \
             f"{self.paths[0]!r} (and {len(self.paths) - 1} more)"
-        self._opts = dict(read_options or {})
+        self._opts = check_read_options(read_options, self.format)
+        #: the option values as query parameters ($opt0x...: no name a prefix of another)
+        self._opt_params = {f"opt{i}x": v for i, v in enumerate(self._opts.values())}
         self._tmp: str | None = None
         self._own = connection is None
         # temporary tables and views, named apart from the user's (connection=) and
@@ -205,8 +208,12 @@ class FileJob(AggregateJob):
         #: CSV labels are read as text and typed as pandas types them (DuckDB would read
         #: yes/no or T/F as BOOLEAN, where evaluate() sees the strings)
         self._text_labels = self.format == "csv"
+        remote = any("://" in f for f in self._files)
         if connection is None:
             config: dict[str, Any] = {"preserve_insertion_order": False}
+            if not remote:  # nothing is fetched or installed from the network
+                config.update(autoinstall_known_extensions=False,
+                              autoload_known_extensions=False)
             if memory_limit is not None:
                 config["memory_limit"] = str(memory_limit)
             if threads is not None:
@@ -225,26 +232,26 @@ class FileJob(AggregateJob):
             self.con = connection
         self._error = duckdb.Error
         try:
+            if self._own:  # before any statement that reads the input or the filter
+                self._lock(temp_directory, remote)
             self._check_columns()
-            if self._own:
-                self._lock(temp_directory)
         except BaseException:
             self.close()
             raise
 
-    def _lock(self, temp_directory: Any) -> None:
-        """Once the input is open: only its files (and the spill directory) may be read,
-        nothing else on the disk or the network, and no setting may change again. Remote
-        inputs keep network access (the where filter is still checked)."""
-        if any("://" in f for f in self._files):
-            return
-        files = [os.path.abspath(f) for f in self._files]
-        dirs = [os.path.abspath(os.fspath(temp_directory))] if temp_directory else []
+    def _lock(self, temp_directory: Any, remote: bool) -> None:
+        """Before anything runs: only the input's files (and the spill directory) may be
+        read, nothing else on the disk or the network, no extension is installed or
+        loaded, and no setting may change again. Remote inputs keep network access
+        (the where filter is still checked)."""
         try:
-            self.con.execute("SET allowed_paths = $1", [files])
-            if dirs:
-                self.con.execute("SET allowed_directories = $1", [dirs])
-            self.con.execute("SET enable_external_access = false")
+            if not remote:
+                files = [os.path.abspath(f) for f in self._files]
+                dirs = [os.path.abspath(os.fspath(temp_directory))] if temp_directory else []
+                self.con.execute("SET allowed_paths = $1", [files])
+                if dirs:
+                    self.con.execute("SET allowed_directories = $1", [dirs])
+                self.con.execute("SET enable_external_access = false")
             self.con.execute("SET lock_configuration = true")
         except self._error as exc:
             raise self._wrap(exc) from None
@@ -252,7 +259,8 @@ class FileJob(AggregateJob):
     # --- SQL pieces ------------------------------------------------------------------------
     def _reader(self, extra: str = "") -> str:
         fn = "read_parquet" if self.format == "parquet" else "read_csv"
-        opts = "".join(f", {k} = {_literal(v)}" for k, v in self._opts.items())
+        opts = "".join(f", {q(k)} = ${p}"
+                       for k, p in zip(self._opts, self._opt_params, strict=True))
         if getattr(self, "_text_labels", False):
             opts += f", types = {{{_literal(self.label)}: 'VARCHAR'}}"
         return f"{fn}($files{opts}{extra})"
@@ -278,11 +286,15 @@ class FileJob(AggregateJob):
     def _keys(self) -> list[str]:
         return [f"k{i}" for i in range(len(self.by))]
 
+    def _params(self, sql: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The query parameters ``sql`` uses: the files, the read options' values and
+        ``params``."""
+        p = {"files": self._files, **self._opt_params, **(params or {})}
+        return {k: v for k, v in p.items() if f"${k}" in sql}
+
     def _sql(self, sql: str, params: dict[str, Any] | None = None) -> Any:
-        p = {"files": self._files, **(params or {})}
-        used = {k: v for k, v in p.items() if f"${k}" in sql}
         try:
-            return self.con.sql(sql, params=used)
+            return self.con.sql(sql, params=self._params(sql, params))
         except self._error as exc:
             raise self._wrap(exc) from None
 
@@ -301,9 +313,8 @@ class FileJob(AggregateJob):
 
     def _exec(self, sql: str, params: dict[str, Any] | None = None) -> None:
         """Run a statement (DDL) at once."""
-        p = {"files": self._files, **(params or {})}
         try:
-            self.con.execute(sql, {k: v for k, v in p.items() if f"${k}" in sql})
+            self.con.execute(sql, self._params(sql, params))
         except self._error as exc:
             raise self._wrap(exc) from None
 
@@ -317,7 +328,9 @@ class FileJob(AggregateJob):
     def _check_columns(self) -> None:
         local = [f for f in self._files if "://" not in f]
         if local and len(local) == len(self._files):  # the same words as every reader's
-            check_has_rows(local, str(self._opts.get("delim", self._opts.get("sep", ","))))
+            delim = [v for k, v in self._opts.items() if k in ("delim", "sep", "delimiter",
+                                                               "separator")]
+            check_has_rows(local, str(delim[0]) if delim else ",")
         described = self._fetchall(f"DESCRIBE SELECT * FROM {self._reader()}")
         types = {row[0]: str(row[1]) for row in described}
         self._types = types
@@ -340,6 +353,27 @@ class FileJob(AggregateJob):
             self._fetchall(f"DESCRIBE {self._src()}")
             check_where_type(self.where, str(self._fetchall(
                 f"DESCRIBE SELECT ({self.where}\n) AS c FROM {self._reader()}")[0][1]))
+            self._time_filter()
+
+    def _time_filter(self) -> None:
+        """Run the filter on the input's first rows (one vector) within
+        WHERE_MAX_SECONDS, interrupted past it: a filter too costly to run on 2048 rows
+        is refused before it runs on all of them."""
+        sql = (f"SELECT count(*) FROM (SELECT * FROM {self._reader()} LIMIT 2048) "
+               f"WHERE ({self.where}\n)")
+        timer = threading.Timer(WHERE_MAX_SECONDS, self.con.interrupt)
+        timer.daemon = True
+        timer.start()
+        try:
+            self._fetchall(sql)
+        except ValueError as exc:
+            if "INTERRUPT" in str(exc) and not timer.is_alive():
+                raise where_limit_error(
+                    self.where or "", f"it ran over {WHERE_MAX_SECONDS:g} s on the first "
+                    f"2048 rows (the limit of a filter's time)") from None
+            raise
+        finally:
+            timer.cancel()
 
     # --- the two queries --------------------------------------------------------------------
     def _stats(self) -> list[tuple[Any, ...]]:
@@ -532,8 +566,8 @@ class FileJob(AggregateJob):
                                         else "")
         cols = "filename" + (", file_row_number" if self.format == "parquet" else "")
         try:
-            found = self.con.sql(f"SELECT {cols} FROM {self._reader(extra)} WHERE {cond} "
-                                 "LIMIT 5", params={"files": self._files}).fetchall()
+            sql = f"SELECT {cols} FROM {self._reader(extra)} WHERE {cond} LIMIT 5"
+            found = self.con.sql(sql, params=self._params(sql)).fetchall()
         except self._error:
             return ""
         if not found:
@@ -650,7 +684,9 @@ def evaluate_file(
     format : {"parquet", "csv"}, optional
         Default: from the extension.
     read_options : mapping, optional
-        Options of DuckDB's ``read_parquet`` / ``read_csv`` (e.g. ``{"delim": ";"}``).
+        Options of DuckDB's ``read_parquet`` / ``read_csv`` (e.g. ``{"delim": ";"}``):
+        those named in :data:`binmetrics.engines.read_options.READ_OPTIONS`, with
+        str, int, finite float or bool values (another key is a ValueError).
     memory_limit : str, default "1GB"
         DuckDB's memory limit (it spills to ``temp_directory`` beyond it); None
         leaves DuckDB's default (80% of RAM).

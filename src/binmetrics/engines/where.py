@@ -10,7 +10,16 @@ when it is **a single expression** (no statement separator, nothing after it, no
 * constants, comparisons (``= <> < <= > >= BETWEEN IN IS [NOT] NULL LIKE ILIKE``),
   ``AND``/``OR``/``NOT``, arithmetic, ``CAST``, ``CASE``,
 * the scalar functions of :data:`WHERE_FUNCTIONS` (maths, text, dates, missing
-  values): none of them reads a file, the network, the environment or a setting.
+  values): none of them reads a file, the network, the environment or a setting,
+  and none multiplies the size of a value (no ``replace``, ``repeat``, ``lpad``,
+  ``concat_ws``, lists or aggregates), so a filter's cost per row grows with its
+  length and the row's size only.
+
+Its cost is bounded too (docs/conventions.md, "Limits"): at most
+:data:`WHERE_MAX_LENGTH` characters, expressions nested at most
+:data:`WHERE_MAX_DEPTH` deep (deeper ones would exhaust the parsers' and this
+checker's stacks), and, on DuckDB, the filter must run on the input's first rows
+within :data:`WHERE_MAX_SECONDS` (:class:`~binmetrics.engines.files.FileJob`).
 
 Everything else is refused with a one-line ``ValueError``: subqueries (``(SELECT
 ...)``, ``EXISTS``, ``IN (SELECT ...)``), table functions (``read_text``,
@@ -27,8 +36,18 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["WHERE_FUNCTIONS", "WHERE_RULES", "check_where_duckdb", "check_where_spark",
-           "where_error"]
+__all__ = ["WHERE_FUNCTIONS", "WHERE_MAX_DEPTH", "WHERE_MAX_LENGTH", "WHERE_MAX_SECONDS",
+           "WHERE_RULES", "check_where_duckdb", "check_where_spark", "where_error"]
+
+#: the longest filter, in characters (a condition, not a program: the longest real
+#: filters, lists of a few hundred ids, are far shorter)
+WHERE_MAX_LENGTH = 4000
+#: the deepest nesting of expressions (``NOT NOT ... p``, ``p + p + ... + p`` nest one
+#: level per operator); deeper filters exhaust the parsers' stacks
+WHERE_MAX_DEPTH = 100
+#: seconds the filter may take on the input's first rows (one vector, 2048 rows),
+#: checked before the input is read: an ordinary filter takes milliseconds
+WHERE_MAX_SECONDS = 10.0
 
 #: the scalar functions a where filter may call (lower case; both engines' spellings)
 WHERE_FUNCTIONS = frozenset({
@@ -47,8 +66,9 @@ WHERE_FUNCTIONS = frozenset({
     "len", "strlen", "trim", "ltrim", "rtrim", "btrim", "substr", "substring", "left",
     "right", "starts_with", "startswith", "ends_with", "endswith", "contains", "instr",
     # (no lpad/rpad: a padding length is an allocation the filter could make arbitrary)
-    "strpos", "position", "locate", "concat", "concat_ws", "replace",
-    "reverse", "split_part", "prefix", "suffix",
+    # (no replace, repeat or concat_ws: nested, each multiplies a string's length, and
+    # ten levels of replace made a 300-character filter allocate 4 GB)
+    "strpos", "position", "locate", "concat", "reverse", "split_part", "prefix", "suffix",
     # dates and times (of the columns: no clock)
     "year", "month", "day", "dayofmonth", "dayofweek", "dayofyear", "hour", "minute",
     "second", "quarter", "week", "weekofyear", "date_part", "datepart", "date_trunc",
@@ -75,10 +95,51 @@ _SPARK_CLASSES = frozenset({
 })
 
 
+#: nested types a CAST may not make (a fixed-size array of 1e5 values per row)
+_NESTED_TYPES = frozenset({"array", "list", "struct", "map", "union"})
+
+
 def where_error(where: str, reason: str) -> ValueError:
     """The one-line error of a refused ``where``: what is wrong, and the rules."""
     return ValueError(f"where={where!r} is not allowed: {reason}; where must be "
                       f"{WHERE_RULES}")
+
+
+def where_limit_error(where: str, reason: str) -> ValueError:
+    """The one-line error of a filter over one of its limits: the limit hit (the filter
+    shown shortened, since it may be long)."""
+    shown = where if len(where) <= 80 else where[:60] + f"... ({len(where)} characters)"
+    return ValueError(f"where={shown!r} is over a filter's limits: {reason}; see "
+                      "docs/conventions.md, Limits")
+
+
+def _check_length(where: str) -> None:
+    if not where.strip():
+        raise where_error(where, "it is empty")
+    if len(where) > WHERE_MAX_LENGTH:
+        raise where_limit_error(where, f"it is {len(where)} characters long, over the "
+                                       f"limit of {WHERE_MAX_LENGTH}")
+    # parentheses nested past the limit, counted on the text before any parser sees it
+    # (Spark's ran out of heap on 500 levels)
+    depth = deepest = 0
+    quote = ""
+    for char in where:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+    if deepest > WHERE_MAX_DEPTH:
+        raise _too_deep(where)
+
+
+def _too_deep(where: str) -> ValueError:
+    return where_limit_error(where, f"its expressions nest more than {WHERE_MAX_DEPTH} "
+                                    "deep (the limit of nesting)")
 
 
 def _column(where: str, name: str, columns: Sequence[str]) -> None:
@@ -94,9 +155,18 @@ def _column(where: str, name: str, columns: Sequence[str]) -> None:
                      f"available columns: {shown or '(none)'}")
 
 
+#: functions refused because, nested, each multiplies the size of a value
+_GROWING = frozenset({"replace", "repeat", "lpad", "rpad", "concat_ws", "regexp_replace",
+                      "string_agg", "list_value", "array_value", "range", "generate_series",
+                      "unnest", "list_concat", "array_concat", "translate", "printf",
+                      "format"})
+
+
 def _function(where: str, name: str) -> None:
     if name.lower() not in WHERE_FUNCTIONS:
-        raise where_error(where, f"function {name!r} is not one a filter may call")
+        why = " (it can grow a value without bound: a limit of a filter's cost)" \
+            if name.lower() in _GROWING else ""
+        raise where_error(where, f"function {name!r} is not one a filter may call{why}")
 
 
 def check_where_duckdb(con: Any, where: str, columns: Sequence[str]) -> None:
@@ -119,16 +189,18 @@ def check_where_duckdb(con: Any, where: str, columns: Sequence[str]) -> None:
     ...
     ValueError: where='p > 0.5) OR (1=1' is not allowed: ...
     """
-    if not where.strip():
-        raise where_error(where, "it is empty")
+    _check_length(where)
     # it must parse where it will run, as the condition of a WHERE clause: clauses that
     # the select list's parse would leave unchecked (WINDOW, a leading ALL) do not
     ((text,),) = con.execute("SELECT json_serialize_sql($1)",
                              [f"SELECT 1 WHERE (\n{where}\n)"]).fetchall()
-    if json.loads(text).get("error"):
+    tree = _json(where, text)
+    if tree.get("error"):
+        if "depth" in str(tree.get("error_message", "")).lower():
+            raise _too_deep(where)
         raise where_error(where, "it does not parse as one condition of a WHERE clause")
     ((text,),) = con.execute("SELECT json_serialize_sql($1)", [f"SELECT {where}"]).fetchall()
-    tree = json.loads(text)
+    tree = _json(where, text)
     if tree.get("error"):
         msg = " ".join(str(tree.get("error_message", "")).split())
         raise where_error(where, f"it does not parse as one expression ({msg})")
@@ -151,34 +223,52 @@ def check_where_duckdb(con: Any, where: str, columns: Sequence[str]) -> None:
     _walk_duckdb(where, expr, columns)
 
 
-def _walk_duckdb(where: str, node: Any, columns: Sequence[str]) -> None:
-    if isinstance(node, list):
-        for item in node:
-            _walk_duckdb(where, item, columns)
-        return
-    if not isinstance(node, dict):
-        return
-    cls = node.get("class")
-    if cls is not None:
-        if cls not in _DUCKDB_CLASSES:
-            what = {"SUBQUERY": "a subquery", "WINDOW": "a window function",
-                    "LAMBDA": "a lambda", "PARAMETER": "a parameter",
-                    "STAR": "a star expression"}.get(cls, f"a {cls.lower()} expression")
-            raise where_error(where, f"it holds {what}")
-        if cls == "COLUMN_REF":
-            names = node.get("column_names", [])
-            if len(names) != 1:
-                raise where_error(where, f"column {'.'.join(names)!r} is qualified")
-            _column(where, names[0], columns)
-        elif cls == "FUNCTION":
-            if node.get("schema") or node.get("catalog") or node.get("filter") \
-                    or node.get("distinct") or node.get("order_bys", {}).get("orders"):
-                raise where_error(where, f"function {node.get('function_name')!r} is "
-                                         "qualified or an aggregate")
-            _function(where, str(node.get("function_name", "")))
-    for value in node.values():
-        if isinstance(value, (dict, list)):
-            _walk_duckdb(where, value, columns)
+def _json(where: str, text: str) -> Any:
+    """The parser's syntax tree; one nested past Python's stack is over the depth limit."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise _too_deep(where) from None
+
+
+def _walk_duckdb(where: str, root: Any, columns: Sequence[str]) -> None:
+    """Check every node of the tree, depth first, without recursion (a deep tree must
+    give the depth error, not exhaust Python's stack)."""
+    stack: list[tuple[Any, int]] = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, depth) for item in node)
+        elif isinstance(node, dict):
+            if node.get("class") is not None:
+                depth += 1
+                if depth > WHERE_MAX_DEPTH:
+                    raise _too_deep(where)
+                _check_duckdb_node(where, node, columns)
+            stack.extend((v, depth) for v in node.values() if isinstance(v, (dict, list)))
+
+
+def _check_duckdb_node(where: str, node: dict[str, Any], columns: Sequence[str]) -> None:
+    cls = str(node.get("class"))
+    if cls not in _DUCKDB_CLASSES:
+        what = {"SUBQUERY": "a subquery", "WINDOW": "a window function",
+                "LAMBDA": "a lambda", "PARAMETER": "a parameter",
+                "STAR": "a star expression"}.get(cls, f"a {cls.lower()} expression")
+        raise where_error(where, f"it holds {what}")
+    if cls == "COLUMN_REF":
+        names = node.get("column_names", [])
+        if len(names) != 1:
+            raise where_error(where, f"column {'.'.join(names)!r} is qualified")
+        _column(where, names[0], columns)
+    elif cls == "FUNCTION":
+        if node.get("schema") or node.get("catalog") or node.get("filter") \
+                or node.get("distinct") or node.get("order_bys", {}).get("orders"):
+            raise where_error(where, f"function {node.get('function_name')!r} is "
+                                     "qualified or an aggregate")
+        _function(where, str(node.get("function_name", "")))
+    elif cls == "TYPE" and str(node.get("type_name", "")).lower() in _NESTED_TYPES:
+        raise where_error(where, f"it casts to the nested type {node.get('type_name')!r} "
+                                 "(a filter's CAST makes a plain value)")
 
 
 def check_where_spark(spark: Any, where: str, columns: Sequence[str]) -> None:
@@ -192,8 +282,7 @@ def check_where_spark(spark: Any, where: str, columns: Sequence[str]) -> None:
     ValueError
         It does not parse or uses anything else; the message says what.
     """
-    if not where.strip():
-        raise where_error(where, "it is empty")
+    _check_length(where)
     jsession = getattr(spark, "_jsparkSession", None)
     if jsession is None:
         raise where_error(where, "it cannot be checked on this Spark session (Spark "
@@ -202,6 +291,8 @@ def check_where_spark(spark: Any, where: str, columns: Sequence[str]) -> None:
         expr = jsession.sessionState().sqlParser().parseExpression(where)
     except Exception as exc:
         first = " ".join(str(exc).split("\n")[0].split())[:300]
+        if "StackOverflow" in first:
+            raise _too_deep(where) from None
         raise where_error(where, f"it does not parse as one expression ({first})") from None
     _walk_spark(where, expr, columns)
 
@@ -212,7 +303,18 @@ def _scala_seq(seq: Any) -> Iterable[Any]:
         yield it.next()
 
 
-def _walk_spark(where: str, expr: Any, columns: Sequence[str]) -> None:
+def _walk_spark(where: str, root: Any, columns: Sequence[str]) -> None:
+    """Check every node of the tree, without recursion (see :func:`_walk_duckdb`)."""
+    stack: list[tuple[Any, int]] = [(root, 1)]
+    while stack:
+        expr, depth = stack.pop()
+        if depth > WHERE_MAX_DEPTH:
+            raise _too_deep(where)
+        _check_spark_node(where, expr, columns)
+        stack.extend((child, depth + 1) for child in _scala_seq(expr.children()))
+
+
+def _check_spark_node(where: str, expr: Any, columns: Sequence[str]) -> None:
     cls = str(expr.getClass().getSimpleName())
     if cls not in _SPARK_CLASSES:
         what = {"ScalarSubquery": "a subquery", "Exists": "a subquery",
@@ -232,8 +334,6 @@ def _walk_spark(where: str, expr: Any, columns: Sequence[str]) -> None:
             raise where_error(where, f"function {'.'.join(parts)!r} is qualified or an "
                                      "aggregate")
         _function(where, parts[0])
-    for child in _scala_seq(expr.children()):
-        _walk_spark(where, child, columns)
 
 
 def check_where_type(where: str, sql_type: str) -> None:
