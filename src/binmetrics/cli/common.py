@@ -102,20 +102,14 @@ def add_format_and_output(p: argparse.ArgumentParser) -> None:
 
 
 def resample_count(text: str) -> int:
-    """``--resamples``: a whole number within the bound every resampling function keeps
-    (:func:`binmetrics.validation.check_resamples`), checked as the options are read, so
-    before any data."""
-    from binmetrics.validation import check_resamples  # not at the top: --help stays light
-
+    """``--resamples``: a whole number; its range (at least 1, within the bound every
+    resampling function keeps) is :func:`check_options`' to say, in one line, before
+    any data is read."""
     try:
-        n = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number such as 2000, got "
                                          f"{text!r}") from None
-    try:
-        return check_resamples(n, "--resamples")
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_interval_options(p: argparse.ArgumentParser, *,
@@ -610,6 +604,13 @@ def check_options(args: argparse.Namespace) -> None:
     if resamples is not None and resamples < 1:
         raise CLIError(f"--resamples must be a positive whole number (e.g. 2000); "
                        f"got {resamples}")
+    if resamples is not None:
+        from binmetrics.validation import check_resamples  # not at the top: --help is light
+
+        try:
+            check_resamples(resamples, "--resamples")
+        except ValueError as e:
+            raise CLIError(str(e)) from None
     check: Callable[[argparse.Namespace], None] | None = getattr(args, "check", None)
     if check is not None:
         check(args)
