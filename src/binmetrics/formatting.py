@@ -155,6 +155,8 @@ def record_frame(obj: Any) -> pd.DataFrame:
         elif is_dataclass(v) and not isinstance(v, type):  # e.g. a Confusion: its counts
             for sub in fields(v):
                 x = getattr(v, sub.name)
+                if not sub.repr and not x:  # a detail shown only when it says something
+                    continue
                 if _scalar(x):
                     row[sub.name if sub.name not in row else f"{f.name}_{sub.name}"] = x
         elif _scalar(v):

@@ -155,7 +155,7 @@ def _render(fmt: str, res: RankComparison, post: PosthocResult) -> str:
             f"p = {format_number(i.pvalue)}"]
     body = [[str(m), format_number(float(r)), format_number(float(mean)), str(int(w))]
             for m, r, mean, w in zip(ranks.index, ranks["average_rank"].to_numpy(),
-                                     ranks["mean"].to_numpy(), ranks["wins"].to_numpy(),
+                                     ranks["mean_score"].to_numpy(), ranks["wins"].to_numpy(),
                                      strict=True)]
     text = "\n".join(head) + "\n\n" + align(["model", "average rank", "mean", "wins"], body,
                                              right=[1, 2, 3])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -32,7 +32,7 @@ class Confusion(Tabular):
     #: the weights were multiplied by 2**weight_exponent (extreme weights, see
     #: :attr:`binmetrics.CountTable.weight_exponent`): the fields are in that unit, the
     #: repr shows the counts in the weights' own
-    weight_exponent: int = 0
+    weight_exponent: int = field(default=0, repr=False)
 
     @property
     def p(self) -> ArrayOrFloat:
