@@ -617,11 +617,11 @@ def compare(
     if not ms:
         raise ValueError("no measures given")
     plan = _plan(ms, method)
-    n_boot = sum(plan[m.id] == "bootstrap" for m in ms)
-    if n_boot:  # the replicates kept: one per model and bootstrapped measure
-        check_resamples(B, per_resample=len(names) * n_boot,
+    n_bootstrapped = sum(plan[m.id] == "bootstrap" for m in ms)
+    if n_bootstrapped:  # the replicates kept: one per model and bootstrapped measure
+        check_resamples(B, per_resample=len(names) * n_bootstrapped,
                         what=f"{plural(len(names), 'model')} times "
-                             f"{plural(n_boot, 'bootstrapped measure')}")
+                             f"{plural(n_bootstrapped, 'bootstrapped measure')}")
     inp = check_paired_inputs(y_true, raw, labels, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
     y, arrays, w = inp.y, list(inp.scores), inp.weight
