@@ -47,7 +47,7 @@ PEERS = frozenset({
     "sklearn", "statsmodels", "rdkit", "pycm", "dcurves", "hmeasure", "autorank",
     "scikit_posthocs", "baycomp", "mlxtend", "hypothesis", "matplotlib", "polars",
     "duckdb", "pyspark", "playwright", "mkdocs", "material", "mkdocs_gen_files", "ruff",
-    "mypy", "importlinter",
+    "mypy", "importlinter", "fairlearn", "mapie", "dask", "distributed", "mlflow", "wandb",
 })
 TESTS = Path(__file__).resolve().parent / "tests"
 OWN_WARNINGS = ("DeprecationWarning", "PendingDeprecationWarning", "FutureWarning")
