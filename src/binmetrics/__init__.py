@@ -17,3 +17,19 @@ source papers define them, from one mergeable count table.
 from binmetrics.lazy_names import attach_stub as _attach_stub
 
 __getattr__, __dir__, __all__ = _attach_stub(__name__, __file__)
+
+
+def _load_engines() -> None:
+    """Declare the engines of frames that are not in memory (a Polars LazyFrame, a Dask
+    DataFrame): ``bm.evaluate`` calls this the first time it is given one, so that data
+    in memory never imports the engines (binmetrics.evaluation.frames)."""
+    import binmetrics.engines  # noqa: F401  (importing it declares them)
+
+
+def _attach_engine_loader() -> None:
+    from binmetrics.evaluation.frames import set_engine_loader
+
+    set_engine_loader(_load_engines)
+
+
+_attach_engine_loader()

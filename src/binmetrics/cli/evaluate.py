@@ -74,8 +74,9 @@ FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or
 --engine auto (default) reads FILE with DuckDB (out of core, 'pip install
 binmetrics[duckdb]') when it is a glob ("preds/*.parquet"), larger than
 {AUTO_DUCKDB_MB} MB, or when --where, --decimals or --bins is given, and with
-pandas in memory otherwise; numpy forces the in-memory path, duckdb and spark
-(Spark on --master, default local[*]) the engines. --where is a SQL condition
+pandas in memory otherwise; numpy forces the in-memory path, duckdb, spark
+(Spark on --master, default local[*]), polars (its streaming engine) and dask
+(on --scheduler, default Dask's local threads) the engines. --where is a SQL condition
 selecting rows. --decimals D bins the scores at floor(score * 10^D) / 10^D,
 --bins B into B equal-width bins (or at the comma-separated edges): the
 probabilistic measures stay exact and max_error gives the largest error binning
@@ -137,7 +138,7 @@ def add_evaluate_parser(sub: Any) -> None:
                     help="only the rows meeting this condition (duckdb, spark): "
                          f"{WHERE_RULES}")
     ev.add_argument("--decimals", type=int, metavar="D",
-                    help="bin the scores to D decimals (floor; duckdb, spark)")
+                    help="bin the scores to D decimals (floor; the engines)")
     ev.add_argument("--bins", metavar="B|E1,E2,...",
                     help="bin the scores into B equal-width bins or at these edges")
     ev.add_argument("--summary", action="store_true",

@@ -8,6 +8,8 @@ with :func:`binmetrics.evaluate` on the same data.
 * :class:`Accumulator`: streaming batches, mergeable across workers.
 * :func:`evaluate_file`: CSV/Parquet files and globs, out of core, with DuckDB.
 * :func:`evaluate_spark`: a pyspark DataFrame, grouped on the cluster.
+* :func:`evaluate_polars`: a Polars LazyFrame, grouped by Polars' streaming engine.
+* :func:`evaluate_dask`: a Dask DataFrame, per-partition tables merged in a tree.
 * ``decimals=`` / ``bins=``: binned scores with exact error bounds
   (:mod:`binmetrics.table.binning`, :func:`binned_table`, :mod:`binmetrics.evaluation.bounds`).
 """
@@ -15,7 +17,9 @@ with :func:`binmetrics.evaluate` on the same data.
 # Imported here, not on first use as in the other packages (binmetrics.lazy_names):
 # importing files and spark registers their engines with the registry.
 from binmetrics.engines.binning import binned_table
+from binmetrics.engines.dask_engine import evaluate_dask
 from binmetrics.engines.files import evaluate_file
+from binmetrics.engines.polars_engine import evaluate_polars
 from binmetrics.engines.registry import FileEngine, file_engines, get_engine, register_engine
 from binmetrics.engines.spark import evaluate_spark
 from binmetrics.engines.stream import Accumulator
@@ -29,7 +33,9 @@ __all__ = [
     "FileEngine",
     "binned_table",
     "error_bounds",
+    "evaluate_dask",
     "evaluate_file",
+    "evaluate_polars",
     "evaluate_spark",
     "file_engines",
     "get_engine",

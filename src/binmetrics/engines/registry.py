@@ -10,7 +10,7 @@ Examples
 --------
 >>> from binmetrics.engines.registry import file_engines
 >>> [e.name for e in file_engines()]
-['duckdb', 'spark']
+['dask', 'duckdb', 'polars', 'spark']
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, overload
 import numpy as np
 
 from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.frames import frame_engine, no_engine_options
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
 from binmetrics.measures import get_measure
@@ -43,7 +44,8 @@ def evaluate(y_true: Any, y_score: ScoreVector, *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | None = ..., weight: str | None = ...,
-             labels: Any = ..., higher_is_positive: bool = ...) -> Evaluation: ...
+             labels: Any = ..., higher_is_positive: bool = ...,
+             **engine_options: Any) -> Evaluation: ...
 
 
 @overload
@@ -51,8 +53,8 @@ def evaluate(y_true: Any, y_score: ScoreMatrix, *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
-             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...
-             ) -> Evaluation | MulticlassEvaluation: ...
+             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
+             **engine_options: Any) -> Evaluation | MulticlassEvaluation: ...
 
 
 @overload
@@ -60,8 +62,8 @@ def evaluate(y_true: Any = ..., y_score: Any = ..., *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
-             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...
-             ) -> Evaluation | MulticlassEvaluation: ...
+             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
+             **engine_options: Any) -> Evaluation | MulticlassEvaluation: ...
 
 
 def evaluate(
@@ -80,6 +82,7 @@ def evaluate(
     weight: str | None = None,
     labels: Any = None,
     higher_is_positive: bool = DEFAULTS.higher_is_positive,
+    **engine_options: Any,
 ) -> Evaluation | MulticlassEvaluation:
     """Evaluate a binary classifier: every measure of the registry from one sort.
 
@@ -130,6 +133,14 @@ def evaluate(
         (:attr:`Evaluation.confusion`, :meth:`~Evaluation.best_threshold`, the curves'
         ``thresholds``, ``roc().at``) are in the scores' own units, with the rule
         ``score <= threshold`` is predicted positive.
+    **engine_options :
+        For a Polars LazyFrame or a Dask DataFrame (``data``, with ``label``, ``score``
+        and ``weight`` naming its columns), which are counted where they are by the
+        Polars or the Dask engine (:func:`binmetrics.engines.evaluate_polars`,
+        :func:`binmetrics.engines.evaluate_dask`): their options, e.g. ``decimals=`` or
+        ``bins=`` (binned scores with exact error bounds). The result is the same
+        Evaluation as in memory. A Polars DataFrame is evaluated in memory unless
+        ``decimals=`` or ``bins=`` is given.
 
     Returns
     -------
@@ -173,6 +184,17 @@ def evaluate(
     >>> dock.confusion, round(dock["auc"], 4), dock.best_threshold("informedness").threshold
     (Confusion(tp=2, fp=1, fn=1, tn=1), 0.8333, -8.7)
     """
+    engine = frame_engine(data if data is not None else y_true, engine_options)
+    if engine is not None:  # a Polars LazyFrame, a Dask DataFrame: counted where it is
+        if y_score is not None or sample_weight is not None or labels is not None:
+            raise TypeError(f"a {engine.name} frame is evaluated by its columns: "
+                            "evaluate(frame, label='y', score='p', weight='w')")
+        return engine.evaluate(
+            data if data is not None else y_true, label=label, score=score, weight=weight,
+            threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
+            undefined=undefined, pi0=pi0, higher_is_positive=higher_is_positive,
+            **engine_options)
+    no_engine_options(engine_options, "evaluate")
     if data is not None or label is not None or score is not None or weight is not None:
         y_true, y_score, sample_weight = _from_table(
             data if data is not None else y_true, y_score if data is not None else None,

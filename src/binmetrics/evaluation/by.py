@@ -17,6 +17,7 @@ import pandas as pd
 
 from binmetrics.backends import THREAD_ROWS, axes, pyplot, thread_map
 from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.frames import frame_engine, no_engine_options
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once
 from binmetrics.formatting import Tabular
@@ -290,6 +291,7 @@ def evaluate_by(
     min_cases: int = 2,
     undefined: UndefinedPolicy = "warn",
     higher_is_positive: bool = True,
+    **engine_options: Any,
 ) -> ByResult:
     """Evaluate a classifier separately on each group of a data frame.
 
@@ -330,6 +332,11 @@ def evaluate_by(
     higher_is_positive : bool, default True
         False when lower scores mean more likely positive (as in
         :func:`binmetrics.evaluate`).
+    **engine_options :
+        A Polars LazyFrame or a Dask DataFrame is counted where it is, by the Polars
+        or Dask engine, with these options (``decimals=``, ``bins=``), as
+        :func:`binmetrics.evaluate` does; the groups are then in the order of their
+        keys, missing keys last.
 
     Returns
     -------
@@ -370,6 +377,15 @@ def evaluate_by(
     >>> res.evaluations["2024-03"] is None
     True
     """
+    engine = frame_engine(data, engine_options)
+    if engine is not None:  # a Polars LazyFrame, a Dask DataFrame: counted where it is
+        return engine.evaluate(
+            data, label=label, score=score, weight=weight, by=by, threshold=threshold,
+            pos_label=pos_label, nan_policy=nan_policy, undefined=undefined, pi0=pi0,
+            higher_is_positive=higher_is_positive, measures=measures, ci=ci,
+            ci_method=ci_method, level=level, n_resamples=n_resamples,
+            random_state=random_state, min_cases=min_cases, **engine_options)
+    no_engine_options(engine_options, "evaluate_by")
     opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
                        undefined=undefined, pi0=pi0, higher_is_positive=higher_is_positive)
     names, tuple_keys = _by_list(by)
