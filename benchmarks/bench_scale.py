@@ -70,9 +70,12 @@ TARGET_AUC = 0.8
 ROW_GROUP = 1_000_000
 KINDS = ("continuous", "3dp")
 ENGINES = ("memory", "duckdb", "duckdb_d3", "accumulator", "spark", "spark_d3", "mllib",
-           "mllib_exact")
-CONTINUOUS_ONLY = ("duckdb_d3", "spark_d3")
-SPARK_ENGINES = ("spark", "spark_d3", "mllib", "mllib_exact")
+           "mllib_exact", "polars", "dask", "mllib_10k", "duckdb_d4", "polars_d4", "dask_d4",
+           "spark_d4")
+CONTINUOUS_ONLY = ("duckdb_d3", "spark_d3", "duckdb_d4", "polars_d4", "dask_d4", "spark_d4")
+SPARK_ENGINES = ("spark", "spark_d3", "spark_d4", "mllib", "mllib_exact", "mllib_10k")
+#: issue 30: the Dask engine's cluster (2 worker processes, one thread each: 2 cores)
+DASK_WORKERS = 2
 LABELS = {
     "memory": "bm.evaluate (in memory)",
     "duckdb": "evaluate_file (DuckDB)",
@@ -82,6 +85,13 @@ LABELS = {
     "spark_d3": "evaluate_spark decimals=3",
     "mllib": "MLlib numBins=1000",
     "mllib_exact": "MLlib numBins=0",
+    "mllib_10k": "MLlib numBins=10000",
+    "polars": "bm.evaluate(LazyFrame) Polars",
+    "dask": "bm.evaluate(dask) 2 workers",
+    "duckdb_d4": "evaluate_file decimals=4",
+    "polars_d4": "Polars decimals=4",
+    "dask_d4": "Dask decimals=4",
+    "spark_d4": "evaluate_spark decimals=4",
 }
 TOL = 1e-9  # "exact": agreement to this (relative to max(1, |value|))
 
@@ -102,14 +112,15 @@ def chunk(seed: int, i: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     return y.astype(np.int8), p
 
 
-def data_files(n: int, data_dir: Path, seed: int) -> dict[str, Path]:
-    """The two Parquet files of n rows (written unless they exist with these parameters)."""
+def data_files(n: int, data_dir: Path, seed: int,
+               kinds: tuple[str, ...] = KINDS) -> dict[str, Path]:
+    """The Parquet files of n rows (written unless they exist with these parameters)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     params = json.dumps({"version": DATA_VERSION, "n": n, "seed": seed,
                          "prevalence": PREVALENCE, "auc": TARGET_AUC, "row_group": ROW_GROUP})
-    paths = {k: data_dir / f"scale_n{n}_s{seed}_{k}.parquet" for k in KINDS}
+    paths = {k: data_dir / f"scale_n{n}_s{seed}_{k}.parquet" for k in kinds}
 
     def fresh(path: Path) -> bool:
         try:
@@ -125,19 +136,21 @@ def data_files(n: int, data_dir: Path, seed: int) -> dict[str, Path]:
                        metadata={"binmetrics_bench": params})
     t0 = time.perf_counter()
     tmp = {k: p.with_suffix(".tmp") for k, p in paths.items()}
-    writers = {k: pq.ParquetWriter(tmp[k], schema) for k in KINDS}
+    writers = {k: pq.ParquetWriter(tmp[k], schema) for k in kinds}
     try:
         for i, start in enumerate(range(0, n, ROW_GROUP)):
             y, p = chunk(seed, i, min(ROW_GROUP, n - start))
             for k, s in (("continuous", p), ("3dp", np.round(p, 3))):
+                if k not in writers:
+                    continue
                 writers[k].write_table(pa.table({"y": y, "p": s}, schema=schema),
                                        row_group_size=ROW_GROUP)
     finally:
         for w in writers.values():
             w.close()
-    for k in KINDS:
+    for k in kinds:
         os.replace(tmp[k], paths[k])
-    print(f"# wrote {n:.0e} rows x 2 files in {time.perf_counter() - t0:.1f} s "
+    print(f"# wrote {n:.0e} rows x {len(kinds)} files in {time.perf_counter() - t0:.1f} s "
           f"({', '.join(f'{p.stat().st_size / 1e9:.2f} GB' for p in paths.values())})",
           flush=True)
     return paths
@@ -244,8 +257,8 @@ def child(engine: str, path: str, spark_memory: str, repeats: int) -> dict[str, 
         def work() -> tuple[Any, dict[str, Any]]:
             ev = bm.evaluate(y, s, undefined="ignore")
             return ev, ev.to_dict()
-    elif engine in ("duckdb", "duckdb_d3"):
-        decimals = 3 if engine == "duckdb_d3" else None
+    elif engine in ("duckdb", "duckdb_d3", "duckdb_d4"):
+        decimals = {"duckdb_d3": 3, "duckdb_d4": 4}.get(engine)
 
         def work() -> tuple[Any, dict[str, Any]]:
             ev = evaluate_file(path, label="y", score="p", decimals=decimals, undefined="ignore")
@@ -258,6 +271,30 @@ def child(engine: str, path: str, spark_memory: str, repeats: int) -> dict[str, 
                 acc.update(batch.column("y").to_numpy(), batch.column("p").to_numpy())
             ev = acc.evaluate(undefined="ignore")
             return ev, ev.to_dict()
+    elif engine in ("polars", "polars_d4"):
+        import polars as pl
+
+        decimals = 4 if engine == "polars_d4" else None
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            ev = bm.evaluate(pl.scan_parquet(path), label="y", score="p", decimals=decimals,
+                             undefined="ignore")
+            return ev, ev.to_dict()
+    elif engine in ("dask", "dask_d4"):
+        import dask.dataframe as dd
+        from distributed import Client, LocalCluster
+
+        t0 = time.perf_counter()
+        cluster = LocalCluster(n_workers=DASK_WORKERS, threads_per_worker=1, processes=True,
+                               dashboard_address=None, memory_limit=spark_memory)
+        client = Client(cluster)
+        out["start_seconds"], out["warmup_seconds"] = time.perf_counter() - t0, 0.0
+        decimals = 4 if engine == "dask_d4" else None
+
+        def work() -> tuple[Any, dict[str, Any]]:
+            ev = bm.evaluate(dd.read_parquet(path, columns=["y", "p"]), label="y",
+                             score="p", decimals=decimals, undefined="ignore")
+            return ev, ev.to_dict()
     elif engine in SPARK_ENGINES:
         import pandas as pd
 
@@ -267,8 +304,8 @@ def child(engine: str, path: str, spark_memory: str, repeats: int) -> dict[str, 
         rng = np.random.default_rng(0)
         tiny = spark.createDataFrame(pd.DataFrame({
             "y": (rng.random(1000) < 0.1).astype(np.int8), "p": rng.random(1000)}))
-        decimals = 3 if engine == "spark_d3" else None
-        bins = 1000 if engine == "mllib" else 0
+        decimals = {"spark_d3": 3, "spark_d4": 4}.get(engine)
+        bins = {"mllib": 1000, "mllib_10k": 10000}.get(engine, 0)
 
         def on(df: Any) -> tuple[Any, dict[str, Any]]:
             if engine.startswith("spark"):
@@ -301,8 +338,13 @@ def child(engine: str, path: str, spark_memory: str, repeats: int) -> dict[str, 
     if engine in SPARK_ENGINES:
         out["rss_jvm"] = peak_rss_descendants()
         spark.stop()
-    if engine.endswith("_d3"):
+    if engine.endswith(("_d3", "_d4")):
         out["bounds"] = bounds_of(ev)
+        out["auc"] = float(ev["auc"])
+    if engine.startswith("dask"):
+        out["rss_workers"] = peak_rss_descendants()
+        client.close()
+        cluster.close()
     if ev is not None:
         out["n_distinct"] = int(ev.table.n_distinct)
     out["values"] = clean(values)
@@ -373,6 +415,10 @@ def exactness(r: dict[str, Any], ref: dict[str, Any] | None) -> str:
     if "error" in r:
         return ""
     if ref is None or "error" in ref:
+        if "bounds" in r:  # binned, too large for memory: the exact AUC lies in the bound
+            low, high, _ = r["bounds"]["auc"]
+            return (f"(no in-memory reference) AUC {r['auc']:.6f}, exact AUC in "
+                    f"[{low:.6f}, {high:.6f}] (+-{(high - low) / 2:.1e})")
         return "(no in-memory reference)"
     exact = ref["values"]
     if r["engine"].startswith("mllib"):
@@ -429,6 +475,8 @@ def report(results: list[dict[str, Any]], meta: dict[str, Any]) -> list[str]:
         sec = r["seconds"]
         rss = (r["rss_python"] + r.get("rss_jvm", 0.0)) / 1e9
         rss_s = f"{rss:.2f} GB" + (f" (JVM {r['rss_jvm'] / 1e9:.1f})" if "rss_jvm" in r else "")
+        if "rss_workers" in r:
+            rss_s += f" (+ workers {r['rss_workers'] / 1e9:.1f})"
         ratio = f"{sec / n / base[kind]:.2f}" if kind in base else "-"
         r["ratio"] = sec / n / base[kind] if kind in base else math.nan
         aside = [f"load avg {r['load']:.1f}"]
@@ -508,6 +556,44 @@ def growth(results: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def padding_report(seed: int) -> list[str]:
+    """torchmetrics-style distributed AUC, simulated (issue 30; torchmetrics #1297).
+
+    ``DistributedSampler`` gives each of W ranks ceil(n / W) rows, padding the last
+    ranks with the first rows again; a metric that gathers the ranks' predictions
+    then counts those rows twice, and one that averages the ranks' AUCs is a
+    different statistic. binmetrics merges the ranks' count tables (of the rows
+    without padding: each rank knows its real rows), which gives the AUC of the n
+    rows whatever W is.
+    """
+    import binmetrics as bm
+    from binmetrics.engines import Accumulator
+
+    lines = ["| n | ranks W | padded rows | gathered, padded | mean of per-rank AUCs | "
+             "merged count tables (binmetrics) |", "|---|---|---|---|---|---|"]
+    for n in (1_001, 100_003):
+        y, s = chunk(seed, 0, n)
+        y = (np.arange(n) % 7 == 0) | (y == 1)  # a validation set with enough positives
+        exact = bm.evaluate(y, s)["auc"]
+        for w in (1, 2, 3, 8, 64):
+            per = -(-n // w)
+            idx = np.arange(per * w) % n  # DistributedSampler(shuffle=False, drop_last=False)
+            ranks = [idx[r::w] for r in range(w)]  # rank r takes every w-th index
+            padded = bm.evaluate(y[idx], s[idx])["auc"]
+            means = [bm.evaluate(y[i], s[i], undefined="ignore")["auc"] for i in ranks]
+            mean = float(np.nanmean(means))
+            real = [i[: max(0, min(per, (n - r + w - 1) // w))] for r, i in enumerate(ranks)]
+            acc = Accumulator()
+            for i in real:
+                acc.update(y[i], s[i])
+            merged = acc.evaluate()["auc"]
+            lines.append(f"| {n} | {w} | {per * w - n} | {padded - exact:+.2e} | "
+                         f"{mean - exact:+.2e} | {merged - exact:+.1e} |")
+    lines += ["", "Differences from the AUC of the n rows (bm.evaluate); the padded rows "
+              "are the first rows again, as DistributedSampler(drop_last=False) pads."]
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -533,6 +619,10 @@ def main() -> None:
                     help="stop a measurement whose processes exceed this many GB")
     ap.add_argument("--out", type=Path, help="save the results as JSON (default: data dir)")
     ap.add_argument("--from-json", type=Path, help="print the report of a saved run")
+    ap.add_argument("--kinds", default=",".join(KINDS), help="score kinds to write and run")
+    ap.add_argument("--padding", action="store_true",
+                    help="issue 30: what DistributedSampler's padding does to a naive "
+                         "distributed AUC (simulated; no timing), then exit")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -545,6 +635,10 @@ def main() -> None:
         saved = json.loads(args.from_json.read_text())
         print("\n".join(report(saved["results"], saved["meta"])))
         return
+    if args.padding:
+        print("\n".join(padding_report(args.seed)))
+        return
+    kinds = tuple(k.strip() for k in args.kinds.split(","))
     sizes = [int(float(x)) for x in ("1e5,1e6" if args.quick else args.sizes).split(",")]
     engines = [e.strip() for e in args.engines.split(",")]
     unknown = set(engines) - set(ENGINES)
@@ -564,8 +658,8 @@ def main() -> None:
     out_path = args.out or args.data_dir / "bench_scale_results.json"
     results: list[dict[str, Any]] = []
     for n in sizes:
-        files = data_files(n, args.data_dir, args.seed)
-        for kind in KINDS:
+        files = data_files(n, args.data_dir, args.seed, kinds)
+        for kind in kinds:
             for eng in engines:
                 if ((eng in CONTINUOUS_ONLY and kind != "continuous")
                         or (eng == "memory" and n > args.memory_max)
@@ -578,7 +672,7 @@ def main() -> None:
                 done = (f"{r['seconds']:8.2f} s  peak "
                         f"{(r['rss_python'] + r.get('rss_jvm', 0)) / 1e9:5.2f} GB"
                         if "error" not in r else r["error"])
-                print(f"# {fmt_n(n):>4} {kind:>10} {LABELS[eng]:<28} {done}", flush=True)
+                print(f"# {fmt_n(n):>4} {kind:>10} {LABELS[eng]:<30} {done}", flush=True)
                 out_path.parent.mkdir(parents=True, exist_ok=True)
                 out_path.write_text(json.dumps({"meta": meta, "results": results}))
     print()
