@@ -220,6 +220,8 @@ class DaskJob(AggregateJob):
                                         or pd.api.types.is_bool_dtype(dtypes[col])):
                 raise TypeError(f"{role} column {col!r} of {self.source} must be numeric; its "
                                 f"type is {dtypes[col]}")
+        self._key_kinds = [np.dtype(dtypes[b]).kind if isinstance(dtypes[b], np.dtype)
+                           else "O" for b in self.by]
         cols = list(dict.fromkeys([label, score, *([weight] if weight else []), *self.by]))
         self._parts = data[cols].to_delayed()
 
@@ -227,6 +229,15 @@ class DaskJob(AggregateJob):
         client, self._client = self._client, None
         if client is not None:
             client.close()
+
+    @staticmethod
+    def _value(v: Any, none_if_missing: bool) -> Any:
+        """A value of the statistics as Python's; a missing key of a column that is not
+        float (pandas NA, NaN of a string column) as None, as pandas reads it."""
+        if none_if_missing and (v is None or v is pd.NA or (isinstance(v, float)
+                                                            and math.isnan(v))):
+            return None
+        return v.item() if isinstance(v, np.generic) else v
 
     def _cfg(self, **extra: Any) -> dict[str, Any]:
         half = self.w_exponent // 2
@@ -244,6 +255,29 @@ class DaskJob(AggregateJob):
         except dask_errors() as exc:
             raise EngineError(f"Dask failed on {self.source}: {type(exc).__name__}: "
                               f"{one_line(exc)[:1000]}") from None
+
+    def _as_completed(self, parts: list[Any]) -> Iterator[Any]:
+        """The results of ``parts`` (delayed) in the order they finish: all submitted at
+        once to a distributed client, else computed ``split_every`` at a time."""
+        try:
+            from distributed import as_completed, default_client
+
+            client = default_client()
+        except (ImportError, ValueError):  # no distributed, or no client: local threads
+            for i in range(0, len(parts), self.split_every):
+                yield from self._compute(*parts[i:i + self.split_every])
+            return
+        futures = client.compute(parts)
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+                future.release()
+        except dask_errors() as exc:
+            raise EngineError(f"Dask failed on {self.source}: {type(exc).__name__}: "
+                              f"{one_line(exc)[:1000]}") from None
+        finally:
+            for future in futures:
+                future.release()
 
     def _tree(self, parts: list[Any], merge: Any, *args: Any) -> Any:
         """The merge of ``parts`` (delayed), ``split_every`` at a time, up to one."""
@@ -263,7 +297,8 @@ class DaskJob(AggregateJob):
         (table,) = self._compute(self._tree(parts, merge_stats, n))
         rows = []
         for r in table.itertuples(index=False):
-            r = tuple(v.item() if isinstance(v, np.generic) else v for v in r)
+            r = tuple(self._value(v, i < n and self._key_kinds[i] != "f")
+                      for i, v in enumerate(r))
             body = dict(zip(STAT_COLUMNS, r[n + 1:], strict=True))
             fin = body["n"] - body["n_null"] - body["n_nan"] - body["n_inf"]
             if not fin:
@@ -282,10 +317,9 @@ class DaskJob(AggregateJob):
                         priors=[g.prior if math.isfinite(g.prior) else 0.5 for g in groups])
         parts = [delayed(partition_counts)(p, cfg) for p in self._parts]
         if not ordered:  # each partition's table to the Collector, as they come
-            for i in range(0, len(parts), self.split_every):
-                for t in self._compute(*parts[i:i + self.split_every]):
-                    yield {"gid": t["gid"].to_numpy(np.int64), "s": t["s"].to_numpy(),
-                           "pos": t["pos"].to_numpy(), "neg": t["neg"].to_numpy()}
+            for t in self._as_completed(parts):
+                yield {"gid": t["gid"].to_numpy(np.int64), "s": t["s"].to_numpy(),
+                       "pos": t["pos"].to_numpy(), "neg": t["neg"].to_numpy()}
             return
         (table,) = self._compute(self._tree(parts, merge_counts))
         table = table.sort_values(["gid", "s"], ascending=[True, False], kind="stable")
