@@ -56,7 +56,9 @@ from binmetrics.display import plot as plot
 from binmetrics.display.report import report as report
 from binmetrics.engines import (
     Accumulator as Accumulator,
+    evaluate_dask as evaluate_dask,
     evaluate_file as evaluate_file,
+    evaluate_polars as evaluate_polars,
     evaluate_spark as evaluate_spark,
 )
 from binmetrics.evaluation.api import evaluate as evaluate, score as score

@@ -403,7 +403,7 @@ def open_dask_file(path: str, *, label: str, score: str, weight: str | None = No
         try:
             from distributed import Client
 
-            client = Client(scheduler, timeout=30)
+            client = Client(scheduler, timeout=10)
         except ImportError:
             raise DASK.missing("--scheduler") from None
         except (OSError, TimeoutError) as exc:
