@@ -29,6 +29,12 @@ on local[2] (exact); ``spark_d3`` the same with decimals=3 (continuous file);
 ``mllib`` pyspark.ml BinaryClassificationEvaluator with its default numBins=1000
 (areaUnderROC and areaUnderPR, one evaluate() each, as a user calls it);
 ``mllib_exact`` the same with numBins=0 (no down-sampling).
+Issue 30 adds: ``polars`` bm.evaluate on ``pl.scan_parquet`` (Polars' streaming
+engine); ``dask`` bm.evaluate on ``dd.read_parquet(split_row_groups=True)`` (a
+partition per 1e6-row group) on a ``distributed.LocalCluster`` of 2 worker processes
+(one thread, 4 GB each; their peak RSS is reported apart); ``*_d4`` each engine with
+decimals=4; ``mllib_10k`` MLlib at numBins=10000; ``--padding`` the simulation of
+torchmetrics-style ``DistributedSampler`` padding (no timing).
 
 Exactness: against in-memory evaluate() on the same file, the largest
 |a - b| / max(1, |b|) over the measures of ``to_dict()`` (absolute for measures in
@@ -286,14 +292,14 @@ def child(engine: str, path: str, spark_memory: str, repeats: int) -> dict[str, 
 
         t0 = time.perf_counter()
         cluster = LocalCluster(n_workers=DASK_WORKERS, threads_per_worker=1, processes=True,
-                               dashboard_address=None, memory_limit=spark_memory)
+                               dashboard_address=":0", memory_limit="4GB")
         client = Client(cluster)
         out["start_seconds"], out["warmup_seconds"] = time.perf_counter() - t0, 0.0
         decimals = 4 if engine == "dask_d4" else None
 
         def work() -> tuple[Any, dict[str, Any]]:
-            ev = bm.evaluate(dd.read_parquet(path, columns=["y", "p"]), label="y",
-                             score="p", decimals=decimals, undefined="ignore")
+            ddf = dd.read_parquet(path, columns=["y", "p"], split_row_groups=True)
+            ev = bm.evaluate(ddf, label="y", score="p", decimals=decimals, undefined="ignore")
             return ev, ev.to_dict()
     elif engine in SPARK_ENGINES:
         import pandas as pd
