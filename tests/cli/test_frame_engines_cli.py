@@ -80,7 +80,7 @@ def test_auto_keeps_duckdb_and_scheduler_picks_dask(cli: Run, files: tuple[str, 
 @pytest.mark.slow  # a subprocess per engine, ~10 s each under load
 def test_by_groups_on_the_cluster(cli: Run, files: tuple[str, pd.DataFrame],
                                   scheduler: str) -> None:
-    glob, df = files
+    glob, _ = files
     out = cli("evaluate", glob, "--label", "y", "--score", "p", "--by", "g", "--engine",
               "dask", "--scheduler", scheduler, "--format", "csv")
     assert out.returncode == 0, out.stderr

@@ -203,7 +203,8 @@ def test_a_lost_worker_is_named(data: pd.DataFrame) -> None:
 def test_a_million_rows(client: Any, tmp_path: Path, k: int) -> None:
     df = frame(6, 1_000_000)
     cuts = np.linspace(0, len(df), k + 1).astype(int)
-    for i, piece in enumerate(df.iloc[a:b] for a, b in itertools.pairwise(cuts)):  # read by the workers, not shipped
+    # read by the workers, not shipped in the graph
+    for i, piece in enumerate(df.iloc[a:b] for a, b in itertools.pairwise(cuts)):
         piece.to_parquet(tmp_path / f"part{i:02d}.parquet")
     ddf = dd.read_parquet(str(tmp_path / "*.parquet"))
     assert ddf.npartitions == k
