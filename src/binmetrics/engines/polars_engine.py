@@ -178,7 +178,7 @@ class PolarsJob(AggregateJob):
 
     def _with_groups(self, src: Any, groups: list[Group], pos_values: list[Any]) -> Any:
         """The finite rows with ``gid``, ``pos`` (the class) and their group's prior
-        (``pi``, ``lpi``, ``lpi``: for the information score)."""
+        (``pi``, ``lpi``, ``l1pi``: for the information score)."""
         pl = _polars()
         pi = np.array([g.prior if np.isfinite(g.prior) else 0.5 for g in groups])
         y = pl.col("y")
