@@ -225,3 +225,9 @@ def test_a_million_rows_in_k_files(tmp_path: Path, k: int) -> None:
         assert_same(ev, exact)
     assert_same(bm.evaluate(lf, label="y", score="p", weight="w"),
                 bm.evaluate(df.y, df.p, sample_weight=df.w), rel=1e-12)
+
+
+def test_where_is_refused_with_what_to_do(data: pd.DataFrame) -> None:
+    with pytest.raises(ValueError, match=r"where= \(--where\) is not supported by the Polars "
+                                         r"engine: filter the LazyFrame first"):
+        PolarsJob(pl.from_pandas(data).lazy(), label="y", score="p", where="p > 1")

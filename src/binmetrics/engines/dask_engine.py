@@ -203,8 +203,9 @@ class DaskJob(AggregateJob):
         if source is not None:
             self.source = source
         if where is not None:
-            raise ValueError("where= is not supported by the Dask engine: filter the "
-                             "DataFrame first (ddf[ddf.split == 'test'])")
+            raise ValueError("where= (--where) is not supported by the Dask engine: "
+                             "filter the DataFrame first (ddf[ddf.split == 'test']), or "
+                             "use the DuckDB or Spark engine")
         if not (isinstance(split_every, int) and split_every >= 2):
             raise ValueError(f"split_every must be an integer >= 2, got {split_every!r}")
         self.split_every = split_every

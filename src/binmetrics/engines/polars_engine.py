@@ -82,8 +82,9 @@ class PolarsJob(AggregateJob):
         if source is not None:
             self.source = source
         if where is not None:
-            raise ValueError("where= is not supported by the Polars engine: filter the "
-                             "LazyFrame first (lf.filter(...))")
+            raise ValueError("where= (--where) is not supported by the Polars engine: "
+                             "filter the LazyFrame first (lf.filter(...)), or use the DuckDB or "
+                             "Spark engine")
         self._engine = "streaming" if streaming else "in-memory"
         try:
             schema = data.collect_schema()
