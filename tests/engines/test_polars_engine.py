@@ -231,3 +231,20 @@ def test_where_is_refused_with_what_to_do(data: pd.DataFrame) -> None:
     with pytest.raises(ValueError, match=r"where= \(--where\) is not supported by the Polars "
                                          r"engine: filter the LazyFrame first"):
         PolarsJob(pl.from_pandas(data).lazy(), label="y", score="p", where="p > 1")
+
+
+def test_accumulator_takes_polars_frames(data: pd.DataFrame, tmp_path: Path) -> None:
+    path = tmp_path / "d.parquet"
+    data.to_parquet(path, row_group_size=4_000)
+    exact = bm.evaluate(data.y, data.p, sample_weight=data.w)
+    lazy = Accumulator().update(pl.scan_parquet(path), label="y", score="p", weight="w")
+    assert lazy.n_rows == len(data)
+    eager = Accumulator().update(pl.read_parquet(path), label="y", score="p", weight="w")
+    for acc in (lazy, eager):
+        np.testing.assert_allclose(acc.table.pos, exact.table.pos, rtol=1e-13)
+        assert_same(acc.evaluate(), exact, rel=1e-12)
+    with pytest.raises(ValueError, match=r"score column 'pp' not found in the LazyFrame "
+                                         r"\(did you mean 'p'\?\)"):
+        Accumulator().update(pl.scan_parquet(path), label="y", score="pp")
+    with pytest.raises(TypeError, match="not both"):
+        Accumulator().update(pl.read_parquet(path), data.p, label="y", score="p")

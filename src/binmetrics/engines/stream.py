@@ -314,12 +314,18 @@ class Accumulator(Tabular):
         self._table: CountTable | None = None
 
     # --- adding data ----------------------------------------------------------------
-    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> Accumulator:
+    def update(self, y_true: Any, y_score: Any = None, sample_weight: Any = None, *,
+               label: str | None = None, score: str | None = None,
+               weight: str | None = None) -> Accumulator:
         """Add one batch (validated as :func:`binmetrics.evaluate` does); returns self.
 
         A bad batch is an error naming it ("batch 3: ...") and changes nothing. A
         batch may hold one class only, or carry zero weight only: the labels and the
         total weight are checked over all the batches (the total at :meth:`evaluate`).
+
+        ``update(table, label="y", score="p", weight="w")`` adds the columns of a table
+        (pandas, Polars or PyArrow); a Polars LazyFrame is read by Polars' streaming
+        engine and added batch by batch (each one a batch).
 
         Examples
         --------
@@ -330,7 +336,13 @@ class Accumulator(Tabular):
         Traceback (most recent call last):
         ...
         ValueError: batch 1: y_true has labels [-1, 0], which are not {0, 1}, {-1, 1} ...
+        >>> import pandas as pd
+        >>> Accumulator().update(pd.DataFrame({"y": [1, 0], "p": [.9, .2]}), label="y",
+        ...                      score="p").n_rows
+        2
         """
+        if label is not None or score is not None or weight is not None:
+            return self._update_table(y_true, y_score, sample_weight, label, score, weight)
         k = self.n_batches
         try:
             y = as_1d(y_true, "y_true")
@@ -381,6 +393,44 @@ class Accumulator(Tabular):
         if self._pending_size > max(self._state.scores.size, 1 << 16):
             self._collapse()
         return self
+
+    def _update_table(self, data: Any, y_score: Any, sample_weight: Any, label: str | None,
+                      score: str | None, weight: str | None) -> Accumulator:
+        """The columns of ``data`` as one batch; a Polars LazyFrame as its batches."""
+        if y_score is not None or sample_weight is not None:
+            raise TypeError("give the columns by name (label='y', score='p', weight='w') or "
+                            "the arrays, not both")
+        if not (isinstance(label, str) and isinstance(score, str)):
+            raise TypeError("a table's batch needs its label and score columns: "
+                            "update(table, label='y', score='p')")
+        if type(data).__name__ == "LazyFrame" and hasattr(data, "collect_batches"):
+            cols = [label, score, *([weight] if weight is not None else [])]
+            self._check_columns(list(data.collect_schema().names()), cols, "the LazyFrame")
+            for batch in data.select(cols).collect_batches(engine="streaming"):
+                self._update_table(batch, None, None, label, score, weight)
+            return self
+        names = getattr(data, "column_names", None)  # PyArrow; pandas and Polars: columns
+        available = [str(c) for c in (names if names is not None
+                                      else getattr(data, "columns", []))]
+        if not available:
+            raise TypeError(f"update(table, label=, score=) needs a table (pandas, Polars or "
+                            f"PyArrow); got {type(data).__name__}")
+        cols = [label, score, *([weight] if weight is not None else [])]
+        self._check_columns(available, cols, "the table")
+
+        def column(name: str) -> Any:
+            col = data.column(name) if names is not None else data[name]
+            return col.to_numpy() if hasattr(col, "to_numpy") else np.asarray(col)
+
+        return self.update(column(label), column(score),
+                           None if weight is None else column(weight))
+
+    @staticmethod
+    def _check_columns(available: list[str], cols: list[str], where: str) -> None:
+        from binmetrics.engines._common import check_names
+
+        roles = ("label", "score", "weight")
+        check_names(available, list(zip(roles, cols, strict=False)), where)
 
     def _labels_of(self, y: np.ndarray) -> tuple[npt.NDArray[np.bool_], np.ndarray, Any]:
         """The batch's labels as booleans, the labels seen with it, the positive found."""
