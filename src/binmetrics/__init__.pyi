@@ -58,6 +58,8 @@ from binmetrics.engines import (
     Accumulator as Accumulator,
     evaluate_file as evaluate_file,
     evaluate_spark as evaluate_spark,
+    monitor as monitor,
+    MonitorResult as MonitorResult,
 )
 from binmetrics.evaluation.api import evaluate as evaluate, score as score
 from binmetrics.evaluation.binary import BestThreshold as BestThreshold, Evaluation as Evaluation

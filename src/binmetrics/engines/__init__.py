@@ -8,6 +8,7 @@ with :func:`binmetrics.evaluate` on the same data.
 * :class:`Accumulator`: streaming batches, mergeable across workers.
 * :func:`evaluate_file`: CSV/Parquet files and globs, out of core, with DuckDB.
 * :func:`evaluate_spark`: a pyspark DataFrame, grouped on the cluster.
+* :func:`monitor`: measures over sliding time windows, tested against a reference period.
 * ``decimals=`` / ``bins=``: binned scores with exact error bounds
   (:mod:`binmetrics.table.binning`, :func:`binned_table`, :mod:`binmetrics.evaluation.bounds`).
 """
@@ -16,6 +17,7 @@ with :func:`binmetrics.evaluate` on the same data.
 # importing files and spark registers their engines with the registry.
 from binmetrics.engines.binning import binned_table
 from binmetrics.engines.files import evaluate_file
+from binmetrics.engines.monitor import MonitorResult, monitor
 from binmetrics.engines.registry import FileEngine, file_engines, get_engine, register_engine
 from binmetrics.engines.spark import evaluate_spark
 from binmetrics.engines.stream import Accumulator
@@ -27,12 +29,14 @@ __all__ = [
     "BinSpec",
     "Binning",
     "FileEngine",
+    "MonitorResult",
     "binned_table",
     "error_bounds",
     "evaluate_file",
     "evaluate_spark",
     "file_engines",
     "get_engine",
+    "monitor",
     "register_engine",
     "value_bounds",
 ]

@@ -1,0 +1,159 @@
+"""Count tables over time: batch tables, a window slid by subtracting the batch that
+leaves and adding the one that enters, and the score-distribution statistics of a
+window against a reference (KS, PSI).
+
+A table here is a triple ``(keys, pos, neg)``: the negated distinct scores in
+ascending order (so scores descend, as in :class:`~binmetrics.table.CountTable`) and
+int64 counts. Counts are exact integers, so a window built by subtractions and
+additions equals the table of its rows built afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from binmetrics.table.counts import CountTable, count_dtype
+
+__all__ = ["Batch", "ks_statistic", "psi", "slide", "to_count_table"]
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+
+class Batch(NamedTuple):
+    """One batch's (or window's) table: ascending negated scores, int64 counts."""
+
+    keys: Floats
+    pos: Ints
+    neg: Ints
+
+    @property
+    def n(self) -> int:
+        return int(self.pos.sum() + self.neg.sum())
+
+    @property
+    def n_pos(self) -> int:
+        return int(self.pos.sum())
+
+
+EMPTY = Batch(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+
+def batch_of(y: npt.NDArray[np.bool_], s: Floats) -> Batch:
+    """The table of validated rows (boolean labels, finite scores): one sort."""
+    if s.size == 0:
+        return EMPTY
+    t = CountTable.from_validated(y, s, None)
+    return Batch(np.negative(t.scores), t.pos.astype(np.int64), t.neg.astype(np.int64))
+
+
+def add(a: Batch, b: Batch) -> Batch:
+    """The table of the union of ``a`` and ``b``: a linear merge placed by binary search
+    (``b``'s scores found in ``a``'s; new ones inserted, shared ones added)."""
+    if b.keys.size == 0:
+        return a
+    if a.keys.size == 0:
+        return b
+    at = np.searchsorted(a.keys, b.keys)
+    hit = at < a.keys.size
+    hit[hit] = a.keys[at[hit]] == b.keys[hit]
+    pos, neg = a.pos.copy(), a.neg.copy()
+    pos[at[hit]] += b.pos[hit]
+    neg[at[hit]] += b.neg[hit]
+    new = ~hit
+    if not new.any():
+        return Batch(a.keys, pos, neg)
+    where = at[new]
+    return Batch(np.insert(a.keys, where, b.keys[new]), np.insert(pos, where, b.pos[new]),
+                 np.insert(neg, where, b.neg[new]))
+
+
+def subtract(a: Batch, b: Batch) -> Batch:
+    """The table of ``a``'s rows less ``b``'s (``b`` a part of ``a``): its counts taken
+    away, the scores left with no case dropped."""
+    if b.keys.size == 0:
+        return a
+    at = np.searchsorted(a.keys, b.keys)
+    pos, neg = a.pos.copy(), a.neg.copy()
+    pos[at] -= b.pos
+    neg[at] -= b.neg
+    empty = (pos[at] + neg[at]) == 0
+    if not empty.any():
+        return Batch(a.keys, pos, neg)
+    keep = np.ones(a.keys.size, dtype=bool)
+    keep[at[empty]] = False
+    return Batch(a.keys[keep], pos[keep], neg[keep])
+
+
+def slide(batches: list[Batch], width: int, n_windows: int) -> Iterator[Batch]:
+    """The tables of windows ``k = 0 .. n_windows - 1``, window k being batches
+    ``k .. k + width - 1`` (those that exist): the first by additions, each next one by
+    one subtraction and one addition."""
+    current = EMPTY
+    for b in batches[:width]:
+        current = add(current, b)
+    for k in range(n_windows):
+        if k:
+            current = subtract(current, batches[k - 1])
+            if k + width - 1 < len(batches):
+                current = add(current, batches[k + width - 1])
+        yield current
+
+
+def to_count_table(b: Batch) -> CountTable:
+    """``b`` as the :class:`CountTable` that :meth:`CountTable.from_arrays` builds from
+    its rows (the same scores, counts and count type)."""
+    dt = count_dtype(float((b.pos + b.neg).max()))
+    return CountTable(np.negative(b.keys), b.pos.astype(dt), b.neg.astype(dt),
+                      weighted=False, _trusted=True, _totals=(b.n_pos, b.n - b.n_pos))
+
+
+# --- the score distribution against the reference -----------------------------------
+def ks_statistic(window: Batch, reference: Batch) -> float:
+    """The two-sample Kolmogorov-Smirnov statistic sup_x |F_w(x) - F_r(x)| of the
+    windows' and the reference's scores (every case counted, both classes), from the two
+    tables: between two of the window's scores F_w is constant and F_r rises, so the
+    supremum is reached at a window score or just below one (scipy's ``ks_2samp``
+    statistic on the rows)."""
+    # scores ascending with their cumulative fractions (F at each distinct score)
+    ws = np.negative(window.keys[::-1])
+    wc = np.cumsum((window.pos + window.neg)[::-1]) / window.n
+    rs = np.negative(reference.keys[::-1])
+    rc = np.concatenate([[0.0], np.cumsum((reference.pos + reference.neg)[::-1])
+                         / reference.n])
+    at = rc[np.searchsorted(rs, ws, side="right")]  # F_r(x)
+    below = rc[np.searchsorted(rs, ws, side="left")]  # F_r(x-)
+    before = np.concatenate([[0.0], wc[:-1]])  # F_w just below each window score
+    return float(max(np.abs(wc - at).max(), np.abs(before - below).max()))
+
+
+def decile_edges(reference_scores: Floats) -> Floats:
+    """The bin edges of the PSI: the reference scores' deciles (``np.quantile``, its
+    default linear interpolation), repeated edges kept once."""
+    return np.unique(np.quantile(reference_scores, np.linspace(0.1, 0.9, 9)))
+
+
+#: a bin's share is floored at this before the logarithm (an empty bin would make the
+#: PSI infinite), as evidently does
+PSI_FLOOR = 1e-4
+
+
+def bin_shares(b: Batch, edges: Floats) -> Floats:
+    """The share of ``b``'s cases in each bin (-inf, e1], (e1, e2], ..., (e_k, inf)."""
+    s = np.negative(b.keys[::-1])  # ascending
+    c = np.concatenate([[0], np.cumsum((b.pos + b.neg)[::-1])])
+    cuts = c[np.searchsorted(s, edges, side="right")]
+    counts = np.diff(np.concatenate([[0], cuts, [c[-1]]]))
+    return np.asarray(counts / c[-1], dtype=np.float64)
+
+
+def psi(window_shares: Floats, reference_shares: Floats) -> float:
+    """Population stability index sum_i (w_i - r_i) ln(w_i / r_i), shares floored at
+    :data:`PSI_FLOOR`."""
+    w = np.maximum(window_shares, PSI_FLOOR)
+    r = np.maximum(reference_shares, PSI_FLOOR)
+    return float(np.sum((w - r) * np.log(w / r)))
