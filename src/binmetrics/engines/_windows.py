@@ -24,31 +24,51 @@ Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
 
+#: positives are held in the high 32 bits of one int64, negatives in the low 32: adding
+#: and subtracting tables then moves one array, not two (no field borrows or carries:
+#: counts stay in [0, 2**31))
+_SHIFT = 32
+_LOW = (1 << _SHIFT) - 1
+
+
 class Batch(NamedTuple):
-    """One batch's (or window's) table: ascending negated scores, int64 counts."""
+    """One batch's (or window's) table: ascending negated scores and the packed counts
+    ``pos * 2**32 + neg``."""
 
     keys: Floats
-    pos: Ints
-    neg: Ints
+    counts: Ints
+
+    @property
+    def pos(self) -> Ints:
+        return self.counts >> _SHIFT
+
+    @property
+    def neg(self) -> Ints:
+        return self.counts & _LOW
 
     @property
     def n(self) -> int:
-        return int(self.pos.sum() + self.neg.sum())
+        return self.n_pos + int(self.neg.sum())
 
     @property
     def n_pos(self) -> int:
         return int(self.pos.sum())
 
 
-EMPTY = Batch(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))
+EMPTY = Batch(np.zeros(0), np.zeros(0, np.int64))
 
 
 def batch_of(y: npt.NDArray[np.bool_], s: Floats) -> Batch:
     """The table of validated rows (boolean labels, finite scores): one sort."""
     if s.size == 0:
         return EMPTY
+    if s.size >= 1 << 31:
+        raise ValueError(f"a batch holds {s.size} rows; at most 2**31 - 1 fit a window's "
+                         "counts: choose a shorter step")
     t = CountTable.from_validated(y, s, None)
-    return Batch(np.negative(t.scores), t.pos.astype(np.int64), t.neg.astype(np.int64))
+    counts = t.pos.astype(np.int64) << _SHIFT
+    counts |= t.neg
+    return Batch(np.negative(t.scores), counts)
 
 
 def add(a: Batch, b: Batch) -> Batch:
@@ -61,15 +81,13 @@ def add(a: Batch, b: Batch) -> Batch:
     at = np.searchsorted(a.keys, b.keys)
     hit = at < a.keys.size
     hit[hit] = a.keys[at[hit]] == b.keys[hit]
-    pos, neg = a.pos.copy(), a.neg.copy()
-    pos[at[hit]] += b.pos[hit]
-    neg[at[hit]] += b.neg[hit]
+    counts = a.counts.copy()
+    counts[at[hit]] += b.counts[hit]
     new = ~hit
     if not new.any():
-        return Batch(a.keys, pos, neg)
+        return Batch(a.keys, counts)
     where = at[new]
-    return Batch(np.insert(a.keys, where, b.keys[new]), np.insert(pos, where, b.pos[new]),
-                 np.insert(neg, where, b.neg[new]))
+    return Batch(np.insert(a.keys, where, b.keys[new]), np.insert(counts, where, b.counts[new]))
 
 
 def subtract(a: Batch, b: Batch) -> Batch:
@@ -78,15 +96,12 @@ def subtract(a: Batch, b: Batch) -> Batch:
     if b.keys.size == 0:
         return a
     at = np.searchsorted(a.keys, b.keys)
-    pos, neg = a.pos.copy(), a.neg.copy()
-    pos[at] -= b.pos
-    neg[at] -= b.neg
-    empty = (pos[at] + neg[at]) == 0
-    if not empty.any():
-        return Batch(a.keys, pos, neg)
-    keep = np.ones(a.keys.size, dtype=bool)
-    keep[at[empty]] = False
-    return Batch(a.keys[keep], pos[keep], neg[keep])
+    counts = a.counts.copy()
+    counts[at] -= b.counts
+    gone = at[counts[at] == 0]
+    if not gone.size:
+        return Batch(a.keys, counts)
+    return Batch(np.delete(a.keys, gone), np.delete(counts, gone))
 
 
 def slide(batches: list[Batch], width: int, n_windows: int) -> Iterator[Batch]:
@@ -107,9 +122,11 @@ def slide(batches: list[Batch], width: int, n_windows: int) -> Iterator[Batch]:
 def to_count_table(b: Batch) -> CountTable:
     """``b`` as the :class:`CountTable` that :meth:`CountTable.from_arrays` builds from
     its rows (the same scores, counts and count type)."""
-    dt = count_dtype(float((b.pos + b.neg).max()))
-    return CountTable(np.negative(b.keys), b.pos.astype(dt), b.neg.astype(dt),
-                      weighted=False, _trusted=True, _totals=(b.n_pos, b.n - b.n_pos))
+    pos, neg = b.pos, b.neg
+    dt = count_dtype(float((pos + neg).max()))
+    n_pos = int(pos.sum())
+    return CountTable(np.negative(b.keys), pos.astype(dt), neg.astype(dt), weighted=False,
+                      _trusted=True, _totals=(n_pos, int(neg.sum())))
 
 
 # --- the score distribution against the reference -----------------------------------

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from binmetrics.backends import THREAD_ROWS, thread_map
 from binmetrics.chart import ChartData, render, series
 from binmetrics.comparison.ranks import holm_adjust
 from binmetrics.engines import _windows as win
@@ -28,6 +29,7 @@ from binmetrics.evaluation.options import EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once
 from binmetrics.formatting import Tabular
 from binmetrics.inference.delong import delong_unpaired_tables
+from binmetrics.inference.intervals import Placements, table_placements
 from binmetrics.inference.proportions import two_proportion_test
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import select_measures
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["MonitorResult", "monitor"]
 
 _DAY = pd.Timedelta("1D")
+#: windows evaluated together in threads (their tables are held at once)
+_CHUNK = 8
 
 
 class MonitorResult(Tabular):
@@ -265,12 +269,14 @@ def _reason(n: int, n_pos: int) -> str:
     return ""
 
 
-def _change_test(m: Measure, ev: Evaluation, ref: Evaluation) -> float:
+def _change_test(m: Measure, ev: Evaluation, ref: Evaluation,
+                 ref_placements: Placements | None) -> float:
     """The p-value of the window's change from the reference: DeLong's test for
     independent samples for a measure with a DeLong interval (the AUC), the pooled
     two-proportion z-test for a proportion; NaN for the other measures."""
     if "delong" in m.interval_methods:
-        return float(delong_unpaired_tables(ev.table, ref.table, "two-sided", 0.95).pvalue)
+        return float(delong_unpaired_tables(ev.table, ref.table, "two-sided", 0.95,
+                                            placements_b=ref_placements).pvalue)
     if m.proportion is not None:
         k1, n1 = (float(v) for v in m.proportion(ev.confusion))
         k2, n2 = (float(v) for v in m.proportion(ref.confusion))
@@ -456,27 +462,39 @@ def monitor(
                                  n_rows=ref_batch.n, n_positive_rows=ref_batch.n_pos,
                                  calibrate=False, check_range=False)
         ref_values = ref_ev.to_dict(measures=chosen)
-        records, evaluations = [], []
-        for k, b in enumerate(win.slide(batches, width, n_windows)):
+        # the reference's DeLong placements, once for every window's test
+        ref_placements = (table_placements(ref_ev.table) if any(
+            "delong" in m.interval_methods for m in chosen) else None)
+        def one(item: tuple[int, win.Batch]) -> tuple[dict[str, Any], Evaluation | None]:
+            k, b = item
             start = origin + k * step_len
             end = start + win_len
-            row: dict[str, Any] = {"start": start, "end": end, "n": b.n,
-                                   "positives": b.n_pos,
-                                   "prevalence": b.n_pos / b.n if b.n else math.nan,
+            n, n_pos = b.n, b.n_pos
+            row: dict[str, Any] = {"start": start, "end": end, "n": n, "positives": n_pos,
+                                   "prevalence": n_pos / n if n else math.nan,
                                    "in_reference": bool(start < ref_high and end > ref_low)}
-            reason = _reason(b.n, b.n_pos)
+            reason = _reason(n, n_pos)
             ev = None
             if not reason:
                 ev = opts.evaluation(win.to_count_table(b), pos_label=inp.pos_label,
-                                     n_rows=b.n, n_positive_rows=b.n_pos, calibrate=False,
+                                     n_rows=n, n_positive_rows=n_pos, calibrate=False,
                                      check_range=False)
-            row.update(_window_values(ev, ref_values, chosen, ids, ref_ev,
+            row.update(_window_values(ev, ref_values, chosen, ids, ref_ev, ref_placements,
                                       tested=not row["in_reference"], ci=ci,
                                       ci_method=ci_method, level=c, n_resamples=n_resamples,
                                       random_state=random_state))
             row["reason"] = reason
-            records.append(row)
-            evaluations.append(ev)
+            return row, ev
+
+        # the windows slide here, in order; each chunk of them is evaluated in threads
+        # (the passes over large tables release the GIL; the same values and warnings)
+        records, evaluations = [], []
+        windows = enumerate(win.slide(batches, width, n_windows))
+        while chunk := list(itertools.islice(windows, _CHUNK)):
+            big = min(b.keys.size for _, b in chunk) >= THREAD_ROWS
+            for row, ev in thread_map(one, chunk, parallel=big):
+                records.append(row)
+                evaluations.append(ev)
     frame = pd.DataFrame.from_records(records)
     for i in ids:
         p = frame[f"{i}_pvalue"].to_numpy(float)
@@ -499,7 +517,8 @@ def monitor(
 
 
 def _window_values(ev: Evaluation | None, ref_values: dict[str, float], chosen: list[Measure],
-                   ids: list[str], ref_ev: Evaluation, *, tested: bool, ci: bool,
+                   ids: list[str], ref_ev: Evaluation, ref_placements: Placements | None,
+                   *, tested: bool, ci: bool,
                    ci_method: str | Mapping[str, str], level: float, n_resamples: int,
                    random_state: Any) -> dict[str, Any]:
     """One window's measures, intervals, changes and p-values (NaN when not evaluated)."""
@@ -517,6 +536,7 @@ def _window_values(ev: Evaluation | None, ref_values: dict[str, float], chosen: 
         if ci:
             out[f"{i}_low"], out[f"{i}_high"] = bounds[i]
         out[f"{i}_change"] = values[i] - ref_values[i]
-        out[f"{i}_pvalue"] = (_change_test(m, ev, ref_ev) if ev is not None and tested
+        out[f"{i}_pvalue"] = (_change_test(m, ev, ref_ev, ref_placements)
+                              if ev is not None and tested
                               else math.nan)
     return out
