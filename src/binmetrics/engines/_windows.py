@@ -10,6 +10,7 @@ additions equals the table of its rows built afresh.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -18,7 +19,7 @@ import numpy.typing as npt
 
 from binmetrics.table.counts import CountTable, count_dtype
 
-__all__ = ["Batch", "ks_statistic", "psi", "slide", "to_count_table"]
+__all__ = ["Batch", "RecentRows", "ks_statistic", "psi", "slide", "to_count_table"]
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -174,3 +175,64 @@ def psi(window_shares: Floats, reference_shares: Floats) -> float:
     w = np.maximum(window_shares, PSI_FLOOR)
     r = np.maximum(reference_shares, PSI_FLOOR)
     return float(np.sum((w - r) * np.log(w / r)))
+
+
+# --- a window over a stream: the last N rows, or the rows of the last span of time ----
+class RecentRows:
+    """The rows of a stream still in its window, and their table.
+
+    ``size``: the last ``size`` rows added (in the order added); ``span`` (nanoseconds):
+    the rows whose time lies within ``span`` of the newest time seen, i.e.
+    ``time > newest - span``. The table is kept by adding each batch's table and
+    subtracting the table of the rows that leave; the rows themselves are kept (the
+    window's own memory), so that the leaving rows' table can be built.
+    """
+
+    def __init__(self, size: int | None = None, span: int | None = None) -> None:
+        self.size, self.span = size, span
+        # per part: labels, scores, times (int64 ns or None), its table
+        self.parts: deque[tuple[npt.NDArray[np.bool_], Floats, Ints | None, Batch]] = deque()
+        self.table = EMPTY
+        self.n_rows = 0
+        self.newest: int | None = None
+
+    def add(self, y: npt.NDArray[np.bool_], s: Floats, t: Ints | None) -> None:
+        if t is not None and t.size:
+            top = int(t.max())
+            self.newest = top if self.newest is None else max(self.newest, top)
+        b = batch_of(y, s)
+        self.parts.append((y, s, t, b))
+        self.table = add(self.table, b)
+        self.n_rows += int(y.size)
+        self._expire()
+
+    def _drop(self, i: int, leave: npt.NDArray[np.bool_]) -> None:
+        """Take the rows ``leave`` of part ``i`` out of the window."""
+        y, s, t, b = self.parts[i]
+        gone = batch_of(y[leave], s[leave])
+        self.table = subtract(self.table, gone)
+        self.n_rows -= int(np.count_nonzero(leave))
+        keep = ~leave
+        self.parts[i] = (y[keep], s[keep], None if t is None else t[keep], subtract(b, gone))
+
+    def _expire(self) -> None:
+        if self.size is not None:
+            while self.n_rows > self.size:
+                excess = self.n_rows - self.size
+                y, _s, t, b = self.parts[0]
+                if y.size <= excess:  # the whole oldest part leaves
+                    self.parts.popleft()
+                    self.table = subtract(self.table, b)
+                    self.n_rows -= int(y.size)
+                else:
+                    leave = np.zeros(y.size, dtype=bool)
+                    leave[:excess] = True
+                    self._drop(0, leave)
+        if self.span is not None and self.newest is not None:
+            cutoff = self.newest - self.span
+            for i in range(len(self.parts)):
+                t = self.parts[i][2]
+                if t is not None and t.size and int(t.min()) <= cutoff:
+                    self._drop(i, t <= cutoff)
+            while self.parts and self.parts[0][0].size == 0:
+                self.parts.popleft()
