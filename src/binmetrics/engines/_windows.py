@@ -12,17 +12,54 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from binmetrics.table.counts import CountTable, count_dtype
 
 __all__ = ["Batch", "RecentRows", "ks_statistic", "psi", "slide", "to_count_table"]
 
+_DAY = pd.Timedelta("1D")
+
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+
+
+# --- durations and the batches of windows ------------------------------------------
+def span(t: pd.Timedelta) -> str:
+    return str(t.days) + "D" if t == pd.Timedelta(days=t.days) else str(t)
+
+
+def duration(value: Any, name: str) -> pd.Timedelta:
+    """A fixed duration from "7D", "12h", "30min", a timedelta or a pandas Timedelta."""
+    try:
+        t = pd.Timedelta(value)
+    except (ValueError, TypeError):
+        raise ValueError(f"{name}={value!r} is not a duration; pass e.g. '7D', '12h' or "
+                         "'30min' (months and years have no fixed length: use days)") from None
+    if pd.isna(t) or t <= pd.Timedelta(0):
+        raise ValueError(f"{name}={value!r} must be a positive duration, e.g. '7D'")
+    return t
+
+
+def plan(times: pd.Series, window: pd.Timedelta, step: pd.Timedelta
+          ) -> tuple[pd.Timestamp, np.ndarray, int, int]:
+    """(origin, batch index of every row, batches per window, number of windows)."""
+    ratio = window / step
+    if abs(ratio - round(ratio)) > 1e-9:
+        raise ValueError(f"window={span(window)} is not a whole number of steps of "
+                         f"{span(step)}; choose a step that divides the window")
+    width = round(ratio)
+    first = times.min()
+    # batches start at midnight (or at a multiple of a step that divides a day)
+    origin = first.floor(step if _DAY % step == pd.Timedelta(0) else _DAY)
+    codes = ((times - origin) // step).to_numpy(np.int64)
+    n_batches = int(codes.max()) + 1
+    return origin, codes, width, max(n_batches - width + 1, 1)
+
 
 
 #: positives are held in the high 32 bits of one int64, negatives in the low 32: adding

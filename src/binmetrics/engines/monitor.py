@@ -97,8 +97,8 @@ class MonitorResult(Tabular):
         return len(self._frame)
 
     def _title(self) -> str:
-        return (f"MonitorResult(windows={len(self)}, window={_span(self.window)}, "
-                f"step={_span(self.step)}, reference=[{self.reference[0]}, "
+        return (f"MonitorResult(windows={len(self)}, window={win.span(self.window)}, "
+                f"step={win.span(self.step)}, reference=[{self.reference[0]}, "
                 f"{self.reference[1]}), measures={len(self.measures)})")
 
     def _shown(self) -> pd.DataFrame:
@@ -182,23 +182,7 @@ class MonitorResult(Tabular):
         return out
 
 
-def _span(t: pd.Timedelta) -> str:
-    return str(t.days) + "D" if t == pd.Timedelta(days=t.days) else str(t)
-
-
 # --- input ---------------------------------------------------------------------------
-def _duration(value: Any, name: str) -> pd.Timedelta:
-    """A fixed duration from "7D", "12h", "30min", a timedelta or a pandas Timedelta."""
-    try:
-        t = pd.Timedelta(value)
-    except (ValueError, TypeError):
-        raise ValueError(f"{name}={value!r} is not a duration; pass e.g. '7D', '12h' or "
-                         "'30min' (months and years have no fixed length: use days)") from None
-    if pd.isna(t) or t <= pd.Timedelta(0):
-        raise ValueError(f"{name}={value!r} must be a positive duration, e.g. '7D'")
-    return t
-
-
 def _frame_columns(data: Any, names: dict[str, str]) -> dict[str, pd.Series]:
     """The named columns of a pandas or polars DataFrame (role -> column)."""
     if type(data).__module__.split(".")[0] == "polars" and hasattr(data, "to_pandas"):
@@ -232,22 +216,6 @@ def _times(column: pd.Series) -> pd.Series:
 
 
 # --- the windows ---------------------------------------------------------------------
-def _plan(times: pd.Series, window: pd.Timedelta, step: pd.Timedelta
-          ) -> tuple[pd.Timestamp, np.ndarray, int, int]:
-    """(origin, batch index of every row, batches per window, number of windows)."""
-    ratio = window / step
-    if abs(ratio - round(ratio)) > 1e-9:
-        raise ValueError(f"window={_span(window)} is not a whole number of steps of "
-                         f"{_span(step)}; choose a step that divides the window")
-    width = round(ratio)
-    first = times.min()
-    # batches start at midnight (or at a multiple of a step that divides a day)
-    origin = first.floor(step if _DAY % step == pd.Timedelta(0) else _DAY)
-    codes = ((times - origin) // step).to_numpy(np.int64)
-    n_batches = int(codes.max()) + 1
-    return origin, codes, width, max(n_batches - width + 1, 1)
-
-
 def _batches(y: np.ndarray, s: np.ndarray, codes: np.ndarray, n_batches: int
              ) -> list[win.Batch]:
     """Each batch's table; the rows are grouped by one stable sort of their batch
@@ -429,7 +397,7 @@ def monitor(
     """
     opts = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
                        undefined=undefined, higher_is_positive=higher_is_positive)
-    win_len, step_len = _duration(window, "window"), _duration(step, "step")
+    win_len, step_len = win.duration(window, "window"), win.duration(step, "step")
     chosen = select_measures(None, "summary" if measures is None else measures)
     if not chosen:
         raise ValueError("measures is empty; give measure ids, or None for the summary ones")
@@ -454,7 +422,7 @@ def monitor(
     if why:
         raise ValueError(f"the reference period {reference[0]} to {reference[1]} has {why}: "
                          "choose a period with both classes")
-    origin, codes, width, n_windows = _plan(times, win_len, step_len)
+    origin, codes, width, n_windows = win.plan(times, win_len, step_len)
     batches = _batches(inp.y, scores, codes, int(codes.max()) + 1)
 
     with asked_for([m.id for m in chosen]), caveats_once():
