@@ -58,8 +58,10 @@ from binmetrics.engines import (
     Accumulator as Accumulator,
     evaluate_file as evaluate_file,
     evaluate_spark as evaluate_spark,
+    estimate_performance as estimate_performance,
     monitor as monitor,
     MonitorResult as MonitorResult,
+    PerformanceEstimate as PerformanceEstimate,
 )
 from binmetrics.evaluation.api import evaluate as evaluate, score as score
 from binmetrics.evaluation.binary import BestThreshold as BestThreshold, Evaluation as Evaluation

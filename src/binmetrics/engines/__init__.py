@@ -9,6 +9,7 @@ with :func:`binmetrics.evaluate` on the same data.
 * :func:`evaluate_file`: CSV/Parquet files and globs, out of core, with DuckDB.
 * :func:`evaluate_spark`: a pyspark DataFrame, grouped on the cluster.
 * :func:`monitor`: measures over sliding time windows, tested against a reference period.
+* :func:`estimate_performance`: performance estimated from calibrated probabilities (CBPE).
 * ``decimals=`` / ``bins=``: binned scores with exact error bounds
   (:mod:`binmetrics.table.binning`, :func:`binned_table`, :mod:`binmetrics.evaluation.bounds`).
 """
@@ -18,6 +19,7 @@ with :func:`binmetrics.evaluate` on the same data.
 from binmetrics.engines.binning import binned_table
 from binmetrics.engines.files import evaluate_file
 from binmetrics.engines.monitor import MonitorResult, monitor
+from binmetrics.engines.performance import PerformanceEstimate, estimate_performance
 from binmetrics.engines.registry import FileEngine, file_engines, get_engine, register_engine
 from binmetrics.engines.spark import evaluate_spark
 from binmetrics.engines.stream import Accumulator
@@ -30,8 +32,10 @@ __all__ = [
     "Binning",
     "FileEngine",
     "MonitorResult",
+    "PerformanceEstimate",
     "binned_table",
     "error_bounds",
+    "estimate_performance",
     "evaluate_file",
     "evaluate_spark",
     "file_engines",
