@@ -227,7 +227,7 @@ def _main(argv: list[str] | None) -> int:
             print(f"{PROG}: error: {msg}", file=sys.stderr)
             return 2
     _show_warnings(caught, cols)
-    return 0
+    return int(getattr(args, "exit_status", 0))  # `check`: 1 when a requirement fails
 
 
 if __name__ == "__main__":
