@@ -33,6 +33,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("report", "binmetrics.cli.report", "write a self-contained interactive HTML report"),
     Command("power", "binmetrics.cli.power",
             "power and sample size of a ROC study (pROC's power.roc.test)"),
+    Command("monitor", "binmetrics.cli.monitor",
+            "measures over sliding time windows, tested against a reference period"),
     Command("check", "binmetrics.cli.check",
             "a CI gate: exit 1 when a requirement ('auc>=0.80') or non-inferiority fails"),
 )
