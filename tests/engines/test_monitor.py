@@ -258,3 +258,33 @@ def test_bad_times_and_a_one_class_reference() -> None:
     ref = df.assign(y=np.where(df["ts"] < "2026-01-03", 0, df["y"]))
     with pytest.raises(ValueError, match="has no positives: choose a period"):
         bm.monitor(ref, label="y", score="p", time="ts", reference=("2026-01-01", "2026-01-02"))
+
+
+def test_bootstrap_changes_for_measures_without_a_closed_test() -> None:
+    df = _data(n=4000, days=28, seed=14)
+    args = {"label": "y", "score": "p", "time": "ts", "window": "7D", "step": "7D",
+            "reference": REF, "measures": ["f1", "brier", "auc"], "n_resamples": 300}
+    off = bm.monitor(df, **args).to_frame()
+    assert off["f1_pvalue"].isna().all()
+    on = bm.monitor(df, bootstrap_changes=True, random_state=5, **args).to_frame()
+    again = bm.monitor(df, bootstrap_changes=True, random_state=5, **args).to_frame()
+    pd.testing.assert_frame_equal(on, again)  # seeded: the same replicates
+    tested = on[~on["in_reference"]]
+    late = tested["start"] >= pd.Timestamp("2026-01-20")  # the signal is gone
+    assert (tested.loc[late, "f1_pvalue"] < 0.01).all()
+    assert (tested.loc[late, "brier_pvalue"] < 0.01).all()
+    assert (tested["auc_pvalue"] == off.loc[tested.index, "auc_pvalue"]).all()  # DeLong
+    # p-values are (k + 1) / (B + 1) multiples, at least 2 / (B + 1)
+    p = tested["f1_pvalue"].to_numpy()
+    assert (p >= 2 / 301 - 1e-12).all() and (p <= 1).all()
+
+
+def test_the_bootstrap_pvalue_formula() -> None:
+    from binmetrics.engines.monitor import _bootstrap_pvalue
+
+    w = np.array([0.1, 0.2, 0.3, 0.4])
+    r = np.array([0.25, 0.25, 0.25, 0.25])
+    # d* = -.15, -.05, .05, .15: two of four at or below 0 -> 2 * 3/5, capped at 1
+    assert _bootstrap_pvalue(w, r) == 1.0
+    assert _bootstrap_pvalue(w + 1, r) == pytest.approx(2 * 1 / 5)
+    assert math.isnan(_bootstrap_pvalue(np.array([np.nan]), np.array([0.0])))

@@ -31,9 +31,17 @@ from binmetrics.formatting import Tabular
 from binmetrics.inference.delong import delong_unpaired_tables
 from binmetrics.inference.intervals import Placements, table_placements
 from binmetrics.inference.proportions import two_proportion_test
+from binmetrics.inference.resampling import bootstrap
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import select_measures
-from binmetrics.validation import NanPolicy, as_1d, as_float, check_binary_inputs, check_level
+from binmetrics.validation import (
+    NanPolicy,
+    as_1d,
+    as_float,
+    check_binary_inputs,
+    check_level,
+    check_random_state,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -237,11 +245,32 @@ def _reason(n: int, n_pos: int) -> str:
     return ""
 
 
+def _has_closed_test(m: Measure) -> bool:
+    return "delong" in m.interval_methods or m.proportion is not None
+
+
+def _bootstrap_pvalue(window: np.ndarray, reference: np.ndarray) -> float:
+    """Two-sided p-value of "no change" from independent bootstrap replicates of the
+    window's and the reference's values: d* = w* - r*, p = 2 min(#(d* <= 0) + 1,
+    #(d* >= 0) + 1) / (B + 1), capped at 1 (the percentile interval of the difference
+    inverted); NaN replicates are left out."""
+    d = window - reference
+    d = d[np.isfinite(d)]
+    if d.size == 0:
+        return math.nan
+    low = (np.count_nonzero(d <= 0) + 1) / (d.size + 1)
+    high = (np.count_nonzero(d >= 0) + 1) / (d.size + 1)
+    return float(min(1.0, 2.0 * min(low, high)))
+
+
 def _change_test(m: Measure, ev: Evaluation, ref: Evaluation,
-                 ref_placements: Placements | None) -> float:
+                 ref_placements: Placements | None,
+                 boot: dict[str, np.ndarray] | None = None,
+                 ref_boot: dict[str, np.ndarray] | None = None) -> float:
     """The p-value of the window's change from the reference: DeLong's test for
     independent samples for a measure with a DeLong interval (the AUC), the pooled
-    two-proportion z-test for a proportion; NaN for the other measures."""
+    two-proportion z-test for a proportion, the unpaired bootstrap for the other
+    measures when asked (``boot``: the window's replicates), else NaN."""
     if "delong" in m.interval_methods:
         return float(delong_unpaired_tables(ev.table, ref.table, "two-sided", 0.95,
                                             placements_b=ref_placements).pvalue)
@@ -251,6 +280,8 @@ def _change_test(m: Measure, ev: Evaluation, ref: Evaluation,
         if n1 == 0 or n2 == 0:
             return math.nan
         return float(two_proportion_test((k1, n1), (k2, n2)).pvalue)
+    if boot is not None and ref_boot is not None and m.id in boot:
+        return _bootstrap_pvalue(boot[m.id], ref_boot[m.id])
     return math.nan
 
 
@@ -306,6 +337,7 @@ def monitor(
     n_resamples: int = 2000,
     random_state: Any = None,
     alpha: float = 0.05,
+    bootstrap_changes: bool = False,
     undefined: UndefinedPolicy = "warn",
     higher_is_positive: bool = True,
 ) -> MonitorResult:
@@ -330,7 +362,12 @@ def monitor(
     - a proportion (recall, FPR, precision, accuracy, ...): the pooled two-proportion
       z-test of its successes over trials in the window and in the reference
       (statsmodels' ``proportions_ztest``; :func:`binmetrics.inference.two_proportion_test`);
-    - other measures: no test (NaN p-value).
+    - other measures (F1, MCC, ECE, calibration in the large, ...): with
+      ``bootstrap_changes=True``, the unpaired bootstrap: ``n_resamples`` stratified
+      replicates of the window's table and of the reference's, d* = w* - r*, and
+      p = 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (B + 1) (the percentile interval of
+      the difference inverted); by default no test (NaN p-value): it costs
+      ``n_resamples`` replicates per window.
 
     The p-values of a measure are adjusted over the tested windows by Holm's step-down
     method (family-wise error rate ``alpha`` over the windows); ``<id>_flagged`` marks
@@ -361,6 +398,9 @@ def monitor(
         ``random_state``).
     alpha : float, default 0.05
         The family-wise significance level that flags a window.
+    bootstrap_changes : bool, default False
+        Test the change of the measures without a closed-form test by the unpaired
+        bootstrap (``n_resamples`` replicates per window, seeded from ``random_state``).
 
     Returns
     -------
@@ -433,6 +473,15 @@ def monitor(
         # the reference's DeLong placements, once for every window's test
         ref_placements = (table_placements(ref_ev.table) if any(
             "delong" in m.interval_methods for m in chosen) else None)
+        # the unpaired bootstrap of the measures without a closed-form test: the
+        # reference's replicates once, each window's own (a seed per window)
+        others = [m for m in chosen if not _has_closed_test(m)] if bootstrap_changes else []
+        seeds = np.random.default_rng(check_random_state(random_state)).integers(
+            2**63, size=n_windows + 1) if others else None
+        ref_boot = (bootstrap(ref_ev.table, others, n_resamples=n_resamples,
+                              threshold=ref_ev.cut, random_state=seeds[-1]).replicates
+                    if seeds is not None else None)
+
         def one(item: tuple[int, win.Batch]) -> tuple[dict[str, Any], Evaluation | None]:
             k, b = item
             start = origin + k * step_len
@@ -447,7 +496,12 @@ def monitor(
                 ev = opts.evaluation(win.to_count_table(b), pos_label=inp.pos_label,
                                      n_rows=n, n_positive_rows=n_pos, calibrate=False,
                                      check_range=False)
+            boot = None
+            if ev is not None and seeds is not None and not row["in_reference"]:
+                boot = dict(bootstrap(ev.table, others, n_resamples=n_resamples,
+                                      threshold=ev.cut, random_state=seeds[k]).replicates)
             row.update(_window_values(ev, ref_values, chosen, ids, ref_ev, ref_placements,
+                                      (boot, None if ref_boot is None else dict(ref_boot)),
                                       tested=not row["in_reference"], ci=ci,
                                       ci_method=ci_method, level=c, n_resamples=n_resamples,
                                       random_state=random_state))
@@ -486,6 +540,7 @@ def monitor(
 
 def _window_values(ev: Evaluation | None, ref_values: dict[str, float], chosen: list[Measure],
                    ids: list[str], ref_ev: Evaluation, ref_placements: Placements | None,
+                   boots: tuple[dict[str, np.ndarray] | None, dict[str, np.ndarray] | None],
                    *, tested: bool, ci: bool,
                    ci_method: str | Mapping[str, str], level: float, n_resamples: int,
                    random_state: Any) -> dict[str, Any]:
@@ -504,7 +559,7 @@ def _window_values(ev: Evaluation | None, ref_values: dict[str, float], chosen: 
         if ci:
             out[f"{i}_low"], out[f"{i}_high"] = bounds[i]
         out[f"{i}_change"] = values[i] - ref_values[i]
-        out[f"{i}_pvalue"] = (_change_test(m, ev, ref_ev, ref_placements)
+        out[f"{i}_pvalue"] = (_change_test(m, ev, ref_ev, ref_placements, *boots)
                               if ev is not None and tested
                               else math.nan)
     return out
