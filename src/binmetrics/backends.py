@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextvars
 import os
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,6 +27,7 @@ __all__ = [
     "axes",
     "parallel",
     "pyplot",
+    "thread_imap",
     "thread_map",
     "threads",
 ]
@@ -115,3 +117,35 @@ def thread_map(func: Callable[[_T], _R], items: Iterable[_T], *,
             held.replay()  # as the loop would have warned, before a later item's error
             out.append(result)
     return out
+
+
+def thread_imap(func: Callable[[_T], _R], items: Iterable[_T], *,
+                parallel: bool = True, ahead: int = 4) -> Iterator[_R]:
+    """:func:`thread_map` over an iterator consumed as it goes: ``func(x)`` of each item,
+    in order, while the next items are still being produced, with at most ``ahead``
+    items per thread in flight (memory: the items held). The producer (e.g. a sliding
+    window) runs in the caller's thread at the same time as the workers; results,
+    contexts and warnings as :func:`thread_map` gives them."""
+    n = threads() if parallel else 1
+    if n < 2:
+        for x in items:
+            yield func(x)
+        return
+
+    def run(x: _T) -> tuple[_R, Deferred]:
+        with Deferred() as held:
+            return func(x), held
+
+    caller = contextvars.copy_context()
+    pending: deque[Future[tuple[_R, Deferred]]] = deque()
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        for x in items:
+            pending.append(pool.submit(caller.copy().run, run, x))
+            while len(pending) >= ahead * n:
+                result, held = pending.popleft().result()
+                held.replay()
+                yield result
+        while pending:
+            result, held = pending.popleft().result()
+            held.replay()
+            yield result

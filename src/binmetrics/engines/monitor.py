@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.backends import THREAD_ROWS, thread_map
+from binmetrics.backends import THREAD_ROWS, thread_imap
 from binmetrics.chart import ChartData, render, series
 from binmetrics.comparison.ranks import holm_adjust
 from binmetrics.engines import _windows as win
@@ -49,8 +49,6 @@ if TYPE_CHECKING:
 __all__ = ["MonitorResult", "monitor"]
 
 _DAY = pd.Timedelta("1D")
-#: windows evaluated together in threads (their tables are held at once)
-_CHUNK = 8
 
 
 class MonitorResult(Tabular):
@@ -508,15 +506,14 @@ def monitor(
             row["reason"] = reason
             return row, ev
 
-        # the windows slide here, in order; each chunk of them is evaluated in threads
+        # the windows slide here, in order, while threads evaluate the ones already slid
         # (the passes over large tables release the GIL; the same values and warnings)
         records, evaluations = [], []
-        windows = enumerate(win.slide(batches, width, n_windows))
-        while chunk := list(itertools.islice(windows, _CHUNK)):
-            big = min(b.keys.size for _, b in chunk) >= THREAD_ROWS
-            for row, ev in thread_map(one, chunk, parallel=big):
-                records.append(row)
-                evaluations.append(ev)
+        big = sum(b.keys.size for b in batches) >= THREAD_ROWS * max(1, n_windows // width)
+        for row, ev in thread_imap(one, enumerate(win.slide(batches, width, n_windows)),
+                                   parallel=big):
+            records.append(row)
+            evaluations.append(ev)
     frame = pd.DataFrame.from_records(records)
     for i in ids:
         p = frame[f"{i}_pvalue"].to_numpy(float)
