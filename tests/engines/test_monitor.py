@@ -288,3 +288,19 @@ def test_the_bootstrap_pvalue_formula() -> None:
     assert _bootstrap_pvalue(w, r) == 1.0
     assert _bootstrap_pvalue(w + 1, r) == pytest.approx(2 * 1 / 5)
     assert math.isnan(_bootstrap_pvalue(np.array([np.nan]), np.array([0.0])))
+
+
+def test_nan_scores_omitted_keep_their_times_aligned() -> None:
+    df = _data(n=1500, days=14, seed=15)
+    df.loc[::7, "p"] = np.nan
+    with pytest.warns(UserWarning, match="dropped"):
+        mon = bm.monitor(df, label="y", score="p", time="ts", reference=REF,
+                         measures=["auc", "tpr"], nan_policy="omit")
+    kept = df.dropna(subset=["p"])
+    for k, row in mon.to_frame().iterrows():
+        rows = (kept["ts"] >= row["start"]) & (kept["ts"] < row["end"])
+        assert row["n"] == rows.sum()
+        assert mon.evaluations[k].table.equals(
+            bm.evaluate(kept.loc[rows, "y"], kept.loc[rows, "p"]).table)
+    with pytest.raises(ValueError, match="NaN"):
+        bm.monitor(df, label="y", score="p", time="ts", reference=REF)
