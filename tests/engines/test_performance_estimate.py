@@ -149,3 +149,16 @@ def test_bad_input(scores: list, reference: tuple | None, message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)) as info:
         bm.estimate_performance(scores, reference=reference or _reference(200))
     assert "\n" not in str(info.value)
+
+
+def test_measures_without_a_draw_kernel_get_an_estimate_and_no_interval() -> None:
+    rng = np.random.default_rng(6)
+    p = rng.random(300)
+    est = bm.estimate_performance(p, reference=_reference(), calibrate=False,
+                                  measures=["brier", "average_precision"], n_resamples=50,
+                                  random_state=0)
+    row = est.to_frame().iloc[0]
+    # the expected Brier score of calibrated probabilities: mean p (1 - p)
+    assert row["brier"] == pytest.approx(np.mean(p * (1 - p)), rel=1e-12)
+    assert np.isnan(row["brier_low"]) and np.isnan(row["brier_high"])
+    assert row["average_precision_low"] <= row["average_precision_high"]

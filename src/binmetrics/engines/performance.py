@@ -165,9 +165,10 @@ def _draw_values(chosen: list[Measure], counts: Floats, prob: Floats, cut: int,
             for m in chosen:
                 if m.family == "confusion":
                     v = np.asarray(m.func(conf), dtype=np.float64)
-                else:
-                    assert m.resampling_kernel is not None
+                elif m.resampling_kernel is not None:
                     v = np.asarray(m.resampling_kernel(pos, neg), dtype=np.float64)
+                else:  # no vectorised form over draws: no interval
+                    v = np.full(b, np.nan)
                 out[m.id].append(np.broadcast_to(v, (b,)))
     return {k: np.concatenate(v) for k, v in out.items()}
 
