@@ -304,3 +304,12 @@ def test_nan_scores_omitted_keep_their_times_aligned() -> None:
             bm.evaluate(kept.loc[rows, "y"], kept.loc[rows, "p"]).table)
     with pytest.raises(ValueError, match="NaN"):
         bm.monitor(df, label="y", score="p", time="ts", reference=REF)
+
+
+def test_a_polars_frame_gives_the_pandas_result() -> None:
+    pl = pytest.importorskip("polars")
+    df = _data(n=800, days=12, seed=16)
+    args = {"label": "y", "score": "p", "time": "ts", "reference": REF, "measures": ["auc"]}
+    want = bm.monitor(df, **args).to_frame()
+    got = bm.monitor(pl.from_pandas(df), **args).to_frame()
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
