@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from binmetrics.exceptions import UndefinedPolicy, undefined_policy
+from binmetrics.exceptions import (
+    UndefinedMeasureError,
+    UndefinedMeasureWarning,
+    UndefinedPolicy,
+    undefined_policy,
+    warn_at_user,
+)
 from binmetrics.inference.intervals import Interval
 from binmetrics.inference.resampling import bootstrap_count_blocks, quantiles
 from binmetrics.measures import Measure, get_measure
@@ -52,7 +58,6 @@ def bootstrap_choice(table: CountTable, best: BestThreshold, m: Measure,
                      oriented: Callable[[Any], Any]) -> BestThreshold:
     """``best`` with the bootstrap of its choice (see the module docstring)."""
     from binmetrics.evaluation.thresholds import choose_cuts
-    from binmetrics.inference._replicates import _report_undefined_replicates
 
     lv = check_level(level)
     thresholds = table.thresholds()
@@ -74,10 +79,14 @@ def bootstrap_choice(table: CountTable, best: BestThreshold, m: Measure,
     rep_values = np.concatenate(on_rep)
     defined = ks_all >= 0
     n_undefined = int(np.count_nonzero(~defined))
-    if n_undefined:
-        with undefined_policy(undefined):
-            _report_undefined_replicates(m.id, n_undefined, ks_all.size,
-                                         "bootstrap replicates (no cut met the constraints)")
+    if n_undefined and undefined != "ignore":
+        reason = f"no cut met the constraints in {n_undefined} of {ks_all.size} replicates"
+        msg = (f"best {m.id} is undefined in {n_undefined} of {ks_all.size} bootstrap "
+               "replicates (no cut met the constraints); the intervals and the optimism "
+               "use the others")
+        if undefined == "raise":
+            raise UndefinedMeasureError(msg)
+        warn_at_user(UndefinedMeasureWarning(msg, (m.id,), reason))
     ths = np.where(defined, oriented(thresholds[np.maximum(ks_all, 0)]), np.nan)
     nan = float("nan")
     tail = (1.0 - lv) / 2.0
