@@ -19,7 +19,7 @@ import binmetrics as bm  # noqa: E402
 
 
 def _cost(y, pred):  # a cost matrix: a false negative costs 5, a false positive 1
-    tn, fp, fn, tp = confusion_matrix(y, pred, labels=[0, 1]).ravel()
+    _tn, fp, fn, _tp = confusion_matrix(y, pred, labels=[0, 1]).ravel()
     return -(1.0 * fp + 5.0 * fn)
 
 
@@ -52,7 +52,7 @@ def test_same_cut_as_tuned_threshold_classifier(fitted, scoring, measure, params
 
 
 def test_decision_function_scores_and_string_labels(fitted):
-    model, X, y = fitted
+    _, X, y = fitted
     labels = np.where(y == 1, "fraud", "ok")
     m2 = LogisticRegression().fit(X, labels)
     d = -m2.decision_function(X)  # "fraud" is classes_[0]: scikit-learn scores it so
