@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.evaluation.chart_inputs import PlotSource
+from binmetrics.evaluation.cut_choice import BestThreshold
 from binmetrics.evaluation.inference_methods import InferenceMethods
-from binmetrics.evaluation.thresholds import BestThreshold, ThresholdMethods
+from binmetrics.evaluation.thresholds import ThresholdMethods
 from binmetrics.exceptions import (
     Deferred,
     SumsUnavailable,

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -43,9 +43,6 @@ from binmetrics.formatting import Tabular
 from binmetrics.measures import get_measure
 from binmetrics.table.counts import Confusion
 from binmetrics.validation import check_in_range, check_level
-
-if TYPE_CHECKING:
-    from binmetrics.evaluation.thresholds import ThresholdMethods
 
 __all__ = ["GuaranteedThreshold", "threshold_with_guarantee"]
 
@@ -100,7 +97,7 @@ def _starts_strict(func: Any, higher_is_better: bool) -> bool:
     return a >= b if higher_is_better else a <= b
 
 
-def threshold_with_guarantee(ev: ThresholdMethods, measure: str, *,
+def threshold_with_guarantee(ev: Any, measure: str, *,
                              at_least: float | None = None, at_most: float | None = None,
                              level: float = 0.95) -> GuaranteedThreshold:
     """The last cut of the fixed-sequence scan whose exact one-sided bound meets the

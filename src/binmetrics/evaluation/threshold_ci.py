@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from binmetrics.evaluation.cut_choice import choose_cuts
 from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
@@ -36,7 +37,7 @@ from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import check_level
 
 if TYPE_CHECKING:
-    from binmetrics.evaluation.thresholds import BestThreshold, Constraint
+    from binmetrics.evaluation.cut_choice import BestThreshold, Constraint
 
 __all__ = ["bootstrap_choice"]
 
@@ -57,8 +58,6 @@ def bootstrap_choice(table: CountTable, best: BestThreshold, m: Measure,
                      random_state: Any, undefined: UndefinedPolicy,
                      oriented: Callable[[Any], Any]) -> BestThreshold:
     """``best`` with the bootstrap of its choice (see the module docstring)."""
-    from binmetrics.evaluation.thresholds import choose_cuts
-
     lv = check_level(level)
     thresholds = table.thresholds()
     chosen: list[FloatArray] = []

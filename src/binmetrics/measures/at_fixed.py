@@ -29,7 +29,8 @@ from binmetrics.validation import check_in_range
 
 __all__ = ["ppv_at_tpr", "tnr_at_min_tpr", "tpr_at_ppv", "tpr_at_tnr"]
 
-_SOURCE = "torchmetrics {} (the largest {} among cuts with {} >= the floor)"
+_SOURCE = ("torchmetrics {} (the largest {} among cuts with {} >= the floor); "
+           "docs/howto/thresholds.md")
 
 
 def _best(values: FloatArray, ok: np.ndarray) -> float:
