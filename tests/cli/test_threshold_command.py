@@ -47,6 +47,23 @@ def test_costs_with_a_bootstrap_as_csv(cli, preds):
     assert row.optimism == pytest.approx(api.optimism)
 
 
+def test_per_case_costs_from_columns(cli, preds, tmp_path):
+    df = pd.read_csv(preds)
+    df["amount"] = (df.q * 100).round(2)
+    path = tmp_path / "costs.csv"
+    df.to_csv(path, index=False)
+    r = cli("threshold", str(path), "--label", "y", "--score", "p", "--case-cost-fn",
+            "amount", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    (row,) = json.loads(r.stdout)
+    d = pd.read_csv(path)
+    api = bm.evaluate(d.y.to_numpy(), d.p.to_numpy(), case_cost_fn=d.amount.to_numpy()) \
+        .best_threshold("expected_cost")
+    assert row["measure"] == "expected_cost" and row["value"] == pytest.approx(api.value)
+    bad = cli("threshold", str(path), "--label", "y", "--score", "p", "--case-cost-fn", "g2")
+    assert bad.returncode == 2 and "g2" in bad.stderr
+
+
 def test_table_output_and_an_infeasible_constraint(cli, preds):
     r = cli("threshold", str(preds), "--label", "y", "--score", "p", "--maximize", "tpr",
             "--subject-to", "ppv>=1", "--subject-to", "tnr<0.5")

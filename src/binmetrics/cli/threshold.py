@@ -32,13 +32,17 @@ examples:
   {PROG} threshold preds.csv --label y --score p --maximize tpr --subject-to "ppv>=0.9"
   {PROG} threshold preds.csv --label y --score p --minimize expected_cost \\
       --cost-fp 1 --cost-fn 5 --ci --resamples 2000 --seed 0
+  {PROG} threshold preds.csv --label y --score p --case-cost-fn amount --case-cost-fp fee
   {PROG} threshold preds.csv --label y --score p --guarantee "ppv>=0.9" --ci-level 0.95
 
 --subject-to takes 'measure>=bound' (also <=, >, <); repeat it, or separate
 constraints with commas. --guarantee takes 'measure>=floor' or 'measure<=ceiling'
 for a proportion measure (ppv, tpr, tnr, npv, accuracy, fpr, ...): the cut whose
 one-sided exact bound meets it with confidence --ci-level (fixed-sequence scan).
-Scores at or above the threshold reported are predicted positive.
+--case-cost-fp/--case-cost-fn name columns of per-case costs (a false positive
+costs its row's value, e.g. a fee; a false negative, e.g. the amount lost), which
+expected_cost sums exactly; --cost-fp/--cost-fn then multiply them. Scores at or
+above the threshold reported are predicted positive.
 """
 
 _GUARANTEE = re.compile(r"^\s*([A-Za-z_][\w ]*?)\s*(>=|<=)\s*([-+0-9.eE]+)\s*$")
@@ -71,6 +75,10 @@ def add_threshold_parser(sub: Any) -> None:
                    help="cost of a false positive (expected_cost; default 1)")
     p.add_argument("--cost-fn", type=float, default=None, metavar="C",
                    help="cost of a false negative (expected_cost; default 1)")
+    p.add_argument("--case-cost-fp", metavar="COL", default=None,
+                   help="column of per-case costs of a false positive (expected_cost)")
+    p.add_argument("--case-cost-fn", metavar="COL", default=None,
+                   help="column of per-case costs of a false negative (expected_cost)")
     p.add_argument("--guarantee", metavar="'M>=F'", default=None,
                    help="also find the cut whose measure is at least F (or at most, "
                         "with <=) with confidence --ci-level")
@@ -103,7 +111,8 @@ def check_threshold_options(args: argparse.Namespace) -> None:
     from binmetrics.measures import get_measure
 
     measure = args.maximize or args.minimize
-    costs = args.cost_fp is not None or args.cost_fn is not None
+    costs = any(v is not None for v in (args.cost_fp, args.cost_fn, args.case_cost_fp,
+                                         args.case_cost_fn))
     if measure is None and costs:
         args.minimize = measure = "expected_cost"
     if measure is None and args.guarantee is None:
@@ -118,8 +127,9 @@ def check_threshold_options(args: argparse.Namespace) -> None:
                 raise CLIError(f"{m.id} is better {'lower' if want > 0 else 'higher'}: "
                                f"use {other} {m.id}")
             if costs and m.id != "expected_cost":
-                raise CLIError("--cost-fp/--cost-fn are the costs of expected_cost; use "
-                               "--minimize expected_cost with them")
+                raise CLIError("--cost-fp/--cost-fn and --case-cost-fp/--case-cost-fn are "
+                               "the costs of expected_cost; use --minimize expected_cost "
+                               "with them")
         parse_constraints(",".join(args.subject_to) or None)
     except KeyError as exc:
         raise CLIError(str(exc.args[0])) from None
@@ -136,14 +146,19 @@ def _rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     from binmetrics.evaluation.api import evaluate
 
     path = Path(args.file)
-    df = read_columns(path, [c for c in (args.label, args.score, args.weight) if c],
+    wanted = (args.label, args.score, args.weight, args.case_cost_fp, args.case_cost_fn)
+    df = read_columns(path, [c for c in wanted if c],
                       {args.label: "label", args.score: "score"})
     labels = df[args.label]
     pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
     ev = evaluate(labels.to_numpy(), df[args.score].to_numpy(),
                   sample_weight=None if args.weight is None else df[args.weight].to_numpy(),
                   pos_label=pos_label, nan_policy=args.nan_policy,
-                  higher_is_positive=not args.lower_is_positive)
+                  higher_is_positive=not args.lower_is_positive,
+                  case_cost_fp=None if args.case_cost_fp is None
+                  else df[args.case_cost_fp].to_numpy(),
+                  case_cost_fn=None if args.case_cost_fn is None
+                  else df[args.case_cost_fn].to_numpy())
     rows: list[dict[str, Any]] = []
     measure = args.maximize or args.minimize
     if measure is not None:

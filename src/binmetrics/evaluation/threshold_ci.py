@@ -42,14 +42,27 @@ if TYPE_CHECKING:
 __all__ = ["bootstrap_choice"]
 
 
-def _block_cuts(pos: Any, neg: Any) -> Confusion:
-    """The confusion matrices of every cut of each replicate row: (b, G + 1) arrays."""
-    b, g = pos.shape
-    tp = np.zeros((b, g + 1))
-    fp = np.zeros((b, g + 1))
-    np.cumsum(pos, axis=1, out=tp[:, 1:])
-    np.cumsum(neg, axis=1, out=fp[:, 1:])
-    return Confusion(tp=tp, fp=fp, fn=tp[:, -1:] - tp, tn=fp[:, -1:] - fp)
+def _cumulative(counts: Any) -> FloatArray:
+    b, g = counts.shape
+    out = np.zeros((b, g + 1))
+    np.cumsum(counts, axis=1, out=out[:, 1:])
+    return out
+
+
+def _block_cuts(table: CountTable, pos: Any, neg: Any) -> Confusion:
+    """The confusion matrices of every cut of each replicate row: (b, G + 1) arrays; with
+    per-case costs each drawn case costs its group's mean
+    (:mod:`binmetrics.evaluation.case_costs`)."""
+    tp, fp = _cumulative(pos), _cumulative(neg)
+    costs: dict[str, Any] = {}
+    if table.case_costs is not None:
+        cfp, cfn = table.case_costs
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mfp = np.where(table.neg > 0, cfp / table.neg, 0.0)
+            mfn = np.where(table.pos > 0, cfn / table.pos, 0.0)
+        a, b = _cumulative(neg * mfp), _cumulative(pos * mfn)
+        costs = {"fp_cost": a, "fn_cost": b[:, -1:] - b}
+    return Confusion(tp=tp, fp=fp, fn=tp[:, -1:] - tp, tn=fp[:, -1:] - fp, **costs)
 
 
 def bootstrap_choice(table: CountTable, best: BestThreshold, m: Measure,
@@ -64,7 +77,7 @@ def bootstrap_choice(table: CountTable, best: BestThreshold, m: Measure,
     on_rep: list[FloatArray] = []
     with undefined_policy("ignore"), np.errstate(divide="ignore", invalid="ignore"):
         for pos, neg in bootstrap_count_blocks(table, n_resamples, random_state=random_state):
-            c = _block_cuts(pos, neg)
+            c = _block_cuts(table, pos, neg)
             v = np.asarray(m.func(c, **params), dtype=np.float64)
             ok = np.ones(v.shape, dtype=bool)
             for con in constraints:
