@@ -15,15 +15,15 @@ import numpy.typing as npt
 
 from binmetrics.formatting import Tabular
 from binmetrics.measures import get_measure
-from binmetrics.table.counts import Confusion, FloatArray
+from binmetrics.table.counts import Confusion, CountTable, FloatArray
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from binmetrics.inference.intervals import Interval
 
-__all__ = ["BestThreshold", "Constraint", "choose_cuts", "infeasible_reason",
-           "parse_constraints"]
+__all__ = ["BestThreshold", "Constraint", "all_cuts", "choose_cuts", "cut_threshold",
+           "infeasible_reason", "parse_constraints"]
 
 #: the comparison operators of a constraint
 _OPERATORS = {">=": np.greater_equal, "<=": np.less_equal,
@@ -103,6 +103,21 @@ def parse_constraints(subject_to: Any) -> tuple[Constraint, ...]:
                              f"[{low:g}, {high:g}]; pass a bound inside it")
         out.append(Constraint(m.id, str(op), b))
     return tuple(out)
+
+
+def all_cuts(table: CountTable) -> Confusion:
+    """The confusion matrices of every cut (:meth:`CountTable.cuts`); for whole-number
+    counts FN and TN as ``P - TP`` and ``N - FP``, exact and cheaper than the weighted
+    tables' sums from the bottom."""
+    if table.weighted or table.case_costs is not None:
+        return table.cuts()
+    tp, fp = table.tp, table.fp
+    return Confusion(tp=tp, fp=fp, fn=float(table.P) - tp, tn=float(table.N) - fp)
+
+
+def cut_threshold(table: CountTable, k: int) -> float:
+    """The threshold of cut k (``table.thresholds()[k]``, without building that array)."""
+    return float("inf") if k == 0 else float(table.scores[k - 1])
 
 
 def choose_cuts(values: FloatArray, ok: npt.NDArray[np.bool_],

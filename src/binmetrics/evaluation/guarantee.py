@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from binmetrics.evaluation.cut_choice import all_cuts, cut_threshold
 from binmetrics.formatting import Tabular
 from binmetrics.measures import get_measure
 from binmetrics.table.counts import Confusion
@@ -120,8 +121,8 @@ def threshold_with_guarantee(ev: Any, measure: str, *,
     >>> g = bm.evaluate(y, s).threshold_with_guarantee("ppv", at_least=0.8, level=0.95)
     >>> round(g.threshold, 2), round(g.bound, 4), g.n_tested
     (0.46, 0.8183, 43)
-    >>> bm.evaluate(y, s).threshold_with_guarantee("fpr", at_most=0.05).confusion.fp
-    0
+    >>> bm.evaluate(y, s).threshold_with_guarantee("fpr", at_most=0.1).confusion.fp
+    1
     """
     from scipy.stats import beta
 
@@ -144,7 +145,7 @@ def threshold_with_guarantee(ev: Any, measure: str, *,
     if t.weighted and not (np.all(np.mod(t.pos, 1) == 0) and np.all(np.mod(t.neg, 1) == 0)):
         raise ValueError("an exact guarantee counts cases: the weights must be whole numbers "
                          "(frequencies); evaluate without sample_weight")
-    cuts = t.cuts()
+    cuts = all_cuts(t)
     x, n = (np.asarray(a, dtype=np.float64) * 2.0 ** -t.weight_exponent
             for a in np.broadcast_arrays(*m.proportion(cuts)))
     a = 1.0 - lv
@@ -183,7 +184,7 @@ def threshold_with_guarantee(ev: Any, measure: str, *,
         return GuaranteedThreshold(m.id, nan, nan, nan, confusion=Confusion(nan, nan, nan, nan),
                                    feasible=False, reason=reason, **common)
     k = int(order[stop - 1])
-    th = float(t.thresholds()[k])
+    th = cut_threshold(t, k)
     c = t.confusion(th)
     shown = c if t.weighted else Confusion(int(c.tp), int(c.fp), int(c.fn), int(c.tn))
     return GuaranteedThreshold(m.id, float(ev.oriented(th)),

@@ -17,7 +17,9 @@ import numpy as np
 
 from binmetrics.evaluation.cut_choice import (
     BestThreshold,
+    all_cuts,
     choose_cuts,
+    cut_threshold,
     infeasible_reason,
     parse_constraints,
 )
@@ -125,7 +127,7 @@ class ThresholdMethods:
             raise ValueError(f"{m.id} has no direction (neither higher nor lower is better)")
         p = m.resolve_params(**params)
         constraints = parse_constraints(subject_to)
-        cuts = self.table.cuts()
+        cuts = all_cuts(self.table)
         with undefined_policy("ignore"):
             values = np.asarray(m.func(cuts, **p), dtype=np.float64)
             limits = [np.asarray(get_measure(c.measure).func(cuts), dtype=np.float64)
@@ -150,7 +152,7 @@ class ThresholdMethods:
             nan = float("nan")
             return BestThreshold(m.id, nan, nan, Confusion(nan, nan, nan, nan),
                                  feasible=False, reason=reason, **common)
-        th = float(self.table.thresholds()[k])
+        th = cut_threshold(self.table, k)
         best = BestThreshold(m.id, float(self.oriented(th)), float(values[k]),
                              self._shown(self.table.confusion(th)), **common)
         if not ci:
@@ -175,7 +177,7 @@ class ThresholdMethods:
         roc = self.roc()
         crit = roc_criterion(roc.tpr, roc.fpr, criterion, weights)
         k = int(np.nanargmax(crit)) if not np.all(np.isnan(crit)) else 0
-        th = float(self.table.thresholds()[k])
+        th = cut_threshold(self.table, k)
         value = -float(crit[k]) if criterion == "closest_topleft" else float(crit[k])
         return BestThreshold(criterion, self.oriented(th), value,
                              self._shown(self.table.confusion(th)),
