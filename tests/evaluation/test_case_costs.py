@@ -109,3 +109,12 @@ def test_omitted_rows_and_permutations_say_what_to_do():
                      case_cost_fp=[1, 2, 3, 4, 5, 6])
     with pytest.raises(ValueError, match="permutation test"):
         ev.permutation_test("expected_cost", n_resamples=10, random_state=0)
+
+
+def test_calibration_reweights_the_negatives_costs():
+    y, s, a, b, _ = _rows(6)
+    ev = bm.evaluate(y, s, case_cost_fp=a, case_cost_fn=b)
+    cal = ev.calibrated(0.5)
+    c = cal.table.calibration[0]
+    w = np.where(y == 0, c, 1.0)  # each negative weighs c
+    assert cal.value("expected_cost") == pytest.approx(_direct(y, s, a, b, w, 0.5), rel=1e-12)
