@@ -89,6 +89,7 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "BayesianSignedRank": lambda: bm.bayesian_signed_rank(TABLE["a"], TABLE["b"], rope=0.01,
                                                           random_state=0),
     "BestThreshold": lambda: _ev().best_threshold("mcc"),
+    "GuaranteedThreshold": lambda: _ev().threshold_with_guarantee("tpr", at_least=0.2),
     "BootstrapInterval": lambda: _ev().ci("mcc", method="bootstrap", n_resamples=50,
                                           random_state=0),
     "BootstrapResult": lambda: bm.bootstrap(_ev().table, ["auc", "mcc"], n_resamples=50,

@@ -31,6 +31,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("ranks", "binmetrics.cli.ranks",
             "compare models over data sets: Friedman, post-hoc tests, CD diagram"),
     Command("report", "binmetrics.cli.report", "write a self-contained interactive HTML report"),
+    Command("threshold", "binmetrics.cli.threshold",
+            "choose the threshold to deploy: constraints, bootstrap, guarantee"),
     Command("power", "binmetrics.cli.power",
             "power and sample size of a ROC study (pROC's power.roc.test)"),
     Command("monitor", "binmetrics.cli.monitor",

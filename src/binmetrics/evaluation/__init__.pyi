@@ -1,7 +1,9 @@
 """The public names of binmetrics.evaluation (read at import: binmetrics.lazy_names)."""
 
 from binmetrics.evaluation.api import evaluate as evaluate, score as score
-from binmetrics.evaluation.binary import BestThreshold as BestThreshold, Evaluation as Evaluation
+from binmetrics.evaluation.binary import Evaluation as Evaluation
+from binmetrics.evaluation.guarantee import GuaranteedThreshold as GuaranteedThreshold
+from binmetrics.evaluation.cut_choice import BestThreshold as BestThreshold
 from binmetrics.evaluation.by import ByResult as ByResult, evaluate_by as evaluate_by
 from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,

@@ -43,7 +43,8 @@ def evaluate(y_true: Any, y_score: ScoreVector, *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | None = ..., weight: str | None = ...,
-             labels: Any = ..., higher_is_positive: bool = ...) -> Evaluation: ...
+             labels: Any = ..., higher_is_positive: bool = ...,
+             case_cost_fp: Any = ..., case_cost_fn: Any = ...) -> Evaluation: ...
 
 
 @overload
@@ -51,7 +52,8 @@ def evaluate(y_true: Any, y_score: ScoreMatrix, *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
-             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...
+             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
+             case_cost_fp: Any = ..., case_cost_fn: Any = ...
              ) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -60,7 +62,8 @@ def evaluate(y_true: Any = ..., y_score: Any = ..., *, threshold: float = ...,
              sample_weight: Any = ..., pos_label: Any = ..., nan_policy: NanPolicy = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
-             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...
+             weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
+             case_cost_fp: Any = ..., case_cost_fn: Any = ...
              ) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -80,6 +83,8 @@ def evaluate(
     weight: str | None = None,
     labels: Any = None,
     higher_is_positive: bool = DEFAULTS.higher_is_positive,
+    case_cost_fp: Any = None,
+    case_cost_fn: Any = None,
 ) -> Evaluation | MulticlassEvaluation:
     """Evaluate a binary classifier: every measure of the registry from one sort.
 
@@ -130,6 +135,13 @@ def evaluate(
         (:attr:`Evaluation.confusion`, :meth:`~Evaluation.best_threshold`, the curves'
         ``thresholds``, ``roc().at``) are in the scores' own units, with the rule
         ``score <= threshold`` is predicted positive.
+    case_cost_fp, case_cost_fn : array-like, optional
+        Per-case costs (one non-negative finite number per case, e.g. a transaction
+        amount): what each case costs when it is a false positive (read for the
+        negatives) and a false negative (read for the positives); a missing one costs
+        0. The count table carries their weighted sums per distinct score, so
+        ``expected_cost`` and ``best_threshold("expected_cost")`` sum them exactly
+        (:mod:`binmetrics.evaluation.case_costs`).
 
     Returns
     -------
@@ -225,6 +237,11 @@ def evaluate(
         raise
     table = CountTable.from_validated(inp.y, opts.oriented(inp.score), inp.weight)
     table.weight_exponent = inp.weight_exponent
+    if case_cost_fp is not None or case_cost_fn is not None:
+        from binmetrics.evaluation.case_costs import attach_case_costs
+
+        table = attach_case_costs(table, inp, opts.oriented(inp.score), case_cost_fp,
+                                  case_cost_fn)
     return opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
                            n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
 

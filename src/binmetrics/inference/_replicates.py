@@ -403,7 +403,12 @@ class _BootstrapBlock:
         split = (0, a_pos, cells.n_pos, cells.n_pos + a_neg, cells.size)
         tp, fn, fp, tn = (self._class_counts(split[i], split[i + 1]).astype(np.float64)
                           for i in range(4))
-        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
+        costs: dict[str, Any] = {}
+        if self.s.table.case_costs is not None:  # each drawn case: its group's mean cost
+            pos, neg = self.counts("group")
+            mfp, mfn = _mean_case_costs(self.s.table)
+            costs = {"fp_cost": neg[:, :cut] @ mfp[:cut], "fn_cost": pos[:, cut:] @ mfn[cut:]}
+        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn, **costs)
 
     def kernel(self, kernel: Kernel) -> FloatArray:
         pos, neg = self.counts(self.s.slot_level)
@@ -417,18 +422,34 @@ class _BootstrapBlock:
         return self._cache["tables"]
 
 
+def _mean_case_costs(table: CountTable) -> tuple[FloatArray, FloatArray]:
+    """Per group, the mean false-positive cost of its negatives and false-negative cost
+    of its positives (per unit of weight; 0 where the group has none): a bootstrap
+    replicate gives each case it draws its group's mean cost."""
+    assert table.case_costs is not None
+    cfp, cfn = table.case_costs
+    neg, pos = np.asarray(table.neg, np.float64), np.asarray(table.pos, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (np.where(neg > 0, cfp / neg, 0.0), np.where(pos > 0, cfn / pos, 0.0))
+
+
 def _replicate_table(table: CountTable, pos: npt.NDArray[Any],
                      neg: npt.NDArray[Any]) -> CountTable:
     """A replicate's table: the original scores that hold cases, in their order."""
     keep = (pos + neg) > 0
     s, p, n = table.scores[keep], pos[keep], neg[keep]
     if table.weighted:
-        return CountTable(s, p.astype(np.float64), n.astype(np.float64), weighted=True,
-                          _trusted=True)
-    P, N = int(p.sum()), int(n.sum())
-    dt = count_dtype(float((p + n).max(initial=0)))  # group sizes fit, as in the core
-    return CountTable(s, p.astype(dt), n.astype(dt), weighted=False, _trusted=True,
-                      _totals=(P, N))
+        out = CountTable(s, p.astype(np.float64), n.astype(np.float64), weighted=True,
+                         _trusted=True)
+    else:
+        P, N = int(p.sum()), int(n.sum())
+        dt = count_dtype(float((p + n).max(initial=0)))  # group sizes fit, as in the core
+        out = CountTable(s, p.astype(dt), n.astype(dt), weighted=False, _trusted=True,
+                         _totals=(P, N))
+    if table.case_costs is not None:
+        mfp, mfn = _mean_case_costs(table)
+        out = out.with_case_costs(n * mfp[keep], p * mfn[keep])
+    return out
 
 
 # --- permutation sampling ------------------------------------------------------------------
@@ -442,6 +463,10 @@ class _PermutationSampler:
             raise ValueError("a permutation test permutes the labels of cases, and a table "
                              "with non-integer weights has no cases; build the table without "
                              "sample_weight, or with integer frequency weights")
+        if table.case_costs is not None:
+            raise ValueError("a permutation test moves labels between cases, and per-case "
+                             "costs belong to a case's own label; evaluate without "
+                             "case_cost_fp/case_cost_fn for a permutation test")
         self.table = table
         m = (pos + neg).astype(np.int64)
         self.m = m

@@ -536,7 +536,10 @@ def net_benefit(t: CountTable, *, threshold: float = 0.5) -> float:
 def expected_cost(c: Confusion, *, cost_fp: float = 1.0, cost_fn: float = 1.0) -> Any:
     r"""Mean cost per case at the threshold, :math:`(c_{FP}\,FP + c_{FN}\,FN) / n`;
     ``ev.best_threshold("expected_cost", cost_fp=1, cost_fn=5)`` finds the cheapest cut.
-    With both costs 1 it is the error rate.
+    With both costs 1 it is the error rate. With per-case costs
+    (``bm.evaluate(y, p, case_cost_fp=..., case_cost_fn=...)``) the counts become the
+    errors' summed costs, :math:`(c_{FP} \sum_{FP} a_i + c_{FN} \sum_{FN} b_i) / n`, each
+    case weighted by its ``sample_weight``.
 
     Examples
     --------
@@ -547,6 +550,9 @@ def expected_cost(c: Confusion, *, cost_fp: float = 1.0, cost_fn: float = 1.0) -
     """
     cfp = check_in_range(cost_fp, "cost_fp", 0.0, np.inf, high_open=True)
     cfn = check_in_range(cost_fn, "cost_fn", 0.0, np.inf, high_open=True)
+    if c.fp_cost is not None:  # per-case costs: the errors' own costs, times the factors
+        return ratio(cfp * c.fp_cost + cfn * c.fn_cost, c.total, "expected_cost",
+                     "there are no cases")
     return ratio(cfp * c.fp + cfn * c.fn, c.total, "expected_cost", "there are no cases")
 
 
