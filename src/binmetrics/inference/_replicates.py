@@ -35,6 +35,7 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
+from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures._util import dot
 from binmetrics.measures.kernels import Kernel, auc_transform
@@ -81,6 +82,7 @@ class _Target:
     func: Callable[..., Any]
     params: Mapping[str, Any]
     kernel: Kernel | None  # the measure's resampling kernel, if the registry declares one
+    sums: tuple[Any, ...] = ()  # the measure's sum groups (registry), read from replicate sums
 
     def value(self, table: CountTable, threshold: float) -> float:
         if self.family == "confusion":
@@ -114,7 +116,7 @@ def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> l
             m = get_measure(item)
             p = m.resolve_params(**wanted.get(m.id, {}))
             out.append(_Target(m.id, m.family, m.func, MappingProxyType(p),
-                               m.resampling_kernel))
+                               m.resampling_kernel, m.sums if m.family == "probabilistic" else ()))
         elif callable(item):
             name = str(getattr(item, "__name__", "statistic"))
             out.append(_Target(name, "callable", item, MappingProxyType({}), None))
@@ -200,7 +202,7 @@ class _Stratum:
     unit_weight: float  # weight of each drawn case
     method: str  # "index": draw case (or cell) indices; "counts": multinomial counts
     unit_start: IntArray  # cumulative units per local cell (units: cases or cells)
-    unit_cell: npt.NDArray[np.intp] | None  # case -> local cell (unweighted index draws)
+    unit_cell: npt.NDArray[np.intp] | None  # case -> local cell (None: one case per cell)
     cum_weight: FloatArray | None  # weighted index draws
     probs: FloatArray | None  # multinomial draws
     _keys: dict[str, tuple[npt.NDArray[Any], int]] = field(default_factory=dict)
@@ -309,6 +311,7 @@ class _BootstrapSampler:
         G = table.n_distinct
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n_draws, 2 * G, 1))
         self._levels: dict[str, tuple[npt.NDArray[np.intp], int]] = {}
+        self._plan: Any = None
 
     def _stratum(self, lo: int, hi: int, draws: int, unit: float) -> _Stratum:
         w = self.cells.weight[lo:hi]
@@ -325,7 +328,9 @@ class _BootstrapSampler:
             return _Stratum(lo, hi, draws, unit, method, start, None, cum, probs)
         counts = w.astype(np.int64)
         start = np.concatenate(([0], np.cumsum(counts)))
-        unit_cell = np.repeat(np.arange(n_cells, dtype=np.intp), counts)
+        # one case per cell (distinct scores): a case is its cell, no look-up per draw
+        unit_cell = (None if start[-1] == n_cells else
+                     np.repeat(np.arange(n_cells, dtype=np.intp), counts))
         return _Stratum(lo, hi, draws, unit, method, start, unit_cell, None, None)
 
     def level(self, name: str) -> tuple[npt.NDArray[np.intp], int]:
@@ -348,6 +353,12 @@ class _BootstrapSampler:
             return "group"
         n_pos_groups = int(np.count_nonzero(self.table.pos))
         return "slot" if 2 * n_pos_groups + 1 < self.table.n_distinct else "group"
+
+    def sums_plan(self, groups: list[Any]) -> _SumsPlan:
+        """The terms of ``groups`` over the cells, taken once per sampler."""
+        if self._plan is None:
+            self._plan = _SumsPlan(self, groups)
+        return self._plan
 
     def blocks(self, rng: np.random.Generator, n: int) -> Iterator[_BootstrapBlock]:
         done = 0
@@ -389,6 +400,35 @@ class _BootstrapBlock:
         res = (both[:, :width], both[:, width:])
         self._cache[level] = res
         return res
+
+    def cell_counts(self) -> list[npt.NDArray[Any]]:
+        """Per stratum, the (size, cells of the stratum) matrix of how many cases each
+        replicate drew of each of its cells (whole numbers; times the stratum's unit
+        weight for a weighted table)."""
+        if "cells" not in self._cache:
+            out = []
+            for st, d in zip(self.s.strata, self.draws, strict=True):
+                if st.method == "counts":
+                    out.append(d)
+                    continue
+                width = st.hi - st.lo
+                c = np.empty((self.size, width), dtype=np.int64)
+                for i in range(self.size):
+                    c[i] = np.bincount(d[i] if st.unit_cell is None else st.unit_cell[d[i]],
+                                       minlength=width)
+                out.append(c)
+            self._cache["cells"] = out
+        return self._cache["cells"]
+
+    def sums_tables(self, groups: list[Any]) -> list[Any]:
+        """Stand-in replicates holding the sums of ``groups`` (see
+        :mod:`binmetrics.inference._replicate_sums`); the terms are taken once per sampler."""
+        if "sums" not in self._cache:
+            plan = self.s.sums_plan(groups)
+            self._cache["sums"] = plan.tables(self.cell_counts(),
+                                              tuple(st.unit_weight for st in self.s.strata),
+                                              self.s.table.weighted)
+        return self._cache["sums"]
 
     def _class_counts(self, c0: int, c1: int) -> npt.NDArray[Any]:
         total: Any = 0.0 if self.s.table.weighted else 0
@@ -557,8 +597,17 @@ class _PermutationBlock:
 def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: float,
                      cut: int, n: int, progress: Progress | None = None) -> dict[str, FloatArray]:
     """Every target on every replicate of the blocks (undefined values are NaN, silently);
-    ``progress(done, n)`` is called after each block."""
+    ``progress(done, n)`` is called after each block.
+
+    The blocks are drawn once and shared by every target: confusion measures read one
+    :class:`Confusion` of arrays per block, ranking measures with a kernel the block's
+    count matrices, probabilistic measures that declare sums the block's replicate sums
+    (one pass of the block's counts over the terms of every declared sum group, see
+    :mod:`binmetrics.inference._replicate_sums`), the rest the block's tables.
+    """
     out = {t.key: np.empty(n) for t in targets}
+    groups = _groups(targets)
+    by_sums = {t.key for t in targets if t.sums}
     start = 0
     with undefined_policy("ignore"):
         for block in blocks:
@@ -570,6 +619,14 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                     out[t.key][start:stop] = t.on_confusion(conf, block.size)
                 elif t.kernel is not None:
                     out[t.key][start:stop] = block.kernel(t.kernel)
+                elif t.key in by_sums and hasattr(block, "sums_tables"):
+                    try:
+                        out[t.key][start:stop] = [t.value(tab, threshold)
+                                                  for tab in block.sums_tables(groups)]
+                    except _NeedsTable:  # it reads more than its sums: tables, from now on
+                        by_sums.discard(t.key)
+                        out[t.key][start:stop] = [t.value(tab, threshold)
+                                                  for tab in block.tables()]
                 else:
                     out[t.key][start:stop] = [t.value(tab, threshold) for tab in block.tables()]
             start = stop
