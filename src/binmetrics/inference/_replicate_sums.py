@@ -53,12 +53,12 @@ class _SumsTable(CountTable):
         self.__dict__["P"], self.__dict__["N"] = float(P), float(N)
         self._probabilities_ok = probabilities_ok
 
-    @property  # type: ignore[override]
+    @property
     def probabilities_ok(self) -> bool:
         return self._probabilities_ok
 
-    @property  # type: ignore[override]
-    def _scores(self) -> FloatArray:
+    @property  # a stand-in has no arrays
+    def _scores(self) -> FloatArray:  # type: ignore[override]
         raise _NeedsTable
 
     _pos = _neg = _scores
@@ -145,9 +145,9 @@ class _SumsPlan:
             row = raw[i].tolist()
             pi = P[i] / (P[i] + N[i]) if P[i] + N[i] > 0 else float("nan")
             for g in self.groups:
-                values = tuple(row[k:k + len(g.terms)])
+                sums = tuple(row[k:k + len(g.terms)])
                 k += len(g.terms)
                 key = (g.key, *(pi if d is PRIOR else d for d in g.params.values()))
-                memo[key] = values if g.from_raw is None else g.from_raw(values)
+                memo[key] = sums if g.from_raw is None else g.from_raw(sums)
             out.append(_SumsTable(P[i], N[i], weighted, self.probabilities_ok, memo))
         return out

@@ -21,7 +21,7 @@ The methods and their conventions are described in :mod:`binmetrics.inference.re
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -205,7 +205,6 @@ class _Stratum:
     unit_cell: npt.NDArray[np.intp] | None  # case -> local cell (None: one case per cell)
     cum_weight: FloatArray | None  # weighted index draws
     probs: FloatArray | None  # multinomial draws
-    _keys: dict[str, tuple[npt.NDArray[Any], int]] = field(default_factory=dict)
 
     @property
     def n_units(self) -> int:
@@ -221,17 +220,6 @@ class _Stratum:
         x *= self.cum_weight[-1]
         u = np.searchsorted(self.cum_weight, x, side="right")
         return np.minimum(u, self.hi - self.lo - 1)
-
-    def unit_keys(self, level: str,
-                  cell_key: npt.NDArray[np.intp]) -> tuple[npt.NDArray[Any], int]:
-        """Each unit's key at a level, relative to the stratum's smallest key, and that key
-        (the strata's key ranges never overlap)."""
-        if level not in self._keys:
-            local = cell_key[self.lo:self.hi]
-            k0 = int(local.min()) if local.size else 0
-            rel = (local - k0).astype(np.intp)
-            self._keys[level] = (rel if self.unit_cell is None else rel[self.unit_cell], k0)
-        return self._keys[level]
 
     def count_in(self, d: npt.NDArray[Any], c0: int, c1: int) -> npt.NDArray[Any]:
         """Per replicate, the number of draws in the global cells [c0, c1)."""
@@ -312,6 +300,7 @@ class _BootstrapSampler:
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n_draws, 2 * G, 1))
         self._levels: dict[str, tuple[npt.NDArray[np.intp], int]] = {}
         self._plan: Any = None
+        self._runs: dict[str, tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]] = {}
 
     def _stratum(self, lo: int, hi: int, draws: int, unit: float) -> _Stratum:
         w = self.cells.weight[lo:hi]
@@ -354,6 +343,22 @@ class _BootstrapSampler:
         n_pos_groups = int(np.count_nonzero(self.table.pos))
         return "slot" if 2 * n_pos_groups + 1 < self.table.n_distinct else "group"
 
+    def runs(self, level: str, i: int) -> tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]:
+        """The runs of stratum i's cells that share a key at ``level`` (their starts, None
+        when every cell has its own key) and the runs' keys."""
+        name = f"{level}:{i}"
+        if name not in self._runs:
+            key, _ = self.level(level)
+            st = self.strata[i]
+            k = key[st.lo:st.hi]
+            assert k.size < 2 or bool((k[1:] >= k[:-1]).all())  # non-decreasing
+            if k.size < 2 or bool((k[1:] > k[:-1]).all()):
+                self._runs[name] = (None, k)
+            else:
+                starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]]).astype(np.intp)
+                self._runs[name] = (starts, k[starts])
+        return self._runs[name]
+
     def sums_plan(self, groups: list[Any]) -> _SumsPlan:
         """The terms of ``groups`` over the cells, taken once per sampler."""
         if self._plan is None:
@@ -379,24 +384,22 @@ class _BootstrapBlock:
         self._cache: dict[str, Any] = {}
 
     def counts(self, level: str) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-        """(pos, neg) count matrices of shape (size, width): weights for weighted tables."""
+        """(pos, neg) count matrices of shape (size, width): weights for weighted tables.
+
+        Summed from the block's cell counts (:meth:`cell_counts`, one count of the draws
+        per replicate shared by every level and by the replicate sums): within a
+        stratum the cells' keys never decrease, so a level's count is a sum over a run
+        of adjacent cells."""
         if level in self._cache:
             return self._cache[level]
-        key, width = self.s.level(level)
+        _, width = self.s.level(level)
         weighted = self.s.table.weighted
         both: npt.NDArray[Any] = np.zeros((self.size, 2 * width),
                                           dtype=np.float64 if weighted else np.int64)
-        for st, d in zip(self.s.strata, self.draws, strict=True):
-            if st.method == "counts":
-                part = d * st.unit_weight if weighted else d
-                both[:, key[st.lo:st.hi]] = part  # keys are unique per cell at group level
-                continue
-            rel, k0 = st.unit_keys(level, key)
-            # one row at a time: the counts of a row stay in cache while it is counted
-            out = both[:, k0:k0 + int(rel.max(initial=-1)) + 1]
-            for i in range(self.size):
-                c = np.bincount(rel[d[i]], minlength=out.shape[1])
-                out[i] = c * st.unit_weight if weighted else c
+        for i, (st, c) in enumerate(zip(self.s.strata, self.cell_counts(), strict=True)):
+            starts, keys = self.s.runs(level, i)
+            part = c if starts is None else np.add.reduceat(c, starts, axis=1)
+            both[:, keys] = part * st.unit_weight if weighted else part
         res = (both[:, :width], both[:, width:])
         self._cache[level] = res
         return res
