@@ -122,8 +122,9 @@ def _extrapolated(fn: Callable[[int], Any], counts: list[int], target: int,
 
 def scale(args: argparse.Namespace) -> None:
     """(c): the floors, single intervals and the interval table at n distinct scores."""
-    import binmetrics as bm
     from _common import machine
+
+    import binmetrics as bm
 
     n, target = int(args.n), args.target
     counts = sorted(args.resamples_list)
@@ -134,8 +135,9 @@ def scale(args: argparse.Namespace) -> None:
     defined = [k for k, v in values.items() if not np.isnan(v)]
     chosen = defined if args.measures == ["all"] else args.measures
     print(f"binmetrics {bm.__version__}, numpy {np.__version__}; {machine()}")
-    print(f"n = {n:.0e} distinct scores, prevalence 0.1; times for {target} replicates "
-          f"{'measured at ' + ' and '.join(map(str, counts)) + ', linear' if counts != [target] else ''}")
+    how = ("" if counts == [target] else
+           f"measured at {' and '.join(map(str, counts))}, linear in the replicates")
+    print(f"n = {n:.0e} distinct scores, prevalence 0.1; times for {target} replicates {how}")
     t_sort, _ = timed(lambda: np.sort(s), 3)
     t_arg, _ = timed(lambda: np.argsort(s), 3)
     P = int(y.sum())
