@@ -8,8 +8,8 @@
 Targets (issue 18, quiet machine): ``import binmetrics`` at most 2x ``import numpy``,
 ``binmetrics --help`` under 0.5 s; (issue 32) a fresh process importing binmetrics and
 running ``evaluate(y, s).to_dict()`` on 1,000 rows within 4x ``import numpy`` (the
-issue measures it with the median of 7 runs of the whole command, e.g.
-``farm-bench -n 7 --vs 'python -c "import numpy"' -- python -c "..."``). The interpreter's own start (``python -c pass``) is
+issue takes the median of 7 runs of each whole command, run in turn; here the best of
+``--repeats``). The interpreter's own start (``python -c pass``) is
 shown and included in every time, as a user sees it. Also shown: a first
 ``bm.evaluate(...).to_dict()`` on four rows in a fresh process (what a binary
 evaluation imports: no pandas or scipy.stats) and the README's main job.
