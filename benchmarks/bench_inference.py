@@ -170,6 +170,9 @@ def scale(args: argparse.Namespace) -> None:
         print(line, flush=True)
     if rows:
         print(f"{'sum of the single intervals':<34} | {sum(rows):8.2f}s |")
+    t = _extrapolated(lambda b: ev.summary(n_resamples=b, random_state=0, progress=False),
+                      counts, target)
+    print(f"{'summary()':<34} | {t:8.2f}s | {t / t_draw:6.1f}x | < 60 s", flush=True)
     if not args.no_table:
         t = _extrapolated(lambda b: ev.ci_table(defined, method="bootstrap", n_resamples=b,
                                                 random_state=0, progress=False),
