@@ -415,11 +415,9 @@ class _BootstrapBlock:
                     out.append(d)
                     continue
                 width = st.hi - st.lo
-                c = np.empty((self.size, width), dtype=np.int64)
-                for i in range(self.size):
-                    c[i] = np.bincount(d[i] if st.unit_cell is None else st.unit_cell[d[i]],
-                                       minlength=width)
-                out.append(c)
+                rows = [np.bincount(d[i] if st.unit_cell is None else st.unit_cell[d[i]],
+                                    minlength=width) for i in range(self.size)]
+                out.append(rows[0][None, :] if self.size == 1 else np.stack(rows))
             self._cache["cells"] = out
         return self._cache["cells"]
 
