@@ -580,7 +580,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PlotSou
 
     # --- display -----------------------------------------------------------------------
     def summary(self, *, ci: bool = True, level: float = 0.95, n_resamples: int = 2000,
-                random_state: Any = None, progress: Any = None) -> Summary:
+                random_state: Any = None, progress: Any = "interactive") -> Summary:
         """A classification-report style view: counts, threshold, confusion matrix, each
         class's precision, recall, F1 and support, and the main measures with intervals
         (``ci=False``: without them). ``.to_frame()`` gives the measures.

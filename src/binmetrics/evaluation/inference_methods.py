@@ -58,7 +58,7 @@ class InferenceMethods:
         kind: str = "percentile",
         stratified: bool = True,
         random_state: Any = None,
-        progress: Any = None,
+        progress: Any = "interactive",
         **params: Any,
     ) -> Interval:
         """Confidence interval of one measure.
@@ -77,8 +77,11 @@ class InferenceMethods:
         n_resamples, kind, stratified, random_state :
             For the bootstrap: replicates (without re-sorting, see
             :func:`binmetrics.inference.resampling.bootstrap`), "percentile", "basic" or "bca",
-            per-class resampling, and the seed (same seed, same interval);
-            ``progress(done, total)`` is called as the replicates are drawn.
+            per-class resampling, and the seed (same seed, same interval).
+        progress : default "interactive"
+            A bar on a terminal or in a notebook while the replicates are drawn (when
+            that lasts more than a couple of seconds), nothing elsewhere; True, False
+            or a ``callable(done, total)`` (see :mod:`binmetrics.progress`).
         **params : the measure's own parameters (``beta=2``...).
 
         Returns
@@ -177,15 +180,18 @@ class InferenceMethods:
         kind: str = "percentile",
         stratified: bool = True,
         random_state: Any = None,
-        progress: Any = None,
+        progress: Any = "interactive",
     ) -> pd.DataFrame:
         """Intervals of many measures as a DataFrame (id, value, low, high, method, level).
 
         ``method="auto"`` picks per measure the exact interval for proportions,
         DeLong for the AUC and the bootstrap for the rest; a mapping gives a method
         per measure id ("auto" for those it leaves out). All bootstrapped measures
-        share one set of replicates. Default: every registered measure (those that
-        are NaN are listed with NaN bounds).
+        share one set of replicates, drawn once: the same seed gives each measure the
+        same interval as :meth:`ci` gives it, whatever other measures are asked.
+        Default: every registered measure (those that are NaN are listed with NaN
+        bounds). ``progress`` is as in :meth:`ci` (default: a bar on a terminal or in a
+        notebook, nothing elsewhere).
 
         Examples
         --------

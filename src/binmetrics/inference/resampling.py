@@ -33,7 +33,12 @@ computed for a whole block of replicates at once (one :class:`Confusion` of
 arrays), and a measure whose registry entry declares a resampling kernel
 (:attr:`~binmetrics.measures.Measure.resampling_kernel`, such as the AUC's; see
 :mod:`binmetrics.measures.kernels`) from block matrices of counts by cumulative sums;
-the other measures are evaluated table by table. The samplers and blocks are in
+a probabilistic measure that declares its sums (:attr:`~binmetrics.measures.Measure.sums`,
+such as the Brier score's and the log losses') from each replicate's sums, its cell
+counts times the sums' terms taken once per call (:mod:`binmetrics.inference._replicate_sums`);
+the other measures are evaluated table by table. Every measure reads the same
+replicates, drawn once per call: the same seed gives a measure the same replicates
+whatever other measures are asked. The samplers and blocks are in
 :mod:`binmetrics.inference._replicates`.
 
 Weighted tables

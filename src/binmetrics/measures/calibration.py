@@ -30,10 +30,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import beta as beta_fn
-from scipy.special import betainc
 
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
+from binmetrics.measures._special import beta_integrals
 from binmetrics.measures._util import dot, ratio
 from binmetrics.measures.logistic_fit import Fit, fit_table, inside
 from binmetrics.measures.multiclass import MulticlassData
@@ -557,17 +556,10 @@ def expected_cost(c: Confusion, *, cost_fp: float = 1.0, cost_fn: float = 1.0) -
 
 
 def _h_integrals(a: float, b: float) -> tuple[Any, Any]:
-    """c -> int_0^c x u(x) dx and c -> int_0^c (1-x) u(x) dx, u the Beta(a, b) density."""
-    b00 = beta_fn(a, b)
-    k1, k2 = beta_fn(a + 1, b) / b00, beta_fn(a, b + 1) / b00
-
-    def m1(c: Any) -> Any:
-        return k1 * betainc(a + 1, b, c)
-
-    def m2(c: Any) -> Any:
-        return k2 * betainc(a, b + 1, c)
-
-    return m1, m2
+    """c -> int_0^c x u(x) dx and c -> int_0^c (1-x) u(x) dx, u the Beta(a, b) density
+    (closed forms for the H-measure's a = 2: see
+    :func:`binmetrics.measures._special.beta_integrals`)."""
+    return beta_integrals(a, b)
 
 
 @register("h_measure", name="H-measure", family="ranking", direction=1, range=(0.0, 1.0),

@@ -13,9 +13,9 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import digamma
 
 from binmetrics.exceptions import report_caveat
+from binmetrics.measures._special import digamma
 from binmetrics.measures._util import dot, exact_sum
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum, tp_over_cases
 from binmetrics.measures.registry import register

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import digamma
 
 from binmetrics.exceptions import report_undefined
+from binmetrics.measures._special import digamma
 from binmetrics.measures._util import dot, trapezoid
 from binmetrics.measures.kernels import (
     auc_kernel,

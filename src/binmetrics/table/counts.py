@@ -612,9 +612,12 @@ class CountTable(Tabular):
         k = self.cut_index(threshold)
         tp, fp = self._prefix_sums(k)
         if self.weighted:  # summed from the bottom: P - TP would lose small weights
-            # summed in the order of cuts(), so a cut and the curve agree to the bit
-            fn = float(np.cumsum(self._pos[k:][::-1])[-1]) if k < self.n_distinct else 0.0
-            tn = float(np.cumsum(self._neg[k:][::-1])[-1]) if k < self.n_distinct else 0.0
+            # summed in the order of cuts(), so a cut and the curve agree to the bit; a
+            # sequential pass over the tail each, so kept per cut
+            fn, tn = self.memo(("weights_below_cut", k), lambda: (
+                (float(np.cumsum(self._pos[k:][::-1])[-1]),
+                 float(np.cumsum(self._neg[k:][::-1])[-1])) if k < self.n_distinct
+                else (0.0, 0.0)))
         else:
             fn, tn = self.P - tp, self.N - fp
         costs: dict[str, Any] = {}
