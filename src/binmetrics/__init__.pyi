@@ -62,6 +62,11 @@ from binmetrics.engines import (
 from binmetrics.evaluation.api import evaluate as evaluate, score as score
 from binmetrics.evaluation.binary import BestThreshold as BestThreshold, Evaluation as Evaluation
 from binmetrics.evaluation.by import ByResult as ByResult, evaluate_by as evaluate_by
+from binmetrics.evaluation.fairness import (
+    fairness as fairness,
+    FairnessResult as FairnessResult,
+)
+from binmetrics.evaluation.group_gaps import GapResult as GapResult
 from binmetrics.evaluation.counts import (
     from_counts as from_counts,
     predictive_values as predictive_values,

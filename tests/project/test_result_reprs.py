@@ -111,7 +111,12 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "DeLongTest": lambda: bm.delong_test(Y, S, S2),
     "DecisionCurve": lambda: _ev().decision_curve([0.2, 0.5]),
     "Evaluation": _ev,
+    "FairnessResult": lambda: bm.fairness(Y, S, sensitive=np.arange(40) % 2, n_resamples=50,
+                                          random_state=0),
     "FriedmanTest": lambda: bm.rank_comparison(TABLE).friedman,
+    "GapResult": lambda: bm.evaluate_by(
+        pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}), label="y", score="p",
+        by="g").difference("tpr", ci=True, n_resamples=50, random_state=0),
     "GainCurve": lambda: _ev().gain(),
     "ImanDavenportTest": lambda: bm.rank_comparison(TABLE).iman_davenport,
     "Interval": lambda: _ev().ci("auc"),

@@ -3,6 +3,11 @@
 from binmetrics.evaluation.api import evaluate as evaluate, score as score
 from binmetrics.evaluation.binary import BestThreshold as BestThreshold, Evaluation as Evaluation
 from binmetrics.evaluation.by import ByResult as ByResult, evaluate_by as evaluate_by
+from binmetrics.evaluation.fairness import (
+    fairness as fairness,
+    FairnessResult as FairnessResult,
+)
+from binmetrics.evaluation.group_gaps import GapResult as GapResult
 from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,

@@ -37,16 +37,21 @@ import pandas as pd
 
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import EvalOptions, check_pi0
-from binmetrics.exceptions import UndefinedMeasureWarning, undefined_policy, warn_at_user
+from binmetrics.exceptions import (
+    UndefinedMeasureError,
+    UndefinedMeasureWarning,
+    current_policy,
+    undefined_policy,
+    warn_at_user,
+)
 from binmetrics.formatting import HypothesisTest
-from binmetrics.inference._replicates import _BootstrapSampler, _report_undefined_replicates
 from binmetrics.inference.intervals import Interval
-from binmetrics.inference.resampling import bootstrap, quantiles
+from binmetrics.inference.resampling import bootstrap, bootstrap_count_blocks, quantiles
 from binmetrics.measures import Measure, get_measure
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import check_level, check_random_state, check_resamples
 
-__all__ = ["GapResult", "GroupComparisons", "gap_statistic"]
+__all__ = ["GapResult", "GroupComparisons", "gap_statistic", "group_label", "null_pvalue"]
 
 GapMethod = Literal["between_groups", "to_overall"]
 _METHODS = ("between_groups", "to_overall")
@@ -80,6 +85,15 @@ def gap_statistic(kind: str, method: str, values: npt.ArrayLike,
         return np.asarray(np.where(o[..., 0] != 0, r.min(axis=-1), np.nan))
 
 
+def null_pvalue(null: FloatArray, observed: float) -> float:
+    """(1 + #{null >= observed}) / (1 + #defined null values): the bootstrap p-value of
+    a gap (ties within 1e-12 relative count as reached)."""
+    d = null[~np.isnan(null)]
+    if math.isnan(observed) or d.size == 0:
+        return math.nan
+    return float((1 + np.count_nonzero(d >= observed * (1 - 1e-12))) / (1 + d.size))
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class GapResult(HypothesisTest):
     """A between-group gap with its bootstrap interval and a test of "no gap".
@@ -110,6 +124,9 @@ class GapResult(HypothesisTest):
         percentile interval from the same replicates.
     replicates : numpy.ndarray
         The gap on each replicate (NaN where undefined).
+    null_distribution : numpy.ndarray
+        The difference of the centred replicates (the null of equal values) that the
+        p-value counts; NaN where undefined.
     n_resamples, n_undefined : int
         Replicates drawn; replicates where the gap was undefined (left out).
     """
@@ -125,6 +142,7 @@ class GapResult(HypothesisTest):
     overall: float
     by_group: pd.DataFrame
     replicates: FloatArray
+    null_distribution: FloatArray
     n_resamples: int
     n_undefined: int
 
@@ -203,7 +221,7 @@ class GroupComparisons:
                   least: int) -> tuple[Measure, dict[Any, float]]:
         """The measure's value in each comparable group; one warning for the others."""
         if len(self.keys) == 1:
-            raise ValueError(f"{', '.join(self.by)} has one group ({_label(self.keys[0])}); "
+            raise ValueError(f"{', '.join(self.by)} has one group ({group_label(self.keys[0])}); "
                              "comparing groups needs at least two")
         m = get_measure(measure)
         values: dict[Any, float] = {}
@@ -211,14 +229,14 @@ class GroupComparisons:
         reasons = dict(zip(self.keys, self._frame["reason"], strict=True))
         for key, ev in self.evaluations.items():
             if ev is None:
-                left.append(f"{_label(key)} ({reasons[key]})")
+                left.append(f"{group_label(key)} ({reasons[key]})")
                 continue
             e = ev if pi0 is None else ev.calibrated(pi0)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UndefinedMeasureWarning)
                 v = e.value(m)
             if math.isnan(v):
-                left.append(f"{_label(key)} ({m.id} is undefined)")
+                left.append(f"{group_label(key)} ({m.id} is undefined)")
             else:
                 values[key] = v
         if left and self.options.undefined != "ignore":
@@ -255,8 +273,9 @@ class GroupComparisons:
         index: Any = list(values)
         if len(self.by) > 1:
             index = pd.MultiIndex.from_tuples(index, names=self.by)
-        else:
-            index = pd.Index(index, name=self.by[0])
+        else:  # one column given as a list: its values, as fairlearn's index
+            index = pd.Index([k[0] if isinstance(k, tuple) else k for k in index],
+                             name=self.by[0], tupleize_cols=False)
         return pd.Series(list(values.values()), index=index, name=m.id, dtype=float)
 
     def group_min(self, measure: str | Measure, *, pi0: float | str | None = None) -> float:
@@ -369,7 +388,7 @@ class GroupComparisons:
         defined = gaps[~np.isnan(gaps)]
         k = int(gaps.size - defined.size)
         if k:
-            _report_undefined_replicates(f"the {kind} of {m.id}", k, B, "bootstrap replicates")
+            _undefined_replicates(f"the {kind} of {m.id}", k, B)
         alpha = (1.0 - lv) / 2.0
         lo, hi = (quantiles(defined, [alpha, 1 - alpha]) if defined.size and not
                   math.isnan(est) else (math.nan, math.nan))
@@ -379,15 +398,15 @@ class GroupComparisons:
         null = gap_statistic("difference", method, centred.T, o_centred)
         d_est = est if kind == "difference" else float(
             gap_statistic("difference", method, v, overall))
-        null = null[~np.isnan(null)]
-        pvalue = float((1 + np.count_nonzero(null >= d_est * (1 - 1e-12))) / (1 + null.size))
+        pvalue = null_pvalue(null, d_est)
         frame = self._group_frame(keys, v, reps, alpha)
         iv = Interval(estimate=est, low=float(lo), high=float(hi), level=lv,
                       method="bootstrap-percentile")
         return GapResult(measure=m.id, kind=kind, method=f"{method}-bootstrap", estimate=est,
                          ci=iv, pvalue=pvalue, alternative="two-sided", pi0=p0,
                          overall=self._overall_value(m, p0), by_group=frame,
-                         replicates=gaps, n_resamples=B, n_undefined=k)
+                         replicates=gaps, null_distribution=null, n_resamples=B,
+                         n_undefined=k)
 
     def _group_frame(self, keys: list[Any], v: FloatArray, reps: FloatArray,
                      alpha: float) -> pd.DataFrame:
@@ -470,10 +489,8 @@ def _confusion_replicates(c: Confusion, weighted: bool, B: int, rng: np.random.G
     table = CountTable(np.array([1.0, 0.0]), np.array([c.tp, c.fn], dtype=np.float64),
                        np.array([c.fp, c.tn], dtype=np.float64), weighted=weighted)
     top = table.scores == 1.0
-    sampler = _BootstrapSampler(table, True, n_cases)
     parts: list[list[FloatArray]] = [[], [], [], []]
-    for block in sampler.blocks(rng, B):
-        pos, neg = block.counts("group")
+    for pos, neg in bootstrap_count_blocks(table, B, random_state=rng, n_cases=n_cases):
         parts[0].append(pos[:, top].sum(axis=1))
         parts[1].append(pos[:, ~top].sum(axis=1))
         parts[2].append(neg[:, top].sum(axis=1))
@@ -505,5 +522,16 @@ def _warn_zero(kind: str, method: str, measure: str) -> None:
                      UndefinedMeasureWarning)
 
 
-def _label(key: Any) -> str:
+def _undefined_replicates(what: str, k: int, total: int) -> None:
+    policy = current_policy()
+    if policy == "ignore":
+        return
+    msg = (f"{what} is undefined (NaN) in {k} of {total} bootstrap replicates; the "
+           f"interval uses the {total - k} defined ones")
+    if policy == "raise":
+        raise UndefinedMeasureError(msg)
+    warn_at_user(msg, UndefinedMeasureWarning)
+
+
+def group_label(key: Any) -> str:
     return ", ".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
