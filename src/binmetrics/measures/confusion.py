@@ -41,24 +41,6 @@ def prevalence(c: Confusion) -> FloatOrArray:
     return ratio(c.p, c.total, "prevalence", "there are no cases")
 
 
-@register("selection_rate", name="Selection rate", family="confusion", direction=0,
-          range=_UNIT, plot="measure",
-          aliases=("detection_prevalence", "predicted_positive_rate"),
-          source="fairlearn.metrics.selection_rate; caret's detection prevalence",
-          formula="(TP + FP) / (TP + FP + FN + TN)",
-          proportion=lambda c: (c.tp + c.fp, c.total))
-def selection_rate(c: Confusion) -> FloatOrArray:
-    """Proportion of cases predicted positive, (TP + FP) / n: the rate demographic
-    parity compares between groups (fairlearn's ``selection_rate``).
-
-    Examples
-    --------
-    >>> selection_rate(Confusion(tp=3, fp=1, fn=2, tn=4))
-    0.4
-    """
-    return ratio(c.tp + c.fp, c.total, "selection_rate", "there are no cases")
-
-
 @register("accuracy", name="Accuracy", family="confusion", plot="measure", direction=1, range=_UNIT,
           aliases=("acc", "correct_classification_rate"), paired_tests=("mcnemar",),
           source="Berrar Def. 1; Wikipedia table; multi-level paper Table 5",
@@ -450,3 +432,21 @@ def prevalence_threshold(c: Confusion) -> FloatOrArray:
     sf = np.sqrt(f)
     return ratio(sf, np.sqrt(t) + sf, "prevalence_threshold",
                  "TPR = FPR = 0 (nothing is predicted positive)")
+
+
+@register("selection_rate", name="Selection rate", family="confusion", direction=0,
+          range=_UNIT, plot="measure",
+          aliases=("detection_prevalence", "predicted_positive_rate"),
+          source="fairlearn.metrics.selection_rate; caret's detection prevalence",
+          formula="(TP + FP) / (TP + FP + FN + TN)",
+          proportion=lambda c: (c.tp + c.fp, c.total))
+def selection_rate(c: Confusion) -> FloatOrArray:
+    """Proportion of cases predicted positive, (TP + FP) / n: the rate demographic
+    parity compares between groups (fairlearn's ``selection_rate``).
+
+    Examples
+    --------
+    >>> selection_rate(Confusion(tp=3, fp=1, fn=2, tn=4))
+    0.4
+    """
+    return ratio(c.tp + c.fp, c.total, "selection_rate", "there are no cases")
