@@ -33,6 +33,7 @@ NOT_RESULTS = {
     "Scorer": "a scikit-learn scorer (a callable)",
     "FileEngine": "an engine's declaration in the engine registry",
     "BinSpec": "how scores are binned (an option)",
+    "ClusteredTable": "a count table with each cluster's counts (the cluster bootstrap's input)",
     "Binning": "a binning rule (an option)",
     "HasTable": "a protocol",
     "PositiveGroups": "internal arrays of a count table for the ranking kernels",
@@ -97,6 +98,8 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "ByResult": lambda: bm.evaluate_by(pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}),
                                        label="y", score="p", by="g"),
     "COVATResult": lambda: bm.covat(TABLE),
+    "ClusterBootstrapResult": lambda: bm.inference.cluster_bootstrap(
+        Y, S, ["auc"], clusters=np.arange(40) // 2, n_resamples=50, random_state=0),
     "CV5x2Test": lambda: _refit("cv5x2"),
     "CalibrationTest": lambda: _ev().calibration_test("hosmer_lemeshow", n_groups=4),
     "Comparison": lambda: bm.compare(Y, {"a": S, "b": S2}),

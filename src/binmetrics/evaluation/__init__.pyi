@@ -3,7 +3,7 @@
 from binmetrics.evaluation.api import evaluate as evaluate, score as score
 from binmetrics.evaluation.binary import BestThreshold as BestThreshold, Evaluation as Evaluation
 from binmetrics.evaluation.by import ByResult as ByResult, evaluate_by as evaluate_by
-from binmetrics.evaluation.fairness import (
+from binmetrics.evaluation.fairness_criteria import (
     fairness as fairness,
     FairnessResult as FairnessResult,
 )
