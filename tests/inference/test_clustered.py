@@ -133,3 +133,81 @@ def test_one_class_replicates_are_undefined() -> None:
     assert 0 < res.n_undefined["auc"] < 200  # a replicate drawing "a" twice has no negative
     with pytest.warns(UndefinedMeasureWarning, match="undefined"):
         res.ci("auc")
+
+
+# --- compare(..., clusters=) ------------------------------------------------------------------
+def test_compare_cluster_bootstrap_equals_rows_of_the_drawn_clusters() -> None:
+    import binmetrics as bm
+
+    y, p, patient, _ = _data(5, k=40)
+    rng = np.random.default_rng(9)
+    q = np.round(np.clip(p + 0.2 * rng.standard_normal(p.size), 0, 1), 2)
+    cmp = bm.compare(y, {"A": p, "B": q}, measures=["auc", "accuracy", "mcc"],
+                     clusters=patient, n_resamples=40, random_state=3)
+    assert cmp.methods["accuracy"] == "bootstrap"  # McNemar gives way to the clusters
+    assert cmp.result("A", "B", "auc").method == "obuchowski"
+    codes = {name: i for i, name in enumerate(dict.fromkeys(patient))}
+    members = [np.flatnonzero(patient == name) for name in codes]
+    draw = np.random.default_rng(3)
+    for b in range(40):
+        rows = np.concatenate([members[c] for c in draw.integers(0, len(members),
+                                                                  len(members))])
+        for name, s in (("A", p), ("B", q)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = bm.evaluate(y[rows], s[rows])["mcc"]
+            assert cmp.replicates[name]["mcc"][b] == pytest.approx(want, abs=1e-12)
+
+
+def _obuchowski_cov_direct(y, s1, s2, clusters) -> float:
+    """The two-model covariance term of Obuchowski (1997), pair by pair."""
+    y = np.asarray(y).astype(bool)
+    cl = np.asarray(clusters)
+    names = list(dict.fromkeys(clusters))
+    M, N = int(y.sum()), int((~y).sum())
+    comps = []
+    for s in (s1, s2):
+        x, z = s[y], s[~y]
+        psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
+        th = psi.mean()
+        V10 = np.array([psi.mean(axis=1)[cl[y] == c].sum() for c in names])
+        V01 = np.array([psi.mean(axis=0)[cl[~y] == c].sum() for c in names])
+        m = np.array([(cl[y] == c).sum() for c in names])
+        n = np.array([(cl[~y] == c).sum() for c in names])
+        comps.append((V10 - m * th, V01 - n * th))
+    k, I10, I01 = len(names), int((m > 0).sum()), int((n > 0).sum())
+    s10 = I10 / ((I10 - 1) * M) * np.sum(comps[0][0] * comps[1][0])
+    s01 = I01 / ((I01 - 1) * N) * np.sum(comps[0][1] * comps[1][1])
+    s11_12 = k / (k - 1) * np.sum(comps[0][0] * comps[1][1])
+    s11_21 = k / (k - 1) * np.sum(comps[1][0] * comps[0][1])
+    return float(s10 / M + s01 / N + (s11_12 + s11_21) / (M * N))
+
+
+def test_clustered_delong_pair_uses_obuchowskis_covariance() -> None:
+    import binmetrics as bm
+
+    y, p, patient, _ = _data(6, k=30)
+    q = np.round(np.clip(p[::-1] * 0.5 + 0.5 * p, 0, 1), 2)
+    t = bm.compare(y, {"A": p, "B": q}, measures=["auc"], clusters=patient).results[0]
+    var = (_obuchowski_direct(y, p, patient) + _obuchowski_direct(y, q, patient)
+           - 2 * _obuchowski_cov_direct(y, p, q, patient))
+    assert t.detail.sigma == pytest.approx(math.sqrt(var), rel=1e-10)
+    # one case per cluster: DeLong's paired test
+    single = bm.compare(y, {"A": p, "B": q}, measures=["auc"],
+                        clusters=np.arange(y.size)).results[0]
+    plain = bm.delong_test(y, p, q)
+    assert single.pvalue == pytest.approx(plain.pvalue, rel=1e-9)
+    assert single.detail.sigma == pytest.approx(plain.sigma, rel=1e-9)
+
+
+def test_compare_clusters_bad_input() -> None:
+    import binmetrics as bm
+
+    y, p, patient, w = _data(7, weights=True)
+    with pytest.raises(ValueError, match="one cluster per case"):
+        bm.compare(y, {"A": p, "B": p[::-1]}, clusters=patient[1:])
+    with pytest.raises(ValueError, match="unweighted"):
+        bm.compare(y, {"A": p, "B": p[::-1]}, clusters=patient, sample_weight=w)
+    with pytest.raises(ValueError, match="McNemar's test of accuracy assumes independent"):
+        bm.compare(y, {"A": p, "B": p[::-1]}, clusters=patient,
+                   method={"accuracy": "mcnemar"})

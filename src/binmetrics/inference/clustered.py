@@ -51,7 +51,8 @@ from binmetrics.inference._replicates import (
     _replicate_table,
     _targets,
 )
-from binmetrics.inference.intervals import Interval
+from binmetrics.inference.delong import DeLongTest
+from binmetrics.inference.intervals import Interval, normal_pvalue
 from binmetrics.inference.resampling import BootstrapResult, MeasureLike
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import (
@@ -64,7 +65,8 @@ from binmetrics.validation import (
 )
 
 __all__ = ["ClusterBootstrapResult", "ClusteredTable", "cluster_bootstrap", "cluster_draws",
-           "clustered_auc_ci", "clustered_auc_variance"]
+           "clustered_auc_ci", "clustered_auc_covariance", "clustered_auc_variance",
+           "clustered_delong_pairs"]
 
 _BLOCK_ELEMENTS = 1 << 20
 
@@ -86,12 +88,7 @@ class ClusteredTable:
            pos_label: Any = None, nan_policy: NanPolicy = "raise") -> ClusteredTable:
         """The table of the rows and each cluster's counts (one-line errors for
         clusters of the wrong length, or missing cluster labels)."""
-        c = np.asarray(clusters)
-        y_arr = np.asarray(y_true)
-        if c.ndim != 1 or c.shape[0] != y_arr.shape[0]:
-            given = c.shape[0] if c.ndim else 0
-            raise ValueError(f"clusters must give one cluster per case: {given} values "
-                             f"for {y_arr.shape[0]} cases")
+        c = _check_length(clusters, y_true)
         inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                                   nan_policy=nan_policy, rescale_weights=False)
         if inp.n_omitted:
@@ -260,13 +257,59 @@ def cluster_bootstrap(
         n_clusters=ct.n_clusters)
 
 
+def clustered_auc_covariance(y: npt.NDArray[np.bool_], arrays: list[FloatArray],
+                             codes: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """The AUCs of K models scored on the same validated rows and Obuchowski's (1997)
+    covariance matrix of them for clustered rows (``codes``: each row's cluster, 0..I-1):
+    cov_kl = S10_kl / M + S01_kl / N + (S11_kl + S11_lk) / (M N), with S10_kl =
+    I10 / ((I10 - 1) M) sum_i d10_ik d10_il, S01_kl likewise over negatives and
+    S11_kl = I / (I - 1) sum_i d10_ik d01_il, where d10_ik = V10_ik - m_i theta_k and
+    d01_ik = V01_ik - n_i theta_k (module docstring). Each model's placements come from
+    its count table (one sort per model). NaN where a class has fewer than 2 clusters.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([True, False, True, False, True, False])
+    >>> s = [np.array([.9, .1, .8, .3, .4, .5]), np.array([.2, .1, .9, .5, .7, .3])]
+    >>> aucs, cov = clustered_auc_covariance(y, s, np.array([0, 0, 1, 1, 2, 2]))
+    >>> aucs.round(4).tolist(), cov.shape
+    ([0.8889, 0.7778], (2, 2))
+    """
+    k = int(codes.max(initial=-1)) + 1
+    m_i = np.bincount(codes[y], minlength=k).astype(np.float64)
+    n_i = np.bincount(codes[~y], minlength=k).astype(np.float64)
+    M, N = float(m_i.sum()), float(n_i.sum())
+    K = len(arrays)
+    thetas = np.full(K, np.nan)
+    d10 = np.zeros((K, k))
+    d01 = np.zeros((K, k))
+    for j, s in enumerate(arrays):
+        t = CountTable.from_validated(y, s, None)
+        pos, neg = t.pos.astype(np.float64), t.neg.astype(np.float64)
+        if M == 0 or N == 0:
+            continue
+        g = np.searchsorted(-t.scores, -s)
+        v10 = (N - np.cumsum(neg) + 0.5 * neg) / N
+        v01 = (np.cumsum(pos) - 0.5 * pos) / M
+        thetas[j] = float(pos @ v10) / M
+        d10[j] = np.bincount(codes[y], weights=v10[g[y]], minlength=k) - m_i * thetas[j]
+        d01[j] = np.bincount(codes[~y], weights=v01[g[~y]], minlength=k) - n_i * thetas[j]
+    i10, i01 = int(np.count_nonzero(m_i)), int(np.count_nonzero(n_i))
+    if i10 < 2 or i01 < 2 or k < 2:
+        return thetas, np.full((K, K), np.nan)
+    s10 = i10 / ((i10 - 1) * M) * (d10 @ d10.T)
+    s01 = i01 / ((i01 - 1) * N) * (d01 @ d01.T)
+    s11 = k / (k - 1) * (d10 @ d01.T)
+    return thetas, s10 / M + s01 / N + (s11 + s11.T) / (M * N)
+
+
 def clustered_auc_variance(y_true: Any, y_score: Any, *, clusters: Any,
                            pos_label: Any = None, nan_policy: NanPolicy = "raise") -> float:
     """Obuchowski's (1997) variance of the AUC of clustered data (module docstring).
 
-    From the count table's placements (one pass over the distinct scores) summed per
-    cluster; with one case per cluster it equals DeLong's variance
-    (:func:`~binmetrics.inference.auc_variance`).
+    From the count table's placements summed per cluster; with one case per cluster it
+    equals DeLong's variance (:func:`~binmetrics.inference.auc_variance`).
 
     Examples
     --------
@@ -275,34 +318,55 @@ def clustered_auc_variance(y_true: Any, y_score: Any, *, clusters: Any,
     >>> round(clustered_auc_variance(y, s, clusters=[1, 1, 2, 2, 3, 3, 4, 4]), 6)
     0.015625
     """
-    ct = ClusteredTable.of(y_true, y_score, clusters, pos_label=pos_label,
-                           nan_policy=nan_policy)
-    t = ct.table
-    pos = t.pos.astype(np.float64)
-    neg = t.neg.astype(np.float64)
-    M, N = float(pos.sum()), float(neg.sum())
-    if M == 0 or N == 0:
-        return math.nan
-    fp1 = np.cumsum(neg)
-    tp1 = np.cumsum(pos)
-    v10 = (N - fp1 + 0.5 * neg) / N  # each positive at each distinct score
-    v01 = (tp1 - pos + 0.5 * pos) / M  # each negative
-    theta = float(pos @ v10) / M
-    g = t.n_distinct
-    counts = ct.counts
-    m_i = np.asarray(counts[:, :g].sum(axis=1)).ravel()
-    n_i = np.asarray(counts[:, g:].sum(axis=1)).ravel()
-    V10 = np.asarray(counts[:, :g] @ v10).ravel()
-    V01 = np.asarray(counts[:, g:] @ v01).ravel()
-    d10, d01 = V10 - m_i * theta, V01 - n_i * theta
-    k = ct.n_clusters
-    I10, I01 = int(np.count_nonzero(m_i)), int(np.count_nonzero(n_i))
-    if I10 < 2 or I01 < 2:
-        return math.nan
-    s10 = I10 / ((I10 - 1) * M) * float(d10 @ d10)
-    s01 = I01 / ((I01 - 1) * N) * float(d01 @ d01)
-    s11 = k / (k - 1) * float(d10 @ d01)
-    return s10 / M + s01 / N + 2.0 * s11 / (M * N)
+    y, s, codes = _validated(y_true, y_score, clusters, pos_label, nan_policy)
+    return float(clustered_auc_covariance(y, [s], codes)[1][0, 0])
+
+
+def _validated(y_true: Any, y_score: Any, clusters: Any, pos_label: Any,
+               nan_policy: NanPolicy) -> tuple[npt.NDArray[np.bool_], FloatArray,
+                                               npt.NDArray[np.intp]]:
+    c = _check_length(clusters, y_true)
+    inp = check_binary_inputs(y_true, y_score, None, pos_label=pos_label,
+                              nan_policy=nan_policy)
+    if inp.n_omitted:
+        c = c[np.isfinite(np.asarray(y_score, dtype=np.float64))]
+    codes, _ = _codes(c)
+    return inp.y, inp.score, codes
+
+
+def _check_length(clusters: Any, y_true: Any) -> npt.NDArray[Any]:
+    c = np.asarray(clusters)
+    n = np.asarray(y_true).shape[0] if np.ndim(y_true) else 0
+    if c.ndim != 1 or c.shape[0] != n:
+        given = c.shape[0] if c.ndim else 0
+        raise ValueError(f"clusters must give one cluster per case: {given} values for "
+                         f"{n} cases")
+    return c
+
+
+def clustered_delong_pairs(y: npt.NDArray[np.bool_], arrays: list[FloatArray],
+                           clusters: Any, *, alternative: str = "two-sided",
+                           level: float = 0.95) -> dict[tuple[int, int], DeLongTest]:
+    """DeLong's paired test of every pair of models with Obuchowski's clustered
+    covariance in place of DeLong's (validated rows; ``clusters`` one per row):
+    z = (theta_a - theta_b) / sqrt(var_a + var_b - 2 cov_ab)."""
+    codes, _ = _codes(_check_length(clusters, y))
+    aucs, cov = clustered_auc_covariance(y, arrays, codes)
+    q = float(ndtri(0.5 + level / 2.0))
+    out = {}
+    for i in range(len(arrays)):
+        for j in range(i + 1, len(arrays)):
+            S = cov[np.ix_([i, j], [i, j])]
+            d = float(aucs[i] - aucs[j])
+            var = float(S[0, 0] + S[1, 1] - 2 * S[0, 1])
+            sigma = math.sqrt(max(var, 0.0)) if not math.isnan(var) else math.nan
+            z = (d / sigma if sigma > 0 else (0.0 if d == 0 else math.copysign(math.inf, d))) \
+                if not math.isnan(sigma) else math.nan
+            ci = Interval(d, d - q * sigma, d + q * sigma, level, "obuchowski")
+            out[(i, j)] = DeLongTest(float(aucs[i]), float(aucs[j]), d, sigma, z,
+                                     normal_pvalue(z, alternative), ci, alternative, True,
+                                     None, S)
+    return out
 
 
 def clustered_auc_ci(y_true: Any, y_score: Any, *, clusters: Any, level: float = 0.95,
