@@ -270,3 +270,22 @@ def test_interval_of_the_gap_covers_at_the_nominal_rate() -> None:
             r = g.difference("tpr", ci=True, n_resamples=1000, random_state=i)
             covered += r.ci.low <= 0.15 <= r.ci.high
     assert abs(covered / 1000 - 0.95) <= 0.02
+
+
+def test_chart_of_the_groups() -> None:
+    g = bm.evaluate_by(_data(12, n=900), label="y", score="p", by=["a", "b"],
+                       measures=["tpr"])
+    cd = g.chart("tpr", n_resamples=100, random_state=0)
+    r = g.difference("tpr", ci=True, n_resamples=100, random_state=0)
+    seg, marks, overall = cd.series
+    np.testing.assert_array_equal(marks.y, r.by_group["value"].to_numpy())
+    np.testing.assert_array_equal(seg.y[0::3], r.by_group["low"].to_numpy())
+    np.testing.assert_array_equal(seg.y[1::3], r.by_group["high"].to_numpy())
+    assert overall.y[0] == pytest.approx(g.overall["tpr"])
+    assert cd.xticks is not None and cd.xticks[1][0] == "f, 1"
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = g.plot_groups("tpr", n_resamples=50, random_state=0)
+    assert ax.get_xticklabels()[0].get_text() == "f, 1"

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from binmetrics.chart import ChartData, Series, render
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import EvalOptions, check_pi0
 from binmetrics.exceptions import (
@@ -418,6 +419,55 @@ class GroupComparisons:
             rows.append({**dict(zip(self.by, parts, strict=True)), "value": float(value),
                          "low": float(lo), "high": float(hi)})
         return pd.DataFrame(rows, columns=[*self.by, "value", "low", "high"])
+
+    # --- drawing ----------------------------------------------------------------------
+    def chart(self, measure: str | Measure, *, pi0: float | str | None = None,
+              level: float = 0.95, n_resamples: int = 2000,
+              random_state: Any = None) -> ChartData:
+        """The numbers of :meth:`plot_groups`: each compared group's value (markers) with
+        its percentile interval (a vertical segment) from the gap's bootstrap, and the
+        overall value (a dashed line); the title gives the between-group difference with
+        its interval."""
+        r = self.difference(measure, pi0=pi0, ci=True, level=level, n_resamples=n_resamples,
+                            random_state=random_state)
+        f = r.by_group
+        x = np.arange(len(f), dtype=float)
+        nan = np.full(len(f), np.nan)
+        seg_x = np.column_stack([x, x, nan]).ravel()
+        seg_y = np.column_stack([f["low"], f["high"], nan]).ravel()
+        labels = [group_label(tuple(row) if len(self.by) > 1 else row[0])
+                  for row in f[self.by].itertuples(index=False)]
+        at = "" if r.pi0 is None else f" at pi0={r.pi0:.3g}"
+        series = (
+            Series(seg_x, seg_y, f"{r.ci.level:.0%} interval", style="solid", width=2.0),
+            Series(x, f["value"].to_numpy(dtype=float), r.measure, style="markers",
+                   marker="o"),
+            Series(np.array([-0.5, len(f) - 0.5]), np.array([r.overall, r.overall]),
+                   f"overall {r.overall:.3g}", style="dashed", shared=True),
+        )
+        title = (f"{r.measure}{at} by {', '.join(self.by)}: difference {r.estimate:.3g} "
+                 f"[{r.ci.low:.3g}, {r.ci.high:.3g}], p = {r.pvalue:.3g}")
+        return ChartData("groups", title, ", ".join(self.by), r.measure, series,
+                         xticks=(list(x), labels), legend="best", pad=0.05)
+
+    def plot_groups(self, measure: str | Measure, *, ax: Any = None,
+                    pi0: float | str | None = None, level: float = 0.95,
+                    n_resamples: int = 2000, random_state: Any = None) -> Any:
+        """Draw each group's value with its interval and the overall line (:meth:`chart`;
+        needs matplotlib, ``pip install 'binmetrics[plot]'``).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import binmetrics as bm
+        >>> df = pd.DataFrame({"g": list("aaaabbbb"), "y": [1, 1, 0, 0, 1, 1, 0, 0],
+        ...                    "p": [.9, .4, .6, .1, .8, .7, .2, .3]})
+        >>> g = bm.evaluate_by(df, label="y", score="p", by="g", measures=["tpr"])
+        >>> ax = g.plot_groups("tpr", n_resamples=200, random_state=0)  # doctest: +SKIP
+        """
+        return render(self.chart(measure, pi0=pi0, level=level, n_resamples=n_resamples,
+                                 random_state=random_state), ax,
+                      feature="ByResult.plot_groups")
 
     # --- replicates --------------------------------------------------------------------
     def _streams(self, random_state: Any) -> dict[Any, np.random.Generator]:
