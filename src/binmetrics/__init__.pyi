@@ -67,6 +67,7 @@ from binmetrics.evaluation.fairness_criteria import (
     FairnessResult as FairnessResult,
 )
 from binmetrics.evaluation.group_gaps import GapResult as GapResult
+from binmetrics.evaluation.group_thresholds import GroupThresholds as GroupThresholds
 from binmetrics.evaluation.counts import (
     from_counts as from_counts,
     predictive_values as predictive_values,

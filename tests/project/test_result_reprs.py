@@ -117,6 +117,9 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "FairnessResult": lambda: bm.fairness(Y, S, sensitive=np.arange(40) % 2, n_resamples=50,
                                           random_state=0),
     "FriedmanTest": lambda: bm.rank_comparison(TABLE).friedman,
+    "GroupThresholds": lambda: bm.evaluate_by(
+        pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}), label="y", score="p",
+        by="g").best_thresholds("f1"),
     "GapResult": lambda: bm.evaluate_by(
         pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}), label="y", score="p",
         by="g").difference("tpr", ci=True, n_resamples=50, random_state=0),

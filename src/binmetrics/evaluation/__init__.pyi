@@ -8,6 +8,7 @@ from binmetrics.evaluation.fairness_criteria import (
     FairnessResult as FairnessResult,
 )
 from binmetrics.evaluation.group_gaps import GapResult as GapResult
+from binmetrics.evaluation.group_thresholds import GroupThresholds as GroupThresholds
 from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,

@@ -420,6 +420,37 @@ class GroupComparisons:
                          "low": float(lo), "high": float(hi)})
         return pd.DataFrame(rows, columns=[*self.by, "value", "low", "high"])
 
+    def best_thresholds(self, measure: str | Measure, *,
+                        constraint: str = "equal_opportunity",
+                        tolerance: float = 0.02) -> Any:
+        """One threshold per group maximising ``measure`` on all the rows, subject to
+        ``constraint``: "equal_opportunity" (TPR), "demographic_parity" (selection
+        rate) or "predictive_equality" (FPR) within ``tolerance`` across the groups.
+
+        fairlearn's ``ThresholdOptimizer`` idea on the groups' exact curves: see
+        :mod:`binmetrics.evaluation.group_thresholds` for the search. Returns a
+        :class:`~binmetrics.evaluation.group_thresholds.GroupThresholds` with each
+        group's threshold and rate, the value reached, and the best single threshold
+        for comparison.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import binmetrics as bm
+        >>> df = pd.DataFrame({"g": list("aaaabbbb"), "y": [1, 1, 0, 0, 1, 1, 0, 0],
+        ...                    "p": [.9, .4, .6, .1, .8, .7, .2, .3]})
+        >>> g = bm.evaluate_by(df, label="y", score="p", by="g", measures=["tpr"])
+        >>> t = g.best_thresholds("f1", tolerance=0.0)
+        >>> t.to_frame()[["g", "threshold", "rate"]]
+           g  threshold  rate
+        0  a        0.4   1.0
+        1  b        0.7   1.0
+        """
+        from binmetrics.evaluation.group_thresholds import best_group_thresholds
+
+        return best_group_thresholds(self.evaluations, self.by, measure, constraint,
+                                     tolerance)
+
     # --- drawing ----------------------------------------------------------------------
     def chart(self, measure: str | Measure, *, pi0: float | str | None = None,
               level: float = 0.95, n_resamples: int = 2000,
