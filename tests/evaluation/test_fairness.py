@@ -106,3 +106,15 @@ def test_plot_draws_the_intervals() -> None:
     f = bm.fairness(y, p, sensitive=sf["sex"], n_resamples=50, random_state=0)
     ax = f.plot()
     assert next(t.get_text() for t in ax.get_yticklabels()) == "demographic_parity"
+
+
+def test_to_overall_intervals_where_they_exist() -> None:
+    y, p, sf, _ = _data(5, n=600)
+    with pytest.warns(UserWarning, match="calibration and auc: no interval with method="):
+        f = bm.fairness(y, p, sensitive=sf["sex"], method="to_overall", n_resamples=50,
+                        random_state=0)
+    frame = f.to_frame().set_index(["criterion", "kind"])
+    assert np.isnan(frame.loc[("auc", "difference"), "low"])
+    assert frame.loc[("auc", "difference"), "estimate"] == pytest.approx(
+        f.grouped.difference("auc", method="to_overall"))
+    assert not np.isnan(frame.loc[("equal_opportunity", "ratio"), "low"])

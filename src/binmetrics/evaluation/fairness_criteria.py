@@ -32,6 +32,7 @@ import pandas as pd
 from binmetrics.chart import ChartData, Drawable, Series
 from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.group_gaps import GapResult, group_label, null_pvalue
+from binmetrics.exceptions import warn_at_user
 from binmetrics.formatting import Tabular
 from binmetrics.inference.resampling import quantiles
 from binmetrics.validation import check_level, check_random_state, check_resamples
@@ -242,14 +243,16 @@ def fairness(
     seed = int(np.random.default_rng(check_random_state(random_state)).integers(2**63))
     probabilities = g.overall.table.probabilities_ok
     rows: list[dict[str, Any]] = []
+    no_interval: list[str] = []
     for criterion, ms, how in _CRITERIA:
         if criterion == "calibration" and not probabilities:
             continue
-        if criterion == "auc" and method == "to_overall":
-            ms_method = "between_groups"  # the AUC's overall replicate needs the raw table
-        else:
-            ms_method = method
-        gaps = {m: _gaps(g, m, ms_method, ci, lv, B, seed) for m in ms}
+        # the overall replicate of a ranking or probabilistic measure would need the
+        # merged table of every replicate: no interval for those with "to_overall"
+        ci_here = ci and not (method == "to_overall" and criterion in ("auc", "calibration"))
+        if ci and not ci_here:
+            no_interval.append(criterion)
+        gaps = {m: _gaps(g, m, method, ci_here, lv, B, seed) for m in ms}
         combine = agg if how == "agg" else "one"
         diff = _combine([gaps[m]["difference"] for m in ms], "difference", combine, lv)
         ratio = _combine([gaps[m]["ratio"] for m in ms], "ratio", combine, lv)
@@ -258,6 +261,10 @@ def fairness(
                  {"criterion": criterion, "kind": "ratio", **ratio}]
     frame = pd.DataFrame(rows, columns=["criterion", "kind", "estimate", "low", "high",
                                         "pvalue"])
+    if no_interval:
+        warn_at_user(f"{' and '.join(no_interval)}: no interval with method='to_overall' "
+                     "(their overall value is not resampled from the groups' 2x2 tables); "
+                     "use method='between_groups' for intervals", UserWarning)
     return FairnessResult(frame=frame, grouped=g, method=method, agg=agg, level=lv,
                           n_resamples=B, threshold=float(threshold))
 
