@@ -565,8 +565,9 @@ class GroupComparisons:
 def _confusion_replicates(c: Confusion, weighted: bool, B: int, rng: np.random.Generator,
                           n_cases: tuple[int, int] | None) -> tuple[FloatArray, ...]:
     """(tp, fn, fp, tn), each of length B: the stratified bootstrap of a group's cases
-    at the cut, drawn on its 2x2 table (:class:`_BootstrapSampler`, multinomial per
-    class), the same distribution as a stratified bootstrap of its rows."""
+    at the cut, drawn on its 2x2 table (one multinomial draw per class and replicate,
+    :func:`~binmetrics.inference.resampling.bootstrap_count_blocks`), the same
+    distribution as a stratified bootstrap of its rows."""
     table = CountTable(np.array([1.0, 0.0]), np.array([c.tp, c.fn], dtype=np.float64),
                        np.array([c.fp, c.tn], dtype=np.float64), weighted=weighted)
     top = table.scores == 1.0

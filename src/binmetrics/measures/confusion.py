@@ -437,7 +437,7 @@ def prevalence_threshold(c: Confusion) -> FloatOrArray:
 @register("selection_rate", name="Selection rate", family="confusion", direction=0,
           range=_UNIT, plot="measure",
           aliases=("detection_prevalence", "predicted_positive_rate"),
-          source="fairlearn.metrics.selection_rate; caret's detection prevalence",
+          source="Weerts et al. 2023 (fairlearn's selection_rate); docs/howto/groups.md",
           formula="(TP + FP) / (TP + FP + FN + TN)",
           proportion=lambda c: (c.tp + c.fp, c.total))
 def selection_rate(c: Confusion) -> FloatOrArray:
