@@ -68,6 +68,12 @@ from binmetrics.evaluation.binary import Evaluation as Evaluation
 from binmetrics.evaluation.guarantee import GuaranteedThreshold as GuaranteedThreshold
 from binmetrics.evaluation.cut_choice import BestThreshold as BestThreshold
 from binmetrics.evaluation.by import ByResult as ByResult, evaluate_by as evaluate_by
+from binmetrics.evaluation.fairness_criteria import (
+    fairness as fairness,
+    FairnessResult as FairnessResult,
+)
+from binmetrics.evaluation.group_gaps import GapResult as GapResult
+from binmetrics.evaluation.group_thresholds import GroupThresholds as GroupThresholds
 from binmetrics.evaluation.counts import (
     from_counts as from_counts,
     predictive_values as predictive_values,

@@ -33,6 +33,7 @@ NOT_RESULTS = {
     "Scorer": "a scikit-learn scorer (a callable)",
     "FileEngine": "an engine's declaration in the engine registry",
     "BinSpec": "how scores are binned (an option)",
+    "ClusteredTable": "a count table with each cluster's counts (the cluster bootstrap's input)",
     "Binning": "a binning rule (an option)",
     "HasTable": "a protocol",
     "PositiveGroups": "internal arrays of a count table for the ranking kernels",
@@ -98,6 +99,8 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "ByResult": lambda: bm.evaluate_by(pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}),
                                        label="y", score="p", by="g"),
     "COVATResult": lambda: bm.covat(TABLE),
+    "ClusterBootstrapResult": lambda: bm.inference.cluster_bootstrap(
+        Y, S, ["auc"], clusters=np.arange(40) // 2, n_resamples=50, random_state=0),
     "CV5x2Test": lambda: _refit("cv5x2"),
     "CalibrationTest": lambda: _ev().calibration_test("hosmer_lemeshow", n_groups=4),
     "Comparison": lambda: bm.compare(Y, {"a": S, "b": S2}),
@@ -112,7 +115,15 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "DeLongTest": lambda: bm.delong_test(Y, S, S2),
     "DecisionCurve": lambda: _ev().decision_curve([0.2, 0.5]),
     "Evaluation": _ev,
+    "FairnessResult": lambda: bm.fairness(Y, S, sensitive=np.arange(40) % 2, n_resamples=50,
+                                          random_state=0),
     "FriedmanTest": lambda: bm.rank_comparison(TABLE).friedman,
+    "GroupThresholds": lambda: bm.evaluate_by(
+        pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}), label="y", score="p",
+        by="g").best_thresholds("f1"),
+    "GapResult": lambda: bm.evaluate_by(
+        pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}), label="y", score="p",
+        by="g").difference("tpr", ci=True, n_resamples=50, random_state=0),
     "GainCurve": lambda: _ev().gain(),
     "ImanDavenportTest": lambda: bm.rank_comparison(TABLE).iman_davenport,
     "Interval": lambda: _ev().ci("auc"),

@@ -36,6 +36,12 @@ from binmetrics.cli.common import (
     one_line,
     read_columns,
 )
+from binmetrics.cli.groups import (
+    add_group_options,
+    check_group_options,
+    cluster_intervals,
+    gaps_output,
+)
 from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.engines.registry import file_engines, get_engine
@@ -125,6 +131,7 @@ def add_evaluate_parser(sub: Any) -> None:
     ev.add_argument("--pi0", metavar="VALUE|mean|min",
                     help="add the measures calibrated to this reference prevalence")
     add_interval_options(ev)
+    add_group_options(ev)
     ev.add_argument("--ci-method", default="auto", metavar="METHOD",
                     help="interval method where it applies: clopper-pearson, wald, wilson, "
                          "agresti-coull, jeffreys, delong, bootstrap (default: %(default)s)")
@@ -179,6 +186,7 @@ def check_evaluate(args: argparse.Namespace) -> None:
     if args.summary and (by or selected or pi0 is not None):
         raise CLIError("--summary shows the main measures of one evaluation; leave out "
                        "--by, --measures and --pi0 (or --summary)")
+    check_group_options(args, by)
     try:
         EvalOptions(threshold=args.threshold, decimals=args.decimals,
                     bins=_parse_bins(args.bins))
@@ -221,15 +229,24 @@ def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
     engine = _engine_for(args)
     args.engine_used = f"{engine} ({_engine_reason(args, engine)})"
     if engine != "numpy":
+        if args.clusters is not None:
+            raise CLIError(f"--clusters needs the rows: use --engine numpy (not {engine})")
         return _run_engine(args, cols, engine, by, pi0, selected)
     path = Path(args.file) if args.file is not None else example_path(args.example)
     roles = {**{b: "group" for b in by}, **({cols.weight: "weight"} if cols.weight else {}),
              cols.score: "score", cols.label: "label"}
-    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight, *by) if c], roles)
+    if args.clusters is not None:
+        roles[args.clusters] = "group"
+    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight, *by,
+                                         args.clusters) if c], roles)
     labels = df[cols.label]
     pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
     if by:
         return _run_evaluate_by(args, cols, path, df, by, pi0, pos_label, selected)
+    if args.clusters is not None:  # the rows, for the clustered intervals
+        args.cluster_rows = (labels.to_numpy(), df[cols.score].to_numpy(),
+                             None if cols.weight is None else df[cols.weight].to_numpy(),
+                             df[args.clusters].to_numpy(), pos_label)
     ev = evaluate(
         labels, df[cols.score], threshold=args.threshold,
         sample_weight=None if cols.weight is None else df[cols.weight],
@@ -419,7 +436,7 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
                 res = job.evaluate(options.replace(pi0=pi0), measures=selected, ci=args.ci,
                                    ci_method=plan, level=args.ci_level,
                                    n_resamples=args.resamples, random_state=args.seed)
-                return _report_by(args, cols, file, res, by, chosen)
+                return gaps_output(args, res, _report_by(args, cols, file, res, by, chosen))
             ev = job.evaluate(options)
         return _report(args, cols, file, ev, selected, pi0)
     except (ImportError, MemoryError, EngineError) as exc:
@@ -436,7 +453,7 @@ def _run_evaluate_by(args: argparse.Namespace, cols: Columns, path: Path, df: pd
                       pos_label=pos_label, nan_policy=args.nan_policy, ci=args.ci,
                       ci_method=plan, level=args.ci_level, n_resamples=args.resamples,
                       random_state=args.seed, higher_is_positive=not args.lower_is_positive)
-    return _report_by(args, cols, str(path), res, by, chosen)
+    return gaps_output(args, res, _report_by(args, cols, str(path), res, by, chosen))
 
 
 def _report_by(args: argparse.Namespace, cols: Columns, path: str, res: ByResult,
@@ -477,6 +494,8 @@ def _ci_plan(chosen: list[Measure], args: argparse.Namespace) -> dict[str, str]:
 
 def _intervals(ev: Evaluation, chosen: list[Measure],
                args: argparse.Namespace) -> dict[str, tuple[float, float, str]]:
+    if getattr(args, "cluster_rows", None) is not None:
+        return cluster_intervals(args, args.cluster_rows, chosen)
     plan = _ci_plan(chosen, args)
     table: Any = ev.ci_table(chosen, method=plan, level=args.ci_level,
                              n_resamples=args.resamples, random_state=args.seed,

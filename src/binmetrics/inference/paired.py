@@ -186,7 +186,7 @@ class _ModelBlock:
     def __init__(self, keys: _ModelKeys, rows: npt.NDArray[np.intp],
                  w: FloatArray | None) -> None:
         self.keys, self.rows, self.w = keys, rows, w
-        self.size = int(rows.shape[0])
+        self.size = len(rows)  # a list of row arrays for the cluster bootstrap
         self._cache: dict[str, npt.NDArray[Any]] = {}
 
     def _counts(self, level: str) -> npt.NDArray[Any]:
@@ -222,8 +222,12 @@ class _ModelBlock:
 def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: FloatArray | None,
                       tables: list[CountTable], targets: list[_Target], threshold: float,
                       B: int, stratified: bool, rng: np.random.Generator,
-                      progress: Any = None) -> list[dict[str, FloatArray]]:
-    """Each model's replicate values of each target, on the same drawn rows."""
+                      progress: Any = None,
+                      members: list[npt.NDArray[np.intp]] | None = None
+                      ) -> list[dict[str, FloatArray]]:
+    """Each model's replicate values of each target, on the same drawn rows (with
+    ``members``, each cluster's rows: a replicate stacks the rows of K clusters drawn
+    with replacement)."""
     strata = _strata(y, stratified)
     keys = [_ModelKeys.of(t, y, s, threshold) for t, s in zip(tables, arrays, strict=True)]
     cuts = [t.cut_index(threshold) for t in tables]
@@ -232,7 +236,10 @@ def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: Flo
     start = 0
     while start < B:
         b = min(block, B - start)
-        rows = np.stack([_draw_rows(rng, strata) for _ in range(b)])
+        rows: Any = (np.stack([_draw_rows(rng, strata) for _ in range(b)]) if members is None
+                     else [np.concatenate([members[c] for c in
+                                           rng.integers(0, len(members), len(members))])
+                           for _ in range(b)])
         for k in range(len(tables)):
             vals = _evaluate_blocks([_ModelBlock(keys[k], rows, w)], targets, threshold,
                                     cuts[k], b)
@@ -245,6 +252,33 @@ def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: Flo
         for v in d.values():
             v.flags.writeable = False
     return out
+
+
+def _cluster_members(clusters: Any, n: int, inp: Any, plan: dict[str, str],
+                     method: Any) -> list[npt.NDArray[np.intp]]:
+    """Each cluster's rows; McNemar's measures move to the cluster bootstrap (in
+    ``plan``) unless asked for by name."""
+    import pandas as pd
+
+    c = np.asarray(clusters)
+    if c.ndim != 1 or c.shape[0] != n:
+        raise ValueError(f"clusters must give one cluster per case: "
+                         f"{c.shape[0] if c.ndim else 0} values for {n} cases")
+    if inp.n_omitted or inp.n_zero_weight or inp.weight is not None:
+        raise ValueError("clusters need every row kept and unweighted: drop the rows with "
+                         "missing scores or zero weight first, and leave sample_weight out")
+    codes, _ = pd.factorize(c, use_na_sentinel=True)
+    if (codes < 0).any():
+        raise ValueError("clusters has missing values; give every case a cluster")
+    order = np.argsort(codes, kind="stable")
+    members = np.split(order, np.flatnonzero(np.diff(codes[order])) + 1)
+    for mid, how in plan.items():
+        if how == "mcnemar":
+            if isinstance(method, Mapping) and mid in {get_measure(k).id for k in method}:
+                raise ValueError(f"McNemar's test of {mid} assumes independent cases; with "
+                                 "clusters use method='bootstrap'")
+            plan[mid] = "bootstrap"
+    return [m.astype(np.intp) for m in members]
 
 
 def paired_bootstrap_differences(
@@ -516,6 +550,7 @@ def compare(
     nan_policy: NanPolicy = "raise",
     random_state: Any = None,
     progress: Any = None,
+    clusters: Any = None,
 ) -> Comparison:
     """Compare models scored on the same cases: every pair, every measure.
 
@@ -563,6 +598,14 @@ def compare(
     progress : bool, "auto" or callable, optional
         Report the paired bootstrap's progress on stderr (see
         :mod:`binmetrics.progress`), or call ``progress(done, total)``.
+    clusters : array-like, optional
+        The cluster (patient) of each case, when a cluster contributes several cases:
+        the paired bootstrap then draws whole clusters with replacement (the same
+        clusters for every model; ``stratified`` does not apply), the AUC's DeLong test
+        uses Obuchowski's (1997) clustered covariance
+        (:func:`~binmetrics.inference.clustered.clustered_delong_pairs`, method
+        "obuchowski"), and McNemar's test, which assumes independent cases, gives way
+        to the cluster bootstrap. Unweighted rows, none dropped.
 
     Returns
     -------
@@ -625,6 +668,9 @@ def compare(
     inp = check_paired_inputs(y_true, raw, labels, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
     y, arrays, w = inp.y, list(inp.scores), inp.weight
+    members = None
+    if clusters is not None:
+        members = _cluster_members(clusters, len(np.asarray(y_true)), inp, plan, method)
     # one table per model, built in threads (the sorts release the GIL; same tables)
     tables = thread_map(lambda s: CountTable.from_validated(y, s, w), arrays)
     boot_ids = [m.id for m in ms if plan[m.id] == "bootstrap"]
@@ -641,12 +687,16 @@ def compare(
         rng = np.random.default_rng(check_random_state(random_state))
         reps = _paired_bootstrap(y, arrays, w, tables, [targets[k] for k in boot_ids], th, B,
                                  bool(stratified), rng,
-                                 as_callback(progress, "paired bootstrap"))
+                                 as_callback(progress, "paired bootstrap"), members)
     results: list[PairedResult] = []
     q = float(special.ndtri(1.0 - (1.0 - lv) / 2.0))
     # DeLong: each model's placements once, not once per pair
     dl = (delong_pairs(y, arrays, w, alternative=alt, level=lv)
-          if "delong" in plan.values() else {})
+          if "delong" in plan.values() and members is None else {})
+    if "delong" in plan.values() and members is not None:
+        from binmetrics.inference.clustered import clustered_delong_pairs
+
+        dl = clustered_delong_pairs(y, arrays, np.asarray(clusters), alternative=alt, level=lv)
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             a, b = names[i], names[j]
@@ -655,8 +705,9 @@ def compare(
                 if how == "delong":
                     dt = dl[(i, j)]
                     results.append(PairedResult(a, b, m.id, dt.value_a, dt.value_b, dt.estimate,
-                                                dt.ci, dt.pvalue, dt.statistic, "delong", alt,
-                                                0, dt))
+                                                dt.ci, dt.pvalue, dt.statistic,
+                                                "delong" if members is None else "obuchowski",
+                                                alt, 0, dt))
                 elif how == "mcnemar":
                     mt = mcnemar_from_rows(y, arrays[i], arrays[j], w, th, mc, alt, lv)
                     results.append(PairedResult(a, b, m.id, mt.value_a, mt.value_b,

@@ -477,6 +477,7 @@ def bootstrap_count_blocks(
     *,
     stratified: bool = True,
     random_state: Any = None,
+    n_cases: int | tuple[int, int] | None = None,
 ) -> Iterator[tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     """The bootstrap replicates as blocks of count matrices, for statistics computed on
     many replicates at once: ``(pos, neg)`` of shape ``(replicates in the block,
@@ -484,6 +485,7 @@ def bootstrap_count_blocks(
     each of the table's distinct scores (columns in the table's order; a score the
     replicate did not draw counts 0). The same draws as :func:`bootstrap_tables` (and
     :func:`bootstrap`) with the same arguments; blocks hold about a million counts.
+    ``n_cases``: weighted tables only, as in :func:`bootstrap`.
 
     Examples
     --------
@@ -496,7 +498,7 @@ def bootstrap_count_blocks(
     """
     t = _check_table(table)
     B = check_resamples(n_resamples)
-    sampler = _BootstrapSampler(t, bool(stratified))
+    sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(check_random_state(random_state))
     for block in sampler.blocks(rng, B):
         yield block.counts("group")

@@ -432,3 +432,21 @@ def prevalence_threshold(c: Confusion) -> FloatOrArray:
     sf = np.sqrt(f)
     return ratio(sf, np.sqrt(t) + sf, "prevalence_threshold",
                  "TPR = FPR = 0 (nothing is predicted positive)")
+
+
+@register("selection_rate", name="Selection rate", family="confusion", direction=0,
+          range=_UNIT, plot="measure",
+          aliases=("detection_prevalence", "predicted_positive_rate"),
+          source="Weerts et al. 2023 (fairlearn's selection_rate); docs/howto/groups.md",
+          formula="(TP + FP) / (TP + FP + FN + TN)",
+          proportion=lambda c: (c.tp + c.fp, c.total))
+def selection_rate(c: Confusion) -> FloatOrArray:
+    """Proportion of cases predicted positive, (TP + FP) / n: the rate demographic
+    parity compares between groups (fairlearn's ``selection_rate``).
+
+    Examples
+    --------
+    >>> selection_rate(Confusion(tp=3, fp=1, fn=2, tn=4))
+    0.4
+    """
+    return ratio(c.tp + c.fp, c.total, "selection_rate", "there are no cases")
