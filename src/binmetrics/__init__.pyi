@@ -75,6 +75,7 @@ from binmetrics.evaluation.multilabel import (
     evaluate_multilabel as evaluate_multilabel,
     MultilabelEvaluation as MultilabelEvaluation,
 )
+from binmetrics.evaluation.per_case import per_case_scores as per_case_scores
 from binmetrics.evaluation.scorer import make_scorer as make_scorer, Scorer as Scorer
 from binmetrics.evaluation.summary import Summary as Summary
 from binmetrics.evaluation.undersampling import UndersampledEvaluation as UndersampledEvaluation

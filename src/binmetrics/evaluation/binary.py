@@ -13,6 +13,7 @@ import numpy as np
 from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.evaluation.chart_inputs import PlotSource
 from binmetrics.evaluation.inference_methods import InferenceMethods
+from binmetrics.evaluation.per_case import PerCaseMethods
 from binmetrics.exceptions import (
     Deferred,
     SumsUnavailable,
@@ -110,7 +111,7 @@ class BestThreshold(Tabular):
     confusion: Confusion
 
 
-class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
+class Evaluation(InferenceMethods, CalibrationMethods, PerCaseMethods, PlotSource):
     """All measures of one classifier on one data set, computed from its count table.
 
     Create it with :func:`evaluate`. Index it with any measure id or alias

@@ -418,3 +418,7 @@ def confusion_matrix_data(models: Models, *, threshold: float | None = None,
                         for k in range(cm.shape[1])) for r in range(cm.shape[0]))
     return ChartData("confusion_matrix", label(name, title), "predicted", "actual", (),
                      heatmap=Heatmap(share, texts, labels, labels, cmap), legend=None)
+
+
+# the per-case kind (Berrar Fig. 8b) is declared after the kinds above
+from binmetrics.evaluation import chart_cases  # noqa: E402, F401
