@@ -12,6 +12,8 @@ from binmetrics.comparison.bayesian import (
     CorrelatedTTest as CorrelatedTTest,
 )
 from binmetrics.comparison.correlation import (
+    mean_measure_correlation as mean_measure_correlation,
+    MeanMeasureCorrelation as MeanMeasureCorrelation,
     measure_correlation as measure_correlation,
     MeasureCorrelation as MeasureCorrelation,
 )

@@ -58,10 +58,10 @@ def test_calibrated_is_the_f1_of_reweighted_negatives() -> None:
     assert ev.calibrated(pi)["best_f1"] == pytest.approx(ev["best_f1"], rel=1e-12)
 
 
-def test_no_positives_is_undefined() -> None:
-    with pytest.warns(bm.UndefinedMeasureWarning, match="best_f1"):
-        v = bm.evaluate([0, 0, 0], [0.2, 0.5, 0.9])["best_f1"]
-    assert np.isnan(v)
+def test_one_class_is_undefined() -> None:
+    for y in ([0, 0, 0], [1, 1, 1]):
+        with pytest.warns(bm.UndefinedMeasureWarning, match="best_f1"):
+            assert np.isnan(bm.evaluate(y, [0.2, 0.5, 0.9])["best_f1"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert bm.evaluate([1, 1], [0.2, 0.5])["best_f1"] == 1.0  # no negatives: cut at 0.2
+        assert bm.evaluate([1, 0], [0.5, 0.2])["best_f1"] == 1.0

@@ -14,7 +14,7 @@ import numpy as np
 from binmetrics.chart import ChartData, Note, Series, fmt, series
 from binmetrics.evaluation.chart_inputs import Models
 from binmetrics.evaluation.plot_kinds import register_plot_kind
-from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.exceptions import UndefinedMeasureWarning, warn_at_user
 from binmetrics.measures.per_case import CASE_SCORES
 from binmetrics.validation import check_count
 
@@ -57,11 +57,13 @@ def case_losses_data(models: Models, *, measure: str = "hinge_loss",
     texts: list[Note] = []
     n_points = 0
     for name, ev in models:
-        with warnings.catch_warnings():  # signed distances: the hinge loss is defined
-            if measure == "hinge_loss":
-                warnings.filterwarnings("ignore", message="each probability column",
-                                        category=UndefinedMeasureWarning)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             cases = ev.per_case()
+        for w in caught:  # only what concerns the column drawn (signed distances: the
+            # probability columns are undefined, the hinge loss is not)
+            if not issubclass(w.category, UndefinedMeasureWarning) or measure in str(w.message):
+                warn_at_user(w.message, w.category)
         w = cases["weight"].to_numpy(dtype=float)
         v = cases[measure].to_numpy(dtype=float)
         mean = float(np.sum(w * v) / np.sum(w)) if np.sum(w) > 0 else float("nan")

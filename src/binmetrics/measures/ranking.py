@@ -283,7 +283,7 @@ def youden_j_max(t: CountTable) -> float:
 
 @register("best_f1", binning_bound="above_binned",
           prevalence_dependent=True,
-          name="Best F1 score over thresholds", family="ranking", plot="measure", direction=1,
+          name="Best F1 score over thresholds", family="ranking", plot="pr", direction=1,
           range=UNIT, aliases=("max_f1", "f1_max"),
           source="Siblini et al. sec. 4.3 and Fig. 7 (\"the best F1-score over all possible "
                  "thresholds\"); Berrar Def. 13 at each cut",
@@ -295,8 +295,8 @@ def best_f1(t: CountTable) -> float:
     (ties are never split: a cut lies between distinct scores); the cut above every
     score gives 0. Siblini et al. rank models by it in their Figure 7, raw and
     prior-calibrated: ``ev.calibrated(pi0)["best_f1"]`` is its calibrated version (the
-    negatives reweighted to the prevalence ``pi0``). Undefined (NaN with a warning)
-    without positives.
+    negatives reweighted to the prevalence ``pi0``). Undefined (NaN with a warning) with
+    one class, as every ranking measure.
 
     Examples
     --------
@@ -308,8 +308,7 @@ def best_f1(t: CountTable) -> float:
     >>> round(ev.calibrated(0.1)["best_f1"], 4)  # 4 / (5 + 4 + 1/9) x 2 at the same cut
     0.5714
     """
-    if t.P == 0:
-        report_undefined("best_f1", "y_true has no positives, so F1 is 0/0 at every cut")
+    if not both_classes(t, "best_f1"):
         return NAN
 
     def compute() -> float:
