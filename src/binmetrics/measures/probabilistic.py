@@ -399,10 +399,22 @@ def triplet_loss(
     margin : the margin alpha between positive and negative pairs (>= 0).
     reduction : "sum" (Berrar's definition) or "mean".
 
+    Berrar's example is face recognition: the anchor and the positive are two pictures
+    of one person, the negative a picture of someone else, each embedded with unit norm.
+    PyTorch's ``TripletMarginLoss`` uses the distances, not their squares, and averages
+    by default (docs/methods.md, "Triplet loss").
+
     Examples
     --------
     >>> triplet_loss([[1.0, 0.0]], [[1.0, 0.0]], [[0.0, 1.0]], margin=0.2)
     0.0
+
+    An easy triplet (the negative far away) and a hard one (the negative nearer than the
+    positive: 2.0 - 0.8 + 0.2):
+
+    >>> anchor, positive, negative = [[1, 0], [1, 0]], [[.8, .6], [0, 1]], [[0, 1], [.6, .8]]
+    >>> round(triplet_loss(anchor, positive, negative, margin=0.2), 12)
+    1.4
     """
     arrays = []
     for name, x in (("anchor", anchor), ("positive", positive), ("negative", negative)):
