@@ -10,7 +10,8 @@ is what makes AUC and the precision-based measures disagree). The left matrix av
 over mostly balanced data sets with pi0 = 0.5 and pi0 = 1.01 pi; the right one over
 highly imbalanced data sets (pi < 0.01) with pi0 = 0.5 and pi0 = 10 pi, as the paper.
 
-Run ``python examples/siblini_fig7.py [--datasets 40] [--models 30] [--out siblini_figures]``;
+Run ``python examples/siblini_fig7.py [--datasets 40] [--models 30] [--n 2000]
+[--out siblini_figures]``;
 it prints both matrices and writes ``fig7_mean_correlation.png``.
 """
 
@@ -46,11 +47,13 @@ def synthetic_datasets(n_datasets: int, n_models: int, *, imbalanced: bool, n: i
     return out
 
 
-def figure7(n_datasets: int = 40, n_models: int = 30, seed: int = 0) -> dict[str, Any]:
-    """The two matrices of the figure: ``{"balanced": ..., "imbalanced": ...}``."""
-    balanced = synthetic_datasets(n_datasets, n_models, imbalanced=False, seed=seed)
+def figure7(n_datasets: int = 40, n_models: int = 30, n: int = 2000,
+            seed: int = 0) -> dict[str, Any]:
+    """The two matrices of the figure: ``{"balanced": ..., "imbalanced": ...}`` (the
+    imbalanced data sets: a tenth as many, at least 4, of 20 n cases)."""
+    balanced = synthetic_datasets(n_datasets, n_models, imbalanced=False, n=n, seed=seed)
     imbalanced = synthetic_datasets(max(4, n_datasets // 10), n_models, imbalanced=True,
-                                    seed=seed + 1)
+                                    n=n, seed=seed + 1)
     return {"balanced": bm.mean_measure_correlation(balanced, pi0=(0.5, "1.01*pi")),
             "imbalanced": bm.mean_measure_correlation(imbalanced, pi0=(0.5, "10*pi"))}
 
@@ -72,9 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--datasets", type=int, default=40)
     ap.add_argument("--models", type=int, default=30)
+    ap.add_argument("--n", type=int, default=2000, help="cases per balanced data set")
     ap.add_argument("--out", type=Path, default=Path("siblini_figures"))
     args = ap.parse_args(argv)
-    matrices = figure7(args.datasets, args.models)
+    matrices = figure7(args.datasets, args.models, args.n)
     for name, corr in matrices.items():
         print(f"{name}:\n{corr.matrix.round(2).to_string()}\n")
     import matplotlib

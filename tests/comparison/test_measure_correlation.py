@@ -149,3 +149,15 @@ def test_mean_correlation_checks_its_input() -> None:
         bm.mean_measure_correlation([[1, 2, 3]])
     with pytest.raises(ValueError, match="at least 3"):
         bm.mean_measure_correlation([dict(list(datasets[0].items())[:2])])
+
+
+def test_fig7_example_draws_both_matrices(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    spec = importlib.util.spec_from_file_location(
+        "siblini_fig7", REPO / "examples" / "siblini_fig7.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    args = ["--datasets", "4", "--models", "5", "--n", "400", "--out", str(tmp_path)]
+    assert module.main(args) == 0
+    assert (tmp_path / "fig7_mean_correlation.png").stat().st_size > 10_000
