@@ -12,6 +12,8 @@ from binmetrics.comparison.bayesian import (
     CorrelatedTTest as CorrelatedTTest,
 )
 from binmetrics.comparison.correlation import (
+    mean_measure_correlation as mean_measure_correlation,
+    MeanMeasureCorrelation as MeanMeasureCorrelation,
     measure_correlation as measure_correlation,
     MeasureCorrelation as MeasureCorrelation,
 )
@@ -87,6 +89,7 @@ from binmetrics.evaluation.multilabel import (
     evaluate_multilabel as evaluate_multilabel,
     MultilabelEvaluation as MultilabelEvaluation,
 )
+from binmetrics.evaluation.per_case import per_case_scores as per_case_scores
 from binmetrics.evaluation.scorer import make_scorer as make_scorer, Scorer as Scorer
 from binmetrics.evaluation.summary import Summary as Summary
 from binmetrics.evaluation.undersampling import UndersampledEvaluation as UndersampledEvaluation

@@ -144,7 +144,7 @@ def test_kinds_that_apply() -> None:
     assert "reliability" not in plot.kinds(bm.evaluate(Y, S * 4 - 2))  # margins
     one_class = bm.evaluate([1, 1, 1], [0.2, 0.5, 0.9])
     assert plot.kinds(one_class) == ["gain", "loss", "reliability", "measure",
-                                     "confusion_matrix"]
+                                     "confusion_matrix", "case_losses"]
     for kind in plot.kinds(one_class):
         plot.draw(kind, one_class)
         plt.close("all")
@@ -160,7 +160,7 @@ def test_kinds_are_declared_once() -> None:
         assert plot.KINDS[name] is k.draw and plot.CHART_DATA[name] is k.data
         assert f"``{name}``" in (plot.__doc__ or "") and k.description in (plot.__doc__ or "")
     assert [n for n, k in plot.PLOT_KINDS.items() if not k.in_report] == [
-        "measure", "confusion_matrix"]
+        "measure", "confusion_matrix", "case_losses"]
     with pytest.raises(TypeError):
         plot.PLOT_KINDS["x"] = plot.PLOT_KINDS["roc"]  # type: ignore[index]
     with pytest.raises(AttributeError):

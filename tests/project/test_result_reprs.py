@@ -129,6 +129,9 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "Interval": lambda: _ev().ci("auc"),
     "LiftCurve": lambda: _ev().lift(),
     "McNemarTest": lambda: bm.mcnemar_test(Y, S, S2),
+    "MeanMeasureCorrelation": lambda: bm.mean_measure_correlation(
+        [{f"m{k}": bm.evaluate(Y[k:], S[k:]) for k in range(4)},
+         {f"m{k}": bm.evaluate(Y[k:], S2[k:]) for k in range(4)}]),
     "MeasureCorrelation": lambda: bm.measure_correlation(
         [bm.evaluate(Y[i:], S[i:]) for i in range(6)], ["auc", "mcc", "f1"]),
     "MulticlassEvaluation": lambda: bm.evaluate(

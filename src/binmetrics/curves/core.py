@@ -210,9 +210,12 @@ class ROCCurve(_Points):
         """AUC (Berrar Def. 27)."""
         return float(rk.auc(self.table))
 
-    def chart(self, *, hull: bool = True) -> ChartData:
+    def chart(self, *, hull: bool = True,
+              shade: str | Sequence[str] | None = None) -> ChartData:
         """The curve (AUC in its label), its convex hull (dashed, AUCH) with ``hull=True``,
-        and the random line (Berrar Figs. 5a, 6a, 6c).
+        and the random line (Berrar Figs. 5a, 6a, 6c); ``shade`` fills the areas of
+        Fig. 6a-c: ``"auc"``, ``"gini"`` (between the curve and the diagonal, with the
+        Gini index) and/or ``"auch"`` (:func:`~binmetrics.curves.roc_areas.roc_area_series`).
 
         Examples
         --------
@@ -225,7 +228,10 @@ class ROCCurve(_Points):
         curve = series(self.fpr, self.tpr, f"ROC, AUC = {fmt(self.area())}",
                        marker=point_marker(self.table.n_distinct), extra={"markersize": 4},
                        source=(self, "fpr", "tpr"))
-        lines = (curve, self.hull().chart().series[0]) if hull else (curve,)
+        from binmetrics.curves.roc_areas import roc_area_series
+
+        lines = (*roc_area_series(self, shade), curve,
+                 *((self.hull().chart().series[0],) if hull else ()))
         return ChartData("roc", "ROC curve and convex hull" if hull else "ROC curve", _FPR,
                          _TPR, (*lines, _random([0.0, 1.0], [0.0, 1.0])), (0.0, 1.0),
                          (0.0, 1.0), operating=_roc_point, legend="lower right", pad=0.02,

@@ -15,6 +15,7 @@ from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,
 )
+from binmetrics.evaluation.per_case import per_case_scores as per_case_scores
 from binmetrics.evaluation.undersampling import (
     undersample as undersample,
     UndersampledEvaluation as UndersampledEvaluation,

@@ -11,6 +11,7 @@ from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.evaluation.chart_inputs import PlotSource
 from binmetrics.evaluation.cut_choice import BestThreshold
 from binmetrics.evaluation.inference_methods import InferenceMethods
+from binmetrics.evaluation.per_case import PerCaseMethods
 from binmetrics.evaluation.thresholds import ThresholdMethods
 from binmetrics.evaluation.tracking import TrackingMethods
 from binmetrics.exceptions import (
@@ -100,8 +101,8 @@ def warn_threshold_range(table: CountTable, threshold: float, *,
                      f"predicted {side}")
 
 
-class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PlotSource,
-                 TrackingMethods):
+class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCaseMethods,
+                 PlotSource, TrackingMethods):
     """All measures of one classifier on one data set, computed from its count table.
 
     Create it with :func:`evaluate`. Index it with any measure id or alias

@@ -210,6 +210,7 @@ def calibration_bins(t: CountTable, n_bins: int = 10,
 
 # --- ECE, MCE -----------------------------------------------------------------------------
 @register("ece", name="Expected calibration error", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           range=(0.0, 1.0), plot="reliability", needs_probabilities=True,
           aliases=("expected_calibration_error",),
           source="Naeini, Cooper & Hauskrecht 2015; Guo et al. 2017",
@@ -254,6 +255,7 @@ def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
 
 
 @register("mce", name="Maximum calibration error", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           range=(0.0, 1.0), plot="reliability", needs_probabilities=True,
           aliases=("maximum_calibration_error",), source="Naeini, Cooper & Hauskrecht 2015",
           formula="max_b |mean y_b - mean p_b| over non-empty bins")
@@ -327,6 +329,7 @@ def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> t
 
 
 @register("calibration_slope", name="Calibration slope", family="probabilistic",
+          prevalence_dependent=True,
           direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("logistic_calibration_slope",),
           source="Cox 1958; Steyerberg 2019; rms::val.prob (Slope)",
@@ -347,6 +350,7 @@ def calibration_slope(t: CountTable) -> float:
 
 
 @register("calibration_intercept", name="Calibration intercept (joint fit)",
+          prevalence_dependent=True,
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, source="Cox 1958; rms::val.prob (Intercept)",
           formula="a in logit P(y=1) = a + b logit(p), fitted jointly with b")
@@ -366,6 +370,7 @@ def calibration_intercept(t: CountTable) -> float:
 
 
 @register("calibration_in_the_large", name="Calibration-in-the-large",
+          prevalence_dependent=True,
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("citl",),
           source="Steyerberg 2019; Van Calster et al. 2016",
@@ -416,6 +421,7 @@ SPIEGELHALTER = SumGroup("spiegelhalter", "Spiegelhalter's z", (
 
 
 @register("spiegelhalter_z", name="Spiegelhalter's z", family="probabilistic", direction=0,
+          prevalence_dependent=True,
           weight_unit=True,
           range=(-np.inf, np.inf), plot="reliability", needs_probabilities=True,
           sums=(SPIEGELHALTER,), aliases=("spiegelhalter",),
@@ -458,6 +464,7 @@ def spiegelhalter_z(t: CountTable) -> float:
 
 
 @register("brier_skill", name="Brier skill score", family="probabilistic", direction=1,
+          prevalence_dependent=True,
           range=(-np.inf, 1.0), plot="reliability", needs_probabilities=True, sums=(POLY,),
           aliases=("bss", "brier_skill_score", "scaled_brier"),
           source="Murphy 1973; Steyerberg et al. 2010 (scaled Brier)",
@@ -497,6 +504,7 @@ def _nb_threshold(t: CountTable, threshold: Any, measure: str) -> float | None:
 
 
 @register("net_benefit", name="Net benefit", family="probabilistic", direction=1,
+          prevalence_dependent=True,
           range=(-np.inf, 1.0), needs_probabilities=True, plot="decision_curve",
           source="Vickers & Elkin 2006",
           formula="TP/n - FP/n * t/(1 - t), treating everyone with p >= t")
@@ -529,6 +537,7 @@ def net_benefit(t: CountTable, *, threshold: float = 0.5) -> float:
 
 
 @register("expected_cost", name="Expected misclassification cost", family="confusion",
+          prevalence_dependent=True,
           direction=-1, range=(0.0, np.inf), plot="measure",
           aliases=("misclassification_cost",), source="Drummond & Holte 2006; Elkan 2001",
           formula="(cost_fp FP + cost_fn FN) / n")
@@ -563,6 +572,7 @@ def _h_integrals(a: float, b: float) -> tuple[Any, Any]:
 
 
 @register("h_measure", name="H-measure", family="ranking", direction=1, range=(0.0, 1.0),
+          prevalence_dependent=True,
           plot="roc", aliases=("hmeasure",), binning_bound="refinements",
           source="Hand 2009; Hand & Anagnostopoulos 2014; R/Python hmeasure",
           formula="1 - L / L_max, L the minimum expected loss under a Beta(2, 1 + 1/SR) "

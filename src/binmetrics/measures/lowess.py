@@ -178,6 +178,7 @@ _COMMON: dict[str, Any] = {"family": "probabilistic", "direction": -1, "range": 
 
 
 @register("ici", name="Integrated calibration index", aliases=("eavg",),
+          prevalence_dependent=True,
           weight_unit=True,
           source="Austin & Steyerberg 2019; rms::val.prob (Eavg)",
           formula="mean |p - lowess(p, y)(p)|", **_COMMON)
@@ -200,6 +201,7 @@ def ici(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
 
 
 @register("e50", name="Median calibration error (lowess)",
+          prevalence_dependent=True,
           weight_unit=True,
           source="Austin & Steyerberg 2019", formula="median |p - lowess(p, y)(p)|",
           **_COMMON)
@@ -209,6 +211,7 @@ def e50(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
 
 
 @register("e90", name="90th centile calibration error (lowess)",
+          prevalence_dependent=True,
           weight_unit=True,
           source="Austin & Steyerberg 2019; rms::val.prob (E90)",
           formula="quantile(|p - lowess(p, y)(p)|, 0.9)", **_COMMON)
@@ -218,6 +221,7 @@ def e90(t: CountTable, *, max_rows: float | None = LOWESS_MAX_ROWS) -> float:
 
 
 @register("emax", name="Maximum calibration error (lowess)",
+          prevalence_dependent=True,
           weight_unit=True,
           source="Austin & Steyerberg 2019; rms::val.prob (Emax)",
           formula="max |p - lowess(p, y)(p)|", **_COMMON)

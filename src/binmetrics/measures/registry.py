@@ -57,6 +57,14 @@ class Measure:
         high end: the binned cuts are raw cuts), ``"average_precision"`` (its own
         lower bound); None: no bound is derived.
 
+    prevalence_dependent : whether the value changes with the class prior when the
+        class-conditional score distributions stay the same: multiplying every negative's
+        weight by one constant changes it (precision, F1, accuracy, the losses, AP) or not
+        (TPR, FPR, informedness, AUC); the Wikipedia table's distinction between the
+        statistics of its columns (prevalence-dependent) and of its rows (independent).
+        Independent measures need no prior calibration (Siblini et al.); None: not
+        declared (a measure registered by a user). tests/measures/test_prevalence_dependence.py
+        holds every built-in measure to its declaration.
     weight_unit : the measure reads weights as numbers of cases (a count, a rank, a test
         statistic that grows with n, an integer-weight-only estimator), so multiplying every
         weight by one constant changes it; every other measure is unchanged by that
@@ -99,6 +107,7 @@ class Measure:
     multiclass: Callable[..., float] | None = None
     sums: tuple[Any, ...] = ()
     plot: str | None = None
+    prevalence_dependent: bool | None = None
 
     @property
     def multiclass_params(self) -> Mapping[str, Any]:
@@ -163,6 +172,7 @@ def register(
     multiclass: Callable[..., float] | None = None,
     sums: tuple[Any, ...] = (),
     plot: str | None = None,
+    prevalence_dependent: bool | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a measure: its metadata and its fast paths (see :class:`Measure`).
 
@@ -181,7 +191,7 @@ def register(
             paired_tests=tuple(paired_tests), binning_bound=binning_bound,
             weight_unit=weight_unit, resampling_kernel=resampling_kernel,
             multiclass=multiclass, sums=tuple(sums),
-            plot=plot,
+            plot=plot, prevalence_dependent=prevalence_dependent,
         )
         for n in (id, *aliases):
             k = _key(n)
@@ -344,7 +354,8 @@ def measure_catalogue(family: Family | None = None) -> pd.DataFrame:
     """The registry as a pandas DataFrame: one row per measure.
 
     Columns: id, name, aliases, family, direction, range, parameters, source,
-    formula, needs_probabilities, summary.
+    formula, needs_probabilities, prevalence_dependent (True, False, or None when not
+    declared), summary.
 
     Examples
     --------
@@ -352,6 +363,8 @@ def measure_catalogue(family: Family | None = None) -> pd.DataFrame:
     >>> table = bm.measure_catalogue()
     >>> table.loc[table.id == "mcc", "source"].item()
     'Berrar Def. 15; Wikipedia table; multi-level paper Table 5'
+    >>> table.set_index("id").loc[["ppv", "tpr", "auc"], "prevalence_dependent"].tolist()
+    [True, False, False]
     """
     import pandas as pd
 
@@ -367,6 +380,7 @@ def measure_catalogue(family: Family | None = None) -> pd.DataFrame:
             "source": m.source,
             "formula": m.formula,
             "needs_probabilities": m.needs_probabilities,
+            "prevalence_dependent": m.prevalence_dependent,
             "summary": m.summary,
         }
         for m in iter_measures(family)

@@ -167,6 +167,7 @@ def read_curve(xs: FloatArray, ys: FloatArray, x: FloatArray, *,
 
 
 @register("tpr_at_fpr", name="Sensitivity at a fixed false positive rate", family="ranking",
+          prevalence_dependent=False,
           plot="roc", binning_bound="refinements", direction=1, range=(0.0, 1.0),
           aliases=("sensitivity_at_specificity", "se_at_sp"),
           source=("Robin et al. 2011 (pROC): coords(input = \"specificity\"), "
@@ -188,6 +189,7 @@ def tpr_at_fpr(t: CountTable, *, fpr: float = 0.1) -> float:
 
 
 @register("tnr_at_tpr", name="Specificity at a fixed true positive rate", family="ranking",
+          prevalence_dependent=False,
           plot="roc", binning_bound="refinements", direction=1, range=(0.0, 1.0),
           aliases=("specificity_at_sensitivity", "sp_at_se"),
           source=("Robin et al. 2011 (pROC): coords(input = \"sensitivity\"), "
