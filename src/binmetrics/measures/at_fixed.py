@@ -42,6 +42,7 @@ def _rates(t: CountTable) -> tuple[FloatArray, FloatArray]:
 
 
 @register("tpr_at_ppv", name="Recall at a fixed precision", family="ranking", plot="pr",
+          prevalence_dependent=True,
           direction=1, range=(0.0, 1.0),
           aliases=("recall_at_precision", "recall_at_fixed_precision", "tpr_at_min_ppv"),
           source=_SOURCE.format("BinaryRecallAtFixedPrecision", "recall", "precision"),
@@ -63,6 +64,7 @@ def tpr_at_ppv(t: CountTable, *, ppv: float = 0.9) -> float:
 
 
 @register("ppv_at_tpr", name="Precision at a fixed recall", family="ranking", plot="pr",
+          prevalence_dependent=True,
           direction=1, range=(0.0, 1.0),
           aliases=("precision_at_recall", "precision_at_fixed_recall", "ppv_at_min_tpr"),
           source=_SOURCE.format("BinaryPrecisionAtFixedRecall", "precision", "recall"),
@@ -84,6 +86,7 @@ def ppv_at_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
 
 
 @register("tpr_at_tnr", name="Sensitivity at a fixed specificity (a cut's)",
+          prevalence_dependent=False,
           family="ranking", plot="roc", direction=1, range=(0.0, 1.0),
           aliases=("tpr_at_min_tnr", "sensitivity_at_min_specificity"),
           source=_SOURCE.format("BinarySensitivityAtSpecificity", "sensitivity",
@@ -107,6 +110,7 @@ def tpr_at_tnr(t: CountTable, *, tnr: float = 0.9) -> float:
 
 
 @register("tnr_at_min_tpr", name="Specificity at a fixed sensitivity (a cut's)",
+          prevalence_dependent=False,
           family="ranking", plot="roc", direction=1, range=(0.0, 1.0),
           aliases=("specificity_at_min_sensitivity",),
           source=_SOURCE.format("BinarySpecificityAtSensitivity", "specificity",

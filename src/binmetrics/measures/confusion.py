@@ -460,6 +460,7 @@ def prevalence_threshold(c: Confusion) -> FloatOrArray:
 
 
 @register("selection_rate", name="Selection rate", family="confusion", direction=0,
+          prevalence_dependent=True,
           range=_UNIT, plot="measure",
           aliases=("detection_prevalence", "predicted_positive_rate"),
           source="Weerts et al. 2023 (fairlearn's selection_rate); docs/howto/groups.md",
