@@ -160,15 +160,33 @@ class _Evaluator:
         self.weighted = mev.weighted
         self._mev = mev
         self._groups: dict[int, tuple[npt.NDArray[np.intp], int]] = {}
+        self._slots: dict[int, tuple[npt.NDArray[np.intp], int]] = {}
         self._micro: tuple[CountTable, npt.NDArray[np.intp], int] | None = None
 
     def _class_groups(self, c: int) -> tuple[npt.NDArray[np.intp], int]:
-        """Each row's score group in class c's table, and the number of groups."""
+        """Each row's score group in class c's table (0 = the highest score), and the
+        number of groups: the table's own grouping, found once (no sort per replicate)."""
         if c not in self._groups:
             t = self._mev._table(c)
-            g = np.searchsorted(-t.scores, -self.proba[:, c]).astype(np.intp)
+            _, inverse = np.unique(self.proba[:, c], return_inverse=True)
+            g = (t.n_distinct - 1 - inverse).astype(np.intp)
             self._groups[c] = (g, t.n_distinct)
         return self._groups[c]
+
+    def _class_slots(self, c: int) -> tuple[npt.NDArray[np.intp], int]:
+        """Each row's key at the condensed-slot level of class c's table (slot 2q + 1:
+        the q-th group holding positives; slot 2q: the negative-only groups just above
+        it), negatives offset by the number of slots. The ranking kernels are invariant
+        to this merge, and a table with few positives has few slots."""
+        if c not in self._slots:
+            g, G = self._class_groups(c)
+            t = self._mev._table(c)
+            holds = t.pos > 0
+            idx = np.flatnonzero(holds)
+            slot = 2 * np.searchsorted(idx, np.arange(G)) + holds
+            S = 2 * int(idx.size) + 1
+            self._slots[c] = ((slot[g] + S * (self.codes != c)).astype(np.intp), S)
+        return self._slots[c]
 
     def _micro_groups(self) -> tuple[CountTable, npt.NDArray[np.intp], int]:
         if self._micro is None:
@@ -195,9 +213,15 @@ class _Evaluator:
         fn, fp = row - tp, col - tp
         return Confusion(tp=tp, fp=fp, fn=fn, tn=total - tp - fp - fn)
 
-    def _class_counts(self, W: FloatArray, c: int) -> tuple[FloatArray, FloatArray]:
-        g, G = self._class_groups(c)
-        keys = g + G * (self.codes != c)
+    def _class_counts(self, W: FloatArray, c: int,
+                      level: str = "group") -> tuple[FloatArray, FloatArray]:
+        """(b, width) positive and negative counts of class c's table in each replicate,
+        at the group level (the replicate tables) or the slot level (the kernels)."""
+        if level == "slot":
+            keys, G = self._class_slots(c)
+        else:
+            g, G = self._class_groups(c)
+            keys = g + G * (self.codes != c)
         both = np.empty((W.shape[0], 2 * G))
         for i in range(W.shape[0]):
             both[i] = np.bincount(keys, weights=W[i], minlength=2 * G)
@@ -211,14 +235,16 @@ class _Evaluator:
         b = W.shape[0]
         values = {r.key: np.full((b, self.k), np.nan) for r in reqs}
         for c in range(self.k):
-            pos, neg = self._class_counts(W, c)
             tables: list[CountTable] | None = None
+            slots: tuple[FloatArray, FloatArray] | None = None
             for r in reqs:
                 kern = r.measure.resampling_kernel
                 if kern is not None:
-                    values[r.key][:, c] = kern(pos, neg)
+                    slots = self._class_counts(W, c, "slot") if slots is None else slots
+                    values[r.key][:, c] = kern(*slots)
                     continue
                 if tables is None:
+                    pos, neg = self._class_counts(W, c)
                     tables = self._tables_of(self._mev._table(c), pos, neg)
                 values[r.key][:, c] = [self._on_table(r, t) for t in tables]
         out.update(values)
@@ -382,9 +408,10 @@ class MulticlassBootstrap(Tabular):
             self._memo[key, column] = self._acceleration(key, column)
         return self._memo[key, column]
 
-    def ci(self, key: str, *, kind: str = "percentile", level: float = 0.95,
-           report: bool = True) -> BootstrapInterval | list[BootstrapInterval]:
-        """The interval of one key (a list, one per class, for a per-class key)."""
+    def ci(self, key: str, *, kind: str = "percentile",
+           level: float = 0.95) -> BootstrapInterval | list[BootstrapInterval]:
+        """The interval of one key (a list, one per class, for a per-class key); the
+        undefined replicates are reported by :meth:`report_undefined`."""
         key = self._key(key)
         rep = self.replicates[key]
         est = self.estimate[key]

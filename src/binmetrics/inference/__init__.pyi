@@ -44,9 +44,6 @@ from binmetrics.inference.refit import (
     refit_permutation_test as refit_permutation_test,
     RefitPermutationResult as RefitPermutationResult,
 )
-from binmetrics.inference.replicate_intervals import (
-    interval_from_replicates as interval_from_replicates,
-)
 from binmetrics.inference.resampling import (
     bootstrap as bootstrap,
     bootstrap_tables as bootstrap_tables,
