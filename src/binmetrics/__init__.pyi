@@ -71,11 +71,11 @@ from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,
 )
-from binmetrics.evaluation.multiclass_ci import MulticlassBootstrap as MulticlassBootstrap
 from binmetrics.evaluation.multilabel import (
     evaluate_multilabel as evaluate_multilabel,
     MultilabelEvaluation as MultilabelEvaluation,
 )
+from binmetrics.evaluation.row_bootstrap import MulticlassBootstrap as MulticlassBootstrap
 from binmetrics.evaluation.scorer import make_scorer as make_scorer, Scorer as Scorer
 from binmetrics.evaluation.summary import Summary as Summary
 from binmetrics.evaluation.undersampling import UndersampledEvaluation as UndersampledEvaluation

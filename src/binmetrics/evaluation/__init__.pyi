@@ -7,7 +7,7 @@ from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,
 )
-from binmetrics.evaluation.multiclass_ci import MulticlassBootstrap as MulticlassBootstrap
+from binmetrics.evaluation.row_bootstrap import MulticlassBootstrap as MulticlassBootstrap
 from binmetrics.evaluation.undersampling import (
     undersample as undersample,
     UndersampledEvaluation as UndersampledEvaluation,
