@@ -16,6 +16,10 @@ from binmetrics.comparison.correlation import (
     MeasureCorrelation as MeasureCorrelation,
 )
 from binmetrics.comparison.factorial_anova import anova as anova, AnovaResult as AnovaResult
+from binmetrics.comparison.multiclass_compare import (
+    compare as compare,
+    compare_multiclass as compare_multiclass,
+)
 from binmetrics.comparison.ranks import (
     FriedmanTest as FriedmanTest,
     ImanDavenportTest as ImanDavenportTest,
@@ -93,7 +97,6 @@ from binmetrics.inference.intervals import (
     proportion_ci as proportion_ci,
 )
 from binmetrics.inference.paired import (
-    compare as compare,
     Comparison as Comparison,
     PairedResult as PairedResult,
 )

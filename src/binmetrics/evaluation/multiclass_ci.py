@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-__all__ = ["MulticlassInferenceMethods"]
+__all__ = ["MulticlassInferenceMethods", "multiclass_evaluator"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -174,6 +174,14 @@ class _Evaluator(ColumnEvaluator):
 
 
 # --- the mixin -----------------------------------------------------------------------------
+def multiclass_evaluator(mev: Any, items: Iterable[tuple[str | Measure, str | None]]
+                         ) -> ColumnEvaluator:
+    """The evaluator of ``(measure, average)`` items on ``mev``'s rows under row weights
+    (``.evaluate(W)`` gives each item's values per row of W; ``.requests[i].key`` names
+    item i): what the paired comparison of multiclass models runs on each model."""
+    return _Evaluator(mev, [mev._request(m, avg, False, {}) for m, avg in items])
+
+
 class MulticlassInferenceMethods:
     """``ci``, ``ci_table``, ``bootstrap`` and ``bootstrap_indices`` of a multiclass
     evaluation."""
