@@ -46,6 +46,7 @@ from binmetrics.curves import (
     DETCurve as DETCurve,
     GainCurve as GainCurve,
     LiftCurve as LiftCurve,
+    PRBand as PRBand,
     PRCurve as PRCurve,
     PRGCurve as PRGCurve,
     Reliability as Reliability,

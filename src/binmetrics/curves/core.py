@@ -16,6 +16,7 @@ import numpy as np
 
 from binmetrics.chart import ChartData, Drawable, Note, Series, fmt, point_marker, series
 from binmetrics.curves.band import ROCBand, roc_band
+from binmetrics.curves.pr_points import PRPointMethods
 from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
 from binmetrics.curves.smooth import SMOOTH_METHODS, SmoothROC, binormal_smooth, density_smooth
 from binmetrics.exceptions import undefined_policy
@@ -312,7 +313,7 @@ _PR_AREAS = ("step", "min", "max", "minmax", "linear", "davis_goadrich")
 
 
 @dataclass(frozen=True, repr=False)
-class PRCurve(_Points):
+class PRCurve(PRPointMethods, _Points):
     """Precision-recall curve at every distinct threshold (cuts 1..n_distinct).
 
     The point "nothing predicted positive" has no precision and is not listed;
