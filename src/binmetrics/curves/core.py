@@ -276,13 +276,16 @@ class ROCCurve(_Points):
         return binormal_smooth(self.fpr, self.tpr, n)
 
     def ci_band(self, *, fpr: Any = None, tpr: Any = None, n_resamples: int = 2000,
-                level: float = 0.95, random_state: Any = None) -> ROCBand:
+                level: float = 0.95, random_state: Any = None,
+                kind: str = "pointwise") -> ROCBand:
         """Bootstrap intervals of the sensitivity at fixed FPRs (``fpr=``; pROC ``ci.se``
         at specificities 1 - fpr) or of the specificity at fixed TPRs (``tpr=``; pROC
         ``ci.sp``): stratified replicates of the count table, percentile intervals and
-        medians (:mod:`binmetrics.curves.band`); ``.plot()`` shades the band."""
+        medians (:mod:`binmetrics.curves.band`); ``.plot()`` shades the band.
+        ``kind="simultaneous"``: a sup-t band that covers the whole curve at the grid
+        with the stated level."""
         return roc_band(self.table, fpr=fpr, tpr=tpr, n_resamples=n_resamples, level=level,
-                        random_state=random_state)
+                        random_state=random_state, kind=kind)
 
     def at(self, *, fpr: Any = None, tpr: Any = None) -> ROCCoords:
         """The curve read at given FPR(s) or TPR(s), as pROC's ``coords(roc, x, input =
