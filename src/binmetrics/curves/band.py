@@ -96,7 +96,8 @@ class ROCBand(Drawable, Tabular):
             x = np.concatenate((1.0 - self.high, (1.0 - self.low)[::-1]))
             y = np.concatenate((self.at, self.at[::-1]))
         what = "TPR" if self.along == "fpr" else "specificity"
-        band = series(x, y, f"{100 * self.level:g}% {self.kind} band of the {what} (bootstrap, "
+        kind = "" if self.kind == "pointwise" else f"{self.kind} "
+        band = series(x, y, f"{100 * self.level:g}% {kind}band of the {what} (bootstrap, "
                       f"{self.n_resamples} resamples)", style="band")
         return ChartData("roc_band", "ROC confidence band", "False positive rate",
                          "True positive rate", (band,), (0.0, 1.0), (0.0, 1.0), legend=None)
