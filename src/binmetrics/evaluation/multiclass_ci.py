@@ -39,6 +39,7 @@ BCa
     class when stratified, the multi-sample formula of ``scipy.stats.bootstrap``). Up to
     2000 rows it is exact; beyond, it is estimated from a random sample of 2000 rows
     (each standing for :math:`n_c / s_c` rows of its class), drawn from ``random_state``.
+    Each left-out row costs one evaluation of the measures: about 2000 replicates' worth.
 """
 
 from __future__ import annotations
