@@ -18,6 +18,10 @@ from binmetrics.comparison.correlation import (
     MeasureCorrelation as MeasureCorrelation,
 )
 from binmetrics.comparison.factorial_anova import anova as anova, AnovaResult as AnovaResult
+from binmetrics.comparison.multiclass_compare import (
+    compare as compare,
+    compare_multiclass as compare_multiclass,
+)
 from binmetrics.comparison.ranks import (
     FriedmanTest as FriedmanTest,
     ImanDavenportTest as ImanDavenportTest,
@@ -44,6 +48,7 @@ from binmetrics.curves import (
     DETCurve as DETCurve,
     GainCurve as GainCurve,
     LiftCurve as LiftCurve,
+    PRBand as PRBand,
     PRCurve as PRCurve,
     PRGCurve as PRGCurve,
     Reliability as Reliability,
@@ -90,6 +95,7 @@ from binmetrics.evaluation.multilabel import (
     MultilabelEvaluation as MultilabelEvaluation,
 )
 from binmetrics.evaluation.per_case import per_case_scores as per_case_scores
+from binmetrics.evaluation.row_bootstrap import MulticlassBootstrap as MulticlassBootstrap
 from binmetrics.evaluation.scorer import make_scorer as make_scorer, Scorer as Scorer
 from binmetrics.evaluation.summary import Summary as Summary
 from binmetrics.evaluation.undersampling import UndersampledEvaluation as UndersampledEvaluation
@@ -107,7 +113,6 @@ from binmetrics.inference.intervals import (
     proportion_ci as proportion_ci,
 )
 from binmetrics.inference.paired import (
-    compare as compare,
     Comparison as Comparison,
     PairedResult as PairedResult,
 )

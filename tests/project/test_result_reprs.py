@@ -136,9 +136,14 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
         [bm.evaluate(Y[i:], S[i:]) for i in range(6)], ["auc", "mcc", "f1"]),
     "MulticlassEvaluation": lambda: bm.evaluate(
         [0, 1, 2, 1], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3]]),
+    "MulticlassBootstrap": lambda: bm.evaluate(
+        [0, 1, 2, 1, 0, 2], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3],
+                             [.5, .4, .1], [.1, .2, .7]]).bootstrap(["f1"], n_resamples=20,
+                                                                     random_state=0),
     "MultilabelEvaluation": lambda: bm.evaluate_multilabel(
         np.stack([Y, 1 - Y]).T, np.stack([S, S2]).T),
     "OOBBootstrapResult": lambda: _refit("oob"),
+    "PRBand": lambda: _ev().pr().ci_band(recall=[0.2, 0.5], n_resamples=50, random_state=0),
     "PRCurve": lambda: _ev().pr(),
     "PRGCurve": lambda: _ev().prg(),
     "PairedResult": lambda: bm.compare(Y, {"a": S, "b": S2}).results[0],

@@ -16,6 +16,7 @@ import numpy as np
 
 from binmetrics.chart import ChartData, Drawable, Note, Series, fmt, point_marker, series
 from binmetrics.curves.band import ROCBand, roc_band
+from binmetrics.curves.pr_points import PRPointMethods
 from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
 from binmetrics.curves.smooth import SMOOTH_METHODS, SmoothROC, binormal_smooth, density_smooth
 from binmetrics.exceptions import undefined_policy
@@ -281,13 +282,16 @@ class ROCCurve(_Points):
         return binormal_smooth(self.fpr, self.tpr, n)
 
     def ci_band(self, *, fpr: Any = None, tpr: Any = None, n_resamples: int = 2000,
-                level: float = 0.95, random_state: Any = None) -> ROCBand:
+                level: float = 0.95, random_state: Any = None,
+                kind: str = "pointwise") -> ROCBand:
         """Bootstrap intervals of the sensitivity at fixed FPRs (``fpr=``; pROC ``ci.se``
         at specificities 1 - fpr) or of the specificity at fixed TPRs (``tpr=``; pROC
         ``ci.sp``): stratified replicates of the count table, percentile intervals and
-        medians (:mod:`binmetrics.curves.band`); ``.plot()`` shades the band."""
+        medians (:mod:`binmetrics.curves.band`); ``.plot()`` shades the band.
+        ``kind="simultaneous"``: a sup-t band that covers the whole curve at the grid
+        with the stated level."""
         return roc_band(self.table, fpr=fpr, tpr=tpr, n_resamples=n_resamples, level=level,
-                        random_state=random_state)
+                        random_state=random_state, kind=kind)
 
     def at(self, *, fpr: Any = None, tpr: Any = None) -> ROCCoords:
         """The curve read at given FPR(s) or TPR(s), as pROC's ``coords(roc, x, input =
@@ -318,7 +322,7 @@ _PR_AREAS = ("step", "min", "max", "minmax", "linear", "davis_goadrich")
 
 
 @dataclass(frozen=True, repr=False)
-class PRCurve(_Points):
+class PRCurve(PRPointMethods, _Points):
     """Precision-recall curve at every distinct threshold (cuts 1..n_distinct).
 
     The point "nothing predicted positive" has no precision and is not listed;

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from binmetrics.display.report_bands import pr_band_extras
 from binmetrics.display.report_data import (
     DEFAULT_THRESHOLDS,
     MAX_SLIDER_VALUES,
@@ -129,7 +130,10 @@ def report(
     ci : bool or mapping, default False
         Add intervals from :meth:`Evaluation.ci_table` (exact for proportions, DeLong
         for the AUC, the bootstrap for the rest); a mapping is passed to it as
-        keywords, e.g. ``{"n_resamples": 500, "random_state": 0}``.
+        keywords, e.g. ``{"n_resamples": 500, "random_state": 0}``. The
+        precision-recall chart then shades each model's pointwise band of the
+        precision at 101 recalls (:meth:`binmetrics.curves.PRCurve.ci_band`, with the
+        mapping's ``level``, ``n_resamples``, ``random_state`` and ``stratified``).
     paired : Comparison, optional
         A :func:`binmetrics.compare` result of these models on the same cases; its
         table (difference, interval, p-value, method) is shown. Its model names must
@@ -215,6 +219,7 @@ def report(
         data = [model_data(n, ev, grid, conf, ci) for n, ev in entries]
         charts = chart_payloads(data, grid, t_range, max_points, chart_notes)
         roc_extras(data, charts, roc_band, partial, max_points, chart_notes)
+        pr_band_extras(data, charts, ci, chart_notes)
     mismatch = paired_mismatch(paired, data) if paired is not None else ""
     if mismatch:
         chart_notes.append(mismatch[0].upper() + mismatch[1:])

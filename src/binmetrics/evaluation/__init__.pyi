@@ -16,6 +16,7 @@ from binmetrics.evaluation.multiclass import (
     MulticlassEvaluation as MulticlassEvaluation,
 )
 from binmetrics.evaluation.per_case import per_case_scores as per_case_scores
+from binmetrics.evaluation.row_bootstrap import MulticlassBootstrap as MulticlassBootstrap
 from binmetrics.evaluation.undersampling import (
     undersample as undersample,
     UndersampledEvaluation as UndersampledEvaluation,

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from binmetrics.evaluation.multiclass_ci import MulticlassInferenceMethods
 from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
@@ -227,7 +228,7 @@ def _user_stacklevel() -> int:
 
 
 # --- the evaluation ------------------------------------------------------------------------
-class MulticlassEvaluation:
+class MulticlassEvaluation(MulticlassInferenceMethods):
     """All measures of one multiclass classifier on one data set.
 
     Create it with :func:`evaluate_multiclass` (or :func:`binmetrics.evaluate` with a

@@ -131,7 +131,7 @@ def check_rates(values: Any, name: str) -> FloatArray:
         raise ValueError(f"{name}= is empty; pass one rate or an array of rates in [0, 1]")
     bad = ~((v >= 0.0) & (v <= 1.0))
     if bad.any():
-        raise ValueError(f"{name}= must hold rates in [0, 1]; got {v[bad].ravel()[0]!r}")
+        raise ValueError(f"{name}= must hold rates in [0, 1]; got {float(v[bad].ravel()[0])!r}")
     return v
 
 
