@@ -280,7 +280,7 @@ def test_bootstrap_changes_for_measures_without_a_closed_test() -> None:
 
 
 def test_the_bootstrap_pvalue_formula() -> None:
-    from binmetrics.engines.monitor import _bootstrap_pvalue
+    from binmetrics.engines.monitoring import _bootstrap_pvalue
 
     w = np.array([0.1, 0.2, 0.3, 0.4])
     r = np.array([0.25, 0.25, 0.25, 0.25])

@@ -63,7 +63,7 @@ def test_undefined_values_are_a_tag_not_a_metric(tmp_path: Path,
         ev.log_to_mlflow(measures=["auc", "ppv"], curves=False)
     data = mlflow.tracking.MlflowClient().get_run(run.info.run_id).data
     assert set(data.metrics) == {"auc"}
-    assert data.tags["binmetrics.undefined"] == "ppv"
+    assert data.tags["undefined_measures"] == "ppv"
 
 
 def test_a_missing_tracker_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -134,6 +134,12 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
          {f"m{k}": bm.evaluate(Y[k:], S2[k:]) for k in range(4)}]),
     "MeasureCorrelation": lambda: bm.measure_correlation(
         [bm.evaluate(Y[i:], S[i:]) for i in range(6)], ["auc", "mcc", "f1"]),
+    "MonitorResult": lambda: bm.monitor(
+        pd.DataFrame({"y": Y, "p": S, "ts": pd.date_range("2026-01-01", periods=40)}),
+        label="y", score="p", time="ts", reference=("2026-01-01", "2026-01-14"),
+        window="14D", step="7D", measures=["auc", "tpr"]),
+    "PerformanceEstimate": lambda: bm.estimate_performance(
+        S2, reference=(Y, S), calibrate=False, n_resamples=20, random_state=0),
     "MulticlassEvaluation": lambda: bm.evaluate(
         [0, 1, 2, 1], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3]]),
     "MulticlassBootstrap": lambda: bm.evaluate(

@@ -78,7 +78,7 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def run_monitor(args: argparse.Namespace, cols: Columns | None = None) -> str:
     """Run ``binmetrics monitor``; returns the text (or HTML page) to print or write."""
-    from binmetrics.engines.monitor import monitor
+    from binmetrics.engines.monitoring import monitor
 
     frame = read_columns(Path(args.file), [args.label, args.score, args.time],
                          {args.label: "label", args.score: "score", args.time: "time"})

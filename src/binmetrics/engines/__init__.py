@@ -18,7 +18,7 @@ with :func:`binmetrics.evaluate` on the same data.
 # importing files and spark registers their engines with the registry.
 from binmetrics.engines.binning import binned_table
 from binmetrics.engines.files import evaluate_file
-from binmetrics.engines.monitor import MonitorResult, monitor
+from binmetrics.engines.monitoring import MonitorResult, monitor
 from binmetrics.engines.performance import PerformanceEstimate, estimate_performance
 from binmetrics.engines.registry import FileEngine, file_engines, get_engine, register_engine
 from binmetrics.engines.spark import evaluate_spark

@@ -191,7 +191,7 @@ class MultilabelInferenceMethods:
            n_resamples: int = 2000, kind: str = "percentile", random_state: Any = None,
            progress: Any = None, **params: Any) -> BootstrapInterval:
         """Bootstrap confidence interval of a multilabel measure: the rows (cases) are
-        redrawn with all their labels; ``average`` as :meth:`value` ("macro",
+        redrawn with all their labels; ``average`` as :meth:`MultilabelEvaluation.value` ("macro",
         "weighted", "micro", "samples"); ``kind`` "percentile", "basic" or "bca".
 
         Examples

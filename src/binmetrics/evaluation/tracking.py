@@ -55,7 +55,7 @@ class TrackingMethods:
 
         - metrics: ``<prefix><id>`` for each measure (default: every registered
           measure; name a subset with ``measures``); undefined (NaN) values are not
-          logged as metrics, and are listed in the tag ``binmetrics.undefined``;
+          logged as metrics, and are listed in the tag ``undefined_measures``;
         - artifact ``<prefix>measures.csv``: the table of measures (id, name, family,
           value, direction, range, source);
         - with ``curves=True``: ``<prefix>roc.csv`` and ``<prefix>pr.csv`` with every
@@ -83,7 +83,7 @@ class TrackingMethods:
         mlflow.log_metrics(defined)
         undefined = sorted(k for k, v in values.items() if not math.isfinite(v))
         if undefined:
-            mlflow.set_tag("binmetrics.undefined", ",".join(undefined))
+            mlflow.set_tag("undefined_measures", ",".join(undefined))
         mlflow.log_text(frame.to_csv(index=False), f"{prefix}measures.csv")
         if curves:
             for kind in _CURVES:
