@@ -323,8 +323,8 @@ class MulticlassInferenceMethods:
         ----------
         measure : any id or alias of the registry.
         average : {None, "weighted", "macro", "micro", "native", "hand_till", "ovo_weighted"}
-            As :meth:`MulticlassEvaluation.value` (None: native for the natively multiclass measures, else
-            the evaluation's ``average``).
+            As :meth:`MulticlassEvaluation.value` (None: native for the natively
+            multiclass measures, else the evaluation's ``average``).
         per_class : bool, default False
             True: one interval per class (the one-vs-rest values), as a DataFrame.
         level : confidence level in (0, 1), default 0.95.
