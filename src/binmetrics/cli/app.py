@@ -32,6 +32,7 @@ from binmetrics.cli.common import (
     check_text_inputs,
     cli_message,
     help_formatter,
+    missing_package,
     one_line,
     text_problem,
 )
@@ -213,6 +214,10 @@ def _main(argv: list[str] | None) -> int:
             print(f"{PROG}: error: an input is nested too deeply to be processed (past "
                   f"Python's recursion limit of {sys.getrecursionlimit()}); simplify it",
                   file=sys.stderr)
+            return 2
+        except ImportError as exc:  # an optional package missing: name its extra
+            _show_warnings(caught, cols)
+            print(f"{PROG}: error: {missing_package(exc, args.command)}", file=sys.stderr)
             return 2
         except (CLIError, ValueError, TypeError, KeyError, OSError, Warning) as exc:
             _show_warnings(caught, cols)

@@ -616,6 +616,29 @@ def check_options(args: argparse.Namespace) -> None:
         check(args)
 
 
+def missing_package(exc: ImportError, command: str) -> str:
+    """The one-line message for an optional package that ``command`` needs and cannot
+    import: the library's own (it names the extra) or one naming the extra that
+    installs the module (:data:`binmetrics.backends.EXTRAS`)."""
+    from binmetrics.backends import missing_extra
+
+    text = one_line(exc)
+    if "pip install" in text or not exc.name:
+        return text
+    return str(missing_extra(exc.name, f"{PROG} {command}"))
+
+
+def require_extra(module: str, option: str) -> None:
+    """Before any data is read: ``option`` (e.g. ``--plot``) needs the optional
+    ``module``; a one-line CLI error naming its extra if it is not installed."""
+    from binmetrics.backends import require
+
+    try:
+        require(module, option)
+    except ImportError as exc:
+        raise CLIError(str(exc)) from None
+
+
 def csv_value(v: float) -> str:
     """A number in CSV output: in full (``repr``), NaN as ``NaN``.
 
