@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
+    MEASURE_SYNTAX,
     PROG,
     CLIError,
+    MeasuresOption,
     add_case_options,
     add_format_and_output,
     add_interval_options,
@@ -31,6 +33,7 @@ from binmetrics.cli.common import (
     csv_value,
     help_formatter,
     json_value,
+    measure_list,
     read_columns,
 )
 from binmetrics.cli.progress import add_progress_option, progress_for
@@ -93,8 +96,8 @@ def add_compare_parser(sub: Any) -> None:
     cp.add_argument("--label", metavar="COL", help="column of true labels")
     cp.add_argument("--score", metavar="A,B[,C...]",
                     help="comma-separated score columns, one per model (at least two)")
-    cp.add_argument("--measures", default=None, metavar="ID,ID,...",
-                    help="measure ids, aliases or a named set (default: auc,accuracy)")
+    cp.add_argument("--measures", default=None, metavar="ID,ID,...", action=MeasuresOption,
+                    help=f"{MEASURE_SYNTAX} (default: auc,accuracy)")
     add_case_options(cp, orientation=False,
                      nan_help="NaN/inf scores: an error, or drop those rows for every model")
     cp.add_argument("--method", choices=("auto", "bootstrap"), default="auto",
@@ -175,10 +178,8 @@ def _settings(args: argparse.Namespace) -> tuple[list[str], list[str]]:
         raise CLIError("--alternative applies to --test; the measure comparison is "
                        "two-sided")
     spec = "auc,accuracy" if args.measures is None else args.measures  # '' is empty
-    measures = [m.id for s in spec.split(",") if s.strip()
-                for m in select_measures(None, s.strip())]  # a preset names several
-    if not measures:
-        raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
+    measures = [m.id for s in measure_list(spec)
+                for m in select_measures(None, s)]  # a preset names several
     return scores, measures
 
 

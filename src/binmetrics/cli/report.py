@@ -19,6 +19,7 @@ from binmetrics.cli.common import (
     PROG,
     CLIError,
     Columns,
+    MeasuresOption,
     add_case_options,
     add_interval_options,
     cli_message,
@@ -99,6 +100,7 @@ def add_report_parser(sub: Any) -> None:
                     help="shade the partial-AUC region for TPR in [A, B] (pROC's "
                          "sensitivity focus)")
     rp.add_argument("--paired-measures", default="auc,accuracy", metavar="ID,ID,...|none",
+                    action=MeasuresOption,
                     help="measures compared between models of the same rows "
                          "(default: %(default)s)")
     rp.add_argument("--mcnemar", choices=("auto", "exact", "chi2", "chi2-uncorrected"),
@@ -120,7 +122,10 @@ def add_report_parser(sub: Any) -> None:
 
 
 def _names(spec: str, option: str) -> list[str]:
-    names = [s.strip() for s in spec.split(",") if s.strip()]
+    """Comma-separated names (the commas inside a measure's ``id(...)`` kept)."""
+    from binmetrics.measures.registry import split_measure_list
+
+    names = split_measure_list(spec)
     if not names:
         raise CLIError(f"{option} is empty; give comma-separated names")
     dup = sorted({n for n in names if names.count(n) > 1})
