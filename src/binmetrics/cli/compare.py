@@ -98,7 +98,7 @@ def add_compare_parser(sub: Any) -> None:
                     help="comma-separated score columns, one per model (at least two)")
     cp.add_argument("--measures", default=None, metavar="ID,ID,...", action=MeasuresOption,
                     help=f"{MEASURE_SYNTAX} (default: auc,accuracy)")
-    add_case_options(cp, orientation=False,
+    add_case_options(cp,
                      nan_help="NaN/inf scores: an error, or drop those rows for every model")
     cp.add_argument("--method", choices=("auto", "bootstrap"), default="auto",
                     help="auto: DeLong for auc, McNemar for accuracy, bootstrap otherwise; "
@@ -199,7 +199,7 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
                   sample_weight=None if args.weight is None else df[args.weight].to_numpy(),
                   pos_label=pos_label, n_resamples=args.resamples, level=args.ci_level,
                   nan_policy=args.nan_policy, random_state=args.seed,
-                  progress=progress_for(args))
+                  progress=progress_for(args), higher_is_positive=not args.lower_is_positive)
     info = {"file": str(path), "label": args.label, "rows": len(df),
             "engine": "pandas, in memory"}
     render = {"table": _table, "json": _json, "csv": _csv}
@@ -211,7 +211,9 @@ def _header(info: dict[str, Any], cmp: Comparison) -> list[str]:
     lines = [f"file:       {info['file']} (read with {info['engine']})",
              f"rows:       {info['rows']}; label {info['label']!r}; models: "
              f"{', '.join(cmp.names)}",
-             f"threshold:  {cmp.threshold!r} (score >= threshold is predicted positive)"]
+             f"threshold:  {cmp.threshold!r} ("
+             f"{'score >= threshold' if cmp.higher_is_positive else 'score <= threshold'}"
+             " is predicted positive)"]
     if boot:
         lines.append(f"bootstrap:  {cmp.n_resamples} paired replicates "
                      f"({', '.join(boot)})")
@@ -244,6 +246,7 @@ def _json(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
         "file": info["file"], "label": info["label"], "rows": info["rows"],
         "engine": info["engine"], "models": list(cmp.names),
         "threshold": json_value(cmp.threshold), "level": cmp.level,
+        "higher_is_positive": cmp.higher_is_positive,
         "n_resamples": cmp.n_resamples, "methods": dict(cmp.methods),
         "comparisons": [
             {"model_a": r.model_a, "model_b": r.model_b, "measure": r.measure,
@@ -346,6 +349,8 @@ def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
                               None if args.weight is None else df[args.weight].to_numpy(),
                               pos_label=pos_label, nan_policy=args.nan_policy)
     y, arrays, w = inp.y, inp.scores, inp.weight
+    if args.lower_is_positive:  # the tests read the order: higher = more positive
+        arrays = tuple(-a for a in arrays)
     cols = dict(zip(scores, arrays, strict=True))
     tests = [(a, b, roc_test(y, cols[a], cols[b], method=args.test,
                              alternative=args.alternative, fpr=fpr, tpr=tpr,

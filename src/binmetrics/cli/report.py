@@ -185,9 +185,6 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
     exact, or chi-square with non-integer weights, with a note for the report)."""
     from binmetrics.inference.paired import compare
 
-    if args.lower_is_positive:
-        raise CLIError("--lower-is-positive applies to one score column; the paired tests "
-                       "of several read higher as positive: negate the score columns")
     mcnemar = args.mcnemar
     if mcnemar == "auto":
         mcnemar = "exact" if weights is None or _whole(weights) else "chi2"
@@ -201,7 +198,8 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
         return compare(labels, scores, threshold=args.threshold, measures=measures,
                        sample_weight=weights, pos_label=pos_label, mcnemar=mcnemar,
                        n_resamples=args.resamples, level=args.ci_level,
-                       nan_policy=args.nan_policy, random_state=args.seed)
+                       nan_policy=args.nan_policy, random_state=args.seed,
+                       higher_is_positive=not args.lower_is_positive)
     except (ValueError, TypeError) as exc:  # the library's words in the CLI's terms
         text = one_line(exc).replace("Use mcnemar='chi2'", "Use --mcnemar chi2")
         text = text.replace("or the paired bootstrap (method={'accuracy': 'bootstrap'})",

@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from binmetrics.exceptions import UndefinedPolicy, undefined_policy
+from binmetrics.exceptions import (
+    UndefinedPolicy,
+    caveats_once,
+    report_caveat,
+    undefined_policy,
+)
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import select_measures
 from binmetrics.progress import as_callback
@@ -129,6 +134,22 @@ class InferenceMethods:
                                  "representatives; leave the probabilistic measures out "
                                  "or evaluate the exact scores")
 
+    def _left_unresampled(self, boot: list[Measure]) -> set[str]:
+        """In a table of many measures, those a bootstrap of binned scores cannot give
+        (the probabilistic ones: :meth:`_check_resampled`): left without an interval,
+        named once in one caveat with the reason, instead of failing the whole table."""
+        if self.table.binning is None:
+            return set()
+        left = [m.id for m in boot if m.family == "probabilistic"]
+        reason = (f"no interval: resampling binned scores ({self.table.binning.describe()}) "
+                  "would use the bin representatives, not the raw scores; their values are "
+                  "exact (the engine summed the raw scores), evaluate the exact scores for "
+                  "their intervals")
+        with caveats_once():  # one warning naming them all
+            for mid in left:
+                report_caveat(mid, reason, cause="binned-interval")
+        return set(left)
+
     def _ci_methods(self, m: Measure, ci_methods: Any) -> tuple[str, ...]:
         # a calibrated table's weights are not case counts, so its closed forms do not
         # apply; its measures are resampled on the real cases (see _on_calibrated)
@@ -215,11 +236,17 @@ class InferenceMethods:
         if self.pi0 is not None and set(plan.values()) != {"bootstrap"}:
             raise ValueError("calibrated measures have bootstrap intervals only")
         boot = [m for m in chosen if plan[m.id] == "bootstrap" and not np.isnan(values[m.id])]
+        left = self._left_unresampled(boot)
+        boot = [m for m in boot if m.id not in left]
         result = (self._bootstrap(boot, {}, n_resamples, stratified, random_state, progress)
                   if boot else None)
         rows = []
         for m in chosen:
             low = high = float("nan")
+            if m.id in left:
+                rows.append({"id": m.id, "value": values[m.id], "low": low, "high": high,
+                             "method": "none", "level": level})
+                continue
             if not np.isnan(values[m.id]):
                 if plan[m.id] == "bootstrap":
                     assert result is not None  # every defined bootstrapped measure is in it

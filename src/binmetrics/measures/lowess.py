@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from binmetrics.exceptions import SumsUnavailable, report_undefined
+from binmetrics.measures.calibration import BINNED_RAW_P
 from binmetrics.measures.probabilistic import require_probabilities
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable, FloatArray
@@ -116,8 +117,7 @@ def _rows(t: CountTable, measure: str,
     """(sorted p, y, per-row counts) of the table's rows, or None (reported)."""
     require_probabilities(t, measure)
     if t.binning is not None:
-        raise SumsUnavailable(f"binned scores: {measure} smooths each case's p, which a table "
-                              "of bin representatives does not hold")
+        raise SumsUnavailable(BINNED_RAW_P)
     pos, neg = t.pos[::-1], t.neg[::-1]
     if t.weighted and not (np.all(pos == np.round(pos)) and np.all(neg == np.round(neg))):
         report_undefined(measure, "the lowess smoother takes integer weights only (they act "
