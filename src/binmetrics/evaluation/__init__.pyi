@@ -7,6 +7,7 @@ from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,
 )
+from binmetrics.evaluation.multiclass_report import MulticlassSummary as MulticlassSummary
 from binmetrics.evaluation.undersampling import (
     undersample as undersample,
     UndersampledEvaluation as UndersampledEvaluation,
