@@ -29,6 +29,16 @@ class MulticlassSource:
     so that the drawing modules need not import the multiclass module (which draws
     through them)."""
 
+    weighted: bool
+
+    @property
+    def classes(self) -> list[Any]:
+        raise NotImplementedError
+
+    @property
+    def confusion_matrix(self) -> Any:
+        raise NotImplementedError
+
 
 class PlotSource:
     """A base of :class:`~binmetrics.Evaluation`: what the plot kinds draw.

@@ -74,7 +74,6 @@ class MulticlassViews(MulticlassSource):
     # provided by MulticlassEvaluation
     _cm: Any
     _classes: list[Any]
-    classes: Any
     weighted: bool
     average: str
 
