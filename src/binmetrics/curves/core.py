@@ -8,7 +8,7 @@ name, so a curve's area and the scalar in a report can never disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -247,7 +247,8 @@ class ROCCurve(_Points):
     def smooth(self, method: str = "binormal", *, n: int = 512,
                bandwidth: float | str = "nrd0", adjust: float = 1.0) -> SmoothROC:
         """The smoothed curve (pROC ``smooth(roc, method, n, bw, adjust)``); ``.area()``,
-        ``.plot()``, ``.to_frame()``.
+        ``.plot()``, ``.to_frame()``, and ``.ci()`` its area's bootstrap interval (pROC
+        ``ci(smooth(roc))``).
 
         ``"binormal"``: least squares of probit(TNR) on probit(TPR) over the points
         strictly inside the unit square. ``"density"``: Gaussian kernel densities of the
@@ -268,11 +269,12 @@ class ROCCurve(_Points):
                                       f"methods: {', '.join(SMOOTH_METHODS)}")
         if not rk.both_classes(self.table, "smoothed roc curve"):
             raise ValueError("a ROC curve needs both classes to be smoothed")
+        source = (self.table, n, bandwidth, adjust)  # for SmoothROC.ci
         if method == "density":
-            return density_smooth(self.table, n, bandwidth, adjust)
+            return replace(density_smooth(self.table, n, bandwidth, adjust), _source=source)
         if not (isinstance(bandwidth, str) and bandwidth == "nrd0" and adjust == 1.0):
             raise ValueError("bandwidth= and adjust= apply to method='density' only")
-        return binormal_smooth(self.fpr, self.tpr, n)
+        return replace(binormal_smooth(self.fpr, self.tpr, n), _source=source)
 
     def ci_band(self, *, fpr: Any = None, tpr: Any = None, n_resamples: int = 2000,
                 level: float = 0.95, random_state: Any = None) -> ROCBand:
