@@ -36,7 +36,7 @@ class MulticlassSummary(Tabular):
 
     Attributes
     ----------
-    report : pandas.DataFrame
+    per_class : pandas.DataFrame
         Rows: each class, then "accuracy", "macro avg", "weighted avg" (as
         ``classification_report(output_dict=True)``); columns precision, recall,
         f1-score, support. The accuracy row holds the accuracy in f1-score (NaN in
@@ -51,20 +51,20 @@ class MulticlassSummary(Tabular):
     puts 0 (``zero_division="warn"``); the averages leave NaN out.
     """
 
-    report: pd.DataFrame
+    per_class: pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
         """The report, one row per class and per summary line."""
-        return self.report.copy()
+        return self.per_class.copy()
 
     def _title(self) -> str:
         return "Classification report (argmax predictions)"
 
     def __repr__(self) -> str:
-        return frame_text(self._title(), self.report, max_rows=40)
+        return frame_text(self._title(), self.per_class, max_rows=40)
 
     def _repr_html_(self) -> str:
-        return frame_html(self._title(), self.report, max_rows=60)
+        return frame_html(self._title(), self.per_class, max_rows=60)
 
 
 class MulticlassViews(MulticlassSource):
