@@ -122,8 +122,17 @@ def _show_warnings(caught: list[warnings.WarningMessage], cols: Columns | None) 
 def _keep_errors(filters: list[Any]) -> None:
     """Put back, ahead of "always", the filters of the caller that turn warnings into
     errors (``python -W error::DeprecationWarning``, a test run's): the CLI prints the
-    warnings it records, and would otherwise print those too."""
-    for action, message, category, module, lineno in reversed(filters):
+    warnings it records, and would otherwise print those too. Filters after a catch-all
+    one (``warnings.simplefilter("ignore")`` of a caller silencing everything) never
+    apply, so they are not put back."""
+    live = []
+    for f in filters:  # the first match wins: past a catch-all filter, none applies
+        live.append(f)
+        action, message, category, module, lineno = f
+        if (category is Warning and message is None and module is None and not lineno
+                and action != "error"):
+            break
+    for action, message, category, module, lineno in reversed(live):
         if action == "error":
             warnings.filterwarnings("error", message.pattern if message else "", category,
                                     module.pattern if module else "", lineno)
