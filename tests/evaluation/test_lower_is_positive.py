@@ -62,7 +62,8 @@ def test_confusion_is_score_at_most_threshold() -> None:
 
 def test_against_sklearn_on_negated_scores() -> None:
     y, s, w = _data(3)
-    ev = bm.evaluate(y, s, sample_weight=w, higher_is_positive=False)
+    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):  # a ranking measure: the default cut is moot
+        ev = bm.evaluate(y, s, sample_weight=w, higher_is_positive=False)
     assert ev["auc"] == pytest.approx(roc_auc_score(y, -s, sample_weight=w), abs=1e-12)
     assert ev["average_precision"] == pytest.approx(
         average_precision_score(y, -s, sample_weight=w), abs=1e-12)
@@ -78,8 +79,10 @@ def test_against_sklearn_on_negated_scores() -> None:
 
 def test_reported_thresholds_are_in_the_users_units() -> None:
     y, s, _ = _data(4)
-    ev = bm.evaluate(y, s, higher_is_positive=False)
-    neg = bm.evaluate(y, -s)
+    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+        ev = bm.evaluate(y, s, higher_is_positive=False)
+    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+        neg = bm.evaluate(y, -s)
     for measure in ("informedness", "f1", "mcc", "closest_topleft"):
         b_low, b_neg = ev.best_threshold(measure), neg.best_threshold(measure)
         assert b_low.threshold == -b_neg.threshold
@@ -114,7 +117,8 @@ def test_intervals_and_calibration_keep_the_orientation() -> None:
         warnings.simplefilter("ignore")  # docking scores are not probabilities
         assert ev.negated().to_dict() == pytest.approx(neg.to_dict(), nan_ok=True)
     assert ev.negated().threshold == 8.0
-    assert bm.score("auc", y, s, higher_is_positive=False) == neg["auc"]
+    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+        assert bm.score("auc", y, s, higher_is_positive=False) == neg["auc"]
 
 
 def test_evaluate_by_and_the_table_front_door() -> None:
@@ -127,7 +131,8 @@ def test_evaluate_by_and_the_table_front_door() -> None:
         row = res.to_frame().set_index("g").loc[g]
         assert row["auc"] == ev["auc"] and row["f1"] == ev["f1"]
         assert res.evaluations[g].threshold == -8.0
-    ev = bm.evaluate(df, label="y", score="s", higher_is_positive=False)
+    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+        ev = bm.evaluate(df, label="y", score="s", higher_is_positive=False)
     assert ev["auc"] == pytest.approx(roc_auc_score(y, -s), abs=1e-12)
 
 
@@ -172,7 +177,8 @@ def test_plots_and_report_read_the_users_units(tmp_path) -> None:  # type: ignor
     assert xs.min() < s.min() and xs.max() == s.max()  # the scores' own axis
     ax = bm.plot.confusion_matrix(ev)
     assert "score <= -8 positive" in ax.get_title()
-    html = bm.report(ev, str(tmp_path / "r.html"))
+    with pytest.warns(bm.UndefinedMeasureWarning, match="not probabilities"):
+        html = bm.report(ev, str(tmp_path / "r.html"))  # docking scores: no Brier etc.
     assert "the charts and the threshold slider show the negated scores" in html
 
 
