@@ -36,7 +36,7 @@ from binmetrics.cli.common import (
     one_line,
     text_problem,
 )
-from binmetrics.exceptions import MeasureCaveatWarning
+from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
 from binmetrics.io import write_text
 from binmetrics.version import __version__
 
@@ -119,12 +119,17 @@ def _show_warnings(caught: list[warnings.WarningMessage], cols: Columns | None) 
             print(f"warning: {msg}", file=sys.stderr)
 
 
+#: binmetrics' own warnings: the CLI prints them ("warning: ..."), whatever the filters
+OWN_WARNINGS = (UndefinedMeasureWarning, MeasureCaveatWarning)
+
+
 def _keep_errors(filters: list[Any]) -> None:
     """Put back, ahead of "always", the filters of the caller that turn warnings into
     errors (``python -W error::DeprecationWarning``, a test run's): the CLI prints the
     warnings it records, and would otherwise print those too. Filters after a catch-all
     one (``warnings.simplefilter("ignore")`` of a caller silencing everything) never
-    apply, so they are not put back."""
+    apply, so they are not put back; nor are those of binmetrics' own warnings (an
+    undefined measure, a caveat), which the CLI reports as part of its output."""
     live = []
     for f in filters:  # the first match wins: past a catch-all filter, none applies
         live.append(f)
@@ -133,7 +138,7 @@ def _keep_errors(filters: list[Any]) -> None:
                 and action != "error"):
             break
     for action, message, category, module, lineno in reversed(live):
-        if action == "error":
+        if action == "error" and not issubclass(category, OWN_WARNINGS):
             warnings.filterwarnings("error", message.pattern if message else "", category,
                                     module.pattern if module else "", lineno)
 
