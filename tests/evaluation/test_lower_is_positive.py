@@ -16,6 +16,9 @@ from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 import binmetrics as bm
 from binmetrics.cli import main
 
+#: the warning of the default threshold 0.5 outside the scores (issue 33)
+DEFAULT_CUT = r"threshold 0.5 \(the default\) is outside"
+
 
 def _data(seed: int, n: int = 300) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
@@ -62,7 +65,7 @@ def test_confusion_is_score_at_most_threshold() -> None:
 
 def test_against_sklearn_on_negated_scores() -> None:
     y, s, w = _data(3)
-    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):  # a ranking measure: the default cut is moot
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):  # ranking only: the cut is moot
         ev = bm.evaluate(y, s, sample_weight=w, higher_is_positive=False)
     assert ev["auc"] == pytest.approx(roc_auc_score(y, -s, sample_weight=w), abs=1e-12)
     assert ev["average_precision"] == pytest.approx(
@@ -79,9 +82,9 @@ def test_against_sklearn_on_negated_scores() -> None:
 
 def test_reported_thresholds_are_in_the_users_units() -> None:
     y, s, _ = _data(4)
-    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):
         ev = bm.evaluate(y, s, higher_is_positive=False)
-    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):
         neg = bm.evaluate(y, -s)
     for measure in ("informedness", "f1", "mcc", "closest_topleft"):
         b_low, b_neg = ev.best_threshold(measure), neg.best_threshold(measure)
@@ -117,7 +120,7 @@ def test_intervals_and_calibration_keep_the_orientation() -> None:
         warnings.simplefilter("ignore")  # docking scores are not probabilities
         assert ev.negated().to_dict() == pytest.approx(neg.to_dict(), nan_ok=True)
     assert ev.negated().threshold == 8.0
-    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):
         assert bm.score("auc", y, s, higher_is_positive=False) == neg["auc"]
 
 
@@ -131,7 +134,7 @@ def test_evaluate_by_and_the_table_front_door() -> None:
         row = res.to_frame().set_index("g").loc[g]
         assert row["auc"] == ev["auc"] and row["f1"] == ev["f1"]
         assert res.evaluations[g].threshold == -8.0
-    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):
         ev = bm.evaluate(df, label="y", score="s", higher_is_positive=False)
     assert ev["auc"] == pytest.approx(roc_auc_score(y, -s), abs=1e-12)
 

@@ -26,6 +26,9 @@ from binmetrics.evaluation.multiclass import (
     evaluate_multiclass,
 )
 
+#: the warning of the default threshold 0.5 outside the scores (issue 33)
+DEFAULT_CUT = r"threshold 0.5 \(the default\) is outside"
+
 
 def random_case(seed: int, n: int = 300, k: int = 4, *, zero_free: bool = False,
                 labels: Any = None) -> tuple[np.ndarray, np.ndarray, list[Any]]:
@@ -123,7 +126,7 @@ def test_log_loss_clips_as_the_binary_log_loss() -> None:
     # a true-class probability of 0: log(max(0, eps)), eps = 1e-15 as in the binary measure
     mev = evaluate_multiclass([0, 1], [[0.0, 1.0], [0.0, 1.0]])
     assert mev["log_loss"] == pytest.approx(-math.log2(1e-15) / 2, rel=1e-12)
-    with pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):  # both scores 1.0
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):  # both scores 1.0
         binary = bm.evaluate([0, 1], [1.0, 1.0])
     assert mev["log_loss"] == pytest.approx(binary["log_loss"], rel=1e-12)
 

@@ -15,6 +15,9 @@ import binmetrics as bm
 Y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
 S = np.array([.9, .8, .8, .7, .7, .5, .4, .3, .3, .1])
 
+#: the warning of the default threshold 0.5 outside the scores (issue 33)
+DEFAULT_CUT = r"threshold 0.5 \(the default\) is outside"
+
 
 @pytest.mark.parametrize(("pi0", "prgc", "exact"), [(0.5, 0.5462962963, None),
                                                     (0.2, 0.8032407407, None),
@@ -81,7 +84,8 @@ def test_recall_fpr_auc_unchanged_and_pi0_equal_to_pi_changes_nothing():
 def test_bad_pi0_and_double_calibration():
     with pytest.raises(ValueError, match=r"pi0 must lie in \(0.0, 1.0\)"):
         bm.evaluate(Y, S, pi0=1.0)
-    with pytest.raises(ValueError, match="both classes"), pytest.warns(UserWarning, match=r"threshold 0.5 \(the default\) is outside"):
+    with pytest.raises(ValueError, match="both classes"), \
+            pytest.warns(UserWarning, match=DEFAULT_CUT):
         bm.evaluate(np.ones(4), S[:4], pi0=0.5)
     with pytest.raises(ValueError, match="calibrated already"):
         bm.evaluate(Y, S, pi0=0.5).calibrated(0.3)
