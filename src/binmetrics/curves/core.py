@@ -499,7 +499,7 @@ class PRGCurve(_Points):
         Examples
         --------
         >>> import binmetrics as bm
-        >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+        >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1], threshold=4.5)
         >>> curve = ev.prg().chart().series[0]
         >>> curve.label, curve.x.round(4).tolist()  # from the crossing at recall gain 0
         ('PRG, AUPRG = 0.431', [0.0, 0.6667, 0.6667, 0.6667, 1.0, 1.0])
