@@ -61,3 +61,20 @@ def test_cli_report_and_roc_test_lower_is_positive(tmp_path: Path,
     doc = json.loads(capsys.readouterr().out)
     auc_a = bm.evaluate(y, scores["A"], threshold=-8.0, higher_is_positive=False)["auc"]
     assert doc["comparisons"][0]["value_a"] == pytest.approx(auc_a, rel=1e-12)
+
+
+def test_cli_evaluate_engines_agree_lower_is_positive(
+        tmp_path: Path, cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    pytest.importorskip("duckdb")
+    y, scores = _docking(8)
+    path = tmp_path / "dock.csv"
+    pd.DataFrame({"y": y, "A": scores["A"]}).to_csv(path, index=False)
+    docs = {}
+    for engine in ("numpy", "duckdb"):
+        res = cli("evaluate", str(path), "--label", "y", "--score", "A", "--engine", engine,
+                  "--lower-is-positive", "--threshold", "-8", "--measures", "auc,mcc,tpr",
+                  "--format", "json")
+        assert res.returncode == 0, res.stderr
+        docs[engine] = json.loads(res.stdout)
+    assert docs["duckdb"]["confusion"] == docs["numpy"]["confusion"]
+    assert docs["duckdb"]["measures"] == pytest.approx(docs["numpy"]["measures"], rel=1e-12)

@@ -185,17 +185,34 @@ def test_plots_and_report_read_the_users_units(tmp_path) -> None:  # type: ignor
     assert "the charts and the threshold slider show the negated scores" in html
 
 
-def test_file_engine_refuses_rather_than_misreads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_file_engine_reads_lower_is_positive(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33, point 4: the file engine takes the direction (exact scores), as evaluate;
+    binned scores are refused rather than misread (the bins are cut on the raw scores)."""
     pytest.importorskip("duckdb")
     from binmetrics.engines.registry import get_engine
     from binmetrics.evaluation.options import EvalOptions
 
-    y, s, _ = _data(10, 50)
+    y, s, w = _data(10, 50)
     path = tmp_path / "d.csv"
-    pd.DataFrame({"y": y, "s": s}).to_csv(path, index=False)
+    pd.DataFrame({"y": y, "s": s, "w": w, "g": np.arange(50) % 2}).to_csv(path, index=False)
+    for weight in (None, "w"):
+        with get_engine("duckdb").open(str(path), label="y", score="s", weight=weight) as job:
+            got = job.evaluate(EvalOptions(threshold=-8.0, higher_is_positive=False))
+        want = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False,
+                           sample_weight=None if weight is None else w)
+        assert got.confusion == want.confusion and not got.higher_is_positive
+        for m in ("auc", "mcc", "average_precision", "tpr"):
+            assert got[m] == pytest.approx(want[m], rel=1e-12), m
+        assert got.best_threshold("mcc").threshold == want.best_threshold("mcc").threshold
+    with get_engine("duckdb").open(str(path), label="y", score="s", by="g") as job:
+        by = job.evaluate(EvalOptions(threshold=-8.0, higher_is_positive=False),
+                          measures=["auc"])
+    for g in (0, 1):
+        part = bm.evaluate(y[g::2], s[g::2], threshold=-8.0, higher_is_positive=False)
+        assert by.evaluations[g]["auc"] == pytest.approx(part["auc"], rel=1e-12)
     with get_engine("duckdb").open(str(path), label="y", score="s") as job:
         with pytest.raises(ValueError, match="negate the score column"):
-            job.evaluate(EvalOptions(higher_is_positive=False))
+            job.evaluate(EvalOptions(higher_is_positive=False, decimals=1))
 
 
 @pytest.mark.parametrize("threshold, warns, side", [

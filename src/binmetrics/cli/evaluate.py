@@ -400,9 +400,6 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
                 pi0: float | str | None, selected: list[Measure] | None) -> str:
     """Evaluate FILE with a file engine: the group-by runs there, the table comes back."""
     file = args.file if args.file is not None else str(example_path(args.example))
-    if args.lower_is_positive:
-        raise CLIError(f"--lower-is-positive works with --engine numpy only (the {name} "
-                       "engine reads the scores as given); negate the score column instead")
     engine = get_engine(name)
     own = {o.dest: getattr(args, o.dest, None) for o in engine.options}
     try:
@@ -413,7 +410,8 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
                          else convert_pos_label(args.pos_label, labels))
             options = EvalOptions(threshold=args.threshold, pos_label=pos_label,
                                   nan_policy=args.nan_policy, decimals=args.decimals,
-                                  bins=_parse_bins(args.bins))
+                                  bins=_parse_bins(args.bins),
+                                  higher_is_positive=not args.lower_is_positive)
             if by:
                 chosen = list(iter_measures()) if selected is None else selected
                 plan = _ci_plan(chosen, args) if args.ci else "auto"
