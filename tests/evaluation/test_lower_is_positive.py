@@ -162,9 +162,12 @@ def test_cli(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
           "--lower-is-positive", "--measures", "auc"])
     assert "score <= threshold is predicted positive" in capsys.readouterr().out
     code = main(["evaluate", str(path), "--label", "y", "--score", "s", "--engine", "duckdb",
-                 "--lower-is-positive"])
-    assert code != 0 and "--lower-is-positive works with --engine numpy" in (
-        capsys.readouterr().err)
+                 "--lower-is-positive", "--threshold", "-8", "--measures", "auc"])
+    assert code == 0  # the file engines take the direction (issue 33)
+    assert "score <= threshold is predicted positive" in capsys.readouterr().out
+    code = main(["evaluate", str(path), "--label", "y", "--score", "s", "--engine", "duckdb",
+                 "--lower-is-positive", "--decimals", "1"])
+    assert code == 2 and "negate the score column" in capsys.readouterr().err
 
 
 def test_plots_and_report_read_the_users_units(tmp_path) -> None:  # type: ignore[no-untyped-def]
