@@ -100,8 +100,8 @@ class InferenceMethods:
         >>> low, high = ev.ci("sensitivity")  # Clopper-Pearson, Berrar's [0.1466, 0.9473]
         >>> round(low, 4), round(high, 4)
         (0.1466, 0.9473)
-        >>> ci = ev.ci("mcc", n_resamples=500, random_state=0)
-        >>> ci.method, bool(ci.low < ev["mcc"] < ci.high)
+        >>> ci = ev.ci("informedness", n_resamples=500, random_state=0)
+        >>> ci.method, bool(ci.low < ev["informedness"] < ci.high)
         ('bootstrap-percentile', True)
         """
         from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
@@ -213,7 +213,7 @@ class InferenceMethods:
         >>> import binmetrics as bm
         >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
         ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
-        >>> ev.ci_table(["sensitivity", "auc", "mcc"], n_resamples=200,
+        >>> ev.ci_table(["sensitivity", "auc", "informedness"], n_resamples=200,
         ...             random_state=0).method.tolist()
         ['clopper-pearson', 'delong', 'bootstrap-percentile']
         """
