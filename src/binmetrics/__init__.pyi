@@ -90,6 +90,7 @@ from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,
 )
+from binmetrics.evaluation.multiclass_report import MulticlassSummary as MulticlassSummary
 from binmetrics.evaluation.multilabel import (
     evaluate_multilabel as evaluate_multilabel,
     MultilabelEvaluation as MultilabelEvaluation,

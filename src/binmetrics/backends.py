@@ -23,10 +23,13 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
+    "EXTRAS",
     "THREAD_ROWS",
     "axes",
+    "missing_extra",
     "parallel",
     "pyplot",
+    "require",
     "thread_imap",
     "thread_map",
     "threads",
@@ -34,6 +37,49 @@ __all__ = [
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
+
+#: the optional packages (top-level module name -> the extra of pyproject.toml that
+#: installs it); tests/project/test_extras.py checks it against pyproject.toml
+EXTRAS: dict[str, tuple[str, str]] = {  # module: (package, extra)
+    "matplotlib": ("matplotlib", "plot"),
+    "sklearn": ("scikit-learn", "sklearn"),
+    "statsmodels": ("statsmodels", "compare"),
+    "duckdb": ("duckdb", "duckdb"),
+    "pyspark": ("pyspark", "spark"),
+    "dask": ("dask", "dask"),
+    "polars": ("polars", "polars"),
+    "mlflow": ("mlflow-skinny", "mlflow"),
+}
+
+
+def missing_extra(module: str, feature: str) -> ImportError:
+    """The one-line error for ``feature`` used without the optional package ``module``:
+    it names the extra that installs it.
+
+    >>> print(missing_extra("matplotlib.pyplot", "--plot"))
+    --plot needs matplotlib, which is not installed; install it with pip install 'binmetrics[plot]'
+    """
+    top = module.split(".")[0]
+    package, extra = EXTRAS.get(top, (top, ""))
+    how = f"pip install 'binmetrics[{extra}]'" if extra else f"pip install {package}"
+    exc = ImportError(f"{feature} needs {package}, which is not installed; install it "
+                      f"with {how}")
+    exc.name = top
+    return exc
+
+
+def require(module: str, feature: str) -> None:
+    """Check, before any work, that the optional package ``module`` can be imported;
+    else raise :func:`missing_extra`'s error."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(module.split(".")[0]) is not None
+    except (ImportError, ValueError):  # a module half-set up in sys.modules
+        found = False
+    if not found:
+        raise missing_extra(module, feature)
+
 
 def pyplot(feature: str) -> ModuleType:
     """``matplotlib.pyplot``, or an ImportError that names the feature and the extra."""

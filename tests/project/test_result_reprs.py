@@ -146,6 +146,8 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
         [0, 1, 2, 1, 0, 2], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3],
                              [.5, .4, .1], [.1, .2, .7]]).bootstrap(["f1"], n_resamples=20,
                                                                      random_state=0),
+    "MulticlassSummary": lambda: bm.evaluate(
+        [0, 1, 2, 1], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3]]).summary(),
     "MultilabelEvaluation": lambda: bm.evaluate_multilabel(
         np.stack([Y, 1 - Y]).T, np.stack([S, S2]).T),
     "OOBBootstrapResult": lambda: _refit("oob"),
@@ -210,7 +212,9 @@ def test_result_prints_its_numbers(name, make):
         warnings.simplefilter("ignore")
         obj = make()
     assert isinstance(obj, cls)
-    frame = obj.to_frame()
+    with warnings.catch_warnings():  # the values' own warnings: not this test's subject
+        warnings.simplefilter("ignore")
+        frame = obj.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0
     text = repr(obj)
     code = type(obj).__repr__.__code__  # type: ignore[attr-defined]

@@ -24,15 +24,18 @@ from binmetrics.cli._evaluate_output import (
 )
 from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
+    MEASURE_SYNTAX,
     PROG,
     CLIError,
     Columns,
+    MeasuresOption,
     add_case_options,
     add_format_and_output,
     add_interval_options,
     convert_pos_label,
     help_formatter,
     json_value,
+    measure_list,
     one_line,
     read_columns,
 )
@@ -124,8 +127,8 @@ def add_evaluate_parser(sub: Any) -> None:
     ev.add_argument("--score", metavar="COL",
                     help="column of scores (higher = more likely positive)")
     add_case_options(ev)
-    ev.add_argument("--measures", metavar="ID,ID,...",
-                    help="comma-separated measure ids or aliases (default: all)")
+    ev.add_argument("--measures", metavar="ID,ID,...", action=MeasuresOption,
+                    help=f"{MEASURE_SYNTAX} (default: all)")
     ev.add_argument("--by", metavar="COL[,COL...]",
                     help="evaluate each group of these column(s) separately")
     ev.add_argument("--pi0", metavar="VALUE|mean|min",
@@ -202,9 +205,7 @@ def check_evaluate(args: argparse.Namespace) -> None:
 
 # --- evaluate ------------------------------------------------------------------------
 def _parse_measure_list(spec: str) -> list[Measure]:
-    names = [s.strip() for s in spec.split(",") if s.strip()]
-    if not names:
-        raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
+    names = measure_list(spec)
     # a preset ("multilevel28") names several; an unknown name: KeyError with a suggestion
     found = [m for n in names for m in select_measures(None, n)]
     return list({m.id: m for m in found}.values())
@@ -416,9 +417,6 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
                 pi0: float | str | None, selected: list[Measure] | None) -> str:
     """Evaluate FILE with a file engine: the group-by runs there, the table comes back."""
     file = args.file if args.file is not None else str(example_path(args.example))
-    if args.lower_is_positive:
-        raise CLIError(f"--lower-is-positive works with --engine numpy only (the {name} "
-                       "engine reads the scores as given); negate the score column instead")
     engine = get_engine(name)
     own = {o.dest: getattr(args, o.dest, None) for o in engine.options}
     try:
@@ -429,7 +427,8 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
                          else convert_pos_label(args.pos_label, labels))
             options = EvalOptions(threshold=args.threshold, pos_label=pos_label,
                                   nan_policy=args.nan_policy, decimals=args.decimals,
-                                  bins=_parse_bins(args.bins))
+                                  bins=_parse_bins(args.bins),
+                                  higher_is_positive=not args.lower_is_positive)
             if by:
                 chosen = list(iter_measures()) if selected is None else selected
                 plan = _ci_plan(chosen, args) if args.ci else "auto"

@@ -230,7 +230,8 @@ def compare(y_true: Any, scores: Any, **options: Any) -> Comparison:
     :class:`~binmetrics.inference.paired.Comparison`.
     """
     if _is_multiclass(scores):
-        binary_only = {"threshold", "method", "mcnemar", "pos_label", "params"} & set(options)
+        binary_only = {"threshold", "method", "mcnemar", "pos_label", "params", "clusters",
+                       "higher_is_positive"} & set(options)
         if binary_only:
             raise TypeError(f"{', '.join(sorted(binary_only))}: binary options; multiclass "
                             "models are compared by the paired bootstrap (see "

@@ -8,7 +8,7 @@ name, so a curve's area and the scalar in a report can never disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -254,7 +254,8 @@ class ROCCurve(_Points):
     def smooth(self, method: str = "binormal", *, n: int = 512,
                bandwidth: float | str = "nrd0", adjust: float = 1.0) -> SmoothROC:
         """The smoothed curve (pROC ``smooth(roc, method, n, bw, adjust)``); ``.area()``,
-        ``.plot()``, ``.to_frame()``.
+        ``.plot()``, ``.to_frame()``, and ``.ci()`` its area's bootstrap interval (pROC
+        ``ci(smooth(roc))``).
 
         ``"binormal"``: least squares of probit(TNR) on probit(TPR) over the points
         strictly inside the unit square. ``"density"``: Gaussian kernel densities of the
@@ -275,11 +276,12 @@ class ROCCurve(_Points):
                                       f"methods: {', '.join(SMOOTH_METHODS)}")
         if not rk.both_classes(self.table, "smoothed roc curve"):
             raise ValueError("a ROC curve needs both classes to be smoothed")
+        source = (self.table, n, bandwidth, adjust)  # for SmoothROC.ci
         if method == "density":
-            return density_smooth(self.table, n, bandwidth, adjust)
+            return replace(density_smooth(self.table, n, bandwidth, adjust), _source=source)
         if not (isinstance(bandwidth, str) and bandwidth == "nrd0" and adjust == 1.0):
             raise ValueError("bandwidth= and adjust= apply to method='density' only")
-        return binormal_smooth(self.fpr, self.tpr, n)
+        return replace(binormal_smooth(self.fpr, self.tpr, n), _source=source)
 
     def ci_band(self, *, fpr: Any = None, tpr: Any = None, n_resamples: int = 2000,
                 level: float = 0.95, random_state: Any = None,
@@ -507,7 +509,7 @@ class PRGCurve(_Points):
         Examples
         --------
         >>> import binmetrics as bm
-        >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+        >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1], threshold=4.5)
         >>> curve = ev.prg().chart().series[0]
         >>> curve.label, curve.x.round(4).tolist()  # from the crossing at recall gain 0
         ('PRG, AUPRG = 0.431', [0.0, 0.6667, 0.6667, 0.6667, 1.0, 1.0])

@@ -161,7 +161,7 @@ def prg(ev_or_models: Any, *, ax: Any = None) -> Axes:
     Examples
     --------
     >>> import binmetrics as bm
-    >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+    >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1], threshold=4.5)
     >>> round(ev["auprg"], 10)  # docs/methods.md §4
     0.4305555556
     >>> ax = bm.plot.prg(ev)  # doctest: +SKIP

@@ -56,6 +56,7 @@ from binmetrics.measures.registry import iter_measures
 
 if TYPE_CHECKING:
     from binmetrics.evaluation.binary import Evaluation
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
     from binmetrics.inference.paired import Comparison
 
 __all__ = ["DEFAULT_MAX_POINTS", "DEFAULT_THRESHOLDS", "MAX_SLIDER_VALUES", "SIG_DIGITS",
@@ -91,7 +92,7 @@ def _check_count(value: Any, name: str, low: int) -> int:
 
 
 def report(
-    models: Evaluation | Mapping[str, Evaluation],
+    models: Evaluation | Mapping[str, Evaluation] | MulticlassEvaluation,
     path: str | os.PathLike[str] | None = None,
     *,
     title: str | None = None,
@@ -120,7 +121,11 @@ def report(
 
     Parameters
     ----------
-    models : Evaluation or mapping of name to Evaluation
+    models : Evaluation, mapping of name to Evaluation, or MulticlassEvaluation
+        A multiclass evaluation gives the page of
+        :meth:`~binmetrics.evaluation.multiclass.MulticlassEvaluation.to_html` (its
+        classification report, confusion matrix and measures; the other options do
+        not apply).
         Several models are overlaid in the charts and get one column each.
     path : path, optional
         Also write the HTML there, atomically (a temporary file in the same folder,
@@ -179,6 +184,13 @@ def report(
     >>> "id='bm-v-0-mcc' data-value='0.40824829046386296'" in page  # MCC, as ev["mcc"]
     True
     """
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
+
+    if isinstance(models, MulticlassEvaluation):  # its classification report and measures
+        page = models.to_html(title)
+        if path is not None:
+            write_text(check_writable(path), page)
+        return page
     entries = _check_models(models)
     max_points = _check_count(max_points, "max_points", 10)
     thresholds = _check_count(thresholds, "thresholds", 3)

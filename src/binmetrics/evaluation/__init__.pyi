@@ -15,6 +15,7 @@ from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,
 )
+from binmetrics.evaluation.multiclass_report import MulticlassSummary as MulticlassSummary
 from binmetrics.evaluation.per_case import per_case_scores as per_case_scores
 from binmetrics.evaluation.row_bootstrap import MulticlassBootstrap as MulticlassBootstrap
 from binmetrics.evaluation.undersampling import (

@@ -185,6 +185,8 @@ def evaluate(
     >>> dock.confusion, round(dock["auc"], 4), dock.best_threshold("informedness").threshold
     (Confusion(tp=2, fp=1, fn=1, tn=1), 0.8333, -8.7)
     """
+    # the model's name where the user gave one: the score column, or the Series' name
+    model_name = score if isinstance(score, str) else getattr(y_score, "name", None)
     if data is not None or label is not None or score is not None or weight is not None:
         y_true, y_score, sample_weight = _from_table(
             data if data is not None else y_true, y_score if data is not None else None,
@@ -242,8 +244,11 @@ def evaluate(
 
         table = attach_case_costs(table, inp, opts.oriented(inp.score), case_cost_fp,
                                   case_cost_fn)
-    return opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
-                           n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
+    ev = opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
+                         n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
+    if isinstance(model_name, str) and model_name:  # decision_curve's default name
+        ev._model_name = model_name  # type: ignore[attr-defined]
+    return ev
 
 
 def _column(data: Any, name: str, role: str) -> Any:

@@ -27,10 +27,11 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
-from binmetrics.formatting import format_number, frame_text
+from binmetrics.formatting import frame_text
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import Confusion, CountTable
+from binmetrics.table.threshold_range import warn_threshold_range as _warn_range
 from binmetrics.validation import check_threshold
 
 if TYPE_CHECKING:
@@ -86,19 +87,7 @@ def warn_threshold_range(table: CountTable, threshold: float, *,
     >>> print(caught[0].message)
     threshold 1.5 is outside the scores' range [0.2, 0.9]: every case is predicted negative
     """
-    if table.n_distinct == 0:
-        return
-    # compared in the table's units (which hold -score when lower means positive),
-    # reported in the user's
-    cut = threshold if higher_is_positive else -threshold
-    low, high = float(table.scores.min()), float(table.scores.max())
-    if not low <= cut <= high:
-        side = "positive" if cut <= low else "negative"
-        if not higher_is_positive:
-            low, high = -high, -low
-        warn_at_user(f"threshold {threshold:g} is outside the scores' range "
-                     f"[{format_number(low)}, {format_number(high)}]: every case is "
-                     f"predicted {side}")
+    _warn_range(table, threshold, higher_is_positive=higher_is_positive)
 
 
 class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCaseMethods,

@@ -393,13 +393,13 @@ def confusion_matrix_data(models: Models, *, threshold: float | None = None,
     """The confusion matrix of one model: counts and row percentages in each cell (rows
     actual, columns predicted; a binary one positive first at ``threshold``, default the
     evaluation's own; a multiclass one k x k, argmax predictions)."""
-    from binmetrics.evaluation.multiclass import MulticlassEvaluation
+    from binmetrics.evaluation.chart_inputs import MulticlassSource
 
     if len(models) != 1:
         raise ValueError(f"plot.confusion_matrix draws one model; got {len(models)} "
                          "(draw each on its own Axes)")
     ((name, obj),) = models
-    if isinstance(obj, MulticlassEvaluation):
+    if isinstance(obj, MulticlassSource):
         if threshold is not None:
             raise ValueError("plot.confusion_matrix: a multiclass prediction is the argmax; "
                              "threshold does not apply")

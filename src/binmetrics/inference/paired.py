@@ -43,6 +43,7 @@ import numpy.typing as npt
 from scipy import special
 
 from binmetrics.backends import thread_map
+from binmetrics.exceptions import warn_at_user
 from binmetrics.formatting import HypothesisTest, frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
@@ -67,6 +68,8 @@ from binmetrics.measures.kernels import Kernel
 from binmetrics.measures.registry import get_preset
 from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
+from binmetrics.table.threshold_range import DEFAULT_THRESHOLD as _DEFAULT_THRESHOLD
+from binmetrics.table.threshold_range import threshold_range_message
 from binmetrics.validation import (
     Alternative,
     NanPolicy,
@@ -391,6 +394,8 @@ class Comparison:
         The method used for each measure.
     threshold, level, n_resamples, stratified, alternative :
         How the comparison was made.
+    higher_is_positive : bool
+        False: lower scores meant positive (the tables hold the negated scores).
     tables : mapping
         ``tables[model]``: each model's count table on the compared cases (rows left
         out by ``nan_policy="omit"`` or of weight 0 excluded), which
@@ -410,6 +415,7 @@ class Comparison:
     alternative: str
     tables: Mapping[str, CountTable] = field(default_factory=lambda: MappingProxyType({}),
                                              repr=False)
+    higher_is_positive: bool = True
 
     def __iter__(self) -> Iterator[PairedResult]:
         return iter(self.results)
@@ -450,6 +456,10 @@ class Comparison:
         >>> dc.to_frame()[["model", "threshold", "net_benefit"]].round(4).values.tolist()
         [['A', 0.25, 0.2667], ['A', 0.5, 0.0], ['B', 0.25, 0.2667], ['B', 0.5, 0.4]]
         """
+        if not self.higher_is_positive:
+            raise ValueError("the decision curve reads the scores as probabilities of the "
+                             "positive class; these models were compared with "
+                             "higher_is_positive=False: compare 1 - p instead")
         if not self.tables:
             raise ValueError("this Comparison keeps no count tables (it was not made by "
                              "bm.compare): build the curve with "
@@ -536,7 +546,7 @@ def compare(
     y_true: Any,
     scores: Mapping[str, Any] | Sequence[Any],
     *,
-    threshold: float = 0.5,
+    threshold: float = _DEFAULT_THRESHOLD,
     measures: Iterable[str | Measure] | str = ("auc", "accuracy"),
     method: str | Mapping[str, str] = "auto",
     mcnemar: McNemarMethod = "exact",
@@ -551,6 +561,7 @@ def compare(
     random_state: Any = None,
     progress: Any = None,
     clusters: Any = None,
+    higher_is_positive: bool = True,
 ) -> Comparison:
     """Compare models scored on the same cases: every pair, every measure.
 
@@ -606,6 +617,13 @@ def compare(
         (:func:`~binmetrics.inference.clustered.clustered_delong_pairs`, method
         "obuchowski"), and McNemar's test, which assumes independent cases, gives way
         to the cluster bootstrap. Unweighted rows, none dropped.
+    higher_is_positive : bool, default True
+        False: lower scores mean positive (docking scores, distances), for every model,
+        as in :func:`binmetrics.evaluate`: ``score <= threshold`` is predicted
+        positive and the ranking measures read the order reversed; the measures that
+        need probabilities are NaN with a warning. A threshold outside a model's
+        scores' range warns (every case would be predicted one class), the default
+        0.5 included.
 
     Returns
     -------
@@ -665,14 +683,27 @@ def compare(
         check_resamples(B, per_resample=len(names) * n_bootstrapped,
                         what=f"{plural(len(names), 'model')} times "
                              f"{plural(n_bootstrapped, 'bootstrapped measure')}")
+    if not isinstance(higher_is_positive, (bool, np.bool_)):
+        raise TypeError(f"higher_is_positive must be True or False; got "
+                        f"{higher_is_positive!r}")
     inp = check_paired_inputs(y_true, raw, labels, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
     y, arrays, w = inp.y, list(inp.scores), inp.weight
     members = None
     if clusters is not None:
         members = _cluster_members(clusters, len(np.asarray(y_true)), inp, plan, method)
+    user_th = th
+    if not higher_is_positive:  # as evaluate: the tables hold -score, cut at -threshold
+        arrays = [-np.asarray(a, dtype=np.float64) for a in arrays]
+        th = -th
     # one table per model, built in threads (the sorts release the GIL; same tables)
     tables = thread_map(lambda s: CountTable.from_validated(y, s, w), arrays)
+    for name, t in zip(names, tables, strict=True):
+        message = threshold_range_message(t, user_th,
+                                          higher_is_positive=bool(higher_is_positive),
+                                          default=threshold is _DEFAULT_THRESHOLD)
+        if message is not None:
+            warn_at_user(f"{name}: {message}")
     boot_ids = [m.id for m in ms if plan[m.id] == "bootstrap"]
     params = dict(params or {})
     bad_params = sorted({get_measure(k).id for k in params} - set(boot_ids))
@@ -723,8 +754,9 @@ def compare(
         names=names, measures=tuple(m.id for m in ms), results=tuple(results),
         values=MappingProxyType({k: MappingProxyType(v) for k, v in values.items()}),
         replicates=MappingProxyType(replicates), methods=MappingProxyType(plan),
-        threshold=th, level=lv, n_resamples=B, stratified=bool(stratified), alternative=alt,
-        tables=MappingProxyType(dict(zip(names, tables, strict=True))))
+        threshold=user_th, level=lv, n_resamples=B, stratified=bool(stratified),
+        alternative=alt, tables=MappingProxyType(dict(zip(names, tables, strict=True))),
+        higher_is_positive=bool(higher_is_positive))
 
 
 def _bootstrap_result(a: str, b: str, mid: str, va: float, vb: float, ra: FloatArray,

@@ -66,12 +66,16 @@ _NORMS = ("l1", "l2", "max")
 
 
 # --- bins ---------------------------------------------------------------------------------
+#: the reason shared by the measures that need each case's p (one warning names them all)
+BINNED_RAW_P = ("binned scores: needs each case's raw probability (it fits or smooths "
+                "them), which a table of bin representatives does not hold; evaluate the "
+                "raw scores (no decimals=/bins=)")
+
+
 def _exact_scores(t: CountTable, measure: str) -> None:
     """Raise :class:`SumsUnavailable` for binned scores: the measure needs each case's p."""
     if t.binning is not None:
-        raise SumsUnavailable(f"binned scores: {measure} needs the raw probabilities of each "
-                              "case, which a table of bin representatives does not hold; "
-                              "evaluate the raw scores (no decimals=/bins=)")
+        raise SumsUnavailable(BINNED_RAW_P)
 
 
 def weighted_percentile(t: CountTable, q: FloatArray) -> FloatArray:

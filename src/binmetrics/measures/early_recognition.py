@@ -470,7 +470,7 @@ def mean_rank_normalized(t: CountTable) -> float:
     Examples
     --------
     >>> import binmetrics as bm
-    >>> ev = bm.evaluate([1, 0, 1, 0], [.9, .8, .7, .6])  # positives at ranks 1 and 3
+    >>> ev = bm.evaluate([1, 0, 1, 0], [.9, .8, .7, .6], threshold=0.75)  # ranks 1, 3
     >>> ev["mean_rank_normalized"], ev["mean_rank_positives"] / 4
     (0.5, 0.5)
     """
