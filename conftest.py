@@ -20,6 +20,11 @@ A module whose import fails for want of a peer is collected as one skipped ``pee
 item, so that the run without peers deselects it instead of failing to collect it. A
 test not marked that fails for want of a peer says so in its report.
 
+``--binmetrics-warnings-as-errors``: binmetrics' own warnings (the classes of
+:data:`BINMETRICS_WARNINGS`, binmetrics/exceptions.py: a measure undefined, a caveat)
+fail the test unless it expects them (``pytest.warns``); the goal is a suite that runs
+with it (issue 33, point 9).
+
 ``--own-warnings-as-errors``: a DeprecationWarning, PendingDeprecationWarning or
 FutureWarning that a binmetrics module's call raises (pandas, NumPy and SciPy attribute
 them to their caller) fails the test. The CLI keeps filters that raise (see
@@ -51,18 +56,27 @@ PEERS = frozenset({
 })
 TESTS = Path(__file__).resolve().parent / "tests"
 OWN_WARNINGS = ("DeprecationWarning", "PendingDeprecationWarning", "FutureWarning")
+#: binmetrics' own warning classes (binmetrics/exceptions.py)
+BINMETRICS_WARNINGS = ("binmetrics.exceptions.UndefinedMeasureWarning",
+                       "binmetrics.exceptions.MeasureCaveatWarning")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--own-warnings-as-errors", action="store_true",
                      help="fail on a Deprecation/PendingDeprecation/FutureWarning "
                           "that a binmetrics module's call raises")
+    parser.addoption("--binmetrics-warnings-as-errors", action="store_true",
+                     help="fail on binmetrics' own warnings (UndefinedMeasureWarning, "
+                          "MeasureCaveatWarning) that a test does not expect")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "peer: needs a package that `pip install -e .` does not install "
                    "(set automatically by conftest.py)")
+    if config.getoption("--binmetrics-warnings-as-errors"):
+        for category in BINMETRICS_WARNINGS:
+            config.addinivalue_line("filterwarnings", f"error::{category}")
     if config.getoption("--own-warnings-as-errors"):
         for category in OWN_WARNINGS:  # last in the list: these take precedence
             config.addinivalue_line("filterwarnings", rf"error::{category}:binmetrics(\.|$)")

@@ -15,9 +15,19 @@ before it (tracemalloc), as a multiple of the bytes of the score array.
 ``--load N`` runs every case twice: quiet, then beside N busy processes that this
 script starts itself (each spinning NumPy work; 2N on N cores is 2x
 oversubscription), and prints both ratios to np.sort and loaded/quiet.
+Each case is followed by a line of issue 32's floors and ratios, in the same run: one
+``np.argsort`` of the scores, one "log pass" (``log p`` and ``log(1 - p)`` of every
+row, in cache-sized blocks: what the log losses cannot do without), the probabilistic
+family (every probabilistic measure, the calibration fits included, on a fresh
+evaluation: its table built, nothing memoised) over the log pass, and for the weighted
+case its time minus the unweighted one's over ``np.argsort``.
 ``--models K`` times ``bm.compare`` of K models and ``evaluate_by`` over K groups,
 one after another (threads off) and in threads, and checks the results are equal.
 
+Targets (issue 32, this machine's floors): unweighted ``to_dict()`` at most 6x
+np.sort at 1e7 and 8x at 1e6 (continuous and 3dp); weighted at most the unweighted
+time plus 1.5x np.argsort at 1e7; the probabilistic family at most 1.5x the log pass;
+peak extra memory at most 3x the score bytes.
 Targets (issue 18): unweighted ``evaluate(y, s).to_dict()`` (every measure in the
 registry) at most 4x one np.sort at n = 1e6 and at most 3x at 1e7, continuous and 3dp;
 weighted at most 6x at 1e7; extra peak memory at most 3x the score bytes; under 2x
@@ -65,6 +75,27 @@ def binmetrics_all(y: np.ndarray, s: np.ndarray,
     import binmetrics as bm
 
     return bm.evaluate(y, s, sample_weight=w, threshold=0.5, undefined="ignore").to_dict()
+
+
+def log_pass(s: np.ndarray) -> float:
+    """One pass computing log p and log(1 - p) of every score, in blocks of 65536."""
+    total = 0.0
+    for a in range(0, s.size, 1 << 16):
+        b = s[a:a + (1 << 16)]
+        total += float(np.log(b).sum()) + float(np.log1p(-b).sum())
+    return total
+
+
+def probabilistic_family(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> Any:
+    """Every probabilistic measure (calibration fits included) of a fresh evaluation,
+    timed without building the table."""
+    import binmetrics as bm
+
+    ids = [m.id for m in bm.iter_measures("probabilistic")]
+    ev = bm.evaluate(y, s, sample_weight=w, undefined="ignore")
+    t0 = time.perf_counter()
+    ev.to_dict(measures=ids)
+    return time.perf_counter() - t0
 
 
 def _spin(stop: Any) -> None:
@@ -191,13 +222,27 @@ def main() -> None:
         w = np.random.default_rng(1).uniform(0.5, 1.5, n)
         cases = [(kind, s, None) for kind, s in scores.items()]
         cases.insert(1, ("weighted", scores["continuous"], w))
+        unweighted = 0.0
         for kind, s, wk in cases:
             binmetrics_all(y[:1000], s[:1000], None if wk is None else wk[:1000])  # first calls
             t_sort = best_time(lambda s=s: np.sort(s), args.repeats)
             t_eval = best_time(lambda y=y, s=s, wk=wk: binmetrics_all(y, s, wk), args.repeats)
-            t_skl = best_time(lambda y=y, s=s: sklearn_subset(y, s), args.sklearn_repeats)
+            t_arg = best_time(lambda s=s: np.argsort(s), args.repeats)
+            t_log = best_time(lambda s=s: log_pass(s), args.repeats)
+            t_fam = min(probabilistic_family(y, s, wk) for _ in range(args.repeats))
+            floors = (f"{'':>21} | np.argsort {t_arg:.3f}s, log pass {t_log:.3f}s; "
+                      f"probabilistic family {t_fam:.3f}s = {t_fam / t_log:.2f}x log pass "
+                      f"(target 1.5x)")
+            if kind == "continuous":
+                unweighted = t_eval
+            elif kind == "weighted" and unweighted:
+                floors += (f"; weighted - unweighted = {(t_eval - unweighted) / t_arg:.2f}x "
+                           f"np.argsort (target 1.5x)")
+            t_skl = (best_time(lambda y=y, s=s: sklearn_subset(y, s), args.sklearn_repeats)
+                     if args.sklearn_repeats else float("nan"))
             m_eval = peak_bytes(lambda y=y, s=s, wk=wk: binmetrics_all(y, s, wk)) / s.nbytes
-            m_skl = peak_bytes(lambda y=y, s=s: sklearn_subset(y, s)) / s.nbytes
+            m_skl = (peak_bytes(lambda y=y, s=s: sklearn_subset(y, s)) / s.nbytes
+                     if args.sklearn_repeats else float("nan"))
             line = (f"{n:>10.0e} {kind:>10} | {t_sort:8.3f}s {t_eval:8.3f}s {t_skl:8.3f}s | "
                     f"{t_eval / t_sort:9.2f} {t_skl / t_eval:12.1f} | {m_eval:7.2f}x "
                     f"{m_skl:7.2f}x")
@@ -209,6 +254,7 @@ def main() -> None:
                 q_ratio, l_ratio = t_eval / t_sort, l_eval / l_sort
                 line += f" | {l_ratio:11.2f} {l_ratio / q_ratio:12.2f}"
             print(line, flush=True)
+            print(floors, flush=True)
 
 
 def many_models(sizes: list[float], k: int, repeats: int) -> None:

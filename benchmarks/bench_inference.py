@@ -23,12 +23,27 @@ binmetrics times are the best of ``--repeats`` runs; each naive loop runs once (
 takes about half a minute at n = 1e5). With ``--naive-iterations k`` below B the
 naive time is measured on k iterations and scaled to B (printed as such).
 Targets (issue 3, continuous, n = 1e5): bootstrap >= 25x, permutations >= 50x.
+
+    python benchmarks/bench_inference.py --scale --n 1e6 --resamples 2000 [--load 4]
+    python benchmarks/bench_inference.py --scale --n 1e6 --resamples 20 40 --measures all
+
+(c) Intervals at scale (issue 32): on n continuous scores (all distinct), the floors
+(``np.sort`` and ``np.argsort`` of the scores; one "draw": the stratified index draws of
+one replicate and their counts per cell, times B), then ``ev.ci(m, method="bootstrap")``
+of single measures and ``ev.ci_table(method="bootstrap")`` of every measure defined on
+the data. With two values of ``--resamples`` (B1 < B2) each time is measured at both and
+extrapolated linearly to ``--target`` replicates (default 2000), which leaves out the
+fixed costs a scaling by B2 alone would multiply; with one value it is timed as it is.
+``--load N`` repeats the single-measure times beside N busy processes. Targets at
+n = 1e6 and 2000 replicates on 2 cores: each ``ev.ci(m)`` under 5 s, ``ci_table()`` of
+every measure under 60 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -89,6 +104,89 @@ def naive_permutation(y: np.ndarray, s: np.ndarray, B: int) -> float:
     return float((1 + np.count_nonzero(null >= observed)) / (1 + B))
 
 
+#: the single measures timed by --scale: one of each way a replicate is evaluated
+SCALE_MEASURES = ["mcc", "auc", "average_precision", "brier", "log_loss", "spiegelhalter_z",
+                  "ece", "calibration_slope", "bedroc", "h_measure"]
+
+
+def _extrapolated(fn: Callable[[int], Any], counts: list[int], target: int,
+                  repeats: int = 2) -> float:
+    """The time of fn(target): the best of ``repeats`` runs at each count, then linear in
+    the count."""
+    times = [timed(lambda b=b: fn(b), repeats)[0] for b in counts]
+    if len(counts) == 1:
+        return times[0] * target / counts[0]
+    (b1, b2), (t1, t2) = counts[:2], times[:2]
+    return t1 + (t2 - t1) * (target - b1) / (b2 - b1)
+
+
+def scale(args: argparse.Namespace) -> None:
+    """(c): the floors, single intervals and the interval table at n distinct scores."""
+    from _common import machine
+
+    import binmetrics as bm
+
+    n, target = int(args.n), args.target
+    counts = sorted(args.resamples_list)
+    y, scores = make_data(n)
+    s = scores["continuous"]
+    ev = bm.evaluate(y, s, undefined="ignore")
+    values = ev.to_dict()
+    defined = [k for k, v in values.items() if not np.isnan(v)]
+    chosen = defined if args.measures == ["all"] else args.measures
+    print(f"binmetrics {bm.__version__}, numpy {np.__version__}; {machine()}")
+    how = ("" if counts == [target] else
+           f"measured at {' and '.join(map(str, counts))}, linear in the replicates")
+    print(f"n = {n:.0e} distinct scores, prevalence 0.1; times for {target} replicates {how}")
+    t_sort, _ = timed(lambda: np.sort(s), 3)
+    t_arg, _ = timed(lambda: np.argsort(s), 3)
+    P = int(y.sum())
+    rng = np.random.default_rng(0)
+
+    def draw(b: int) -> None:
+        for _ in range(b):
+            np.bincount(rng.integers(0, P, P, dtype=np.intp), minlength=P)
+            np.bincount(rng.integers(0, n - P, n - P, dtype=np.intp), minlength=n - P)
+
+    t_draw = _extrapolated(draw, counts, target)
+    print(f"floors: np.sort {t_sort:.3f} s, np.argsort {t_arg:.3f} s, draws and counts of "
+          f"{target} replicates {t_draw:.2f} s")
+    print(f"{'interval':<34} | {'time':>9} | {'/ draws':>7} | target")
+
+    def ci(m: str) -> Callable[[int], Any]:
+        return lambda b: ev.ci(m, method="bootstrap", n_resamples=b, random_state=0,
+                               progress=False)
+
+    ev.ci("auc", method="bootstrap", n_resamples=2, random_state=0, progress=False)  # imports
+    rows = []
+    for m in chosen:
+        t = _extrapolated(ci(m), counts, target)
+        line = f"{'ci(' + m + ')':<34} | {t:8.2f}s | {t / t_draw:6.1f}x | < 5 s"
+        if args.load:
+            with _load(args.load):
+                lt = _extrapolated(ci(m), counts, target)
+            line += f" | loaded {lt:.2f} s ({lt / t:.2f}x quiet)"
+        rows.append(t)
+        print(line, flush=True)
+    if rows:
+        print(f"{'sum of the single intervals':<34} | {sum(rows):8.2f}s |")
+    t = _extrapolated(lambda b: ev.summary(n_resamples=b, random_state=0, progress=False),
+                      counts, target)
+    print(f"{'summary()':<34} | {t:8.2f}s | {t / t_draw:6.1f}x | < 60 s", flush=True)
+    if not args.no_table:
+        t = _extrapolated(lambda b: ev.ci_table(defined, method="bootstrap", n_resamples=b,
+                                                random_state=0, progress=False),
+                          counts, target)
+        print(f"{f'ci_table() of {len(defined)} measures':<34} | {t:8.2f}s | "
+              f"{t / t_draw:6.1f}x | < 60 s", flush=True)
+
+
+def _load(k: int) -> Any:
+    from bench_evaluate import Load
+
+    return Load(k)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -99,8 +197,32 @@ def main() -> None:
     ap.add_argument("--naive-iterations", type=int, default=None,
                     help="time the naive loops on this many iterations and scale (default: all)")
     ap.add_argument("--data", nargs="+", default=["continuous"], choices=["continuous", "3dp"])
-    args = ap.parse_args()
+    ap.add_argument("--scale", action="store_true", help="(c) intervals at scale instead")
+    ap.add_argument("--resamples-list", dest="resamples_list", nargs="+", type=int,
+                    default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--target", type=int, default=2000,
+                    help="--scale: replicates the times are given for")
+    ap.add_argument("--measures", type=lambda v: v.split(","), default=SCALE_MEASURES,
+                    help="--scale: measures of the single intervals (comma-separated, "
+                         "or 'all')")
+    ap.add_argument("--no-table", action="store_true", help="--scale: skip ci_table()")
+    ap.add_argument("--load", type=int, default=0, metavar="N",
+                    help="--scale: also time the single intervals beside N busy processes")
+    argv = sys.argv[1:]
+    if "--scale" in argv and "--resamples" in argv:  # --resamples B1 [B2]
+        i = argv.index("--resamples")
+        vals = []
+        while i + 1 < len(argv) and argv[i + 1].isdigit():
+            vals.append(argv.pop(i + 1))
+        argv.pop(i)
+        argv += ["--resamples-list", *vals]
+    args = ap.parse_args(argv)
     warnings.simplefilter("ignore")
+    if args.scale:
+        if args.resamples_list is None:
+            args.resamples_list = [args.target]
+        scale(args)
+        return
     import sklearn
 
     import binmetrics as bm

@@ -175,6 +175,7 @@ def measure_page(measure: bm.Measure, ex: Example, ev: bm.Evaluation, y: list[in
         f"| **family** | {m.family}: {_cell(FAMILY_TEXT[m.family])} |",
         f"| **direction** | {DIRECTIONS[m.direction]} ({m.direction:+d}) |",
         f"| **range** | {_range(m)} |",
+        f"| **prevalence** | {PREVALENCE_TEXT[m.prevalence_dependent]} |",
         f"| **parameters** (defaults) | {params} |",
         f"| **scores** | {scores} |",
         f"| **source** | {_cell(m.source)} |",
@@ -252,6 +253,18 @@ def measure_page(measure: bm.Measure, ex: Example, ev: bm.Evaluation, y: list[in
     return "\n".join(lines)
 
 
+#: what a measure's ``prevalence_dependent`` says, on its page
+PREVALENCE_TEXT = {
+    True: "dependent: reweighting the classes changes it (`ev.calibrated(pi0)` gives its "
+          "value at a reference prevalence)",
+    False: "independent: a function of the class-conditional score distributions "
+           "(reweighting the classes leaves it unchanged)",
+    None: "not declared",
+}
+#: the index's column of it
+PREVALENCE_MARK = {True: "dependent", False: "independent", None: ""}
+
+
 def index_page(examples: dict[str, Example], ev: bm.Evaluation) -> str:
     """The catalogue's index: every registered measure in one table."""
     ms = list(bm.iter_measures())
@@ -271,17 +284,21 @@ def index_page(examples: dict[str, Example], ev: bm.Evaluation) -> str:
         "",
         f"*Berrar* is the value on Berrar's ten cases at threshold {THRESHOLD:g} "
         f"(TP = {c.tp}, FP = {c.fp}, FN = {c.fn}, TN = {c.tn}), with default parameters; "
-        "↑ means higher is better, ↓ lower is better, – neither.",
+        "↑ means higher is better, ↓ lower is better, – neither. *Prevalence*: whether the "
+        "value changes with the class prior when the score distributions of each class "
+        "stay the same (the distinction of the Wikipedia table between its rows and "
+        "columns; `Measure.prevalence_dependent`).",
         "",
-        "| Measure | id | family | | Berrar | source | aliases |",
-        "|---|---|---|:-:|--:|---|---|",
+        "| Measure | id | family | | Berrar | prevalence | source | aliases |",
+        "|---|---|---|:-:|--:|---|---|---|",
     ]
     arrows = {1: "↑", -1: "↓", 0: "–"}
     for m in ms:
         ex = examples[m.id]
         lines.append(
             f"| [{_cell(m.name)}]({m.id}.md) | `{m.id}` | {m.family} | {arrows[m.direction]} "
-            f"| {ex.shown} | {_cell(m.source)} | {_cell(', '.join(m.aliases))} |")
+            f"| {ex.shown} | {PREVALENCE_MARK[m.prevalence_dependent]} | {_cell(m.source)} "
+            f"| {_cell(', '.join(m.aliases))} |")
     lines += ["", "## Named sets", "",
               "Every `measures=` argument (and the CLI's `--measures`) also takes the name of "
               "a set of measures declared from a seed paper (`binmetrics.measures.PRESETS`):", ""]
@@ -289,6 +306,12 @@ def index_page(examples: dict[str, Example], ev: bm.Evaluation) -> str:
         members = ", ".join(f"[`{i}`]({i}.md)" for i in preset.ids)
         lines.append(f"- **`{preset.name}`**: {_cell(preset.description)} ({preset.source}): "
                      f"{members}.")
+    lines += ["", "## Measures of embeddings", "",
+              "- **Triplet loss** (`bm.triplet_loss(anchor, positive, negative, margin=0.2)`; "
+              "Berrar Def. 34, eq. 42): a loss of three embeddings per case rather than of "
+              "labels and scores, so it is a function of its own, not a registry measure. "
+              "See [Methods, triplet loss](../methods.md#triplet-loss) for the paper's "
+              "example."]
     lines.append("")
     return "\n".join(lines)
 

@@ -37,3 +37,29 @@ def test_srd_randomization_and_cross_validation_report_progress():
     quiet = res.randomization(random_state=0, progress=False)
     pd.testing.assert_frame_equal(quiet.to_frame(), rt.to_frame())  # progress changes nothing
 
+
+
+def test_interactive_default_is_silent_off_a_terminal_and_a_bar_on_one(scored_frame, capsys,
+                                                                         monkeypatch):
+    """ci_table, ci and summary default to progress="interactive": nothing in a log, a
+    bar when someone watches (stderr a terminal, or a notebook)."""
+    from binmetrics import progress
+
+    ev = bm.evaluate(scored_frame["y"], scored_frame["p"])
+    monkeypatch.setattr(progress, "QUIET_FOR", 0.0)
+    ev.ci_table(["mcc"], n_resamples=400, random_state=0)
+    ev.summary(n_resamples=100, random_state=0)
+    assert capsys.readouterr().err == ""
+    opened: list[tuple[int, str, object]] = []
+
+    def bar(total: int, desc: str, enabled: object) -> object:
+        opened.append((total, desc, enabled))
+        return progress._NoBar()
+
+    monkeypatch.setattr(progress, "interactive", lambda: True)
+    monkeypatch.setattr(progress, "progress_bar", bar)
+    ev.ci("mcc", n_resamples=100, random_state=0)
+    assert opened == [(100, "bootstrap", "interactive")]
+    assert progress._mode("interactive") == "auto"
+    monkeypatch.setattr(progress, "interactive", lambda: False)
+    assert progress._mode("interactive") == "never"

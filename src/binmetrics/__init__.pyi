@@ -12,10 +12,16 @@ from binmetrics.comparison.bayesian import (
     CorrelatedTTest as CorrelatedTTest,
 )
 from binmetrics.comparison.correlation import (
+    mean_measure_correlation as mean_measure_correlation,
+    MeanMeasureCorrelation as MeanMeasureCorrelation,
     measure_correlation as measure_correlation,
     MeasureCorrelation as MeasureCorrelation,
 )
 from binmetrics.comparison.factorial_anova import anova as anova, AnovaResult as AnovaResult
+from binmetrics.comparison.multiclass_compare import (
+    compare as compare,
+    compare_multiclass as compare_multiclass,
+)
 from binmetrics.comparison.ranks import (
     FriedmanTest as FriedmanTest,
     ImanDavenportTest as ImanDavenportTest,
@@ -42,6 +48,7 @@ from binmetrics.curves import (
     DETCurve as DETCurve,
     GainCurve as GainCurve,
     LiftCurve as LiftCurve,
+    PRBand as PRBand,
     PRCurve as PRCurve,
     PRGCurve as PRGCurve,
     Reliability as Reliability,
@@ -60,10 +67,22 @@ from binmetrics.engines import (
     evaluate_file as evaluate_file,
     evaluate_polars as evaluate_polars,
     evaluate_spark as evaluate_spark,
+    estimate_performance as estimate_performance,
+    monitor as monitor,
+    MonitorResult as MonitorResult,
+    PerformanceEstimate as PerformanceEstimate,
 )
 from binmetrics.evaluation.api import evaluate as evaluate, score as score
-from binmetrics.evaluation.binary import BestThreshold as BestThreshold, Evaluation as Evaluation
+from binmetrics.evaluation.binary import Evaluation as Evaluation
+from binmetrics.evaluation.guarantee import GuaranteedThreshold as GuaranteedThreshold
+from binmetrics.evaluation.cut_choice import BestThreshold as BestThreshold
 from binmetrics.evaluation.by import ByResult as ByResult, evaluate_by as evaluate_by
+from binmetrics.evaluation.fairness_criteria import (
+    fairness as fairness,
+    FairnessResult as FairnessResult,
+)
+from binmetrics.evaluation.group_gaps import GapResult as GapResult
+from binmetrics.evaluation.group_thresholds import GroupThresholds as GroupThresholds
 from binmetrics.evaluation.counts import (
     from_counts as from_counts,
     predictive_values as predictive_values,
@@ -73,10 +92,13 @@ from binmetrics.evaluation.multiclass import (
     evaluate_multiclass as evaluate_multiclass,
     MulticlassEvaluation as MulticlassEvaluation,
 )
+from binmetrics.evaluation.multiclass_report import MulticlassSummary as MulticlassSummary
 from binmetrics.evaluation.multilabel import (
     evaluate_multilabel as evaluate_multilabel,
     MultilabelEvaluation as MultilabelEvaluation,
 )
+from binmetrics.evaluation.per_case import per_case_scores as per_case_scores
+from binmetrics.evaluation.row_bootstrap import MulticlassBootstrap as MulticlassBootstrap
 from binmetrics.evaluation.scorer import make_scorer as make_scorer, Scorer as Scorer
 from binmetrics.evaluation.summary import Summary as Summary
 from binmetrics.evaluation.undersampling import UndersampledEvaluation as UndersampledEvaluation
@@ -94,7 +116,6 @@ from binmetrics.inference.intervals import (
     proportion_ci as proportion_ci,
 )
 from binmetrics.inference.paired import (
-    compare as compare,
     Comparison as Comparison,
     PairedResult as PairedResult,
 )

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextvars
 import os
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,16 +23,63 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
+    "EXTRAS",
     "THREAD_ROWS",
     "axes",
+    "missing_extra",
     "parallel",
     "pyplot",
+    "require",
+    "thread_imap",
     "thread_map",
     "threads",
 ]
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
+
+#: the optional packages (top-level module name -> the extra of pyproject.toml that
+#: installs it); tests/project/test_extras.py checks it against pyproject.toml
+EXTRAS: dict[str, tuple[str, str]] = {  # module: (package, extra)
+    "matplotlib": ("matplotlib", "plot"),
+    "sklearn": ("scikit-learn", "sklearn"),
+    "statsmodels": ("statsmodels", "compare"),
+    "duckdb": ("duckdb", "duckdb"),
+    "pyspark": ("pyspark", "spark"),
+    "dask": ("dask", "dask"),
+    "polars": ("polars", "polars"),
+    "mlflow": ("mlflow-skinny", "mlflow"),
+}
+
+
+def missing_extra(module: str, feature: str) -> ImportError:
+    """The one-line error for ``feature`` used without the optional package ``module``:
+    it names the extra that installs it.
+
+    >>> print(missing_extra("matplotlib.pyplot", "--plot"))
+    --plot needs matplotlib, which is not installed; install it with pip install 'binmetrics[plot]'
+    """
+    top = module.split(".")[0]
+    package, extra = EXTRAS.get(top, (top, ""))
+    how = f"pip install 'binmetrics[{extra}]'" if extra else f"pip install {package}"
+    exc = ImportError(f"{feature} needs {package}, which is not installed; install it "
+                      f"with {how}")
+    exc.name = top
+    return exc
+
+
+def require(module: str, feature: str) -> None:
+    """Check, before any work, that the optional package ``module`` can be imported;
+    else raise :func:`missing_extra`'s error."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(module.split(".")[0]) is not None
+    except (ImportError, ValueError):  # a module half-set up in sys.modules
+        found = False
+    if not found:
+        raise missing_extra(module, feature)
+
 
 def pyplot(feature: str) -> ModuleType:
     """``matplotlib.pyplot``, or an ImportError that names the feature and the extra."""
@@ -115,3 +163,35 @@ def thread_map(func: Callable[[_T], _R], items: Iterable[_T], *,
             held.replay()  # as the loop would have warned, before a later item's error
             out.append(result)
     return out
+
+
+def thread_imap(func: Callable[[_T], _R], items: Iterable[_T], *,
+                parallel: bool = True, ahead: int = 4) -> Iterator[_R]:
+    """:func:`thread_map` over an iterator consumed as it goes: ``func(x)`` of each item,
+    in order, while the next items are still being produced, with at most ``ahead``
+    items per thread in flight (memory: the items held). The producer (e.g. a sliding
+    window) runs in the caller's thread at the same time as the workers; results,
+    contexts and warnings as :func:`thread_map` gives them."""
+    n = threads() if parallel else 1
+    if n < 2:
+        for x in items:
+            yield func(x)
+        return
+
+    def run(x: _T) -> tuple[_R, Deferred]:
+        with Deferred() as held:
+            return func(x), held
+
+    caller = contextvars.copy_context()
+    pending: deque[Future[tuple[_R, Deferred]]] = deque()
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        for x in items:
+            pending.append(pool.submit(caller.copy().run, run, x))
+            while len(pending) >= ahead * n:
+                result, held = pending.popleft().result()
+                held.replay()
+                yield result
+        while pending:
+            result, held = pending.popleft().result()
+            held.replay()
+            yield result

@@ -71,6 +71,32 @@ def _left(width: int) -> Callable[[Any], str]:
     return fmt
 
 
+def with_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with its row labels as its first column(s), unless they are plain
+    positions 0..n-1: a repr must not lose them (the models of a rank comparison, the
+    regions of a Bayesian test).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> with_labels(pd.DataFrame({"wins": [2, 1]}, index=pd.Index(["gb", "lr"], name="model")))
+      model  wins
+    0    gb     2
+    1    lr     1
+    """
+    import pandas as pd
+
+    index = frame.index
+    if isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1 \
+            and index.name is None:
+        return frame
+    names = [n if n is not None else ("" if index.nlevels == 1 else f"level_{i}")
+             for i, n in enumerate(index.names)]
+    if any(n in frame.columns for n in names):  # a label already shown as a column
+        return frame.reset_index(drop=True)
+    return frame.reset_index(names=names)
+
+
 def frame_text(title: str, frame: pd.DataFrame, max_rows: int = 12) -> str:
     """A result's ``repr``: a title line over its table (the first and last rows of a
     long one), numbers in the CLI's style.
@@ -84,6 +110,7 @@ def frame_text(title: str, frame: pd.DataFrame, max_rows: int = 12) -> str:
     a  0.666667
     b         1
     """
+    frame = with_labels(frame)
     formatters: dict[Any, Callable[[Any], str]] = {}
     names: dict[Any, str] = {}
     for c in frame.columns:
@@ -108,7 +135,7 @@ def frame_html(title: str, frame: pd.DataFrame, max_rows: int = 30) -> str:
     >>> frame_html("x < y", pd.DataFrame({"v": [0.5]})).startswith("<p><b>x &lt; y</b></p>")
     True
     """
-    table = frame.to_html(index=False, max_rows=max_rows, na_rep="NaN",
+    table = with_labels(frame).to_html(index=False, max_rows=max_rows, na_rep="NaN",
                           float_format=lambda v: format_number(v), border=0)
     return f"<p><b>{html.escape(title)}</b></p>{table}"
 

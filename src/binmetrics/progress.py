@@ -3,7 +3,9 @@
 ``nohup``) a line every few seconds with the share done and the time left.
 
 ``progress=`` takes True (always report), ``"auto"`` (report work that lasts more than
-a couple of seconds), False/None/``"never"`` (nothing) or a ``callable(done, total)``.
+a couple of seconds), ``"interactive"`` (as "auto" on a terminal or in a notebook, nothing
+elsewhere: the default of the Python methods that resample), False/None/``"never"``
+(nothing) or a ``callable(done, total)``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-__all__ = ["LogLines", "as_callback", "progress_bar"]
+__all__ = ["LogLines", "as_callback", "interactive", "progress_bar"]
 
 #: seconds between two progress lines off a terminal
 EVERY = 5.0
@@ -121,6 +123,20 @@ class _NoBar:
         pass
 
 
+def _in_notebook() -> bool:
+    """True inside a Jupyter (IPython kernel) session."""
+    shell = sys.modules.get("IPython")
+    get = getattr(shell, "get_ipython", None)
+    ip = get() if callable(get) else None
+    return ip is not None and type(ip).__name__ == "ZMQInteractiveShell"
+
+
+def interactive() -> bool:
+    """True when someone watches: stderr is a terminal, or this is a notebook."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    return bool(callable(isatty) and isatty()) or _in_notebook()
+
+
 def _mode(progress: Any) -> str:
     """"always", "auto" or "never" from what a user passed."""
     if progress is None or progress is False or progress == "never":
@@ -129,8 +145,10 @@ def _mode(progress: Any) -> str:
         return "always"
     if progress == "auto":
         return "auto"
-    raise TypeError(f"progress must be True, False, None, 'auto', 'always', 'never' or a "
-                    f"callable(done, total); got {progress!r}")
+    if isinstance(progress, str) and progress == "interactive":
+        return "auto" if interactive() else "never"
+    raise TypeError(f"progress must be True, False, None, 'auto', 'interactive', 'always', "
+                    f"'never' or a callable(done, total); got {progress!r}")
 
 
 def progress_bar(total: int, desc: str, enabled: Any) -> Any:
@@ -140,10 +158,10 @@ def progress_bar(total: int, desc: str, enabled: Any) -> Any:
     mode = _mode(enabled)
     if mode == "never":
         return _NoBar()
-    if not sys.stderr.isatty():
+    if not sys.stderr.isatty() and not _in_notebook():
         return LogLines(total, desc, quiet_for=QUIET_FOR if mode == "auto" else 0.0)
     try:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # a widget in a notebook
     except ImportError:
         return _RichBar(total, desc)
     return tqdm(total=total, desc=desc, file=sys.stderr)

@@ -22,7 +22,7 @@ from binmetrics.cli import main
 from binmetrics.data import example_path
 from binmetrics.io import OutputError, write_text
 
-COMMANDS = ("evaluate", "compare", "report", "srd", "ranks", "power")
+COMMANDS = ("evaluate", "compare", "report", "srd", "ranks", "power", "threshold")
 
 
 @pytest.fixture

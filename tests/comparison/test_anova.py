@@ -396,6 +396,30 @@ def test_plot_with_hue() -> None:
         res.plot("fold")
 
 
+def test_plot_figure_4b_panels_by_a_third_factor() -> None:
+    """The multi-level paper's Fig. 4B: x the metric, hue the composition, one panel per
+    classification type; each panel's points are the cell means of its rows."""
+    df = design(3, np.random.default_rng(19), {C: {"ACC": 3.0, "DOR": -3.0}})
+    res = anova(df, [A, B, C], response=Y)
+    panels = res.plot(C, hue=A, by=B)
+    assert len(panels) == 2
+    cells = df.groupby([B, A, C], observed=True)[Y].mean()
+    for panel, kind in zip(panels, LEVELS[B], strict=True):
+        assert panel.get_title() == f"{B} = {kind}"
+        series = _points(panel)
+        assert len(series) == 2  # balanced, imbalanced
+        for pts, comp in zip(series, LEVELS[A], strict=True):
+            want = [cells[(kind, comp, m)] for m in ["ACC", "DOR", "MCC"]]
+            np.testing.assert_allclose(pts[:, 1], want, rtol=1e-12)
+        assert [t.get_text() for t in panel.get_legend().get_texts()] == LEVELS[A]
+    _, given = plt.subplots(1, 2)
+    assert list(res.plot(C, hue=A, by=B, ax=given)) == list(given)
+    with pytest.raises(ValueError, match="needs as many"):
+        res.plot(C, hue=A, by=B, ax=given[:1])
+    with pytest.raises(ValueError, match="named twice"):
+        res.plot(C, hue=A, by=A)
+
+
 def test_missing_optional_dependencies(monkeypatch: pytest.MonkeyPatch) -> None:
     df = design(2, np.random.default_rng(18))
     res = anova(df, [A, B, C], response=Y)

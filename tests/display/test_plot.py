@@ -144,7 +144,7 @@ def test_kinds_that_apply() -> None:
     assert "reliability" not in plot.kinds(bm.evaluate(Y, S * 4 - 2))  # margins
     one_class = bm.evaluate([1, 1, 1], [0.2, 0.5, 0.9])
     assert plot.kinds(one_class) == ["gain", "loss", "reliability", "measure",
-                                     "confusion_matrix"]
+                                     "confusion_matrix", "case_losses"]
     for kind in plot.kinds(one_class):
         plot.draw(kind, one_class)
         plt.close("all")
@@ -160,7 +160,7 @@ def test_kinds_are_declared_once() -> None:
         assert plot.KINDS[name] is k.draw and plot.CHART_DATA[name] is k.data
         assert f"``{name}``" in (plot.__doc__ or "") and k.description in (plot.__doc__ or "")
     assert [n for n, k in plot.PLOT_KINDS.items() if not k.in_report] == [
-        "measure", "confusion_matrix"]
+        "measure", "confusion_matrix", "case_losses"]
     with pytest.raises(TypeError):
         plot.PLOT_KINDS["x"] = plot.PLOT_KINDS["roc"]  # type: ignore[index]
     with pytest.raises(AttributeError):
@@ -360,7 +360,8 @@ def test_prg_line_integrates_to_auprg(seed: int) -> None:
 
 
 def test_prg_worked_example() -> None:
-    e = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+    # a cut inside the scores (the default 0.5 would warn; PRG reads the order only)
+    e = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1], threshold=4.5)
     ax = plot.prg(e)
     (curve,) = by_label(ax, "AUPRG")
     assert curve.get_label() == "PRG, AUPRG = 0.431"  # docs/methods.md §4: 0.4305555556
@@ -769,7 +770,7 @@ def test_bad_models(ev: bm.Evaluation) -> None:
         plot.roc(mev)
     ax = plot.roc(bm.Evaluation(mev.table(1)))  # one class against the rest
     assert len(ax.lines) == 3
-    one_class = bm.evaluate([0, 0, 0], [0.1, 0.4, 0.3])
+    one_class = bm.evaluate([0, 0, 0], [0.1, 0.4, 0.3], threshold=0.3)
     with pytest.raises(ValueError, match="has no positives; the curve needs both classes"):
         plot.pr(one_class)
     with pytest.raises(ValueError, match="model 'x' has no positives"):

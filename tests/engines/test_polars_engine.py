@@ -199,8 +199,10 @@ def test_empty_pieces_are_harmless(data: pd.DataFrame) -> None:
 def test_options_and_missing_polars(monkeypatch: pytest.MonkeyPatch,
                                     data: pd.DataFrame) -> None:
     lf = pl.from_pandas(data).lazy()
-    with pytest.raises(ValueError, match="higher_is_positive=False is not supported"):
-        bm.evaluate(lf, label="y", score="p", higher_is_positive=False)
+    low = bm.evaluate(lf, label="y", score="p", higher_is_positive=False, threshold=0.4)
+    assert_same(low, bm.evaluate(data.y, data.p, higher_is_positive=False, threshold=0.4))
+    with pytest.raises(ValueError, match="higher_is_positive=False with decimals= or bins="):
+        bm.evaluate(lf, label="y", score="p", higher_is_positive=False, decimals=2)
     with pytest.raises(TypeError, match="evaluated by its columns"):
         bm.evaluate(lf, np.zeros(3), label="y", score="p")
     with pytest.raises(TypeError, match=r"decimals=: these options are for a Polars LazyFrame"):

@@ -70,9 +70,10 @@ def test_threshold_outside_the_scores_range_warns_once_at_the_users_line(scored_
     assert caught == []  # a group's scores may well lie on one side: no warning per group
     high = scored_frame.assign(p=p + 1.0)  # scores in (1, 2): the default 0.5 is outside
     _, caught = _range_warnings(lambda: bm.evaluate(high["y"], high["p"]))
-    assert caught == []  # only a threshold the user gave warns
+    assert len(caught) == 1  # the default warns too (issue 33), saying it is the default
+    assert "threshold 0.5 (the default) is outside" in str(caught[0].message)
     _, caught = _range_warnings(lambda: bm.evaluate(high["y"], high["p"], threshold=0.5))
-    assert len(caught) == 1  # ... even if it equals the default
+    assert len(caught) == 1 and "(the default)" not in str(caught[0].message)
     _, caught = _range_warnings(lambda: bm.evaluate(y, p, threshold=1.5, undefined="ignore"))
     assert caught == []  # "ignore" silences the caveats of degenerate input
 

@@ -16,6 +16,9 @@ from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 import binmetrics as bm
 from binmetrics.cli import main
 
+#: the warning of the default threshold 0.5 outside the scores (issue 33)
+DEFAULT_CUT = r"threshold 0.5 \(the default\) is outside"
+
 
 def _data(seed: int, n: int = 300) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
@@ -62,7 +65,8 @@ def test_confusion_is_score_at_most_threshold() -> None:
 
 def test_against_sklearn_on_negated_scores() -> None:
     y, s, w = _data(3)
-    ev = bm.evaluate(y, s, sample_weight=w, higher_is_positive=False)
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):  # ranking only: the cut is moot
+        ev = bm.evaluate(y, s, sample_weight=w, higher_is_positive=False)
     assert ev["auc"] == pytest.approx(roc_auc_score(y, -s, sample_weight=w), abs=1e-12)
     assert ev["average_precision"] == pytest.approx(
         average_precision_score(y, -s, sample_weight=w), abs=1e-12)
@@ -78,8 +82,10 @@ def test_against_sklearn_on_negated_scores() -> None:
 
 def test_reported_thresholds_are_in_the_users_units() -> None:
     y, s, _ = _data(4)
-    ev = bm.evaluate(y, s, higher_is_positive=False)
-    neg = bm.evaluate(y, -s)
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):
+        ev = bm.evaluate(y, s, higher_is_positive=False)
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):
+        neg = bm.evaluate(y, -s)
     for measure in ("informedness", "f1", "mcc", "closest_topleft"):
         b_low, b_neg = ev.best_threshold(measure), neg.best_threshold(measure)
         assert b_low.threshold == -b_neg.threshold
@@ -114,7 +120,8 @@ def test_intervals_and_calibration_keep_the_orientation() -> None:
         warnings.simplefilter("ignore")  # docking scores are not probabilities
         assert ev.negated().to_dict() == pytest.approx(neg.to_dict(), nan_ok=True)
     assert ev.negated().threshold == 8.0
-    assert bm.score("auc", y, s, higher_is_positive=False) == neg["auc"]
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):
+        assert bm.score("auc", y, s, higher_is_positive=False) == neg["auc"]
 
 
 def test_evaluate_by_and_the_table_front_door() -> None:
@@ -127,7 +134,8 @@ def test_evaluate_by_and_the_table_front_door() -> None:
         row = res.to_frame().set_index("g").loc[g]
         assert row["auc"] == ev["auc"] and row["f1"] == ev["f1"]
         assert res.evaluations[g].threshold == -8.0
-    ev = bm.evaluate(df, label="y", score="s", higher_is_positive=False)
+    with pytest.warns(UserWarning, match=DEFAULT_CUT):
+        ev = bm.evaluate(df, label="y", score="s", higher_is_positive=False)
     assert ev["auc"] == pytest.approx(roc_auc_score(y, -s), abs=1e-12)
 
 
@@ -154,9 +162,12 @@ def test_cli(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
           "--lower-is-positive", "--measures", "auc"])
     assert "score <= threshold is predicted positive" in capsys.readouterr().out
     code = main(["evaluate", str(path), "--label", "y", "--score", "s", "--engine", "duckdb",
-                 "--lower-is-positive"])
-    assert code != 0 and "--lower-is-positive works with --engine numpy" in (
-        capsys.readouterr().err)
+                 "--lower-is-positive", "--threshold", "-8", "--measures", "auc"])
+    assert code == 0  # the file engines take the direction (issue 33)
+    assert "score <= threshold is predicted positive" in capsys.readouterr().out
+    code = main(["evaluate", str(path), "--label", "y", "--score", "s", "--engine", "duckdb",
+                 "--lower-is-positive", "--decimals", "1"])
+    assert code == 2 and "negate the score column" in capsys.readouterr().err
 
 
 def test_plots_and_report_read_the_users_units(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -172,21 +183,39 @@ def test_plots_and_report_read_the_users_units(tmp_path) -> None:  # type: ignor
     assert xs.min() < s.min() and xs.max() == s.max()  # the scores' own axis
     ax = bm.plot.confusion_matrix(ev)
     assert "score <= -8 positive" in ax.get_title()
-    html = bm.report(ev, str(tmp_path / "r.html"))
+    with pytest.warns(bm.UndefinedMeasureWarning, match="not probabilities"):
+        html = bm.report(ev, str(tmp_path / "r.html"))  # docking scores: no Brier etc.
     assert "the charts and the threshold slider show the negated scores" in html
 
 
-def test_file_engine_refuses_rather_than_misreads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_file_engine_reads_lower_is_positive(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 33, point 4: the file engine takes the direction (exact scores), as evaluate;
+    binned scores are refused rather than misread (the bins are cut on the raw scores)."""
     pytest.importorskip("duckdb")
     from binmetrics.engines.registry import get_engine
     from binmetrics.evaluation.options import EvalOptions
 
-    y, s, _ = _data(10, 50)
+    y, s, w = _data(10, 50)
     path = tmp_path / "d.csv"
-    pd.DataFrame({"y": y, "s": s}).to_csv(path, index=False)
+    pd.DataFrame({"y": y, "s": s, "w": w, "g": np.arange(50) % 2}).to_csv(path, index=False)
+    for weight in (None, "w"):
+        with get_engine("duckdb").open(str(path), label="y", score="s", weight=weight) as job:
+            got = job.evaluate(EvalOptions(threshold=-8.0, higher_is_positive=False))
+        want = bm.evaluate(y, s, threshold=-8.0, higher_is_positive=False,
+                           sample_weight=None if weight is None else w)
+        assert got.confusion == want.confusion and not got.higher_is_positive
+        for m in ("auc", "mcc", "average_precision", "tpr"):
+            assert got[m] == pytest.approx(want[m], rel=1e-12), m
+        assert got.best_threshold("mcc").threshold == want.best_threshold("mcc").threshold
+    with get_engine("duckdb").open(str(path), label="y", score="s", by="g") as job:
+        by = job.evaluate(EvalOptions(threshold=-8.0, higher_is_positive=False),
+                          measures=["auc"])
+    for g in (0, 1):
+        part = bm.evaluate(y[g::2], s[g::2], threshold=-8.0, higher_is_positive=False)
+        assert by.evaluations[g]["auc"] == pytest.approx(part["auc"], rel=1e-12)
     with get_engine("duckdb").open(str(path), label="y", score="s") as job:
         with pytest.raises(ValueError, match="negate the score column"):
-            job.evaluate(EvalOptions(higher_is_positive=False))
+            job.evaluate(EvalOptions(higher_is_positive=False, decimals=1))
 
 
 @pytest.mark.parametrize("threshold, warns, side", [

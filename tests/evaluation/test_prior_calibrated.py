@@ -3,6 +3,7 @@ of that section, and the invariances the paper claims."""
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -13,6 +14,9 @@ import binmetrics as bm
 # docs/methods.md §4, "Ties": pi = 0.4
 Y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
 S = np.array([.9, .8, .8, .7, .7, .5, .4, .3, .3, .1])
+
+#: the warning of the default threshold 0.5 outside the scores (issue 33)
+DEFAULT_CUT = r"threshold 0.5 \(the default\) is outside"
 
 
 @pytest.mark.parametrize(("pi0", "prgc", "exact"), [(0.5, 0.5462962963, None),
@@ -80,7 +84,8 @@ def test_recall_fpr_auc_unchanged_and_pi0_equal_to_pi_changes_nothing():
 def test_bad_pi0_and_double_calibration():
     with pytest.raises(ValueError, match=r"pi0 must lie in \(0.0, 1.0\)"):
         bm.evaluate(Y, S, pi0=1.0)
-    with pytest.raises(ValueError, match="both classes"):
+    with pytest.raises(ValueError, match="both classes"), \
+            pytest.warns(UserWarning, match=DEFAULT_CUT):
         bm.evaluate(np.ones(4), S[:4], pi0=0.5)
     with pytest.raises(ValueError, match="calibrated already"):
         bm.evaluate(Y, S, pi0=0.5).calibrated(0.3)
@@ -106,7 +111,10 @@ PRGC_CASES = [
 @pytest.mark.parametrize(("y", "s", "expected"), PRGC_CASES)
 def test_prgc_compat_matches_the_reference_code(y, s, expected):
     for pi0, value in expected.items():
-        got = bm.evaluate(y, s, pi0=pi0).value("auprg", compat="prgc")
+        outside = min(s) > 0.5 or max(s) < 0.5  # the default cut 0.5 warns
+        with (pytest.warns(UserWarning, match=r"\(the default\)") if outside
+              else contextlib.nullcontext()):
+            got = bm.evaluate(y, s, pi0=pi0).value("auprg", compat="prgc")
         assert got == pytest.approx(value, rel=1e-9, abs=1e-6 if value == 0.888389 else 1e-12)
 
 

@@ -98,7 +98,10 @@ def test_values_on_the_count_table() -> None:
     assert ev["throwaway_auc2"] == pytest.approx(ev["auc"] ** 2, rel=1e-15)
     want = np.average(np.abs(y - p) ** 3, weights=w)
     assert ev["throwaway_cubic"] == pytest.approx(want, rel=1e-12)
-    assert "throwaway_cubic" in ev.to_dict()
+    # p clipped to exactly 0 or 1 for some cases: the calibration fits say they leave
+    # them out, once
+    with pytest.warns(bm.MeasureCaveatWarning, match="left out of the logistic calibration"):
+        assert "throwaway_cubic" in ev.to_dict()
     assert "throwaway_auc2" in bm.measure_catalogue().id.tolist()
 
 
@@ -150,7 +153,8 @@ def test_binned_duckdb_is_exact_for_the_declared_sums(tmp_path: Path) -> None:
 def test_in_the_report_with_its_chart() -> None:
     y, p, w = _data(seed=5)
     ev = bm.evaluate(y, p, sample_weight=w)
-    page = bm.report(ev)
+    with pytest.warns(bm.MeasureCaveatWarning, match="left out of the logistic calibration"):
+        page = bm.report(ev)  # p exactly 0 or 1 for some cases (clipped)
     assert "throwaway_cubic" in page and "Cubic error (test)" in page
     assert "throwaway_auc2" in page
     assert "data-chart='roc'" in page

@@ -163,5 +163,6 @@ def test_the_site_fetches_nothing(site: Path) -> None:
         assert "fonts.googleapis" not in text and "fonts.gstatic" not in text, page
         assert not re.search(r"<script[^>]+src=\"(https?:)?//", text), page
         assert not re.search(r"<link[^>]+rel=\"stylesheet\"[^>]+href=\"(https?:)?//", text), page
-    for name in ("berrar_charts.png", "two_models.png"):  # drawn by binmetrics.plot
+    for name in ("berrar_charts.png", "two_models.png", "berrar_fig6.png",  # binmetrics.plot
+                 "berrar_fig8b.png", "anova_fig4b.png", "siblini_fig7.png"):
         assert (site / "figures" / name).stat().st_size > 10_000

@@ -33,6 +33,7 @@ NOT_RESULTS = {
     "Scorer": "a scikit-learn scorer (a callable)",
     "FileEngine": "an engine's declaration in the engine registry",
     "BinSpec": "how scores are binned (an option)",
+    "ClusteredTable": "a count table with each cluster's counts (the cluster bootstrap's input)",
     "Binning": "a binning rule (an option)",
     "HasTable": "a protocol",
     "PositiveGroups": "internal arrays of a count table for the ranking kernels",
@@ -89,6 +90,7 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "BayesianSignedRank": lambda: bm.bayesian_signed_rank(TABLE["a"], TABLE["b"], rope=0.01,
                                                           random_state=0),
     "BestThreshold": lambda: _ev().best_threshold("mcc"),
+    "GuaranteedThreshold": lambda: _ev().threshold_with_guarantee("tpr", at_least=0.2),
     "BootstrapInterval": lambda: _ev().ci("mcc", method="bootstrap", n_resamples=50,
                                           random_state=0),
     "BootstrapResult": lambda: bm.bootstrap(_ev().table, ["auc", "mcc"], n_resamples=50,
@@ -97,6 +99,8 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "ByResult": lambda: bm.evaluate_by(pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}),
                                        label="y", score="p", by="g"),
     "COVATResult": lambda: bm.covat(TABLE),
+    "ClusterBootstrapResult": lambda: bm.inference.cluster_bootstrap(
+        Y, S, ["auc"], clusters=np.arange(40) // 2, n_resamples=50, random_state=0),
     "CV5x2Test": lambda: _refit("cv5x2"),
     "CalibrationTest": lambda: _ev().calibration_test("hosmer_lemeshow", n_groups=4),
     "Comparison": lambda: bm.compare(Y, {"a": S, "b": S2}),
@@ -111,19 +115,43 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "DeLongTest": lambda: bm.delong_test(Y, S, S2),
     "DecisionCurve": lambda: _ev().decision_curve([0.2, 0.5]),
     "Evaluation": _ev,
+    "FairnessResult": lambda: bm.fairness(Y, S, sensitive=np.arange(40) % 2, n_resamples=50,
+                                          random_state=0),
     "FriedmanTest": lambda: bm.rank_comparison(TABLE).friedman,
+    "GroupThresholds": lambda: bm.evaluate_by(
+        pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}), label="y", score="p",
+        by="g").best_thresholds("f1"),
+    "GapResult": lambda: bm.evaluate_by(
+        pd.DataFrame({"y": Y, "p": S, "g": np.arange(40) % 2}), label="y", score="p",
+        by="g").difference("tpr", ci=True, n_resamples=50, random_state=0),
     "GainCurve": lambda: _ev().gain(),
     "ImanDavenportTest": lambda: bm.rank_comparison(TABLE).iman_davenport,
     "Interval": lambda: _ev().ci("auc"),
     "LiftCurve": lambda: _ev().lift(),
     "McNemarTest": lambda: bm.mcnemar_test(Y, S, S2),
+    "MeanMeasureCorrelation": lambda: bm.mean_measure_correlation(
+        [{f"m{k}": bm.evaluate(Y[k:], S[k:]) for k in range(4)},
+         {f"m{k}": bm.evaluate(Y[k:], S2[k:]) for k in range(4)}]),
     "MeasureCorrelation": lambda: bm.measure_correlation(
         [bm.evaluate(Y[i:], S[i:]) for i in range(6)], ["auc", "mcc", "f1"]),
+    "MonitorResult": lambda: bm.monitor(
+        pd.DataFrame({"y": Y, "p": S, "ts": pd.date_range("2026-01-01", periods=40)}),
+        label="y", score="p", time="ts", reference=("2026-01-01", "2026-01-14"),
+        window="14D", step="7D", measures=["auc", "tpr"]),
+    "PerformanceEstimate": lambda: bm.estimate_performance(
+        S2, reference=(Y, S), calibrate=False, n_resamples=20, random_state=0),
     "MulticlassEvaluation": lambda: bm.evaluate(
         [0, 1, 2, 1], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3]]),
+    "MulticlassBootstrap": lambda: bm.evaluate(
+        [0, 1, 2, 1, 0, 2], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3],
+                             [.5, .4, .1], [.1, .2, .7]]).bootstrap(["f1"], n_resamples=20,
+                                                                     random_state=0),
+    "MulticlassSummary": lambda: bm.evaluate(
+        [0, 1, 2, 1], [[.6, .3, .1], [.2, .7, .1], [.2, .5, .3], [.3, .4, .3]]).summary(),
     "MultilabelEvaluation": lambda: bm.evaluate_multilabel(
         np.stack([Y, 1 - Y]).T, np.stack([S, S2]).T),
     "OOBBootstrapResult": lambda: _refit("oob"),
+    "PRBand": lambda: _ev().pr().ci_band(recall=[0.2, 0.5], n_resamples=50, random_state=0),
     "PRCurve": lambda: _ev().pr(),
     "PRGCurve": lambda: _ev().prg(),
     "PairedResult": lambda: bm.compare(Y, {"a": S, "b": S2}).results[0],
@@ -184,7 +212,9 @@ def test_result_prints_its_numbers(name, make):
         warnings.simplefilter("ignore")
         obj = make()
     assert isinstance(obj, cls)
-    frame = obj.to_frame()
+    with warnings.catch_warnings():  # the values' own warnings: not this test's subject
+        warnings.simplefilter("ignore")
+        frame = obj.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0
     text = repr(obj)
     code = type(obj).__repr__.__code__  # type: ignore[attr-defined]

@@ -199,6 +199,8 @@ COMMANDS = {
     "report --ci": ["report", "{f}", "--label", "y", "--score", "p", "--ci", "-o", "{out}"],
     "report --roc-band": ["report", "{f}", "--label", "y", "--score", "p", "--roc-band",
                           "-o", "{out}"],
+    "threshold --ci": ["threshold", "{f}", "--label", "y", "--score", "p", "--maximize", "f1",
+                       "--ci"],
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -203,6 +204,35 @@ def test_thread_map_replays_warnings_in_item_order() -> None:
     assert messages[8:] == ["bedroc: alpha * Ra > 1 (and 7 more times in this call)"]
     assert caught[8].category is MeasureCaveatWarning
     assert {w.filename for w in caught} == {__file__}
+
+
+def test_thread_imap_consumes_lazily_in_order_and_replays_warnings() -> None:
+    import warnings
+
+    from binmetrics.backends import thread_imap, threads
+    from binmetrics.exceptions import report_undefined
+
+    produced: list[int] = []
+
+    def source() -> Iterator[int]:
+        for i in range(40):
+            produced.append(i)
+            yield i
+
+    def work(i: int) -> int:
+        report_undefined(f"m{i}", "a reason")
+        return i * i
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = thread_imap(work, source(), ahead=2)
+        first = next(results)
+        in_flight = len(produced)
+        rest = list(results)
+    assert [first, *rest] == [i * i for i in range(40)]
+    assert in_flight <= 2 * threads() + 1  # not the whole iterator at once
+    assert [str(w.message) for w in caught] == [
+        f"m{i} is undefined: a reason; returning NaN" for i in range(40)]
 
 
 def test_compare_delong_equals_delong_test() -> None:

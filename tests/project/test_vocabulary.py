@@ -216,6 +216,9 @@ def _examples() -> dict[str, Callable[[], Any]]:
         "FriedmanTest": lambda: ranks.friedman,
         "ImanDavenportTest": lambda: ranks.iman_davenport,
         "CalibrationTest": lambda: ev.calibration_test("spiegelhalter"),
+        "GapResult": lambda: bm.evaluate_by(
+            pd.DataFrame({"g": [0, 1] * 6, "y": Y, "p": A}), label="y", score="p", by="g",
+            measures=["tpr"]).difference("tpr", ci=True, n_resamples=50, random_state=0),
     }
 
 

@@ -32,10 +32,11 @@ from binmetrics.cli.common import (
     check_text_inputs,
     cli_message,
     help_formatter,
+    missing_package,
     one_line,
     text_problem,
 )
-from binmetrics.exceptions import MeasureCaveatWarning
+from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
 from binmetrics.io import write_text
 from binmetrics.version import __version__
 
@@ -118,12 +119,26 @@ def _show_warnings(caught: list[warnings.WarningMessage], cols: Columns | None) 
             print(f"warning: {msg}", file=sys.stderr)
 
 
+#: binmetrics' own warnings: the CLI prints them ("warning: ..."), whatever the filters
+OWN_WARNINGS = (UndefinedMeasureWarning, MeasureCaveatWarning)
+
+
 def _keep_errors(filters: list[Any]) -> None:
     """Put back, ahead of "always", the filters of the caller that turn warnings into
     errors (``python -W error::DeprecationWarning``, a test run's): the CLI prints the
-    warnings it records, and would otherwise print those too."""
-    for action, message, category, module, lineno in reversed(filters):
-        if action == "error":
+    warnings it records, and would otherwise print those too. Filters after a catch-all
+    one (``warnings.simplefilter("ignore")`` of a caller silencing everything) never
+    apply, so they are not put back; nor are those of binmetrics' own warnings (an
+    undefined measure, a caveat), which the CLI reports as part of its output."""
+    live = []
+    for f in filters:  # the first match wins: past a catch-all filter, none applies
+        live.append(f)
+        action, message, category, module, lineno = f
+        if (category is Warning and message is None and module is None and not lineno
+                and action != "error"):
+            break
+    for action, message, category, module, lineno in reversed(live):
+        if action == "error" and not issubclass(category, OWN_WARNINGS):
             warnings.filterwarnings("error", message.pattern if message else "", category,
                                     module.pattern if module else "", lineno)
 
@@ -214,6 +229,10 @@ def _main(argv: list[str] | None) -> int:
                   f"Python's recursion limit of {sys.getrecursionlimit()}); simplify it",
                   file=sys.stderr)
             return 2
+        except ImportError as exc:  # an optional package missing: name its extra
+            _show_warnings(caught, cols)
+            print(f"{PROG}: error: {missing_package(exc, args.command)}", file=sys.stderr)
+            return 2
         except (CLIError, ValueError, TypeError, KeyError, OSError, Warning) as exc:
             _show_warnings(caught, cols)
             msg = one_line(exc)
@@ -227,7 +246,7 @@ def _main(argv: list[str] | None) -> int:
             print(f"{PROG}: error: {msg}", file=sys.stderr)
             return 2
     _show_warnings(caught, cols)
-    return 0
+    return int(getattr(args, "exit_status", 0))  # `check`: 1 when a requirement fails
 
 
 if __name__ == "__main__":

@@ -31,8 +31,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("ranks", "binmetrics.cli.ranks",
             "compare models over data sets: Friedman, post-hoc tests, CD diagram"),
     Command("report", "binmetrics.cli.report", "write a self-contained interactive HTML report"),
+    Command("threshold", "binmetrics.cli.threshold",
+            "choose the threshold to deploy: constraints, bootstrap, guarantee"),
     Command("power", "binmetrics.cli.power",
             "power and sample size of a ROC study (pROC's power.roc.test)"),
+    Command("monitor", "binmetrics.cli.monitor",
+            "measures over sliding time windows, tested against a reference period"),
+    Command("check", "binmetrics.cli.check",
+            "a CI gate: exit 1 when a requirement ('auc>=0.80') or non-inferiority fails"),
 )
 
 

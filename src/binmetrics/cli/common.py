@@ -18,6 +18,7 @@ import io
 import math
 import os
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +111,50 @@ def resample_count(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number such as 2000, got "
                                          f"{text!r}") from None
+
+
+MEASURE_SYNTAX = ("comma-separated measure ids, aliases or named sets; a parameter as "
+                  "id(param=value,...), e.g. 'bedroc(alpha=80.5)'; 'help' lists them")
+
+
+class MeasuresOption(argparse.Action):
+    """``--measures``: the text as given; ``--measures help`` prints every measure's
+    parameters with their defaults and the syntax, then exits (as ``--help``)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if isinstance(values, str) and values.strip().lower() == "help":
+            sys.stdout.write(measure_parameters_text(option_string or "--measures"))
+            parser.exit(0)
+        setattr(namespace, self.dest, values)
+
+
+def measure_parameters_text(option: str) -> str:
+    """The text of ``--measures help``: the measures that take parameters, their
+    parameters and defaults (from the registry), and how to pass them."""
+    from binmetrics.measures.registry import PRESETS, iter_measures
+
+    body = [[m.id, ", ".join(f"{k}={v!r}" for k, v in m.params.items())]
+            for m in iter_measures() if m.params]
+    return (f"{option} takes comma-separated measure ids or aliases ('{PROG} measures' "
+            f"lists them all) or named sets ({', '.join(PRESETS)}).\n"
+            f"Give a measure other parameters as id(param=value, ...), e.g.\n"
+            f"  {option} 'auc,bedroc(alpha=80.5),enrichment_factor(fraction=0.05)'\n"
+            f"  {option} 'partial_auc(fpr=(0, 0.1)),ici(max_rows=none)'\n"
+            "Values: numbers, none, true, false, words or quoted strings, tuples (a, b).\n"
+            "The measures with parameters (defaults shown):\n\n"
+            + align(["id", "parameters"], body, right=[]))
+
+
+def measure_list(spec: str, option: str = "--measures") -> list[str]:
+    """The measure names of a ``--measures`` value (commas inside ``id(...)`` kept);
+    an empty list is an error."""
+    from binmetrics.measures.registry import split_measure_list
+
+    names = split_measure_list(spec)
+    if not names:
+        raise CLIError(f"{option} is empty; give comma-separated ids, e.g. auc,mcc")
+    return names
 
 
 def add_interval_options(p: argparse.ArgumentParser, *,
@@ -614,6 +659,29 @@ def check_options(args: argparse.Namespace) -> None:
     check: Callable[[argparse.Namespace], None] | None = getattr(args, "check", None)
     if check is not None:
         check(args)
+
+
+def missing_package(exc: ImportError, command: str) -> str:
+    """The one-line message for an optional package that ``command`` needs and cannot
+    import: the library's own (it names the extra) or one naming the extra that
+    installs the module (:data:`binmetrics.backends.EXTRAS`)."""
+    from binmetrics.backends import missing_extra
+
+    text = one_line(exc)
+    if "pip install" in text or not exc.name:
+        return text
+    return str(missing_extra(exc.name, f"{PROG} {command}"))
+
+
+def require_extra(module: str, option: str) -> None:
+    """Before any data is read: ``option`` (e.g. ``--plot``) needs the optional
+    ``module``; a one-line CLI error naming its extra if it is not installed."""
+    from binmetrics.backends import require
+
+    try:
+        require(module, option)
+    except ImportError as exc:
+        raise CLIError(str(exc)) from None
 
 
 def csv_value(v: float) -> str:

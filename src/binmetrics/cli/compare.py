@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
+    MEASURE_SYNTAX,
     PROG,
     CLIError,
+    MeasuresOption,
     add_case_options,
     add_format_and_output,
     add_interval_options,
@@ -31,6 +33,7 @@ from binmetrics.cli.common import (
     csv_value,
     help_formatter,
     json_value,
+    measure_list,
     read_columns,
 )
 from binmetrics.cli.progress import add_progress_option, progress_for
@@ -93,9 +96,9 @@ def add_compare_parser(sub: Any) -> None:
     cp.add_argument("--label", metavar="COL", help="column of true labels")
     cp.add_argument("--score", metavar="A,B[,C...]",
                     help="comma-separated score columns, one per model (at least two)")
-    cp.add_argument("--measures", default=None, metavar="ID,ID,...",
-                    help="measure ids, aliases or a named set (default: auc,accuracy)")
-    add_case_options(cp, orientation=False,
+    cp.add_argument("--measures", default=None, metavar="ID,ID,...", action=MeasuresOption,
+                    help=f"{MEASURE_SYNTAX} (default: auc,accuracy)")
+    add_case_options(cp,
                      nan_help="NaN/inf scores: an error, or drop those rows for every model")
     cp.add_argument("--method", choices=("auto", "bootstrap"), default="auto",
                     help="auto: DeLong for auc, McNemar for accuracy, bootstrap otherwise; "
@@ -175,10 +178,8 @@ def _settings(args: argparse.Namespace) -> tuple[list[str], list[str]]:
         raise CLIError("--alternative applies to --test; the measure comparison is "
                        "two-sided")
     spec = "auc,accuracy" if args.measures is None else args.measures  # '' is empty
-    measures = [m.id for s in spec.split(",") if s.strip()
-                for m in select_measures(None, s.strip())]  # a preset names several
-    if not measures:
-        raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
+    measures = [m.id for s in measure_list(spec)
+                for m in select_measures(None, s)]  # a preset names several
     return scores, measures
 
 
@@ -198,7 +199,7 @@ def run_compare(args: argparse.Namespace, cols: Any = None) -> str:
                   sample_weight=None if args.weight is None else df[args.weight].to_numpy(),
                   pos_label=pos_label, n_resamples=args.resamples, level=args.ci_level,
                   nan_policy=args.nan_policy, random_state=args.seed,
-                  progress=progress_for(args))
+                  progress=progress_for(args), higher_is_positive=not args.lower_is_positive)
     info = {"file": str(path), "label": args.label, "rows": len(df),
             "engine": "pandas, in memory"}
     render = {"table": _table, "json": _json, "csv": _csv}
@@ -210,7 +211,9 @@ def _header(info: dict[str, Any], cmp: Comparison) -> list[str]:
     lines = [f"file:       {info['file']} (read with {info['engine']})",
              f"rows:       {info['rows']}; label {info['label']!r}; models: "
              f"{', '.join(cmp.names)}",
-             f"threshold:  {cmp.threshold!r} (score >= threshold is predicted positive)"]
+             f"threshold:  {cmp.threshold!r} ("
+             f"{'score >= threshold' if cmp.higher_is_positive else 'score <= threshold'}"
+             " is predicted positive)"]
     if boot:
         lines.append(f"bootstrap:  {cmp.n_resamples} paired replicates "
                      f"({', '.join(boot)})")
@@ -243,6 +246,7 @@ def _json(info: dict[str, Any], cmp: Comparison, ci: bool) -> str:
         "file": info["file"], "label": info["label"], "rows": info["rows"],
         "engine": info["engine"], "models": list(cmp.names),
         "threshold": json_value(cmp.threshold), "level": cmp.level,
+        "higher_is_positive": cmp.higher_is_positive,
         "n_resamples": cmp.n_resamples, "methods": dict(cmp.methods),
         "comparisons": [
             {"model_a": r.model_a, "model_b": r.model_b, "measure": r.measure,
@@ -345,6 +349,8 @@ def _run_roc_tests(args: argparse.Namespace, scores: list[str]) -> str:
                               None if args.weight is None else df[args.weight].to_numpy(),
                               pos_label=pos_label, nan_policy=args.nan_policy)
     y, arrays, w = inp.y, inp.scores, inp.weight
+    if args.lower_is_positive:  # the tests read the order: higher = more positive
+        arrays = tuple(-a for a in arrays)
     cols = dict(zip(scores, arrays, strict=True))
     tests = [(a, b, roc_test(y, cols[a], cols[b], method=args.test,
                              alternative=args.alternative, fpr=fpr, tpr=tpr,

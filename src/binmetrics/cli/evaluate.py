@@ -24,17 +24,26 @@ from binmetrics.cli._evaluate_output import (
 )
 from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
+    MEASURE_SYNTAX,
     PROG,
     CLIError,
     Columns,
+    MeasuresOption,
     add_case_options,
     add_format_and_output,
     add_interval_options,
     convert_pos_label,
     help_formatter,
     json_value,
+    measure_list,
     one_line,
     read_columns,
+)
+from binmetrics.cli.groups import (
+    add_group_options,
+    check_group_options,
+    cluster_intervals,
+    gaps_output,
 )
 from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.data import EXAMPLES, example_path
@@ -119,13 +128,14 @@ def add_evaluate_parser(sub: Any) -> None:
     ev.add_argument("--score", metavar="COL",
                     help="column of scores (higher = more likely positive)")
     add_case_options(ev)
-    ev.add_argument("--measures", metavar="ID,ID,...",
-                    help="comma-separated measure ids or aliases (default: all)")
+    ev.add_argument("--measures", metavar="ID,ID,...", action=MeasuresOption,
+                    help=f"{MEASURE_SYNTAX} (default: all)")
     ev.add_argument("--by", metavar="COL[,COL...]",
                     help="evaluate each group of these column(s) separately")
     ev.add_argument("--pi0", metavar="VALUE|mean|min",
                     help="add the measures calibrated to this reference prevalence")
     add_interval_options(ev)
+    add_group_options(ev)
     ev.add_argument("--ci-method", default="auto", metavar="METHOD",
                     help="interval method where it applies: clopper-pearson, wald, wilson, "
                          "agresti-coull, jeffreys, delong, bootstrap (default: %(default)s)")
@@ -180,6 +190,7 @@ def check_evaluate(args: argparse.Namespace) -> None:
     if args.summary and (by or selected or pi0 is not None):
         raise CLIError("--summary shows the main measures of one evaluation; leave out "
                        "--by, --measures and --pi0 (or --summary)")
+    check_group_options(args, by)
     try:
         EvalOptions(threshold=args.threshold, decimals=args.decimals,
                     bins=_parse_bins(args.bins))
@@ -195,9 +206,7 @@ def check_evaluate(args: argparse.Namespace) -> None:
 
 # --- evaluate ------------------------------------------------------------------------
 def _parse_measure_list(spec: str) -> list[Measure]:
-    names = [s.strip() for s in spec.split(",") if s.strip()]
-    if not names:
-        raise CLIError("--measures is empty; give comma-separated ids, e.g. auc,mcc")
+    names = measure_list(spec)
     # a preset ("multilevel28") names several; an unknown name: KeyError with a suggestion
     found = [m for n in names for m in select_measures(None, n)]
     return list({m.id: m for m in found}.values())
@@ -222,15 +231,24 @@ def run_evaluate(args: argparse.Namespace, cols: Columns) -> str:
     engine = _engine_for(args)
     args.engine_used = f"{engine} ({_engine_reason(args, engine)})"
     if engine != "numpy":
+        if args.clusters is not None:
+            raise CLIError(f"--clusters needs the rows: use --engine numpy (not {engine})")
         return _run_engine(args, cols, engine, by, pi0, selected)
     path = Path(args.file) if args.file is not None else example_path(args.example)
     roles = {**{b: "group" for b in by}, **({cols.weight: "weight"} if cols.weight else {}),
              cols.score: "score", cols.label: "label"}
-    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight, *by) if c], roles)
+    if args.clusters is not None:
+        roles[args.clusters] = "group"
+    df = read_columns(path, [c for c in (cols.label, cols.score, cols.weight, *by,
+                                         args.clusters) if c], roles)
     labels = df[cols.label]
     pos_label = None if args.pos_label is None else convert_pos_label(args.pos_label, labels)
     if by:
         return _run_evaluate_by(args, cols, path, df, by, pi0, pos_label, selected)
+    if args.clusters is not None:  # the rows, for the clustered intervals
+        args.cluster_rows = (labels.to_numpy(), df[cols.score].to_numpy(),
+                             None if cols.weight is None else df[cols.weight].to_numpy(),
+                             df[args.clusters].to_numpy(), pos_label)
     ev = evaluate(
         labels, df[cols.score], threshold=args.threshold,
         sample_weight=None if cols.weight is None else df[cols.weight],
@@ -400,9 +418,6 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
                 pi0: float | str | None, selected: list[Measure] | None) -> str:
     """Evaluate FILE with a file engine: the group-by runs there, the table comes back."""
     file = args.file if args.file is not None else str(example_path(args.example))
-    if args.lower_is_positive:
-        raise CLIError(f"--lower-is-positive works with --engine numpy only (the {name} "
-                       "engine reads the scores as given); negate the score column instead")
     engine = get_engine(name)
     own = {o.dest: getattr(args, o.dest, None) for o in engine.options}
     try:
@@ -413,14 +428,15 @@ def _run_engine(args: argparse.Namespace, cols: Columns, name: str, by: list[str
                          else convert_pos_label(args.pos_label, labels))
             options = EvalOptions(threshold=args.threshold, pos_label=pos_label,
                                   nan_policy=args.nan_policy, decimals=args.decimals,
-                                  bins=_parse_bins(args.bins))
+                                  bins=_parse_bins(args.bins),
+                                  higher_is_positive=not args.lower_is_positive)
             if by:
                 chosen = list(iter_measures()) if selected is None else selected
                 plan = _ci_plan(chosen, args) if args.ci else "auto"
                 res = job.evaluate(options.replace(pi0=pi0), measures=selected, ci=args.ci,
                                    ci_method=plan, level=args.ci_level,
                                    n_resamples=args.resamples, random_state=args.seed)
-                return _report_by(args, cols, file, res, by, chosen)
+                return gaps_output(args, res, _report_by(args, cols, file, res, by, chosen))
             ev = job.evaluate(options)
         return _report(args, cols, file, ev, selected, pi0)
     except (ImportError, MemoryError, EngineError) as exc:
@@ -437,7 +453,7 @@ def _run_evaluate_by(args: argparse.Namespace, cols: Columns, path: Path, df: pd
                       pos_label=pos_label, nan_policy=args.nan_policy, ci=args.ci,
                       ci_method=plan, level=args.ci_level, n_resamples=args.resamples,
                       random_state=args.seed, higher_is_positive=not args.lower_is_positive)
-    return _report_by(args, cols, str(path), res, by, chosen)
+    return gaps_output(args, res, _report_by(args, cols, str(path), res, by, chosen))
 
 
 def _report_by(args: argparse.Namespace, cols: Columns, path: str, res: ByResult,
@@ -478,6 +494,8 @@ def _ci_plan(chosen: list[Measure], args: argparse.Namespace) -> dict[str, str]:
 
 def _intervals(ev: Evaluation, chosen: list[Measure],
                args: argparse.Namespace) -> dict[str, tuple[float, float, str]]:
+    if getattr(args, "cluster_rows", None) is not None:
+        return cluster_intervals(args, args.cluster_rows, chosen)
     plan = _ci_plan(chosen, args)
     table: Any = ev.ci_table(chosen, method=plan, level=args.ci_level,
                              n_resamples=args.resamples, random_state=args.seed,

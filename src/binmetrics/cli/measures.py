@@ -1,5 +1,5 @@
 """``binmetrics measures``: the measures of the registry, with their family, direction,
-parameters and source (the CLI keeps no list of its own)."""
+prevalence dependence, parameters and source (the CLI keeps no list of its own)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def add_measures_parser(sub: Any) -> None:
         "measures",
         help=command_help("measures"),
         description="List the measures of the registry with their family, direction, "
-                    "parameters and source.",
+                    "prevalence dependence (whether the value changes with the class "
+                    "prior), parameters and source.",
         epilog=MEASURES_EPILOG,
         formatter_class=help_formatter,
     )
@@ -49,10 +50,14 @@ def run_measures(args: argparse.Namespace, cols: Any = None) -> str:
         return json.dumps(records, indent=2, allow_nan=False, default=str) + "\n"
     if args.format == "csv":
         return str(frame.to_csv(index=False, lineterminator="\n"))
-    shown = ["id", "family", "direction", "parameters", "aliases"]
+    shown = ["id", "family", "direction", "prevalence", "parameters", "aliases"]
     body = [
         [str(r["id"]), str(r["family"]), DIRECTION.get(int(r["direction"]), ""),
-         str(r["parameters"]), str(r["aliases"])]
-        for r in frame[shown].to_dict(orient="records")
+         _PREVALENCE[r["prevalence_dependent"]], str(r["parameters"]), str(r["aliases"])]
+        for r in frame.to_dict(orient="records")
     ]
     return align(shown, body, right=[])
+
+
+#: the ``prevalence`` column: whether the measure changes with the class prior
+_PREVALENCE = {True: "dependent", False: "independent", None: ""}

@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from binmetrics.backends import pyplot
 from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     PROG,
@@ -23,6 +24,7 @@ from binmetrics.cli.common import (
     csv_value,
     help_formatter,
     json_value,
+    require_extra,
 )
 from binmetrics.cli.srd import check_figure_path, read_table, save_figure
 from binmetrics.comparison.ranks import (
@@ -89,6 +91,7 @@ def check_ranks(args: argparse.Namespace) -> None:
     """The values of ranks' options, before any data is read."""
     if args.plot is not None:
         check_figure_path(args.plot)
+        require_extra("matplotlib", "--plot")
     if not (math.isfinite(args.alpha) and 0 < args.alpha < 1):
         raise CLIError(f"--alpha must be strictly between 0 and 1 (e.g. 0.05); "
                        f"got {args.alpha}")
@@ -104,8 +107,7 @@ def run_ranks(args: argparse.Namespace, cols: Any = None) -> str:
     post = res.posthoc(args.posthoc, control=args.control, alpha=args.alpha)
     text = _render(args.format, res, post)
     if args.plot is not None:
-        import matplotlib.pyplot as plt  # only reached when a figure is drawn
-
+        plt = pyplot("--plot")  # only reached when a figure is drawn
         fig: Any = post.plot().figure
         save_figure(fig, args.plot)
         plt.close(fig)

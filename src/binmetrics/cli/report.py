@@ -19,6 +19,7 @@ from binmetrics.cli.common import (
     PROG,
     CLIError,
     Columns,
+    MeasuresOption,
     add_case_options,
     add_interval_options,
     cli_message,
@@ -99,6 +100,7 @@ def add_report_parser(sub: Any) -> None:
                     help="shade the partial-AUC region for TPR in [A, B] (pROC's "
                          "sensitivity focus)")
     rp.add_argument("--paired-measures", default="auc,accuracy", metavar="ID,ID,...|none",
+                    action=MeasuresOption,
                     help="measures compared between models of the same rows "
                          "(default: %(default)s)")
     rp.add_argument("--mcnemar", choices=("auto", "exact", "chi2", "chi2-uncorrected"),
@@ -120,7 +122,10 @@ def add_report_parser(sub: Any) -> None:
 
 
 def _names(spec: str, option: str) -> list[str]:
-    names = [s.strip() for s in spec.split(",") if s.strip()]
+    """Comma-separated names (the commas inside a measure's ``id(...)`` kept)."""
+    from binmetrics.measures.registry import split_measure_list
+
+    names = split_measure_list(spec)
     if not names:
         raise CLIError(f"{option} is empty; give comma-separated names")
     dup = sorted({n for n in names if names.count(n) > 1})
@@ -180,9 +185,6 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
     exact, or chi-square with non-integer weights, with a note for the report)."""
     from binmetrics.inference.paired import compare
 
-    if args.lower_is_positive:
-        raise CLIError("--lower-is-positive applies to one score column; the paired tests "
-                       "of several read higher as positive: negate the score columns")
     mcnemar = args.mcnemar
     if mcnemar == "auto":
         mcnemar = "exact" if weights is None or _whole(weights) else "chi2"
@@ -196,7 +198,8 @@ def _compare(args: argparse.Namespace, labels: Any, scores: dict[str, Any], weig
         return compare(labels, scores, threshold=args.threshold, measures=measures,
                        sample_weight=weights, pos_label=pos_label, mcnemar=mcnemar,
                        n_resamples=args.resamples, level=args.ci_level,
-                       nan_policy=args.nan_policy, random_state=args.seed)
+                       nan_policy=args.nan_policy, random_state=args.seed,
+                       higher_is_positive=not args.lower_is_positive)
     except (ValueError, TypeError) as exc:  # the library's words in the CLI's terms
         text = one_line(exc).replace("Use mcnemar='chi2'", "Use --mcnemar chi2")
         text = text.replace("or the paired bootstrap (method={'accuracy': 'bootstrap'})",

@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from binmetrics.backends import pyplot
 from binmetrics.cli.commands import command_help
 from binmetrics.cli.common import (
     PARQUET_SUFFIXES,
@@ -26,6 +27,7 @@ from binmetrics.cli.common import (
     help_formatter,
     json_value,
     one_line,
+    require_extra,
     sniff_delimiter,
     unknown_type,
 )
@@ -164,9 +166,10 @@ def save_figure(fig: Any, path: Path) -> None:
 
 def check_srd(args: argparse.Namespace) -> None:
     """The values of srd's options, before any data is read."""
-    for p in (args.plot, args.covat):
+    for p, option in ((args.plot, "--plot"), (args.covat, "--covat")):
         if p is not None:
             check_figure_path(p)
+            require_extra("matplotlib", option)
     if args.cv is not None and args.cv_method in ("loo", "bootstrap"):
         raise CLIError(f"--cv K sets the number of folds, which --cv-method {args.cv_method} "
                        "does not have; leave out --cv")
@@ -206,8 +209,7 @@ def run_srd(args: argparse.Namespace, cols: Any = None) -> str:
         figures.append((hm.plot().figure, args.covat))
     text = _render(args.format, res, rt, cv)
     if figures:  # matplotlib is there: it drew them (a plain install has none)
-        import matplotlib.pyplot as plt
-
+        plt = pyplot("--plot")
         for fig, path in figures:
             save_figure(fig, path)
             plt.close(fig)

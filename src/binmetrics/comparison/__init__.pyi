@@ -7,6 +7,7 @@ from binmetrics.comparison.bayesian import (
     CorrelatedTTest as CorrelatedTTest,
 )
 from binmetrics.comparison.factorial_anova import anova as anova, AnovaResult as AnovaResult
+from binmetrics.comparison.multiclass_compare import compare_multiclass as compare_multiclass
 from binmetrics.comparison.ranks import (
     PosthocResult as PosthocResult,
     rank_comparison as rank_comparison,

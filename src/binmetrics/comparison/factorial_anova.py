@@ -14,12 +14,13 @@ with statsmodels (``pip install "binmetrics[compare]"``) and
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import re
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -36,9 +37,6 @@ from binmetrics.validation import (
     row_list,
     weight_exponent,
 )
-
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
 
 __all__ = ["AnovaResult", "anova"]
 
@@ -194,8 +192,8 @@ class AnovaResult(Tabular):
         out["ci_high"] = out["mean"] + t * se
         return out.reset_index()
 
-    def plot(self, x: str, hue: str | None = None, *, ax: Any = None, level: float = 0.95,
-             sort: bool = False, pooled: bool = False) -> Axes:
+    def plot(self, x: str, hue: str | None = None, *, by: str | None = None, ax: Any = None,
+             level: float = 0.95, sort: bool = False, pooled: bool = False) -> Any:
         """Means plot: markers at the group means, vertical bars for their confidence
         intervals (the paper's Figures 4, 5 and 8; :meth:`means` gives the numbers).
 
@@ -208,8 +206,13 @@ class AnovaResult(Tabular):
         hue : str, optional
             Second factor: one series per level, offset sideways and connected by
             lines, with a legend (Figure 4B, Figure 8B).
+        by : str, optional
+            Third factor: one panel per level, side by side on a shared y axis, each
+            with the means of its rows (Figure 4B: x the performance metric, ``hue``
+            the dataset composition, ``by`` 2-class vs multiclass).
         ax : matplotlib Axes, optional
-            Where to draw; default a new figure.
+            Where to draw; default a new figure. With ``by``: one Axes per level of
+            ``by`` (a sequence), default a new figure of that many panels.
         level : float, default 0.95
             Confidence level of the bars.
         sort : bool, default False
@@ -221,10 +224,28 @@ class AnovaResult(Tabular):
 
         Returns
         -------
-        matplotlib.axes.Axes
+        matplotlib.axes.Axes, or a list of them with ``by``
             One errorbar container per series (one without ``hue``). The title
-            gives the F test of the plotted effect.
+            gives the F test of the plotted effect (with ``by``: each panel its level).
+
+        Examples
+        --------
+        The multi-level paper's Figure 4B: normalized SRD values by metric, dataset
+        composition and classification type.
+
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> import binmetrics as bm
+        >>> rng = np.random.default_rng(1)
+        >>> rows = [(m, c, t, 20 + 5 * (c == "imbalanced") * (t == "2-class") + rng.normal())
+        ...         for m in ("AUC", "MCC", "DOR") for c in ("balanced", "imbalanced")
+        ...         for t in ("2-class", "multiclass") for _ in range(10)]
+        >>> frame = pd.DataFrame(rows, columns=["metric", "composition", "type", "srd"])
+        >>> res = bm.anova(frame, factors=["composition", "type", "metric"], response="srd")
+        >>> axes = res.plot("metric", "composition", by="type")  # doctest: +SKIP
         """
+        if by is not None:
+            return self._panels(x, hue, by, ax=ax, level=level, sort=sort, pooled=pooled)
         try:
             import matplotlib.pyplot as plt
         except ImportError:
@@ -232,8 +253,8 @@ class AnovaResult(Tabular):
                               'pip install "binmetrics[compare]"') from None
         if hue is not None and hue == x:
             raise ValueError(f"hue and x are the same factor {x!r}; pick two different ones")
-        by = self._check_factors([x] if hue is None else [x, hue])
-        table = self.means(*by, level=level, pooled=pooled)
+        drawn = self._check_factors([x] if hue is None else [x, hue])
+        table = self.means(*drawn, level=level, pooled=pooled)
         order = list(self.levels[x])
         if sort:
             marginal = self.data.groupby(x, observed=True)[self.response].mean()
@@ -261,13 +282,42 @@ class AnovaResult(Tabular):
         ax.set_ylabel(f"{self.response} (mean, {level * 100:g}% CI)")
         if hue is not None:
             ax.legend(title=hue)
-        term = " × ".join(f for f in self.factors if f in by)
+        term = " × ".join(f for f in self.factors if f in drawn)
         effect = self.table[self.table["term"] == term]
         if not effect.empty:
             row = effect.iloc[0]
             ax.set_title(f"{row['term']}: F({row['df']:g}, {self.model.df_resid:g}) = "
                          f"{row['F']:.4g}, p = {row['pvalue']:.3g}")
         return ax
+
+    def _panels(self, x: str, hue: str | None, by: str, *, ax: Any, level: float,
+                sort: bool, pooled: bool) -> list[Any]:
+        """:meth:`plot` of each level of ``by`` (its rows only) on its own panel."""
+        names = self._check_factors([x, by] if hue is None else [x, hue, by])
+        levels = list(self.levels[by])
+        if ax is None:
+            try:
+                import matplotlib.pyplot as plt
+            except ImportError:
+                raise ImportError('AnovaResult.plot needs matplotlib; install it with '
+                                  'pip install "binmetrics[compare]"') from None
+            _, grid = plt.subplots(1, len(levels), sharey=True,
+                                   figsize=(5 * len(levels), 4.5), squeeze=False)
+            panels = list(grid[0])
+        else:
+            panels = list(ax) if isinstance(ax, Sequence | np.ndarray) else [ax]
+            if len(panels) != len(levels):
+                raise ValueError(f"by={by!r} has {len(levels)} levels, so ax needs as many "
+                                 f"Axes; got {len(panels)}")
+        kept = [f for f in self.factors if f in names and f != by]
+        for lev, panel in zip(levels, panels, strict=True):
+            part = copy.copy(self)  # the same model, the rows of one level of ``by``
+            part.data = self.data[self.data[by] == lev]
+            part.factors = kept
+            part.levels = {f: self.levels[f] for f in kept}
+            part.plot(x, hue, ax=panel, level=level, sort=sort, pooled=pooled)
+            panel.set_title(f"{by} = {lev}")
+        return panels
 
     def _check_factors(self, names: Sequence[str]) -> list[str]:
         out = []

@@ -8,6 +8,7 @@ from binmetrics.curves.calibration import (
     DecisionCurve as DecisionCurve,
     Reliability as Reliability,
 )
+from binmetrics.curves.pr_points import PRBand as PRBand
 from binmetrics.curves.core import (
     AccumulationCurve as AccumulationCurve,
     DETCurve as DETCurve,

@@ -8,7 +8,7 @@ name, so a curve's area and the scalar in a report can never disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from binmetrics.chart import ChartData, Drawable, Note, Series, fmt, point_marker, series
 from binmetrics.curves.band import ROCBand, roc_band
+from binmetrics.curves.pr_points import PRPointMethods
 from binmetrics.curves.roc_tools import DETCurve, ROCCoords, roc_at
 from binmetrics.curves.smooth import SMOOTH_METHODS, SmoothROC, binormal_smooth, density_smooth
 from binmetrics.exceptions import undefined_policy
@@ -210,9 +211,12 @@ class ROCCurve(_Points):
         """AUC (Berrar Def. 27)."""
         return float(rk.auc(self.table))
 
-    def chart(self, *, hull: bool = True) -> ChartData:
+    def chart(self, *, hull: bool = True,
+              shade: str | Sequence[str] | None = None) -> ChartData:
         """The curve (AUC in its label), its convex hull (dashed, AUCH) with ``hull=True``,
-        and the random line (Berrar Figs. 5a, 6a, 6c).
+        and the random line (Berrar Figs. 5a, 6a, 6c); ``shade`` fills the areas of
+        Fig. 6a-c: ``"auc"``, ``"gini"`` (between the curve and the diagonal, with the
+        Gini index) and/or ``"auch"`` (:func:`~binmetrics.curves.roc_areas.roc_area_series`).
 
         Examples
         --------
@@ -225,7 +229,10 @@ class ROCCurve(_Points):
         curve = series(self.fpr, self.tpr, f"ROC, AUC = {fmt(self.area())}",
                        marker=point_marker(self.table.n_distinct), extra={"markersize": 4},
                        source=(self, "fpr", "tpr"))
-        lines = (curve, self.hull().chart().series[0]) if hull else (curve,)
+        from binmetrics.curves.roc_areas import roc_area_series
+
+        lines = (*roc_area_series(self, shade), curve,
+                 *((self.hull().chart().series[0],) if hull else ()))
         return ChartData("roc", "ROC curve and convex hull" if hull else "ROC curve", _FPR,
                          _TPR, (*lines, _random([0.0, 1.0], [0.0, 1.0])), (0.0, 1.0),
                          (0.0, 1.0), operating=_roc_point, legend="lower right", pad=0.02,
@@ -247,7 +254,8 @@ class ROCCurve(_Points):
     def smooth(self, method: str = "binormal", *, n: int = 512,
                bandwidth: float | str = "nrd0", adjust: float = 1.0) -> SmoothROC:
         """The smoothed curve (pROC ``smooth(roc, method, n, bw, adjust)``); ``.area()``,
-        ``.plot()``, ``.to_frame()``.
+        ``.plot()``, ``.to_frame()``, and ``.ci()`` its area's bootstrap interval (pROC
+        ``ci(smooth(roc))``).
 
         ``"binormal"``: least squares of probit(TNR) on probit(TPR) over the points
         strictly inside the unit square. ``"density"``: Gaussian kernel densities of the
@@ -268,20 +276,24 @@ class ROCCurve(_Points):
                                       f"methods: {', '.join(SMOOTH_METHODS)}")
         if not rk.both_classes(self.table, "smoothed roc curve"):
             raise ValueError("a ROC curve needs both classes to be smoothed")
+        source = (self.table, n, bandwidth, adjust)  # for SmoothROC.ci
         if method == "density":
-            return density_smooth(self.table, n, bandwidth, adjust)
+            return replace(density_smooth(self.table, n, bandwidth, adjust), _source=source)
         if not (isinstance(bandwidth, str) and bandwidth == "nrd0" and adjust == 1.0):
             raise ValueError("bandwidth= and adjust= apply to method='density' only")
-        return binormal_smooth(self.fpr, self.tpr, n)
+        return replace(binormal_smooth(self.fpr, self.tpr, n), _source=source)
 
     def ci_band(self, *, fpr: Any = None, tpr: Any = None, n_resamples: int = 2000,
-                level: float = 0.95, random_state: Any = None) -> ROCBand:
+                level: float = 0.95, random_state: Any = None,
+                kind: str = "pointwise") -> ROCBand:
         """Bootstrap intervals of the sensitivity at fixed FPRs (``fpr=``; pROC ``ci.se``
         at specificities 1 - fpr) or of the specificity at fixed TPRs (``tpr=``; pROC
         ``ci.sp``): stratified replicates of the count table, percentile intervals and
-        medians (:mod:`binmetrics.curves.band`); ``.plot()`` shades the band."""
+        medians (:mod:`binmetrics.curves.band`); ``.plot()`` shades the band.
+        ``kind="simultaneous"``: a sup-t band that covers the whole curve at the grid
+        with the stated level."""
         return roc_band(self.table, fpr=fpr, tpr=tpr, n_resamples=n_resamples, level=level,
-                        random_state=random_state)
+                        random_state=random_state, kind=kind)
 
     def at(self, *, fpr: Any = None, tpr: Any = None) -> ROCCoords:
         """The curve read at given FPR(s) or TPR(s), as pROC's ``coords(roc, x, input =
@@ -312,7 +324,7 @@ _PR_AREAS = ("step", "min", "max", "minmax", "linear", "davis_goadrich")
 
 
 @dataclass(frozen=True, repr=False)
-class PRCurve(_Points):
+class PRCurve(PRPointMethods, _Points):
     """Precision-recall curve at every distinct threshold (cuts 1..n_distinct).
 
     The point "nothing predicted positive" has no precision and is not listed;
@@ -497,7 +509,7 @@ class PRGCurve(_Points):
         Examples
         --------
         >>> import binmetrics as bm
-        >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+        >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1], threshold=4.5)
         >>> curve = ev.prg().chart().series[0]
         >>> curve.label, curve.x.round(4).tolist()  # from the crossing at recall gain 0
         ('PRG, AUPRG = 0.431', [0.0, 0.6667, 0.6667, 0.6667, 1.0, 1.0])

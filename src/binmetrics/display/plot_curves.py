@@ -21,7 +21,8 @@ __all__ = ["gain", "lift", "pr", "prg", "roc", "threshold"]
 
 
 def roc(ev_or_models: Any, *, ax: Any = None, hull: bool = True,
-        operating_point: float | bool | None = None) -> Axes:
+        operating_point: float | bool | None = None,
+        shade: str | Sequence[str] | None = None) -> Axes:
     """ROC curve with its convex hull and the random line (Berrar Fig. 5a; Defs. 27, 29).
 
     Per model: the ROC curve (solid, AUC in the legend) and, with ``hull=True``, the
@@ -39,6 +40,10 @@ def roc(ev_or_models: Any, *, ax: Any = None, hull: bool = True,
     operating_point : float or True, optional
         Mark the point ``score >= threshold`` (True: each evaluation's own
         threshold), as the white circle of Berrar Fig. 5a.
+    shade : {"auc", "gini", "auch"} or a list of them, optional
+        Fill the area under the curve (Berrar Fig. 6a), the area A between the curve
+        and the diagonal with Gini = A / 0.5 in its label (Fig. 6b), or the area under
+        the convex hull (Fig. 6c).
 
     Returns
     -------
@@ -50,8 +55,10 @@ def roc(ev_or_models: Any, *, ax: Any = None, hull: bool = True,
     >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
     ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
     >>> ax = bm.plot.roc(ev, operating_point=0.55)  # doctest: +SKIP
+    >>> ax = bm.plot.roc(ev, shade="gini", hull=False)  # Fig. 6b  # doctest: +SKIP
     """
-    return PLOT_KINDS["roc"].draw(ev_or_models, ax=ax, hull=hull, operating_point=operating_point)
+    return PLOT_KINDS["roc"].draw(ev_or_models, ax=ax, hull=hull, operating_point=operating_point,
+                                  shade=shade)
 
 
 def threshold(ev_or_models: Any, *, ax: Any = None,
@@ -154,7 +161,7 @@ def prg(ev_or_models: Any, *, ax: Any = None) -> Axes:
     Examples
     --------
     >>> import binmetrics as bm
-    >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1])
+    >>> ev = bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], [8, 7, 6, 5, 4, 3, 2, 1], threshold=4.5)
     >>> round(ev["auprg"], 10)  # docs/methods.md §4
     0.4305555556
     >>> ax = bm.plot.prg(ev)  # doctest: +SKIP

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from binmetrics.display.report_bands import pr_band_extras
 from binmetrics.display.report_data import (
     DEFAULT_THRESHOLDS,
     MAX_SLIDER_VALUES,
@@ -55,6 +56,7 @@ from binmetrics.measures.registry import iter_measures
 
 if TYPE_CHECKING:
     from binmetrics.evaluation.binary import Evaluation
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
     from binmetrics.inference.paired import Comparison
 
 __all__ = ["DEFAULT_MAX_POINTS", "DEFAULT_THRESHOLDS", "MAX_SLIDER_VALUES", "SIG_DIGITS",
@@ -90,7 +92,7 @@ def _check_count(value: Any, name: str, low: int) -> int:
 
 
 def report(
-    models: Evaluation | Mapping[str, Evaluation],
+    models: Evaluation | Mapping[str, Evaluation] | MulticlassEvaluation,
     path: str | os.PathLike[str] | None = None,
     *,
     title: str | None = None,
@@ -119,7 +121,11 @@ def report(
 
     Parameters
     ----------
-    models : Evaluation or mapping of name to Evaluation
+    models : Evaluation, mapping of name to Evaluation, or MulticlassEvaluation
+        A multiclass evaluation gives the page of
+        :meth:`~binmetrics.evaluation.multiclass.MulticlassEvaluation.to_html` (its
+        classification report, confusion matrix and measures; the other options do
+        not apply).
         Several models are overlaid in the charts and get one column each.
     path : path, optional
         Also write the HTML there, atomically (a temporary file in the same folder,
@@ -129,7 +135,10 @@ def report(
     ci : bool or mapping, default False
         Add intervals from :meth:`Evaluation.ci_table` (exact for proportions, DeLong
         for the AUC, the bootstrap for the rest); a mapping is passed to it as
-        keywords, e.g. ``{"n_resamples": 500, "random_state": 0}``.
+        keywords, e.g. ``{"n_resamples": 500, "random_state": 0}``. The
+        precision-recall chart then shades each model's pointwise band of the
+        precision at 101 recalls (:meth:`binmetrics.curves.PRCurve.ci_band`, with the
+        mapping's ``level``, ``n_resamples``, ``random_state`` and ``stratified``).
     paired : Comparison, optional
         A :func:`binmetrics.compare` result of these models on the same cases; its
         table (difference, interval, p-value, method) is shown. Its model names must
@@ -175,6 +184,13 @@ def report(
     >>> "id='bm-v-0-mcc' data-value='0.40824829046386296'" in page  # MCC, as ev["mcc"]
     True
     """
+    from binmetrics.evaluation.multiclass import MulticlassEvaluation
+
+    if isinstance(models, MulticlassEvaluation):  # its classification report and measures
+        page = models.to_html(title)
+        if path is not None:
+            write_text(check_writable(path), page)
+        return page
     entries = _check_models(models)
     max_points = _check_count(max_points, "max_points", 10)
     thresholds = _check_count(thresholds, "thresholds", 3)
@@ -215,6 +231,7 @@ def report(
         data = [model_data(n, ev, grid, conf, ci) for n, ev in entries]
         charts = chart_payloads(data, grid, t_range, max_points, chart_notes)
         roc_extras(data, charts, roc_band, partial, max_points, chart_notes)
+        pr_band_extras(data, charts, ci, chart_notes)
     mismatch = paired_mismatch(paired, data) if paired is not None else ""
     if mismatch:
         chart_notes.append(mismatch[0].upper() + mismatch[1:])

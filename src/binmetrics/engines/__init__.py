@@ -10,6 +10,8 @@ with :func:`binmetrics.evaluate` on the same data.
 * :func:`evaluate_spark`: a pyspark DataFrame, grouped on the cluster.
 * :func:`evaluate_polars`: a Polars LazyFrame, grouped by Polars' streaming engine.
 * :func:`evaluate_dask`: a Dask DataFrame, per-partition tables merged in a tree.
+* :func:`monitor`: measures over sliding time windows, tested against a reference period.
+* :func:`estimate_performance`: performance estimated from calibrated probabilities (CBPE).
 * ``decimals=`` / ``bins=``: binned scores with exact error bounds
   (:mod:`binmetrics.table.binning`, :func:`binned_table`, :mod:`binmetrics.evaluation.bounds`).
 """
@@ -19,6 +21,8 @@ with :func:`binmetrics.evaluate` on the same data.
 from binmetrics.engines.binning import binned_table
 from binmetrics.engines.dask_engine import evaluate_dask
 from binmetrics.engines.files import evaluate_file
+from binmetrics.engines.monitoring import MonitorResult, monitor
+from binmetrics.engines.performance import PerformanceEstimate, estimate_performance
 from binmetrics.engines.polars_engine import evaluate_polars
 from binmetrics.engines.registry import FileEngine, file_engines, get_engine, register_engine
 from binmetrics.engines.spark import evaluate_spark
@@ -31,14 +35,18 @@ __all__ = [
     "BinSpec",
     "Binning",
     "FileEngine",
+    "MonitorResult",
+    "PerformanceEstimate",
     "binned_table",
     "error_bounds",
+    "estimate_performance",
     "evaluate_dask",
     "evaluate_file",
     "evaluate_polars",
     "evaluate_spark",
     "file_engines",
     "get_engine",
+    "monitor",
     "register_engine",
     "value_bounds",
 ]

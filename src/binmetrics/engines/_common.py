@@ -389,10 +389,12 @@ class AggregateJob:
         if by_options and not self.by:
             raise TypeError(f"{', '.join(sorted(by_options))}: only with by= (the options of "
                             "evaluate_by)")
-        if not options.higher_is_positive:  # the engines read the score column as given
-            raise ValueError("higher_is_positive=False is not supported by the file and Spark "
-                             "engines: negate the score column (e.g. a view or where the file "
-                             "is written) and use the negated threshold")
+        if not options.higher_is_positive and options.binned:
+            # the bins are cut on the scores as given; negated, they would be other bins
+            raise ValueError("higher_is_positive=False with decimals= or bins= is not "
+                             "supported by the file and Spark engines: negate the score "
+                             "column (e.g. a view or where the file is written) and use the "
+                             "negated threshold")
         nan_policy, threshold = options.nan_policy, options.threshold
         st = self.stats(nan_policy)
         pos = self.resolve_pos_label(st, options.pos_label)
@@ -425,6 +427,8 @@ class AggregateJob:
             if t is not None and spec is not None:
                 t.binning = Binning(spec=spec, score_range=(g.s_min, g.s_max),
                                     raw=raw_sums_from_columns(asm.sums_of(i)), prior=g.prior)
+        if not options.higher_is_positive:  # exact scores: the table of -score, as evaluate
+            tables = [None if t is None else _negated(t) for t in tables]
         if not self.by:
             g, t = groups[0], tables[0]
             assert t is not None
@@ -433,6 +437,13 @@ class AggregateJob:
         return by_tables([(g.key, t, g.n_fin, g.n_pos, g.n_omitted)
                           for g, t in zip(groups, tables, strict=True)],
                          by=self._by_arg, options=options, pos_label=pos, **by_options)
+
+
+def _negated(t: CountTable) -> CountTable:
+    """The count table of the negated scores (descending again), counts unchanged."""
+    neg = CountTable(-t.scores[::-1], t.pos[::-1], t.neg[::-1], weighted=t.weighted)
+    neg.weight_exponent = t.weight_exponent
+    return neg
 
 
 class Assembler:

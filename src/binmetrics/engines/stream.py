@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from binmetrics.engines._windows import RecentRows, to_count_table
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
@@ -37,6 +38,25 @@ from binmetrics.validation import (
 )
 
 __all__ = ["Accumulator"]
+
+
+def _recent_rows(window: Any) -> RecentRows | None:
+    """The window of an Accumulator: None, the last ``window`` rows (an int), or the rows
+    of the last ``window`` of time (a duration: "7D", "12h", a timedelta)."""
+    if window is None:
+        return None
+    if isinstance(window, (int, np.integer)) and not isinstance(window, bool):
+        if window < 1:
+            raise ValueError(f"window={window} must be a positive number of rows")
+        return RecentRows(size=int(window))
+    try:
+        span = pd.Timedelta(window)
+    except (ValueError, TypeError):
+        raise ValueError(f"window={window!r} is neither a number of rows nor a duration; "
+                         "pass e.g. 10_000 or '7D'") from None
+    if pd.isna(span) or span <= pd.Timedelta(0):
+        raise ValueError(f"window={window!r} must be a positive duration, e.g. '7D'")
+    return RecentRows(span=int(span.value))
 
 
 class _State(NamedTuple):
@@ -274,12 +294,20 @@ class Accumulator(Tabular):
     nan_policy : {"raise", "omit"}, default "raise"
         NaN/inf scores: an error, or the rows are dropped and counted in
         :attr:`n_omitted` (a batch of such rows only adds nothing).
+    window : int or str, optional
+        Keep only the most recent rows: an int keeps the last ``window`` rows added (in
+        the order added), a duration ("7D", "12h", a timedelta) the rows whose time
+        (``update(..., time=)``) lies within it of the newest time seen,
+        ``time > newest - window``. The table is kept by adding each batch's table and
+        subtracting the table of the rows that leave (exact counts: the evaluation is
+        that of the rows in the window); the rows in the window are held, weights are
+        not supported, and windowed accumulators do not merge. Default None: every row.
 
     Attributes
     ----------
     n_rows, n_positive_rows, n_omitted, n_batches : int
-        Rows added (after ``nan_policy``), positive rows among them, rows dropped,
-        batches added (empty ones included).
+        Rows added (after ``nan_policy``; in the window, with ``window``), positive rows
+        among them, rows dropped, batches added (empty ones included).
 
     Examples
     --------
@@ -295,10 +323,19 @@ class Accumulator(Tabular):
     (0.8, Confusion(tp=3, fp=1, fn=2, tn=4), 10)
     >>> (a + b).table.equals(bm.CountTable.from_arrays(y, s))
     True
+
+    The last 4 rows of a stream:
+
+    >>> last = Accumulator(window=4).update(y[:6], s[:6]).update(y[6:], s[6:])
+    >>> last.n_rows, last.table.equals(bm.CountTable.from_arrays(y[-4:], s[-4:]))
+    (4, True)
     """
 
-    def __init__(self, *, pos_label: Any = None, nan_policy: NanPolicy = "raise") -> None:
+    def __init__(self, *, pos_label: Any = None, nan_policy: NanPolicy = "raise",
+                 window: int | str | Any = None) -> None:
         EvalOptions(pos_label=pos_label, nan_policy=nan_policy)  # checks them
+        self.window = window
+        self._recent = _recent_rows(window)
         self.pos_label = pos_label
         self.nan_policy: NanPolicy = nan_policy
         self.n_rows = 0
@@ -315,9 +352,12 @@ class Accumulator(Tabular):
 
     # --- adding data ----------------------------------------------------------------
     def update(self, y_true: Any, y_score: Any = None, sample_weight: Any = None, *,
-               label: str | None = None, score: str | None = None,
+               time: Any = None, label: str | None = None, score: str | None = None,
                weight: str | None = None) -> Accumulator:
         """Add one batch (validated as :func:`binmetrics.evaluate` does); returns self.
+
+        With ``window=`` a duration, ``time`` gives each row's time (datetimes, or
+        strings pandas reads as dates); the rows older than the window then leave.
 
         A bad batch is an error naming it ("batch 3: ...") and changes nothing. A
         batch may hold one class only, or carry zero weight only: the labels and the
@@ -361,12 +401,26 @@ class Accumulator(Tabular):
                 self.n_omitted += int(y.size)
                 self.n_batches += 1
                 return self
+            times = self._times_of(time, sample_weight, y.size)
             y_bool, seen, found = self._labels_of(y)
             # weights as given: a batch's unit must stay that of the other batches
             inp = check_binary_inputs(y_bool, s_raw, w_check, nan_policy=self.nan_policy,
                                       rescale_weights=False)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"batch {k}: {exc}") from None
+        if self._recent is not None:  # a window: its table kept by add and subtract
+            if times is not None and inp.n_omitted:
+                times = times[finite]
+            self._recent.add(inp.y, inp.score, times)
+            self._seen = seen
+            if found is not None:
+                self._found_pos = found
+            self.n_rows = self._recent.n_rows
+            self.n_positive_rows = self._recent.table.n_pos
+            self.n_omitted += inp.n_omitted
+            self.n_batches += 1
+            self._table = None
+            return self
         if zero_weights:  # its scores, with no weight (a CountTable must have some)
             scores = np.unique(inp.score)[::-1].copy()
             zeros = np.zeros(scores.size)
@@ -432,6 +486,33 @@ class Accumulator(Tabular):
         roles = ("label", "score", "weight")
         check_names(available, list(zip(roles, cols, strict=False)), where)
 
+    def _times_of(self, time: Any, sample_weight: Any, n: int) -> npt.NDArray[np.int64] | None:
+        """The batch's times in nanoseconds (None without a time window)."""
+        recent = self._recent
+        if recent is None or recent.span is None:
+            if time is not None:
+                raise ValueError("time= is read only with a time window, "
+                                 "Accumulator(window='7D')")
+            if recent is not None and sample_weight is not None:
+                raise ValueError("a windowed Accumulator counts rows: sample_weight is not "
+                                 "supported with window=")
+            return None
+        if sample_weight is not None:
+            raise ValueError("a windowed Accumulator counts rows: sample_weight is not "
+                             "supported with window=")
+        if time is None:
+            raise ValueError(f"window={self.window!r} is a time window: pass each row's "
+                             "time, update(y, p, time=ts)")
+        try:
+            t = pd.DatetimeIndex(pd.to_datetime(as_1d(time, "time")))
+        except (ValueError, TypeError):
+            raise ValueError("time holds values that are not dates or times") from None
+        if t.size != n:
+            raise ValueError(f"time has {t.size} values for {n} rows")
+        if t.hasnans:
+            raise ValueError(f"time has {int(np.count_nonzero(t.isna()))} missing values")
+        return np.asarray(t.asi8, dtype=np.int64)
+
     def _labels_of(self, y: np.ndarray) -> tuple[npt.NDArray[np.bool_], np.ndarray, Any]:
         """The batch's labels as booleans, the labels seen with it, the positive found."""
         missing = pd.isna(y) if y.dtype.kind in "fOUS" else np.zeros(y.size, dtype=bool)
@@ -483,6 +564,9 @@ class Accumulator(Tabular):
         True
         """
         everyone = (self, *others)
+        if any(a._recent is not None for a in everyone):
+            raise TypeError("windowed accumulators do not merge (whose rows are the last "
+                            "ones?); merge accumulators without window=")
         for o in others:
             if not isinstance(o, Accumulator):
                 raise TypeError(f"can only merge Accumulators, got {type(o).__name__}")
@@ -512,6 +596,10 @@ class Accumulator(Tabular):
     @property
     def table(self) -> CountTable:
         """The count table of every batch so far."""
+        if self._table is None and self._recent is not None:
+            if self._recent.n_rows == 0:
+                raise ValueError("the window is empty: update() it with data first")
+            self._table = to_count_table(self._recent.table)
         if self._table is None:
             self._collapse()
             st = self._state
@@ -583,6 +671,9 @@ class Accumulator(Tabular):
                              "omitted": [self.n_omitted]})
 
     def __repr__(self) -> str:
+        if self._recent is not None:
+            return (f"Accumulator(window={self.window!r}, batches={self.n_batches}, "
+                    f"rows={self.n_rows}, distinct_scores={self._recent.table.keys.size})")
         return (f"Accumulator(batches={self.n_batches}, rows={self.n_rows}, "
                 f"distinct_scores={self._state.scores.size + self._pending_size}"
                 f"{' or fewer' if self._pending else ''}, weighted={self._weighted})")

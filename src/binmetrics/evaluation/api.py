@@ -45,6 +45,7 @@ def evaluate(y_true: Any, y_score: ScoreVector, *, threshold: float = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | None = ..., weight: str | None = ...,
              labels: Any = ..., higher_is_positive: bool = ...,
+             case_cost_fp: Any = ..., case_cost_fn: Any = ...,
              **engine_options: Any) -> Evaluation: ...
 
 
@@ -54,6 +55,7 @@ def evaluate(y_true: Any, y_score: ScoreMatrix, *, threshold: float = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
              weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
+             case_cost_fp: Any = ..., case_cost_fn: Any = ...,
              **engine_options: Any) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -63,6 +65,7 @@ def evaluate(y_true: Any = ..., y_score: Any = ..., *, threshold: float = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
              weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
+             case_cost_fp: Any = ..., case_cost_fn: Any = ...,
              **engine_options: Any) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -82,6 +85,8 @@ def evaluate(
     weight: str | None = None,
     labels: Any = None,
     higher_is_positive: bool = DEFAULTS.higher_is_positive,
+    case_cost_fp: Any = None,
+    case_cost_fn: Any = None,
     **engine_options: Any,
 ) -> Evaluation | MulticlassEvaluation:
     """Evaluate a binary classifier: every measure of the registry from one sort.
@@ -133,6 +138,13 @@ def evaluate(
         (:attr:`Evaluation.confusion`, :meth:`~Evaluation.best_threshold`, the curves'
         ``thresholds``, ``roc().at``) are in the scores' own units, with the rule
         ``score <= threshold`` is predicted positive.
+    case_cost_fp, case_cost_fn : array-like, optional
+        Per-case costs (one non-negative finite number per case, e.g. a transaction
+        amount): what each case costs when it is a false positive (read for the
+        negatives) and a false negative (read for the positives); a missing one costs
+        0. The count table carries their weighted sums per distinct score, so
+        ``expected_cost`` and ``best_threshold("expected_cost")`` sum them exactly
+        (:mod:`binmetrics.evaluation.case_costs`).
     **engine_options :
         For a Polars LazyFrame or a Dask DataFrame (``data``, with ``label``, ``score``
         and ``weight`` naming its columns), which are counted where they are by the
@@ -186,15 +198,19 @@ def evaluate(
     """
     engine = frame_engine(data if data is not None else y_true, engine_options)
     if engine is not None:  # a Polars LazyFrame, a Dask DataFrame: counted where it is
-        if y_score is not None or sample_weight is not None or labels is not None:
+        if y_score is not None or sample_weight is not None or labels is not None or \
+                case_cost_fp is not None or case_cost_fn is not None:
             raise TypeError(f"a {engine.name} frame is evaluated by its columns: "
-                            "evaluate(frame, label='y', score='p', weight='w')")
+                            "evaluate(frame, label='y', score='p', weight='w'), without "
+                            "case costs")
         return engine.evaluate(
             data if data is not None else y_true, label=label, score=score, weight=weight,
             threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
             undefined=undefined, pi0=pi0, higher_is_positive=higher_is_positive,
             **engine_options)
     no_engine_options(engine_options, "evaluate")
+    # the model's name where the user gave one: the score column, or the Series' name
+    model_name = score if isinstance(score, str) else getattr(y_score, "name", None)
     if data is not None or label is not None or score is not None or weight is not None:
         y_true, y_score, sample_weight = _from_table(
             data if data is not None else y_true, y_score if data is not None else None,
@@ -247,8 +263,16 @@ def evaluate(
         raise
     table = CountTable.from_validated(inp.y, opts.oriented(inp.score), inp.weight)
     table.weight_exponent = inp.weight_exponent
-    return opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
-                           n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
+    if case_cost_fp is not None or case_cost_fn is not None:
+        from binmetrics.evaluation.case_costs import attach_case_costs
+
+        table = attach_case_costs(table, inp, opts.oriented(inp.score), case_cost_fp,
+                                  case_cost_fn)
+    ev = opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
+                         n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
+    if isinstance(model_name, str) and model_name:  # decision_curve's default name
+        ev._model_name = model_name  # type: ignore[attr-defined]
+    return ev
 
 
 def _column(data: Any, name: str, role: str) -> Any:

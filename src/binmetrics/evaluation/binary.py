@@ -5,14 +5,15 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
-
-import numpy as np
 
 from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.evaluation.chart_inputs import PlotSource
+from binmetrics.evaluation.cut_choice import BestThreshold
 from binmetrics.evaluation.inference_methods import InferenceMethods
+from binmetrics.evaluation.per_case import PerCaseMethods
+from binmetrics.evaluation.thresholds import ThresholdMethods
+from binmetrics.evaluation.tracking import TrackingMethods
 from binmetrics.exceptions import (
     Deferred,
     SumsUnavailable,
@@ -26,10 +27,11 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
-from binmetrics.formatting import Tabular, format_number, frame_text
+from binmetrics.formatting import frame_text
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
 from binmetrics.table.counts import Confusion, CountTable
+from binmetrics.table.threshold_range import warn_threshold_range as _warn_range
 from binmetrics.validation import check_threshold
 
 if TYPE_CHECKING:
@@ -85,32 +87,11 @@ def warn_threshold_range(table: CountTable, threshold: float, *,
     >>> print(caught[0].message)
     threshold 1.5 is outside the scores' range [0.2, 0.9]: every case is predicted negative
     """
-    if table.n_distinct == 0:
-        return
-    # compared in the table's units (which hold -score when lower means positive),
-    # reported in the user's
-    cut = threshold if higher_is_positive else -threshold
-    low, high = float(table.scores.min()), float(table.scores.max())
-    if not low <= cut <= high:
-        side = "positive" if cut <= low else "negative"
-        if not higher_is_positive:
-            low, high = -high, -low
-        warn_at_user(f"threshold {threshold:g} is outside the scores' range "
-                     f"[{format_number(low)}, {format_number(high)}]: every case is "
-                     f"predicted {side}")
+    _warn_range(table, threshold, higher_is_positive=higher_is_positive)
 
 
-@dataclass(frozen=True, repr=False)
-class BestThreshold(Tabular):
-    """The cut that optimises a confusion measure: ``score >= threshold`` is positive."""
-
-    measure: str
-    threshold: float
-    value: float
-    confusion: Confusion
-
-
-class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
+class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCaseMethods,
+                 PlotSource, TrackingMethods):
     """All measures of one classifier on one data set, computed from its count table.
 
     Create it with :func:`evaluate`. Index it with any measure id or alias
@@ -490,71 +471,6 @@ class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
                                  higher_is_positive=self.higher_is_positive)
         return ev
 
-    def best_threshold(self, measure: str = "informedness", *,
-                       weights: tuple[float, float] | None = None,
-                       **params: Any) -> BestThreshold:
-        """The threshold whose cut optimises a confusion measure, with its value.
-
-        Every cut of the table is scored at once (the measure is vectorised over
-        the cumulative counts). Higher is better unless the measure's direction
-        says otherwise; among equal values the strictest cut wins (the highest
-        threshold; the lowest when lower scores mean positive, whose thresholds are
-        reported in the scores' own units).
-
-        pROC's ``coords(roc, "best")``: ``"closest_topleft"``, or ``"youden"`` with
-        ``weights=(cost, prevalence)`` (``best.weights``), maximise pROC's criterion
-        (:func:`binmetrics.curves.roc_tools.roc_criterion`); the value reported is pROC's
-        (TPR + r TNR, or the weighted squared distance to the top left corner). The cut
-        is pROC's ROC point; its threshold is the score (``score >= threshold``) where
-        pROC gives the midpoint to the next score.
-
-        Examples
-        --------
-        >>> import binmetrics as bm
-        >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
-        ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
-        >>> best = ev.best_threshold("informedness")
-        >>> best.threshold, round(best.value, 12)
-        (0.5, 0.6)
-        """
-        criterion = measure if measure == "closest_topleft" else (
-            "youden" if weights is not None and get_measure(measure).id == "informedness"
-            else None)
-        if criterion is not None:
-            from binmetrics.curves.roc_tools import roc_criterion
-
-            roc = self.roc()
-            crit = roc_criterion(roc.tpr, roc.fpr, criterion, weights)
-            k = int(np.nanargmax(crit)) if not np.all(np.isnan(crit)) else 0
-            th = float(self.table.thresholds()[k])
-            value = -float(crit[k]) if criterion == "closest_topleft" else float(crit[k])
-            return BestThreshold(criterion, self.oriented(th), value,
-                                 self._shown(self.table.confusion(th)))
-        if weights is not None:
-            raise ValueError("weights=(cost, prevalence) apply to 'youden' (informedness) "
-                             "and 'closest_topleft' (pROC's best.weights)")
-        m = get_measure(measure)
-        if m.family != "confusion":
-            raise ValueError(f"{m.id} is a {m.family} measure; best_threshold needs a "
-                             "confusion measure (one that depends on the threshold)")
-        if m.direction == 0:
-            raise ValueError(f"{m.id} has no direction (neither higher nor lower is better)")
-        curves = self.threshold_curves()
-        values = curves.measure(m.id, **params)
-        if np.all(np.isnan(values)):
-            with undefined_policy(self.undefined):
-                from binmetrics.exceptions import report_undefined
-
-                report_undefined(m.id, "it is undefined at every threshold")
-            return BestThreshold(m.id, float("nan"), float("nan"), self.confusion)
-        # not np.nanargmax: it reads NaN as -inf, so a best value of -inf could pick a NaN
-        defined = np.flatnonzero(~np.isnan(values))
-        kept = values[defined]
-        k = int(defined[np.argmax(kept) if m.direction > 0 else np.argmin(kept)])
-        th = float(self.table.thresholds()[k])
-        return BestThreshold(m.id, self.oriented(th), float(values[k]),
-                             self._shown(self.table.confusion(th)))
-
     def ranking_table(self) -> pd.DataFrame:
         """Berrar's Figure 2: one row per distinct score with the cut's cumulative
         positives, TPR, FPR, precision and lift
@@ -654,7 +570,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, PlotSource):
 
     # --- display -----------------------------------------------------------------------
     def summary(self, *, ci: bool = True, level: float = 0.95, n_resamples: int = 2000,
-                random_state: Any = None, progress: Any = None) -> Summary:
+                random_state: Any = None, progress: Any = "interactive") -> Summary:
         """A classification-report style view: counts, threshold, confusion matrix, each
         class's precision, recall, F1 and support, and the main measures with intervals
         (``ci=False``: without them). ``.to_frame()`` gives the measures.

@@ -18,6 +18,7 @@ import pandas as pd
 from binmetrics.backends import THREAD_ROWS, axes, pyplot, thread_map
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.frames import frame_engine, no_engine_options
+from binmetrics.evaluation.group_gaps import GroupComparisons
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once
 from binmetrics.formatting import Tabular
@@ -41,7 +42,7 @@ __all__ = ["ByResult", "by_tables", "evaluate_by"]
 _FIXED = ("n", "positives", "prevalence")
 
 
-class ByResult(Tabular):
+class ByResult(GroupComparisons, Tabular):
     """The result of :func:`evaluate_by`: one row per group, in the order of the keys.
 
     Attributes
@@ -62,13 +63,26 @@ class ByResult(Tabular):
     measures : list of str
         The ids of the measures in the result.
     pos_label : the label of the positive class (found on all the rows).
+    tables : dict
+        key -> the group's count table (None when no row has a finite score), also
+        for the groups not evaluated: :attr:`overall` merges them.
+    options : EvalOptions
+        The evaluation options shared by the groups.
+
+    The between-group comparisons (:meth:`difference`, :meth:`ratio`,
+    :meth:`group_min`, :meth:`group_max`, :meth:`by_group`, :attr:`overall`) come
+    from :class:`~binmetrics.evaluation.group_gaps.GroupComparisons`.
     """
 
     def __init__(self, frame: pd.DataFrame, *, by: list[str], keys: list[Any],
                  evaluations: dict[Any, Evaluation | None],
                  calibrated_evaluations: dict[Any, Evaluation | None],
-                 pi0: float | None, measures: list[str], pos_label: Any = None) -> None:
+                 pi0: float | None, measures: list[str], pos_label: Any = None,
+                 tables: dict[Any, CountTable | None] | None = None,
+                 options: EvalOptions = DEFAULTS) -> None:
         self._frame = frame
+        self.tables = {} if tables is None else tables
+        self.options = options
         self.pos_label = pos_label
         self.by = by
         self.keys = keys
@@ -503,6 +517,7 @@ def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, 
     rows: list[dict[str, Any]] = []
     reasons: list[str] = []
     evaluations: dict[Any, Evaluation | None] = {}
+    tables: dict[Any, CountTable | None] = {}
     for key, table, n, n_pos, n_omitted in groups:
         row: dict[str, Any] = dict(zip(names, key, strict=True))
         row.update(n=n, positives=n_pos,
@@ -513,6 +528,7 @@ def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, 
             ev = opts.evaluation(table, pos_label=pos_label, n_omitted=n_omitted, n_rows=n,
                                  n_positive_rows=n_pos, calibrate=False, check_range=False)
         evaluations[key if tuple_keys else key[0]] = ev
+        tables[key if tuple_keys else key[0]] = table
         rows.append(row)
         reasons.append(reason)
 
@@ -563,7 +579,7 @@ def _by_result(groups: list[tuple[tuple[Any, ...], CountTable | None, int, int, 
     frame.attrs["pi0"] = p0
     return ByResult(frame, by=names, keys=list(evaluations), evaluations=evaluations,
                     calibrated_evaluations=calibrated, pi0=p0, measures=ids,
-                    pos_label=pos_label)
+                    pos_label=pos_label, tables=tables, options=opts)
 
 
 def _group_bounds(ev: Evaluation | None, ids: list[str], chosen: list[Measure], suffix: str,

@@ -66,12 +66,26 @@ class CalibrationMethods:
 
     def decision_curve(self, thresholds: Any = None, *,
                        others: Mapping[str, Any] | None = None,
-                       name: str = "model") -> DecisionCurve:
+                       name: str | None = None) -> DecisionCurve:
         """Net benefit against the threshold probability, with treat all and treat none
         (default thresholds 0.01, 0.02, ..., 0.99). ``others``: more evaluations of the
-        same cases (name -> Evaluation) drawn on the same curve."""
+        same cases (name -> Evaluation) drawn on the same curve. ``name``: this model's
+        name; default the name the user gave its scores (``bm.evaluate(df, score="p")``:
+        "p"; a pandas Series: its name), else "model".
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import binmetrics as bm
+        >>> df = pd.DataFrame({"y": [1, 0, 1, 0], "p_lr": [.8, .3, .6, .4]})
+        >>> dc = bm.evaluate(df, label="y", score="p_lr").decision_curve([0.5])
+        >>> dc.to_frame()["model"].tolist()[0]
+        'p_lr'
+        """
         from binmetrics.curves.calibration import DecisionCurve
 
+        if name is None:
+            name = getattr(self, "_model_name", None) or "model"
         tables = {name: self.table}
         for k, ev in (others or {}).items():
             tables[k] = ev.table

@@ -85,11 +85,14 @@ def _gain_report(models: Sequence[tuple[str | None, Any]], max_points: int) -> d
 
 # --- the curves ---------------------------------------------------------------------------------
 @register_plot_kind("roc", title="ROC curve",
-                    description="ROC curve, convex hull, random line (Berrar Fig. 5a, 6a, 6c)",
+                    description="ROC curve, convex hull, random line; shade= fills the "
+                                "AUC, Gini or AUCH area (Berrar Fig. 5a, 6a-c)",
                     needs_both_classes=True)
-def roc_data(models: Models, *, hull: bool = True) -> ChartData:
-    """Each model's ROC curve and, with ``hull``, its convex hull; the random line."""
-    return combine([(name, ev.roc().chart(hull=hull)) for name, ev in models])
+def roc_data(models: Models, *, hull: bool = True,
+             shade: str | Sequence[str] | None = None) -> ChartData:
+    """Each model's ROC curve and, with ``hull``, its convex hull; the random line;
+    ``shade``: the areas "auc", "gini", "auch" filled (Berrar Fig. 6a-c)."""
+    return combine([(name, ev.roc().chart(hull=hull, shade=shade)) for name, ev in models])
 
 
 @register_plot_kind("threshold", title="TPR and FPR against the threshold",
@@ -390,13 +393,13 @@ def confusion_matrix_data(models: Models, *, threshold: float | None = None,
     """The confusion matrix of one model: counts and row percentages in each cell (rows
     actual, columns predicted; a binary one positive first at ``threshold``, default the
     evaluation's own; a multiclass one k x k, argmax predictions)."""
-    from binmetrics.evaluation.multiclass import MulticlassEvaluation
+    from binmetrics.evaluation.chart_inputs import MulticlassSource
 
     if len(models) != 1:
         raise ValueError(f"plot.confusion_matrix draws one model; got {len(models)} "
                          "(draw each on its own Axes)")
     ((name, obj),) = models
-    if isinstance(obj, MulticlassEvaluation):
+    if isinstance(obj, MulticlassSource):
         if threshold is not None:
             raise ValueError("plot.confusion_matrix: a multiclass prediction is the argmax; "
                              "threshold does not apply")
@@ -418,3 +421,7 @@ def confusion_matrix_data(models: Models, *, threshold: float | None = None,
                         for k in range(cm.shape[1])) for r in range(cm.shape[0]))
     return ChartData("confusion_matrix", label(name, title), "predicted", "actual", (),
                      heatmap=Heatmap(share, texts, labels, labels, cmap), legend=None)
+
+
+# the per-case kind (Berrar Fig. 8b) is declared after the kinds above
+from binmetrics.evaluation import chart_cases  # noqa: E402, F401

@@ -14,13 +14,30 @@ import numpy.typing as npt
 
 from binmetrics.validation import check_threshold
 
-__all__ = ["FloatArray", "Models", "PlotSource", "label", "models_of", "need_both",
-           "operating_threshold", "rule_label", "table_cut"]
+__all__ = ["FloatArray", "Models", "MulticlassSource", "PlotSource", "label", "models_of",
+           "need_both", "operating_threshold", "rule_label", "table_cut"]
 
 FloatArray = npt.NDArray[np.float64]
 #: ``[(name or None, Evaluation)]``: an Evaluation is typed ``Any`` here, as this module
 #: cannot import its class (see :class:`PlotSource`)
 Models = list[tuple[str | None, Any]]
+
+
+class MulticlassSource:
+    """What the multiclass plot kinds draw (a
+    :class:`~binmetrics.evaluation.multiclass.MulticlassEvaluation`): a base class here,
+    so that the drawing modules need not import the multiclass module (which draws
+    through them)."""
+
+    weighted: bool
+
+    @property
+    def classes(self) -> list[Any]:
+        raise NotImplementedError
+
+    @property
+    def confusion_matrix(self) -> Any:
+        raise NotImplementedError
 
 
 class PlotSource:
@@ -37,9 +54,7 @@ class PlotSource:
 def models_of(ev_or_models: Any, feature: str, *, multiclass: bool = False) -> Models:
     """``[(name or None, Evaluation)]`` from an Evaluation or a mapping of them (also
     MulticlassEvaluation with ``multiclass``)."""
-    from binmetrics.evaluation.multiclass import MulticlassEvaluation
-
-    kinds: tuple[type, ...] = (PlotSource, MulticlassEvaluation) if multiclass else (PlotSource,)
+    kinds: tuple[type, ...] = (PlotSource, MulticlassSource) if multiclass else (PlotSource,)
     if isinstance(ev_or_models, kinds):
         return [(None, ev_or_models)]
     if isinstance(ev_or_models, Mapping):
@@ -57,9 +72,7 @@ def models_of(ev_or_models: Any, feature: str, *, multiclass: bool = False) -> M
 
 
 def _multiclass_hint(obj: Any) -> str:
-    from binmetrics.evaluation.multiclass import MulticlassEvaluation
-
-    if isinstance(obj, MulticlassEvaluation):
+    if isinstance(obj, MulticlassSource):
         return (" (for one class of a multiclass model, plot its one-vs-rest evaluation "
                 "bm.Evaluation(mev.table(cls)))")
     return ""

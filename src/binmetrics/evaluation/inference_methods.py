@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from binmetrics.exceptions import UndefinedPolicy, undefined_policy
+from binmetrics.exceptions import (
+    UndefinedPolicy,
+    caveats_once,
+    report_caveat,
+    undefined_policy,
+)
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import select_measures
 from binmetrics.progress import as_callback
@@ -58,7 +63,7 @@ class InferenceMethods:
         kind: str = "percentile",
         stratified: bool = True,
         random_state: Any = None,
-        progress: Any = None,
+        progress: Any = "interactive",
         **params: Any,
     ) -> Interval:
         """Confidence interval of one measure.
@@ -77,8 +82,11 @@ class InferenceMethods:
         n_resamples, kind, stratified, random_state :
             For the bootstrap: replicates (without re-sorting, see
             :func:`binmetrics.inference.resampling.bootstrap`), "percentile", "basic" or "bca",
-            per-class resampling, and the seed (same seed, same interval);
-            ``progress(done, total)`` is called as the replicates are drawn.
+            per-class resampling, and the seed (same seed, same interval).
+        progress : default "interactive"
+            A bar on a terminal or in a notebook while the replicates are drawn (when
+            that lasts more than a couple of seconds), nothing elsewhere; True, False
+            or a ``callable(done, total)`` (see :mod:`binmetrics.progress`).
         **params : the measure's own parameters (``beta=2``...).
 
         Returns
@@ -95,8 +103,8 @@ class InferenceMethods:
         >>> low, high = ev.ci("sensitivity")  # Clopper-Pearson, Berrar's [0.1466, 0.9473]
         >>> round(low, 4), round(high, 4)
         (0.1466, 0.9473)
-        >>> ci = ev.ci("mcc", n_resamples=500, random_state=0)
-        >>> ci.method, bool(ci.low < ev["mcc"] < ci.high)
+        >>> ci = ev.ci("informedness", n_resamples=500, random_state=0)
+        >>> ci.method, bool(ci.low < ev["informedness"] < ci.high)
         ('bootstrap-percentile', True)
         """
         from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
@@ -128,6 +136,22 @@ class InferenceMethods:
                                  f"({self.table.binning.describe()}) would use the bin "
                                  "representatives; leave the probabilistic measures out "
                                  "or evaluate the exact scores")
+
+    def _left_unresampled(self, boot: list[Measure]) -> set[str]:
+        """In a table of many measures, those a bootstrap of binned scores cannot give
+        (the probabilistic ones: :meth:`_check_resampled`): left without an interval,
+        named once in one caveat with the reason, instead of failing the whole table."""
+        if self.table.binning is None:
+            return set()
+        left = [m.id for m in boot if m.family == "probabilistic"]
+        reason = (f"no interval: resampling binned scores ({self.table.binning.describe()}) "
+                  "would use the bin representatives, not the raw scores; their values are "
+                  "exact (the engine summed the raw scores), evaluate the exact scores for "
+                  "their intervals")
+        with caveats_once():  # one warning naming them all
+            for mid in left:
+                report_caveat(mid, reason, cause="binned-interval")
+        return set(left)
 
     def _ci_methods(self, m: Measure, ci_methods: Any) -> tuple[str, ...]:
         # a calibrated table's weights are not case counts, so its closed forms do not
@@ -177,22 +201,25 @@ class InferenceMethods:
         kind: str = "percentile",
         stratified: bool = True,
         random_state: Any = None,
-        progress: Any = None,
+        progress: Any = "interactive",
     ) -> pd.DataFrame:
         """Intervals of many measures as a DataFrame (id, value, low, high, method, level).
 
         ``method="auto"`` picks per measure the exact interval for proportions,
         DeLong for the AUC and the bootstrap for the rest; a mapping gives a method
         per measure id ("auto" for those it leaves out). All bootstrapped measures
-        share one set of replicates. Default: every registered measure (those that
-        are NaN are listed with NaN bounds).
+        share one set of replicates, drawn once: the same seed gives each measure the
+        same interval as :meth:`ci` gives it, whatever other measures are asked.
+        Default: every registered measure (those that are NaN are listed with NaN
+        bounds). ``progress`` is as in :meth:`ci` (default: a bar on a terminal or in a
+        notebook, nothing elsewhere).
 
         Examples
         --------
         >>> import binmetrics as bm
         >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
         ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1], threshold=0.55)
-        >>> ev.ci_table(["sensitivity", "auc", "mcc"], n_resamples=200,
+        >>> ev.ci_table(["sensitivity", "auc", "informedness"], n_resamples=200,
         ...             random_state=0).method.tolist()
         ['clopper-pearson', 'delong', 'bootstrap-percentile']
         """
@@ -215,11 +242,17 @@ class InferenceMethods:
         if self.pi0 is not None and set(plan.values()) != {"bootstrap"}:
             raise ValueError("calibrated measures have bootstrap intervals only")
         boot = [m for m in chosen if plan[m.id] == "bootstrap" and not np.isnan(values[m.id])]
+        left = self._left_unresampled(boot)
+        boot = [m for m in boot if m.id not in left]
         result = (self._bootstrap(boot, {}, n_resamples, stratified, random_state, progress)
                   if boot else None)
         rows = []
         for m in chosen:
             low = high = float("nan")
+            if m.id in left:
+                rows.append({"id": m.id, "value": values[m.id], "low": low, "high": high,
+                             "method": "none", "level": level})
+                continue
             if not np.isnan(values[m.id]):
                 if plan[m.id] == "bootstrap":
                     assert result is not None  # every defined bootstrapped measure is in it

@@ -35,16 +35,18 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from binmetrics.evaluation.multiclass_ci import MulticlassInferenceMethods
+from binmetrics.evaluation.multiclass_report import MulticlassViews
 from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
     UndefinedPolicy,
+    asked_for,
     undefined_message,
     undefined_policy,
 )
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.multiclass import ROW_SUM_TOL, MulticlassData
-from binmetrics.measures.multiclass import accuracy as native_accuracy
 from binmetrics.measures.ovo import OVO_AVERAGES, one_vs_one_auc
 from binmetrics.measures.registry import Family, iter_measures, select_measures
 from binmetrics.table.counts import Confusion, CountTable
@@ -227,7 +229,7 @@ def _user_stacklevel() -> int:
 
 
 # --- the evaluation ------------------------------------------------------------------------
-class MulticlassEvaluation:
+class MulticlassEvaluation(MulticlassInferenceMethods, MulticlassViews):
     """All measures of one multiclass classifier on one data set.
 
     Create it with :func:`evaluate_multiclass` (or :func:`binmetrics.evaluate` with a
@@ -245,8 +247,16 @@ class MulticlassEvaluation:
     >>> proba = [[.7, .2, .1], [.2, .5, .3], [.1, .3, .6],
     ...          [.3, .4, .3], [.2, .6, .2], [.5, .1, .4]]
     >>> mev = bm.evaluate(y, proba)
-    >>> mev
-    MulticlassEvaluation(n=6, classes=['a', 'b', 'c'], accuracy=0.6667, average='weighted')
+    >>> mev  # the main measures; mev.summary() is scikit-learn's classification_report
+    MulticlassEvaluation(n=6, classes=['a', 'b', 'c'], average='weighted')
+    id                   value
+    accuracy          0.666667
+    balanced_accuracy 0.666667
+    mcc               0.522233
+    kappa                  0.5
+    brier             0.396667
+    log_loss            1.0079
+    auc               0.958333
     >>> mev["accuracy"], round(mev["mcc"], 4), round(mev["kappa"], 4)
     (0.6666666666666666, 0.5222, 0.5)
     >>> round(mev["recall"], 4), round(mev.value("recall", average="macro"), 4)
@@ -647,7 +657,9 @@ class MulticlassEvaluation:
                         measures: Iterable[str | Measure] | None = None) -> pd.DataFrame:
         """One-vs-rest values of every measure (rows) for every class (columns)."""
         chosen = select_measures(family, measures)
-        with self._collecting():
+        # as to_dict: the caveats that need a judgement (BEDROC's) for the measures named
+        with asked_for(() if measures is None else [m.id for m in chosen]), \
+                self._collecting():
             data = {m.id: np.array(self._per_class_values(m, m.resolve_params()))
                     for m in chosen}
         return pd.DataFrame.from_dict(data, orient="index",
@@ -659,12 +671,6 @@ class MulticlassEvaluation:
 
         return measures_table(quiet_values(self), repr(self))
 
-    def __repr__(self) -> str:
-        acc = native_accuracy(self._data)
-        total = self._cm.sum()
-        n = f"{total:g}" if self.weighted else f"{int(total)}"
-        return (f"MulticlassEvaluation(n={n}, classes={self._classes!r}, accuracy={acc:.4g}, "
-                f"average={self.average!r})")
 
 
 def evaluate_multiclass(

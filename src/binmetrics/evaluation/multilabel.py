@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.evaluation.binary import Evaluation
+from binmetrics.evaluation.multilabel_ci import MultilabelInferenceMethods
 from binmetrics.exceptions import (
     UndefinedMeasureWarning,
     UndefinedPolicy,
@@ -44,7 +45,7 @@ def _matrix(x: Any, name: str) -> npt.NDArray[np.float64]:
     return a
 
 
-class MultilabelEvaluation(Tabular):
+class MultilabelEvaluation(MultilabelInferenceMethods, Tabular):
     """Every registered measure of a multilabel classifier (:func:`evaluate_multilabel`).
 
     ``lev.value(id, average=...)``: ``"macro"`` (mean over the labels), ``"weighted"``

@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from binmetrics.evaluation.binary import Evaluation, warn_threshold_range
+from binmetrics.evaluation.binary import Evaluation
 from binmetrics.exceptions import UndefinedPolicy, undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.table.binning import check_bin_args
 from binmetrics.table.counts import CountTable
+from binmetrics.table.threshold_range import DEFAULT_THRESHOLD, warn_threshold_range
 from binmetrics.validation import NanPolicy, check_in_range, check_nan_policy, check_threshold
 
 __all__ = ["PI0_RULES", "EvalOptions", "check_pi0"]
@@ -55,7 +56,7 @@ def check_pi0(pi0: Any) -> float | str | None:
 
 #: the default threshold, one object: a front door whose threshold *is* it was not given
 #: one (the out-of-range warning is for thresholds the user chose)
-_DEFAULT_THRESHOLD = 0.5
+_DEFAULT_THRESHOLD = DEFAULT_THRESHOLD  # the same object: told apart by identity
 
 
 @dataclass(frozen=True, repr=False)
@@ -142,12 +143,14 @@ class EvalOptions(Tabular):
         calibrated to the options' ``pi0`` (a number) unless ``calibrate=False``; a
         threshold the user gave that lies outside the scores' range warns unless
         ``check_range=False`` (the groups of ``evaluate_by``, where one group's scores
-        may all lie on one side). The default threshold never warns, nor does
-        ``undefined="ignore"`` (which silences the caveats of degenerate input)."""
-        if check_range and getattr(self, "_threshold_given", True) and \
-                self.undefined != "ignore":
+        may all lie on one side). The default threshold warns too, saying it is the default
+        (scores on another scale, e.g. docking scores, would otherwise be cut at 0.5
+        without a word); ``undefined="ignore"`` silences it (with the caveats of
+        degenerate input)."""
+        if check_range and self.undefined != "ignore":
             warn_threshold_range(table, self.threshold,
-                                 higher_is_positive=self.higher_is_positive)
+                                 higher_is_positive=self.higher_is_positive,
+                                 default=not getattr(self, "_threshold_given", True))
         ev = Evaluation(table, threshold=self.threshold,
                         pos_label=self.pos_label if pos_label is None else pos_label,
                         n_omitted=n_omitted, undefined=self.undefined, n_rows=n_rows,

@@ -132,9 +132,9 @@ class PlotKind:
 
     def applies_to(self, ev: Any) -> bool:
         """Whether this kind can draw the evaluation ``ev``."""
-        from binmetrics.evaluation.multiclass import MulticlassEvaluation
+        from binmetrics.evaluation.chart_inputs import MulticlassSource
 
-        if isinstance(ev, MulticlassEvaluation):
+        if isinstance(ev, MulticlassSource):
             return self.multiclass
         t = ev.table
         return ((not self.needs_both_classes or (t.P > 0 and t.N > 0))

@@ -110,7 +110,7 @@ class Summary:
 
 def summarize(ev: Any, *, ci: bool = True, level: float = 0.95,
               n_resamples: int = 2000, random_state: Any = None,
-              progress: Any = None) -> Summary:
+              progress: Any = "interactive") -> Summary:
     """The :class:`Summary` of ``ev``, an :class:`~binmetrics.Evaluation` (what
     :meth:`Evaluation.summary` returns; this module does not import the Evaluation,
     which imports it)."""

@@ -1,5 +1,13 @@
 """The public names of binmetrics.inference (read at import: binmetrics.lazy_names)."""
 
+from binmetrics.inference.clustered import (
+    cluster_bootstrap as cluster_bootstrap,
+    cluster_draws as cluster_draws,
+    ClusterBootstrapResult as ClusterBootstrapResult,
+    clustered_auc_ci as clustered_auc_ci,
+    clustered_auc_variance as clustered_auc_variance,
+    ClusteredTable as ClusteredTable,
+)
 from binmetrics.inference.delong import (
     delong_contrast as delong_contrast,
     delong_placements as delong_placements,

@@ -21,7 +21,7 @@ The methods and their conventions are described in :mod:`binmetrics.inference.re
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -35,6 +35,7 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
+from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures._util import dot
 from binmetrics.measures.kernels import Kernel, auc_transform
@@ -81,6 +82,7 @@ class _Target:
     func: Callable[..., Any]
     params: Mapping[str, Any]
     kernel: Kernel | None  # the measure's resampling kernel, if the registry declares one
+    sums: tuple[Any, ...] = ()  # the measure's sum groups (registry), read from replicate sums
 
     def value(self, table: CountTable, threshold: float) -> float:
         if self.family == "confusion":
@@ -114,7 +116,7 @@ def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> l
             m = get_measure(item)
             p = m.resolve_params(**wanted.get(m.id, {}))
             out.append(_Target(m.id, m.family, m.func, MappingProxyType(p),
-                               m.resampling_kernel))
+                               m.resampling_kernel, m.sums if m.family == "probabilistic" else ()))
         elif callable(item):
             name = str(getattr(item, "__name__", "statistic"))
             out.append(_Target(name, "callable", item, MappingProxyType({}), None))
@@ -200,10 +202,9 @@ class _Stratum:
     unit_weight: float  # weight of each drawn case
     method: str  # "index": draw case (or cell) indices; "counts": multinomial counts
     unit_start: IntArray  # cumulative units per local cell (units: cases or cells)
-    unit_cell: npt.NDArray[np.intp] | None  # case -> local cell (unweighted index draws)
+    unit_cell: npt.NDArray[np.intp] | None  # case -> local cell (None: one case per cell)
     cum_weight: FloatArray | None  # weighted index draws
     probs: FloatArray | None  # multinomial draws
-    _keys: dict[str, tuple[npt.NDArray[Any], int]] = field(default_factory=dict)
 
     @property
     def n_units(self) -> int:
@@ -219,17 +220,6 @@ class _Stratum:
         x *= self.cum_weight[-1]
         u = np.searchsorted(self.cum_weight, x, side="right")
         return np.minimum(u, self.hi - self.lo - 1)
-
-    def unit_keys(self, level: str,
-                  cell_key: npt.NDArray[np.intp]) -> tuple[npt.NDArray[Any], int]:
-        """Each unit's key at a level, relative to the stratum's smallest key, and that key
-        (the strata's key ranges never overlap)."""
-        if level not in self._keys:
-            local = cell_key[self.lo:self.hi]
-            k0 = int(local.min()) if local.size else 0
-            rel = (local - k0).astype(np.intp)
-            self._keys[level] = (rel if self.unit_cell is None else rel[self.unit_cell], k0)
-        return self._keys[level]
 
     def count_in(self, d: npt.NDArray[Any], c0: int, c1: int) -> npt.NDArray[Any]:
         """Per replicate, the number of draws in the global cells [c0, c1)."""
@@ -309,6 +299,8 @@ class _BootstrapSampler:
         G = table.n_distinct
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n_draws, 2 * G, 1))
         self._levels: dict[str, tuple[npt.NDArray[np.intp], int]] = {}
+        self._plan: Any = None
+        self._runs: dict[str, tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]] = {}
 
     def _stratum(self, lo: int, hi: int, draws: int, unit: float) -> _Stratum:
         w = self.cells.weight[lo:hi]
@@ -325,7 +317,9 @@ class _BootstrapSampler:
             return _Stratum(lo, hi, draws, unit, method, start, None, cum, probs)
         counts = w.astype(np.int64)
         start = np.concatenate(([0], np.cumsum(counts)))
-        unit_cell = np.repeat(np.arange(n_cells, dtype=np.intp), counts)
+        # one case per cell (distinct scores): a case is its cell, no look-up per draw
+        unit_cell = (None if start[-1] == n_cells else
+                     np.repeat(np.arange(n_cells, dtype=np.intp), counts))
         return _Stratum(lo, hi, draws, unit, method, start, unit_cell, None, None)
 
     def level(self, name: str) -> tuple[npt.NDArray[np.intp], int]:
@@ -349,6 +343,28 @@ class _BootstrapSampler:
         n_pos_groups = int(np.count_nonzero(self.table.pos))
         return "slot" if 2 * n_pos_groups + 1 < self.table.n_distinct else "group"
 
+    def runs(self, level: str, i: int) -> tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]:
+        """The runs of stratum i's cells that share a key at ``level`` (their starts, None
+        when every cell has its own key) and the runs' keys."""
+        name = f"{level}:{i}"
+        if name not in self._runs:
+            key, _ = self.level(level)
+            st = self.strata[i]
+            k = key[st.lo:st.hi]
+            assert k.size < 2 or bool((k[1:] >= k[:-1]).all())  # non-decreasing
+            if k.size < 2 or bool((k[1:] > k[:-1]).all()):
+                self._runs[name] = (None, k)
+            else:
+                starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]]).astype(np.intp)
+                self._runs[name] = (starts, k[starts])
+        return self._runs[name]
+
+    def sums_plan(self, groups: list[Any]) -> _SumsPlan:
+        """The terms of ``groups`` over the cells, taken once per sampler."""
+        if self._plan is None:
+            self._plan = _SumsPlan(self, groups)
+        return self._plan
+
     def blocks(self, rng: np.random.Generator, n: int) -> Iterator[_BootstrapBlock]:
         done = 0
         while done < n:
@@ -368,27 +384,52 @@ class _BootstrapBlock:
         self._cache: dict[str, Any] = {}
 
     def counts(self, level: str) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-        """(pos, neg) count matrices of shape (size, width): weights for weighted tables."""
+        """(pos, neg) count matrices of shape (size, width): weights for weighted tables.
+
+        Summed from the block's cell counts (:meth:`cell_counts`, one count of the draws
+        per replicate shared by every level and by the replicate sums): within a
+        stratum the cells' keys never decrease, so a level's count is a sum over a run
+        of adjacent cells."""
         if level in self._cache:
             return self._cache[level]
-        key, width = self.s.level(level)
+        _, width = self.s.level(level)
         weighted = self.s.table.weighted
         both: npt.NDArray[Any] = np.zeros((self.size, 2 * width),
                                           dtype=np.float64 if weighted else np.int64)
-        for st, d in zip(self.s.strata, self.draws, strict=True):
-            if st.method == "counts":
-                part = d * st.unit_weight if weighted else d
-                both[:, key[st.lo:st.hi]] = part  # keys are unique per cell at group level
-                continue
-            rel, k0 = st.unit_keys(level, key)
-            # one row at a time: the counts of a row stay in cache while it is counted
-            out = both[:, k0:k0 + int(rel.max(initial=-1)) + 1]
-            for i in range(self.size):
-                c = np.bincount(rel[d[i]], minlength=out.shape[1])
-                out[i] = c * st.unit_weight if weighted else c
+        for i, (st, c) in enumerate(zip(self.s.strata, self.cell_counts(), strict=True)):
+            starts, keys = self.s.runs(level, i)
+            part = c if starts is None else np.add.reduceat(c, starts, axis=1)
+            both[:, keys] = part * st.unit_weight if weighted else part
         res = (both[:, :width], both[:, width:])
         self._cache[level] = res
         return res
+
+    def cell_counts(self) -> list[npt.NDArray[Any]]:
+        """Per stratum, the (size, cells of the stratum) matrix of how many cases each
+        replicate drew of each of its cells (whole numbers; times the stratum's unit
+        weight for a weighted table)."""
+        if "cells" not in self._cache:
+            out = []
+            for st, d in zip(self.s.strata, self.draws, strict=True):
+                if st.method == "counts":
+                    out.append(d)
+                    continue
+                width = st.hi - st.lo
+                rows = [np.bincount(d[i] if st.unit_cell is None else st.unit_cell[d[i]],
+                                    minlength=width) for i in range(self.size)]
+                out.append(rows[0][None, :] if self.size == 1 else np.stack(rows))
+            self._cache["cells"] = out
+        return self._cache["cells"]
+
+    def sums_tables(self, groups: list[Any]) -> list[Any]:
+        """Stand-in replicates holding the sums of ``groups`` (see
+        :mod:`binmetrics.inference._replicate_sums`); the terms are taken once per sampler."""
+        if "sums" not in self._cache:
+            plan = self.s.sums_plan(groups)
+            self._cache["sums"] = plan.tables(self.cell_counts(),
+                                              tuple(st.unit_weight for st in self.s.strata),
+                                              self.s.table.weighted)
+        return self._cache["sums"]
 
     def _class_counts(self, c0: int, c1: int) -> npt.NDArray[Any]:
         total: Any = 0.0 if self.s.table.weighted else 0
@@ -403,7 +444,12 @@ class _BootstrapBlock:
         split = (0, a_pos, cells.n_pos, cells.n_pos + a_neg, cells.size)
         tp, fn, fp, tn = (self._class_counts(split[i], split[i + 1]).astype(np.float64)
                           for i in range(4))
-        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
+        costs: dict[str, Any] = {}
+        if self.s.table.case_costs is not None:  # each drawn case: its group's mean cost
+            pos, neg = self.counts("group")
+            mfp, mfn = _mean_case_costs(self.s.table)
+            costs = {"fp_cost": neg[:, :cut] @ mfp[:cut], "fn_cost": pos[:, cut:] @ mfn[cut:]}
+        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn, **costs)
 
     def kernel(self, kernel: Kernel) -> FloatArray:
         pos, neg = self.counts(self.s.slot_level)
@@ -417,18 +463,34 @@ class _BootstrapBlock:
         return self._cache["tables"]
 
 
+def _mean_case_costs(table: CountTable) -> tuple[FloatArray, FloatArray]:
+    """Per group, the mean false-positive cost of its negatives and false-negative cost
+    of its positives (per unit of weight; 0 where the group has none): a bootstrap
+    replicate gives each case it draws its group's mean cost."""
+    assert table.case_costs is not None
+    cfp, cfn = table.case_costs
+    neg, pos = np.asarray(table.neg, np.float64), np.asarray(table.pos, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (np.where(neg > 0, cfp / neg, 0.0), np.where(pos > 0, cfn / pos, 0.0))
+
+
 def _replicate_table(table: CountTable, pos: npt.NDArray[Any],
                      neg: npt.NDArray[Any]) -> CountTable:
     """A replicate's table: the original scores that hold cases, in their order."""
     keep = (pos + neg) > 0
     s, p, n = table.scores[keep], pos[keep], neg[keep]
     if table.weighted:
-        return CountTable(s, p.astype(np.float64), n.astype(np.float64), weighted=True,
-                          _trusted=True)
-    P, N = int(p.sum()), int(n.sum())
-    dt = count_dtype(float((p + n).max(initial=0)))  # group sizes fit, as in the core
-    return CountTable(s, p.astype(dt), n.astype(dt), weighted=False, _trusted=True,
-                      _totals=(P, N))
+        out = CountTable(s, p.astype(np.float64), n.astype(np.float64), weighted=True,
+                         _trusted=True)
+    else:
+        P, N = int(p.sum()), int(n.sum())
+        dt = count_dtype(float((p + n).max(initial=0)))  # group sizes fit, as in the core
+        out = CountTable(s, p.astype(dt), n.astype(dt), weighted=False, _trusted=True,
+                         _totals=(P, N))
+    if table.case_costs is not None:
+        mfp, mfn = _mean_case_costs(table)
+        out = out.with_case_costs(n * mfp[keep], p * mfn[keep])
+    return out
 
 
 # --- permutation sampling ------------------------------------------------------------------
@@ -442,6 +504,10 @@ class _PermutationSampler:
             raise ValueError("a permutation test permutes the labels of cases, and a table "
                              "with non-integer weights has no cases; build the table without "
                              "sample_weight, or with integer frequency weights")
+        if table.case_costs is not None:
+            raise ValueError("a permutation test moves labels between cases, and per-case "
+                             "costs belong to a case's own label; evaluate without "
+                             "case_cost_fp/case_cost_fn for a permutation test")
         self.table = table
         m = (pos + neg).astype(np.int64)
         self.m = m
@@ -557,8 +623,17 @@ class _PermutationBlock:
 def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: float,
                      cut: int, n: int, progress: Progress | None = None) -> dict[str, FloatArray]:
     """Every target on every replicate of the blocks (undefined values are NaN, silently);
-    ``progress(done, n)`` is called after each block."""
+    ``progress(done, n)`` is called after each block.
+
+    The blocks are drawn once and shared by every target: confusion measures read one
+    :class:`Confusion` of arrays per block, ranking measures with a kernel the block's
+    count matrices, probabilistic measures that declare sums the block's replicate sums
+    (one pass of the block's counts over the terms of every declared sum group, see
+    :mod:`binmetrics.inference._replicate_sums`), the rest the block's tables.
+    """
     out = {t.key: np.empty(n) for t in targets}
+    groups = _groups(targets)
+    by_sums = {t.key for t in targets if t.sums}
     start = 0
     with undefined_policy("ignore"):
         for block in blocks:
@@ -570,6 +645,14 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                     out[t.key][start:stop] = t.on_confusion(conf, block.size)
                 elif t.kernel is not None:
                     out[t.key][start:stop] = block.kernel(t.kernel)
+                elif t.key in by_sums and hasattr(block, "sums_tables"):
+                    try:
+                        out[t.key][start:stop] = [t.value(tab, threshold)
+                                                  for tab in block.sums_tables(groups)]
+                    except _NeedsTable:  # it reads more than its sums: tables, from now on
+                        by_sums.discard(t.key)
+                        out[t.key][start:stop] = [t.value(tab, threshold)
+                                                  for tab in block.tables()]
                 else:
                     out[t.key][start:stop] = [t.value(tab, threshold) for tab in block.tables()]
             start = stop

@@ -35,6 +35,7 @@ than two positives or negatives, give NaN with an
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -532,9 +533,10 @@ class Placements(Tabular):
         """var(V01) with ddof = 1: Σ w (V01 - mean)² / (n - 1)."""
         return _wvar(self.v01, self.w01, self.n)
 
-    @property
+    @functools.cached_property
     def variance(self) -> float:
-        """DeLong's variance of the AUC, S10/m + S01/n (pROC ``var(method="delong")``)."""
+        """DeLong's variance of the AUC, S10/m + S01/n (pROC ``var(method="delong")``);
+        computed once (a reference tested against many samples reads it each time)."""
         return self.s10 / self.m + self.s01 / self.n
 
 

@@ -43,6 +43,7 @@ import numpy.typing as npt
 from scipy import special
 
 from binmetrics.backends import thread_map
+from binmetrics.exceptions import warn_at_user
 from binmetrics.formatting import HypothesisTest, frame_html, frame_text
 from binmetrics.inference._replicates import (
     _evaluate_blocks,
@@ -67,6 +68,8 @@ from binmetrics.measures.kernels import Kernel
 from binmetrics.measures.registry import get_preset
 from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
+from binmetrics.table.threshold_range import DEFAULT_THRESHOLD as _DEFAULT_THRESHOLD
+from binmetrics.table.threshold_range import threshold_range_message
 from binmetrics.validation import (
     Alternative,
     NanPolicy,
@@ -186,7 +189,7 @@ class _ModelBlock:
     def __init__(self, keys: _ModelKeys, rows: npt.NDArray[np.intp],
                  w: FloatArray | None) -> None:
         self.keys, self.rows, self.w = keys, rows, w
-        self.size = int(rows.shape[0])
+        self.size = len(rows)  # a list of row arrays for the cluster bootstrap
         self._cache: dict[str, npt.NDArray[Any]] = {}
 
     def _counts(self, level: str) -> npt.NDArray[Any]:
@@ -222,8 +225,12 @@ class _ModelBlock:
 def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: FloatArray | None,
                       tables: list[CountTable], targets: list[_Target], threshold: float,
                       B: int, stratified: bool, rng: np.random.Generator,
-                      progress: Any = None) -> list[dict[str, FloatArray]]:
-    """Each model's replicate values of each target, on the same drawn rows."""
+                      progress: Any = None,
+                      members: list[npt.NDArray[np.intp]] | None = None
+                      ) -> list[dict[str, FloatArray]]:
+    """Each model's replicate values of each target, on the same drawn rows (with
+    ``members``, each cluster's rows: a replicate stacks the rows of K clusters drawn
+    with replacement)."""
     strata = _strata(y, stratified)
     keys = [_ModelKeys.of(t, y, s, threshold) for t, s in zip(tables, arrays, strict=True)]
     cuts = [t.cut_index(threshold) for t in tables]
@@ -232,7 +239,10 @@ def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: Flo
     start = 0
     while start < B:
         b = min(block, B - start)
-        rows = np.stack([_draw_rows(rng, strata) for _ in range(b)])
+        rows: Any = (np.stack([_draw_rows(rng, strata) for _ in range(b)]) if members is None
+                     else [np.concatenate([members[c] for c in
+                                           rng.integers(0, len(members), len(members))])
+                           for _ in range(b)])
         for k in range(len(tables)):
             vals = _evaluate_blocks([_ModelBlock(keys[k], rows, w)], targets, threshold,
                                     cuts[k], b)
@@ -245,6 +255,33 @@ def _paired_bootstrap(y: npt.NDArray[np.bool_], arrays: list[FloatArray], w: Flo
         for v in d.values():
             v.flags.writeable = False
     return out
+
+
+def _cluster_members(clusters: Any, n: int, inp: Any, plan: dict[str, str],
+                     method: Any) -> list[npt.NDArray[np.intp]]:
+    """Each cluster's rows; McNemar's measures move to the cluster bootstrap (in
+    ``plan``) unless asked for by name."""
+    import pandas as pd
+
+    c = np.asarray(clusters)
+    if c.ndim != 1 or c.shape[0] != n:
+        raise ValueError(f"clusters must give one cluster per case: "
+                         f"{c.shape[0] if c.ndim else 0} values for {n} cases")
+    if inp.n_omitted or inp.n_zero_weight or inp.weight is not None:
+        raise ValueError("clusters need every row kept and unweighted: drop the rows with "
+                         "missing scores or zero weight first, and leave sample_weight out")
+    codes, _ = pd.factorize(c, use_na_sentinel=True)
+    if (codes < 0).any():
+        raise ValueError("clusters has missing values; give every case a cluster")
+    order = np.argsort(codes, kind="stable")
+    members = np.split(order, np.flatnonzero(np.diff(codes[order])) + 1)
+    for mid, how in plan.items():
+        if how == "mcnemar":
+            if isinstance(method, Mapping) and mid in {get_measure(k).id for k in method}:
+                raise ValueError(f"McNemar's test of {mid} assumes independent cases; with "
+                                 "clusters use method='bootstrap'")
+            plan[mid] = "bootstrap"
+    return [m.astype(np.intp) for m in members]
 
 
 def paired_bootstrap_differences(
@@ -357,6 +394,8 @@ class Comparison:
         The method used for each measure.
     threshold, level, n_resamples, stratified, alternative :
         How the comparison was made.
+    higher_is_positive : bool
+        False: lower scores meant positive (the tables hold the negated scores).
     tables : mapping
         ``tables[model]``: each model's count table on the compared cases (rows left
         out by ``nan_policy="omit"`` or of weight 0 excluded), which
@@ -376,6 +415,7 @@ class Comparison:
     alternative: str
     tables: Mapping[str, CountTable] = field(default_factory=lambda: MappingProxyType({}),
                                              repr=False)
+    higher_is_positive: bool = True
 
     def __iter__(self) -> Iterator[PairedResult]:
         return iter(self.results)
@@ -416,6 +456,10 @@ class Comparison:
         >>> dc.to_frame()[["model", "threshold", "net_benefit"]].round(4).values.tolist()
         [['A', 0.25, 0.2667], ['A', 0.5, 0.0], ['B', 0.25, 0.2667], ['B', 0.5, 0.4]]
         """
+        if not self.higher_is_positive:
+            raise ValueError("the decision curve reads the scores as probabilities of the "
+                             "positive class; these models were compared with "
+                             "higher_is_positive=False: compare 1 - p instead")
         if not self.tables:
             raise ValueError("this Comparison keeps no count tables (it was not made by "
                              "bm.compare): build the curve with "
@@ -502,7 +546,7 @@ def compare(
     y_true: Any,
     scores: Mapping[str, Any] | Sequence[Any],
     *,
-    threshold: float = 0.5,
+    threshold: float = _DEFAULT_THRESHOLD,
     measures: Iterable[str | Measure] | str = ("auc", "accuracy"),
     method: str | Mapping[str, str] = "auto",
     mcnemar: McNemarMethod = "exact",
@@ -516,6 +560,8 @@ def compare(
     nan_policy: NanPolicy = "raise",
     random_state: Any = None,
     progress: Any = None,
+    clusters: Any = None,
+    higher_is_positive: bool = True,
 ) -> Comparison:
     """Compare models scored on the same cases: every pair, every measure.
 
@@ -563,6 +609,21 @@ def compare(
     progress : bool, "auto" or callable, optional
         Report the paired bootstrap's progress on stderr (see
         :mod:`binmetrics.progress`), or call ``progress(done, total)``.
+    clusters : array-like, optional
+        The cluster (patient) of each case, when a cluster contributes several cases:
+        the paired bootstrap then draws whole clusters with replacement (the same
+        clusters for every model; ``stratified`` does not apply), the AUC's DeLong test
+        uses Obuchowski's (1997) clustered covariance
+        (:func:`~binmetrics.inference.clustered.clustered_delong_pairs`, method
+        "obuchowski"), and McNemar's test, which assumes independent cases, gives way
+        to the cluster bootstrap. Unweighted rows, none dropped.
+    higher_is_positive : bool, default True
+        False: lower scores mean positive (docking scores, distances), for every model,
+        as in :func:`binmetrics.evaluate`: ``score <= threshold`` is predicted
+        positive and the ranking measures read the order reversed; the measures that
+        need probabilities are NaN with a warning. A threshold outside a model's
+        scores' range warns (every case would be predicted one class), the default
+        0.5 included.
 
     Returns
     -------
@@ -622,11 +683,27 @@ def compare(
         check_resamples(B, per_resample=len(names) * n_bootstrapped,
                         what=f"{plural(len(names), 'model')} times "
                              f"{plural(n_bootstrapped, 'bootstrapped measure')}")
+    if not isinstance(higher_is_positive, (bool, np.bool_)):
+        raise TypeError(f"higher_is_positive must be True or False; got "
+                        f"{higher_is_positive!r}")
     inp = check_paired_inputs(y_true, raw, labels, sample_weight, pos_label=pos_label,
                               nan_policy=nan_policy)
     y, arrays, w = inp.y, list(inp.scores), inp.weight
+    members = None
+    if clusters is not None:
+        members = _cluster_members(clusters, len(np.asarray(y_true)), inp, plan, method)
+    user_th = th
+    if not higher_is_positive:  # as evaluate: the tables hold -score, cut at -threshold
+        arrays = [-np.asarray(a, dtype=np.float64) for a in arrays]
+        th = -th
     # one table per model, built in threads (the sorts release the GIL; same tables)
     tables = thread_map(lambda s: CountTable.from_validated(y, s, w), arrays)
+    for name, t in zip(names, tables, strict=True):
+        message = threshold_range_message(t, user_th,
+                                          higher_is_positive=bool(higher_is_positive),
+                                          default=threshold is _DEFAULT_THRESHOLD)
+        if message is not None:
+            warn_at_user(f"{name}: {message}")
     boot_ids = [m.id for m in ms if plan[m.id] == "bootstrap"]
     params = dict(params or {})
     bad_params = sorted({get_measure(k).id for k in params} - set(boot_ids))
@@ -641,12 +718,16 @@ def compare(
         rng = np.random.default_rng(check_random_state(random_state))
         reps = _paired_bootstrap(y, arrays, w, tables, [targets[k] for k in boot_ids], th, B,
                                  bool(stratified), rng,
-                                 as_callback(progress, "paired bootstrap"))
+                                 as_callback(progress, "paired bootstrap"), members)
     results: list[PairedResult] = []
     q = float(special.ndtri(1.0 - (1.0 - lv) / 2.0))
     # DeLong: each model's placements once, not once per pair
     dl = (delong_pairs(y, arrays, w, alternative=alt, level=lv)
-          if "delong" in plan.values() else {})
+          if "delong" in plan.values() and members is None else {})
+    if "delong" in plan.values() and members is not None:
+        from binmetrics.inference.clustered import clustered_delong_pairs
+
+        dl = clustered_delong_pairs(y, arrays, np.asarray(clusters), alternative=alt, level=lv)
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             a, b = names[i], names[j]
@@ -655,8 +736,9 @@ def compare(
                 if how == "delong":
                     dt = dl[(i, j)]
                     results.append(PairedResult(a, b, m.id, dt.value_a, dt.value_b, dt.estimate,
-                                                dt.ci, dt.pvalue, dt.statistic, "delong", alt,
-                                                0, dt))
+                                                dt.ci, dt.pvalue, dt.statistic,
+                                                "delong" if members is None else "obuchowski",
+                                                alt, 0, dt))
                 elif how == "mcnemar":
                     mt = mcnemar_from_rows(y, arrays[i], arrays[j], w, th, mc, alt, lv)
                     results.append(PairedResult(a, b, m.id, mt.value_a, mt.value_b,
@@ -672,8 +754,9 @@ def compare(
         names=names, measures=tuple(m.id for m in ms), results=tuple(results),
         values=MappingProxyType({k: MappingProxyType(v) for k, v in values.items()}),
         replicates=MappingProxyType(replicates), methods=MappingProxyType(plan),
-        threshold=th, level=lv, n_resamples=B, stratified=bool(stratified), alternative=alt,
-        tables=MappingProxyType(dict(zip(names, tables, strict=True))))
+        threshold=user_th, level=lv, n_resamples=B, stratified=bool(stratified),
+        alternative=alt, tables=MappingProxyType(dict(zip(names, tables, strict=True))),
+        higher_is_positive=bool(higher_is_positive))
 
 
 def _bootstrap_result(a: str, b: str, mid: str, va: float, vb: float, ra: FloatArray,

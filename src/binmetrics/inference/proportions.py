@@ -415,10 +415,11 @@ def proportion_test(
 
 
 def _pair(x: Any, which: str) -> tuple[float, float]:
-    if isinstance(x, (Confusion, HasTable)):
-        k, n, _ = _counts_of(x, None, which)
-    elif isinstance(x, (tuple, list)) and len(x) == 2:
+    # a pair first: the protocol check of HasTable is slow (monitor calls this per window)
+    if isinstance(x, (tuple, list)) and len(x) == 2:
         k, n = _finite(x[0], f"{which} successes"), _finite(x[1], f"{which} trials")
+    elif isinstance(x, (Confusion, HasTable)):
+        k, n, _ = _counts_of(x, None, which)
     else:
         raise TypeError(f"{which} must be an Evaluation, a Confusion or a pair (successes, "
                         f"trials); got {x!r}")

@@ -33,7 +33,12 @@ computed for a whole block of replicates at once (one :class:`Confusion` of
 arrays), and a measure whose registry entry declares a resampling kernel
 (:attr:`~binmetrics.measures.Measure.resampling_kernel`, such as the AUC's; see
 :mod:`binmetrics.measures.kernels`) from block matrices of counts by cumulative sums;
-the other measures are evaluated table by table. The samplers and blocks are in
+a probabilistic measure that declares its sums (:attr:`~binmetrics.measures.Measure.sums`,
+such as the Brier score's and the log losses') from each replicate's sums, its cell
+counts times the sums' terms taken once per call (:mod:`binmetrics.inference._replicate_sums`);
+the other measures are evaluated table by table. Every measure reads the same
+replicates, drawn once per call: the same seed gives a measure the same replicates
+whatever other measures are asked. The samplers and blocks are in
 :mod:`binmetrics.inference._replicates`.
 
 Weighted tables
@@ -472,6 +477,7 @@ def bootstrap_count_blocks(
     *,
     stratified: bool = True,
     random_state: Any = None,
+    n_cases: int | tuple[int, int] | None = None,
 ) -> Iterator[tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     """The bootstrap replicates as blocks of count matrices, for statistics computed on
     many replicates at once: ``(pos, neg)`` of shape ``(replicates in the block,
@@ -479,6 +485,7 @@ def bootstrap_count_blocks(
     each of the table's distinct scores (columns in the table's order; a score the
     replicate did not draw counts 0). The same draws as :func:`bootstrap_tables` (and
     :func:`bootstrap`) with the same arguments; blocks hold about a million counts.
+    ``n_cases``: weighted tables only, as in :func:`bootstrap`.
 
     Examples
     --------
@@ -491,7 +498,7 @@ def bootstrap_count_blocks(
     """
     t = _check_table(table)
     B = check_resamples(n_resamples)
-    sampler = _BootstrapSampler(t, bool(stratified))
+    sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(check_random_state(random_state))
     for block in sampler.blocks(rng, B):
         yield block.counts("group")

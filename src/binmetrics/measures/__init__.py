@@ -12,7 +12,7 @@ from binmetrics.measures import imbalance, agreement, information  # noqa: F401
 from binmetrics.measures import probabilistic, topk  # noqa: F401
 from binmetrics.measures import ranking, early_recognition, prg  # noqa: F401
 from binmetrics.measures import calibration, lowess  # noqa: F401  (reliability, decision)
-from binmetrics.measures import partial_auc, roc_points  # noqa: F401
+from binmetrics.measures import partial_auc, roc_points, at_fixed  # noqa: F401
 from binmetrics.measures import multiclass  # noqa: F401  (the native multiclass forms)
 from binmetrics.measures import presets  # noqa: F401  (named sets: measures="multilevel28")
 

@@ -56,6 +56,7 @@ def _multiclass(value: Any) -> float:
 
 
 @register("yule_q", name="Yule's Q (coefficient of association)", family="confusion",
+          prevalence_dependent=False,
           direction=1, range=_SIGNED, plot="measure",
           aliases=("q", "yules_q", "yule_coefficient_of_association"),
           source="Yule 1900; PyCM Q", formula="(TP TN - FP FN) / (TP TN + FP FN) = (OR-1)/(OR+1)")
@@ -79,6 +80,7 @@ def yule_q(c: Confusion) -> FloatOrArray:
 
 
 @register("yule_y", name="Yule's Y (coefficient of colligation)", family="confusion",
+          prevalence_dependent=False,
           direction=1, range=_SIGNED, plot="measure",
           aliases=("yules_y", "coefficient_of_colligation"),
           source="Yule 1912", formula="(sqrt(TP TN) - sqrt(FP FN)) / (sqrt(TP TN) + sqrt(FP FN))")
@@ -104,6 +106,7 @@ def _scott_pi_multiclass(data: MulticlassData) -> float:
 
 
 @register("scott_pi", name="Scott's pi", family="confusion", direction=1, range=_SIGNED,
+          prevalence_dependent=True,
           plot="measure", aliases=("scotts_pi", "kappa_unbiased", "pi_scott"),
           source="Scott 1955; PyCM Scott PI", multiclass=_scott_pi_multiclass,
           formula="(P_o - P_e) / (1 - P_e), P_e = sum_j ((actual_j + predicted_j) / 2n)^2")
@@ -129,6 +132,7 @@ def _gwet_ac1_multiclass(data: MulticlassData) -> float:
 
 
 @register("gwet_ac1", name="Gwet's AC1", family="confusion", direction=1, range=_SIGNED,
+          prevalence_dependent=True,
           plot="measure", aliases=("ac1", "gwets_ac1"),
           source="Gwet 2008; PyCM Gwet AC1", multiclass=_gwet_ac1_multiclass,
           formula="(P_o - P_e) / (1 - P_e), P_e = sum_j pi_j (1 - pi_j) / (k - 1), "
@@ -156,6 +160,7 @@ def _krippendorff_multiclass(data: MulticlassData) -> float:
 
 
 @register("krippendorff_alpha", name="Krippendorff's alpha (nominal)", family="confusion",
+          prevalence_dependent=True,
           weight_unit=True,  # its small-sample term reads the total weight as n: with a
           # total below 2 (fractional weights) it leaves [-1, 1]
           direction=1, range=(-np.inf, np.inf), plot="measure",
@@ -189,6 +194,7 @@ def _bennett_s_multiclass(data: MulticlassData) -> float:
 
 
 @register("bennett_s", name="Bennett's S (PABAK)", family="confusion", direction=1,
+          prevalence_dependent=True,
           range=_SIGNED, plot="measure",
           aliases=("bennetts_s", "pabak", "kappa_no_prevalence",
                    "prevalence_adjusted_bias_adjusted_kappa"),

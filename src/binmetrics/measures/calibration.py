@@ -30,10 +30,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import beta as beta_fn
-from scipy.special import betainc
 
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
+from binmetrics.measures._special import beta_integrals
 from binmetrics.measures._util import dot, ratio
 from binmetrics.measures.logistic_fit import Fit, fit_table, inside
 from binmetrics.measures.multiclass import MulticlassData
@@ -67,12 +66,16 @@ _NORMS = ("l1", "l2", "max")
 
 
 # --- bins ---------------------------------------------------------------------------------
+#: the reason shared by the measures that need each case's p (one warning names them all)
+BINNED_RAW_P = ("binned scores: needs each case's raw probability (it fits or smooths "
+                "them), which a table of bin representatives does not hold; evaluate the "
+                "raw scores (no decimals=/bins=)")
+
+
 def _exact_scores(t: CountTable, measure: str) -> None:
     """Raise :class:`SumsUnavailable` for binned scores: the measure needs each case's p."""
     if t.binning is not None:
-        raise SumsUnavailable(f"binned scores: {measure} needs the raw probabilities of each "
-                              "case, which a table of bin representatives does not hold; "
-                              "evaluate the raw scores (no decimals=/bins=)")
+        raise SumsUnavailable(BINNED_RAW_P)
 
 
 def weighted_percentile(t: CountTable, q: FloatArray) -> FloatArray:
@@ -211,6 +214,7 @@ def calibration_bins(t: CountTable, n_bins: int = 10,
 
 # --- ECE, MCE -----------------------------------------------------------------------------
 @register("ece", name="Expected calibration error", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           range=(0.0, 1.0), plot="reliability", needs_probabilities=True,
           aliases=("expected_calibration_error",),
           source="Naeini, Cooper & Hauskrecht 2015; Guo et al. 2017",
@@ -255,6 +259,7 @@ def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
 
 
 @register("mce", name="Maximum calibration error", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           range=(0.0, 1.0), plot="reliability", needs_probabilities=True,
           aliases=("maximum_calibration_error",), source="Naeini, Cooper & Hauskrecht 2015",
           formula="max_b |mean y_b - mean p_b| over non-empty bins")
@@ -328,6 +333,7 @@ def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> t
 
 
 @register("calibration_slope", name="Calibration slope", family="probabilistic",
+          prevalence_dependent=True,
           direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("logistic_calibration_slope",),
           source="Cox 1958; Steyerberg 2019; rms::val.prob (Slope)",
@@ -348,6 +354,7 @@ def calibration_slope(t: CountTable) -> float:
 
 
 @register("calibration_intercept", name="Calibration intercept (joint fit)",
+          prevalence_dependent=True,
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, source="Cox 1958; rms::val.prob (Intercept)",
           formula="a in logit P(y=1) = a + b logit(p), fitted jointly with b")
@@ -367,6 +374,7 @@ def calibration_intercept(t: CountTable) -> float:
 
 
 @register("calibration_in_the_large", name="Calibration-in-the-large",
+          prevalence_dependent=True,
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("citl",),
           source="Steyerberg 2019; Van Calster et al. 2016",
@@ -417,6 +425,7 @@ SPIEGELHALTER = SumGroup("spiegelhalter", "Spiegelhalter's z", (
 
 
 @register("spiegelhalter_z", name="Spiegelhalter's z", family="probabilistic", direction=0,
+          prevalence_dependent=True,
           weight_unit=True,
           range=(-np.inf, np.inf), plot="reliability", needs_probabilities=True,
           sums=(SPIEGELHALTER,), aliases=("spiegelhalter",),
@@ -459,6 +468,7 @@ def spiegelhalter_z(t: CountTable) -> float:
 
 
 @register("brier_skill", name="Brier skill score", family="probabilistic", direction=1,
+          prevalence_dependent=True,
           range=(-np.inf, 1.0), plot="reliability", needs_probabilities=True, sums=(POLY,),
           aliases=("bss", "brier_skill_score", "scaled_brier"),
           source="Murphy 1973; Steyerberg et al. 2010 (scaled Brier)",
@@ -498,6 +508,7 @@ def _nb_threshold(t: CountTable, threshold: Any, measure: str) -> float | None:
 
 
 @register("net_benefit", name="Net benefit", family="probabilistic", direction=1,
+          prevalence_dependent=True,
           range=(-np.inf, 1.0), needs_probabilities=True, plot="decision_curve",
           source="Vickers & Elkin 2006",
           formula="TP/n - FP/n * t/(1 - t), treating everyone with p >= t")
@@ -530,13 +541,17 @@ def net_benefit(t: CountTable, *, threshold: float = 0.5) -> float:
 
 
 @register("expected_cost", name="Expected misclassification cost", family="confusion",
+          prevalence_dependent=True,
           direction=-1, range=(0.0, np.inf), plot="measure",
           aliases=("misclassification_cost",), source="Drummond & Holte 2006; Elkan 2001",
           formula="(cost_fp FP + cost_fn FN) / n")
 def expected_cost(c: Confusion, *, cost_fp: float = 1.0, cost_fn: float = 1.0) -> Any:
     r"""Mean cost per case at the threshold, :math:`(c_{FP}\,FP + c_{FN}\,FN) / n`;
     ``ev.best_threshold("expected_cost", cost_fp=1, cost_fn=5)`` finds the cheapest cut.
-    With both costs 1 it is the error rate.
+    With both costs 1 it is the error rate. With per-case costs
+    (``bm.evaluate(y, p, case_cost_fp=..., case_cost_fn=...)``) the counts become the
+    errors' summed costs, :math:`(c_{FP} \sum_{FP} a_i + c_{FN} \sum_{FN} b_i) / n`, each
+    case weighted by its ``sample_weight``.
 
     Examples
     --------
@@ -547,24 +562,21 @@ def expected_cost(c: Confusion, *, cost_fp: float = 1.0, cost_fn: float = 1.0) -
     """
     cfp = check_in_range(cost_fp, "cost_fp", 0.0, np.inf, high_open=True)
     cfn = check_in_range(cost_fn, "cost_fn", 0.0, np.inf, high_open=True)
+    if c.fp_cost is not None:  # per-case costs: the errors' own costs, times the factors
+        return ratio(cfp * c.fp_cost + cfn * c.fn_cost, c.total, "expected_cost",
+                     "there are no cases")
     return ratio(cfp * c.fp + cfn * c.fn, c.total, "expected_cost", "there are no cases")
 
 
 def _h_integrals(a: float, b: float) -> tuple[Any, Any]:
-    """c -> int_0^c x u(x) dx and c -> int_0^c (1-x) u(x) dx, u the Beta(a, b) density."""
-    b00 = beta_fn(a, b)
-    k1, k2 = beta_fn(a + 1, b) / b00, beta_fn(a, b + 1) / b00
-
-    def m1(c: Any) -> Any:
-        return k1 * betainc(a + 1, b, c)
-
-    def m2(c: Any) -> Any:
-        return k2 * betainc(a, b + 1, c)
-
-    return m1, m2
+    """c -> int_0^c x u(x) dx and c -> int_0^c (1-x) u(x) dx, u the Beta(a, b) density
+    (closed forms for the H-measure's a = 2: see
+    :func:`binmetrics.measures._special.beta_integrals`)."""
+    return beta_integrals(a, b)
 
 
 @register("h_measure", name="H-measure", family="ranking", direction=1, range=(0.0, 1.0),
+          prevalence_dependent=True,
           plot="roc", aliases=("hmeasure",), binning_bound="refinements",
           source="Hand 2009; Hand & Anagnostopoulos 2014; R/Python hmeasure",
           formula="1 - L / L_max, L the minimum expected loss under a Beta(2, 1 + 1/SR) "

@@ -29,6 +29,7 @@ _POSITIVE = (0.0, float("inf"))
 
 
 @register("prevalence", name="Prevalence", family="confusion", direction=0, range=_UNIT,
+          prevalence_dependent=True,
           plot="measure",
           source="Wikipedia table", formula="P / (P + N)",
           proportion=lambda c: (c.p, c.total))
@@ -42,6 +43,7 @@ def prevalence(c: Confusion) -> FloatOrArray:
 
 
 @register("accuracy", name="Accuracy", family="confusion", plot="measure", direction=1, range=_UNIT,
+          prevalence_dependent=True,
           aliases=("acc", "correct_classification_rate"), paired_tests=("mcnemar",),
           source="Berrar Def. 1; Wikipedia table; multi-level paper Table 5",
           formula="(TP + TN) / (TP + FP + FN + TN)",
@@ -58,6 +60,7 @@ def accuracy(c: Confusion) -> FloatOrArray:
 
 
 @register("error_rate", name="Error rate", family="confusion", direction=-1, range=_UNIT,
+          prevalence_dependent=True,
           plot="measure",
           aliases=("misclassification_rate", "zero_one_loss"),
           source="Berrar Def. 2", formula="(FP + FN) / (TP + FP + FN + TN)",
@@ -68,6 +71,7 @@ def error_rate(c: Confusion) -> FloatOrArray:
 
 
 @register("tpr", name="True positive rate", family="confusion", direction=1, range=_UNIT,
+          prevalence_dependent=False,
           plot="measure",
           aliases=("sensitivity", "recall", "hit_rate", "true_positive_rate"),
           source="Berrar Def. 3; multi-level paper Table 4", formula="TP / (TP + FN)",
@@ -84,6 +88,7 @@ def tpr(c: Confusion) -> FloatOrArray:
 
 
 @register("tnr", name="True negative rate", family="confusion", direction=1, range=_UNIT,
+          prevalence_dependent=False,
           plot="measure",
           aliases=("specificity", "selectivity", "true_negative_rate"),
           source="Berrar Def. 4; multi-level paper Table 4", formula="TN / (TN + FP)",
@@ -94,6 +99,7 @@ def tnr(c: Confusion) -> FloatOrArray:
 
 
 @register("ppv", name="Positive predictive value", family="confusion", plot="measure", direction=1,
+          prevalence_dependent=True,
           range=_UNIT, aliases=("precision", "positive_predictive_value"),
           source="Berrar Def. 5; multi-level paper Table 4", formula="TP / (TP + FP)",
           proportion=lambda c: (c.tp, c.pp))
@@ -103,6 +109,7 @@ def ppv(c: Confusion) -> FloatOrArray:
 
 
 @register("npv", name="Negative predictive value", family="confusion", plot="measure", direction=1,
+          prevalence_dependent=True,
           range=_UNIT, aliases=("negative_predictive_value",),
           source="Berrar Def. 6; multi-level paper Table 4", formula="TN / (TN + FN)",
           proportion=lambda c: (c.tn, c.pn))
@@ -112,6 +119,7 @@ def npv(c: Confusion) -> FloatOrArray:
 
 
 @register("fdr", name="False discovery rate", family="confusion", direction=-1, range=_UNIT,
+          prevalence_dependent=True,
           plot="measure",
           aliases=("false_discovery_rate",),
           source="Berrar Def. 7; multi-level paper Table 4", formula="FP / (FP + TP)",
@@ -122,6 +130,7 @@ def fdr(c: Confusion) -> FloatOrArray:
 
 
 @register("for", name="False omission rate", family="confusion", direction=-1, range=_UNIT,
+          prevalence_dependent=True,
           plot="measure",
           aliases=("false_omission_rate",),
           source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TN)",
@@ -132,6 +141,7 @@ def false_omission_rate(c: Confusion) -> FloatOrArray:
 
 
 @register("fnr", name="False negative rate", family="confusion", direction=-1, range=_UNIT,
+          prevalence_dependent=False,
           plot="measure",
           aliases=("miss_rate", "false_negative_rate"),
           source="Wikipedia table; multi-level paper Table 4", formula="FN / (FN + TP)",
@@ -142,6 +152,7 @@ def fnr(c: Confusion) -> FloatOrArray:
 
 
 @register("fpr", name="False positive rate", family="confusion", direction=-1, range=_UNIT,
+          prevalence_dependent=False,
           plot="measure",
           aliases=("fall_out", "false_positive_rate"),
           source="Wikipedia table; multi-level paper Table 4", formula="FP / (FP + TN)",
@@ -165,6 +176,7 @@ def _both_classes_reason(c: Confusion) -> str:
 
 
 @register("informedness", name="Informedness (Youden's J)", family="confusion", direction=1,
+          prevalence_dependent=False,
           plot="measure",
           range=_SIGNED, aliases=("youden_j", "bookmaker_informedness", "youden_index", "youden"),
           source="Berrar Def. 8; Wikipedia table; multi-level paper Table 5",
@@ -177,6 +189,7 @@ def informedness(c: Confusion) -> FloatOrArray:
 
 
 @register("markedness", name="Markedness", family="confusion", direction=1, range=_SIGNED,
+          prevalence_dependent=True,
           plot="measure",
           aliases=("deltap", "delta_p"),
           source="Wikipedia table; multi-level paper Table 5", formula="PPV + NPV - 1")
@@ -205,6 +218,7 @@ def _haldane(c: Confusion, correction: float) -> Confusion:
 
 
 @register("lr_plus", name="Positive likelihood ratio", family="confusion", direction=1,
+          prevalence_dependent=False,
           plot="measure",
           range=_POSITIVE, aliases=("positive_likelihood_ratio", "lr+"),
           interval_methods=("log",),
@@ -227,6 +241,7 @@ def lr_plus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
 
 
 @register("lr_minus", name="Negative likelihood ratio", family="confusion", direction=-1,
+          prevalence_dependent=False,
           plot="measure",
           range=_POSITIVE, aliases=("negative_likelihood_ratio", "lr-"),
           interval_methods=("log",),
@@ -249,6 +264,7 @@ def lr_minus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
 
 
 @register("dor", name="Diagnostic odds ratio", family="confusion", plot="measure", direction=1,
+          prevalence_dependent=False,
           range=_POSITIVE, aliases=("diagnostic_odds_ratio",),
           interval_methods=("log",),
           source="Wikipedia table; multi-level paper Table 5",
@@ -276,6 +292,7 @@ def dor(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
 
 
 @register("balanced_accuracy", name="Balanced accuracy", family="confusion", direction=1,
+          prevalence_dependent=False,
           plot="measure",
           range=_UNIT, aliases=("bacc",),
           source="Berrar Def. 11; multi-level paper Table 5", formula="(TPR + TNR) / 2")
@@ -294,6 +311,7 @@ def _fbeta(c: Confusion, beta: float, measure: str) -> FloatOrArray:
 
 
 @register("f1", name="F1 score", family="confusion", plot="measure", direction=1, range=_UNIT,
+          prevalence_dependent=True,
           aliases=("f_measure", "f1_score", "f_score"),
           source="Berrar Def. 12; multi-level paper Table 5",
           formula="2 PPV TPR / (PPV + TPR) = 2TP / (2TP + FP + FN)")
@@ -312,6 +330,7 @@ def f1(c: Confusion) -> FloatOrArray:
 
 
 @register("fbeta", name="F-beta score", family="confusion", direction=1, range=_UNIT,
+          prevalence_dependent=True,
           plot="measure",
           aliases=("f_beta",), source="Berrar Def. 13",
           formula="(1 + b^2) PPV TPR / (b^2 PPV + TPR)")
@@ -326,6 +345,7 @@ def fbeta(c: Confusion, *, beta: float = 1.0) -> FloatOrArray:
 
 
 @register("g_measure", name="G-measure (Fowlkes-Mallows index)", family="confusion", plot="measure",
+          prevalence_dependent=True,
           direction=1, range=_UNIT, aliases=("fowlkes_mallows", "fowlkes_mallows_index",
                                           "otsuka_ochiai", "ooc"),
           source="Berrar Def. 14; Wikipedia table; PyCM OOC (Otsuka-Ochiai)",
@@ -338,6 +358,7 @@ def g_measure(c: Confusion) -> FloatOrArray:
 
 
 @register("mcc", name="Matthews correlation coefficient", family="confusion", direction=1,
+          prevalence_dependent=True,
           plot="measure",
           range=_SIGNED, aliases=("phi", "matthews_corrcoef", "phi_coefficient"),
           source="Berrar Def. 15; Wikipedia table; multi-level paper Table 5",
@@ -360,6 +381,7 @@ def mcc(c: Confusion) -> FloatOrArray:
 
 
 @register("kappa", name="Cohen's kappa", family="confusion", direction=1, range=_SIGNED,
+          prevalence_dependent=True,
           plot="measure",
           aliases=("cohen_kappa", "cohens_kappa"),
           source=("Berrar Def. 24 (eqs. 26-27; the paper's 0.50 is P_e, kappa is 0.40); "
@@ -381,6 +403,7 @@ def kappa(c: Confusion) -> FloatOrArray:
 
 
 @register("lift", name="Lift", family="confusion", plot="measure", direction=1, range=_POSITIVE,
+          prevalence_dependent=True,
           source="Berrar Def. 16", formula="PPV / prior, prior = P / (P + N) by default")
 def lift(c: Confusion, *, prior: float | None = None) -> FloatOrArray:
     """How many times better than random guessing the positive predictions are (Berrar eq. 16).
@@ -406,6 +429,7 @@ def lift(c: Confusion, *, prior: float | None = None) -> FloatOrArray:
 
 
 @register("threat_score", name="Threat score (critical success index, Jaccard)",
+          prevalence_dependent=True,
           family="confusion", plot="measure", direction=1, range=_UNIT,
           aliases=("critical_success_index", "csi", "jaccard", "jaccard_index"),
           source="Wikipedia table; multi-level paper Table 5 (Jaccard)",
@@ -417,6 +441,7 @@ def threat_score(c: Confusion) -> FloatOrArray:
 
 
 @register("prevalence_threshold", name="Prevalence threshold", family="confusion", plot="measure",
+          prevalence_dependent=False,
           direction=-1, range=_UNIT, source="Wikipedia table",
           formula="(sqrt(TPR FPR) - FPR) / (TPR - FPR) = sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))")
 def prevalence_threshold(c: Confusion) -> FloatOrArray:
@@ -432,3 +457,22 @@ def prevalence_threshold(c: Confusion) -> FloatOrArray:
     sf = np.sqrt(f)
     return ratio(sf, np.sqrt(t) + sf, "prevalence_threshold",
                  "TPR = FPR = 0 (nothing is predicted positive)")
+
+
+@register("selection_rate", name="Selection rate", family="confusion", direction=0,
+          prevalence_dependent=True,
+          range=_UNIT, plot="measure",
+          aliases=("detection_prevalence", "predicted_positive_rate"),
+          source="Weerts et al. 2023 (fairlearn's selection_rate); docs/howto/groups.md",
+          formula="(TP + FP) / (TP + FP + FN + TN)",
+          proportion=lambda c: (c.tp + c.fp, c.total))
+def selection_rate(c: Confusion) -> FloatOrArray:
+    """Proportion of cases predicted positive, (TP + FP) / n: the rate demographic
+    parity compares between groups (fairlearn's ``selection_rate``).
+
+    Examples
+    --------
+    >>> selection_rate(Confusion(tp=3, fp=1, fn=2, tn=4))
+    0.4
+    """
+    return ratio(c.tp + c.fp, c.total, "selection_rate", "there are no cases")

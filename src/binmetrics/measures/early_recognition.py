@@ -13,9 +13,9 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import digamma
 
 from binmetrics.exceptions import report_caveat
+from binmetrics.measures._special import digamma
 from binmetrics.measures._util import dot, exact_sum
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum, tp_over_cases
 from binmetrics.measures.registry import register
@@ -26,6 +26,7 @@ from binmetrics.validation import check_in_range
 
 # --- gain and lift --------------------------------------------------------------------
 @register("average_gain", binning_bound="refinements",
+          prevalence_dependent=True,
           weight_unit=True,
           name="Average gain", family="ranking", plot="gain", direction=1,
           range=(-np.inf, np.inf), source="Berrar Def. 25 (eqs. 28-29)",
@@ -130,6 +131,7 @@ def _harmonic_gap(c0: FloatArray, c1: FloatArray) -> FloatArray:
 
 
 @register("average_lift", binning_bound="refinements",
+          prevalence_dependent=True,
           weight_unit=True,
           name="Average lift", family="ranking", plot="lift", direction=1,
           range=(0.0, np.inf), source="Berrar Def. 26 (eq. 30)",
@@ -209,6 +211,7 @@ def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
 
 
 @register("rie", binning_bound="refinements",
+          prevalence_dependent=True,
           name="Robust initial enhancement", family="ranking", plot="gain", direction=1,
           range=(0.0, np.inf), aliases=("robust_initial_enhancement",),
           source="multi-level paper Table 5; Sheridan 2001; docs/methods.md §2",
@@ -236,6 +239,7 @@ def rie(t: CountTable, *, alpha: float = 20.0) -> float:
 
 
 @register("bedroc", binning_bound="refinements",
+          prevalence_dependent=True,
           name="Boltzmann-enhanced discrimination of ROC", family="ranking", plot="gain",
           direction=1, range=UNIT,
           source="multi-level paper Table 6; Truchon & Bayly 2007; docs/methods.md §2",
@@ -283,6 +287,7 @@ def _positives_in_top(t: CountTable, x: float) -> float:
 
 
 @register("enrichment_factor", binning_bound="refinements",
+          prevalence_dependent=True,
           name="Enrichment factor", family="ranking", plot="lift", direction=1,
           range=(0.0, np.inf), aliases=("ef",),
           source="multi-level paper Table 5; docs/methods.md §2",
@@ -306,6 +311,7 @@ def enrichment_factor(t: CountTable, *, fraction: float = 0.01) -> float:
 
 
 @register("roc_enrichment", binning_bound="refinements",
+          prevalence_dependent=False,
           name="ROC enrichment", family="ranking", plot="roc", direction=1,
           range=(0.0, np.inf), aliases=("roce", "roc_ef"),
           source="multi-level paper Table 5; Jain & Nicholls 2008; docs/methods.md §2",
@@ -362,6 +368,7 @@ def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> floa
 
 
 @register("auac", binning_bound="refinements",
+          prevalence_dependent=True,
           name="Area under the accumulation curve", family="ranking", plot="gain", direction=1,
           range=UNIT, source="multi-level paper Table 6; docs/methods.md §2",
           formula="1 - sum_i (r_i - 1/2) / (n N)")
@@ -392,6 +399,7 @@ def auac(t: CountTable, *, kind: str = "trapezoid") -> float:
 
 
 @register("mean_rank_positives", binning_bound="refinements",
+          prevalence_dependent=True,
           weight_unit=True,
           name="Average rank of the positives", family="ranking", plot="gain",
           direction=-1, range=(0.0, np.inf), aliases=("average_rank", "mean_rank"),
@@ -418,6 +426,7 @@ def mean_rank_positives(t: CountTable, *, normalized: bool = False) -> float:
 
 # --- the multi-level paper's named forms ------------------------------------------------
 @register("roc_ef5", binning_bound="refinements",
+          prevalence_dependent=False,
           name="ROC enrichment at 5% FPR (ROC_EF5)", family="ranking", plot="roc",
           direction=1, range=(0.0, 20.0), aliases=("roc_ef5%", "roc_ef_5", "roce5"),
           source="multi-level paper Table 5 and section 2.1 (its recommended ROC_EF5%)",
@@ -442,6 +451,7 @@ def roc_ef5(t: CountTable, *, at: str = "top") -> float:
 
 
 @register("mean_rank_normalized", binning_bound="refinements",
+          prevalence_dependent=True,
           weight_unit=True,  # a tie's average rank adds 1/2 of a case: with fractional
           # weights (a total below one case per tie) it passes 1; whole cases stay in (0, 1]
           name="Average rank of the positives, normalized (the multi-level paper's r)",
@@ -460,7 +470,7 @@ def mean_rank_normalized(t: CountTable) -> float:
     Examples
     --------
     >>> import binmetrics as bm
-    >>> ev = bm.evaluate([1, 0, 1, 0], [.9, .8, .7, .6])  # positives at ranks 1 and 3
+    >>> ev = bm.evaluate([1, 0, 1, 0], [.9, .8, .7, .6], threshold=0.75)  # ranks 1, 3
     >>> ev["mean_rank_normalized"], ev["mean_rank_positives"] / 4
     (0.5, 0.5)
     """

@@ -32,6 +32,7 @@ def _rates(c: Confusion) -> tuple[np.ndarray, np.ndarray]:
 
 
 @register("g_mean", name="Geometric mean of sensitivity and specificity", family="confusion",
+          prevalence_dependent=False,
           direction=1, range=_UNIT, plot="measure",
           aliases=("gm", "gmean", "geometric_mean_score"),
           source="Kubat & Matwin 1997; PyCM GM; imbalanced-learn geometric_mean_score",
@@ -49,6 +50,7 @@ def g_mean(c: Confusion) -> FloatOrArray:
 
 
 @register("adjusted_g_mean", name="Adjusted geometric mean", family="confusion", direction=1,
+          prevalence_dependent=True,
           range=_UNIT, plot="measure", aliases=("agm",),
           source="Batuwita & Palade 2012; PyCM AGM",
           formula="(GM + TNR Nn) / (1 + Nn) if TPR > 0 else 0, Nn = N / (P + N)")
@@ -68,6 +70,7 @@ def adjusted_g_mean(c: Confusion) -> FloatOrArray:
 
 
 @register("iba", name="Index of balanced accuracy", family="confusion", direction=1,
+          prevalence_dependent=False,
           range=(0.0, 2.0), plot="measure", aliases=("index_of_balanced_accuracy",),
           source="García, Mollineda & Sánchez 2009; imbalanced-learn; PyCM IBA (alpha = 1)",
           formula="(1 + alpha (TPR - TNR)) TPR TNR")
@@ -93,6 +96,7 @@ def iba(c: Confusion, *, alpha: float = 0.1) -> FloatOrArray:
 
 
 @register("discriminant_power", name="Discriminant power", family="confusion", direction=1,
+          prevalence_dependent=False,
           range=_REAL, plot="measure", aliases=("dp",),
           source="Blakeley & Oddone 1995; Sokolova et al. 2006; PyCM DP (base-10 logarithms)",
           formula="sqrt(3)/pi (ln(TPR/(1-TPR)) + ln(TNR/(1-TNR))) = sqrt(3)/pi ln(DOR)")
@@ -117,6 +121,7 @@ def discriminant_power(c: Confusion) -> FloatOrArray:
 
 
 @register("optimized_precision", name="Optimized precision", family="confusion", direction=1,
+          prevalence_dependent=True,
           range=(-1.0, 1.0), plot="measure", aliases=("op",),
           source="Ranawana & Palade 2006; PyCM OP",
           formula="ACC - |TNR - TPR| / (TPR + TNR)")
@@ -139,6 +144,7 @@ def optimized_precision(c: Confusion) -> FloatOrArray:
 
 
 @register("overlap_coefficient", name="Overlap coefficient (Szymkiewicz-Simpson)",
+          prevalence_dependent=True,
           family="confusion", direction=1, range=_UNIT, plot="measure",
           aliases=("oc", "szymkiewicz_simpson"), source="Szymkiewicz 1934; Simpson 1943; PyCM OC",
           formula="TP / min(TP + FP, TP + FN)")
@@ -155,6 +161,7 @@ def overlap_coefficient(c: Confusion) -> FloatOrArray:
 
 
 @register("braun_blanquet", name="Braun-Blanquet similarity", family="confusion", direction=1,
+          prevalence_dependent=True,
           range=_UNIT, plot="measure", aliases=("bb", "braun_blanquet_similarity"),
           source="Braun-Blanquet 1932; PyCM BB", formula="TP / max(TP + FP, TP + FN)")
 def braun_blanquet(c: Confusion) -> FloatOrArray:
@@ -170,6 +177,7 @@ def braun_blanquet(c: Confusion) -> FloatOrArray:
 
 
 @register("adjusted_f_score", name="Adjusted F-score", family="confusion", direction=1,
+          prevalence_dependent=True,
           range=_UNIT, plot="measure", aliases=("agf", "adjusted_f", "agf_score"),
           source="Maratea, Petrosino & Manzo 2014; PyCM AGF",
           formula="sqrt(F2 x InvF0.5), InvF0.5 = 1.25 TN / (1.25 TN + 0.25 FP + FN)")
@@ -192,6 +200,7 @@ def adjusted_f_score(c: Confusion) -> FloatOrArray:
 
 
 @register("icsi", name="Individual classification success index", family="confusion",
+          prevalence_dependent=True,
           direction=1, range=(-1.0, 1.0), plot="measure",
           aliases=("individual_classification_success_index",),
           source="Koch 2005; PyCM ICSI", formula="PPV + TPR - 1")

@@ -71,6 +71,7 @@ def _chi_square_multiclass(data: MulticlassData) -> float:
 
 
 @register("chi_square", name="Chi-square statistic", family="confusion", direction=0,
+          prevalence_dependent=True,
           weight_unit=True,
           range=(0.0, float("inf")), plot="measure", aliases=("chi_squared", "chi2"),
           source="Pearson 1900; PyCM Chi-Squared", multiclass=_chi_square_multiclass,
@@ -98,6 +99,7 @@ def _cramer_v_multiclass(data: MulticlassData) -> float:
 
 
 @register("cramer_v", name="Cramér's V", family="confusion", direction=1, range=(0.0, 1.0),
+          prevalence_dependent=True,
           plot="measure", aliases=("cramers_v", "cramer_s_v"),
           source="Cramér 1946; PyCM Cramer V", multiclass=_cramer_v_multiclass,
           formula="sqrt(chi^2 / (n (k - 1))); binary: |MCC|")
@@ -124,6 +126,7 @@ def _mi_multiclass(data: MulticlassData) -> float:
 
 
 @register("mutual_information", name="Mutual information (bits)", family="confusion",
+          prevalence_dependent=True,
           direction=1, range=(0.0, float("inf")), plot="measure",
           aliases=("mi", "mutual_info"),
           source="Shannon 1948; PyCM Mutual Information", multiclass=_mi_multiclass,
@@ -154,6 +157,7 @@ def _nmi_multiclass(data: MulticlassData) -> float:
 
 
 @register("normalized_mutual_information", name="Normalized mutual information",
+          prevalence_dependent=True,
           family="confusion", direction=1, range=(0.0, 1.0), plot="measure",
           aliases=("nmi", "normalized_mutual_info_score"),
           source="Strehl & Ghosh 2002; scikit-learn normalized_mutual_info_score",
@@ -177,6 +181,7 @@ def _joint_multiclass(data: MulticlassData) -> float:
 
 
 @register("joint_entropy", name="Joint entropy (bits)", family="confusion", direction=0,
+          prevalence_dependent=True,
           range=(0.0, float("inf")), plot="measure",
           source="Shannon 1948; PyCM Joint Entropy", multiclass=_joint_multiclass,
           formula="-sum_ij f_ij log2 f_ij")
@@ -198,6 +203,7 @@ def _conditional_multiclass(data: MulticlassData) -> float:
 
 
 @register("conditional_entropy", name="Conditional entropy of the prediction (bits)",
+          prevalence_dependent=True,
           family="confusion", direction=-1, range=(0.0, float("inf")), plot="measure",
           source="Shannon 1948; PyCM Conditional Entropy", multiclass=_conditional_multiclass,
           formula="H(predicted | actual) = H(actual, predicted) - H(actual)")

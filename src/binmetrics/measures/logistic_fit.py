@@ -29,8 +29,8 @@ import bisect
 import math
 
 import numpy as np
-from scipy.special import expit
 
+from binmetrics.measures._special import expit
 from binmetrics.measures._util import dot
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 

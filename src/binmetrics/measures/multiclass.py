@@ -196,6 +196,36 @@ def brier(data: MulticlassData) -> float:
     return float(np.average(np.einsum("ij,ij->i", d, d), weights=data.weight))
 
 
+@multiclass_form("rps")
+def rps(data: MulticlassData) -> float:
+    """Ranked probability score of ordered classes (Epstein 1969; Murphy 1971):
+    (1/n) sum_i 1/(K-1) sum_{k=1}^{K-1} (P_ik - O_ik)^2, with P_ik = sum_{j<=k} p_ij and
+    O_ik = sum_{j<=k} o_ij the cumulative predicted and observed distributions of case i.
+
+    The order of the classes is the order of the probability columns: ``labels=`` (in
+    column order) or, without it, the sorted class labels. Berrar names it for ordered
+    outcomes (after Def. 18: "win", "draw", "lose" in his ref. 44, where a forecast of
+    "draw" for a "win" costs less than one of "lose"); unlike the Brier score it
+    changes when the columns are permuted. For two classes it is the binary Brier score.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> mev = bm.evaluate_multiclass(["win", "win"], [[.9, .1, 0], [.8, .1, .1]],
+    ...                              labels=["win", "draw", "lose"])
+    >>> round(mev["rps"], 4)  # (0.1^2 / 2 + (0.2^2 + 0.1^2) / 2) / 2 = (0.005 + 0.025) / 2
+    0.015
+    """
+    k = data.n_classes
+    if k < 2:
+        data.report("rps", "there is one class, so no cumulative distribution to compare")
+        return float("nan")
+    d = data.proba.copy()
+    d[np.arange(data.codes.size), data.codes] -= 1.0
+    cum = np.cumsum(d, axis=1)[:, :-1]  # the last cumulative sum is 1 - 1 = 0
+    return float(np.average(np.einsum("ij,ij->i", cum, cum), weights=data.weight) / (k - 1))
+
+
 @multiclass_form("log_loss")
 def log_loss(data: MulticlassData, *, base: float = 2.0,
                      eps: float = EPS) -> float:

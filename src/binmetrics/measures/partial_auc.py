@@ -129,6 +129,7 @@ def diagonal_area(focus: str, low: float, high: float) -> float:
 
 
 @register("partial_auc", name="Partial area under the ROC curve", family="ranking",
+          prevalence_dependent=False,
           binning_bound="refinements",
           plot="roc", direction=1, range=(0.0, 1.0), aliases=("pauc", "partial_roc_auc"),
           source="McClish 1989; pROC auc(partial.auc=)",

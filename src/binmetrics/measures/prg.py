@@ -76,6 +76,7 @@ def prg_points(t: CountTable) -> dict[str, FloatArray]:
 
 
 @register("auprg", name="Area under the precision-recall-gain curve", family="ranking", plot="prg",
+          prevalence_dependent=True,
           direction=1, range=(-np.inf, 1.0), aliases=("prg_auc", "au_prg"),
           source="Siblini et al. sec. 2 (Flach & Kull 2015); docs/methods.md §4",
           formula="area under precision gain against recall gain, recall gain in [0, 1]")

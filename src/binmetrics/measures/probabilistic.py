@@ -114,6 +114,7 @@ def _clipped_logs(s: FloatArray, p: FloatArray, n: FloatArray,
 
 
 @register("mae", name="Mean absolute error", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           plot="reliability",
           sums=(POLY,),
           range=(0.0, 1.0), aliases=("mean_absolute_error",), source="Berrar Def. 17",
@@ -126,6 +127,7 @@ def mae(t: CountTable) -> float:
 
 
 @register("brier", name="Brier score (mean squared error)", family="probabilistic",
+          prevalence_dependent=True,
           plot="reliability",
           sums=(POLY,),
           direction=-1, range=(0.0, 1.0), aliases=("mse", "brier_score", "mean_squared_error"),
@@ -138,7 +140,32 @@ def brier(t: CountTable) -> float:
     return (sums[2] + sums[3]) / t.total
 
 
+@register("rps", name="Ranked probability score", family="probabilistic",
+          prevalence_dependent=True,
+          plot="reliability",
+          sums=(POLY,),
+          direction=-1, range=(0.0, 1.0), aliases=("ranked_probability_score",),
+          source="Epstein 1969; Murphy 1971; named by Berrar (after Def. 18, ref. 44) for "
+                 "ordered classes",
+          formula="(1/n) sum_i 1/(K-1) sum_{k<K} (sum_{j<=k} p_ij - sum_{j<=k} o_ij)^2",
+          needs_probabilities=True)
+def rps(t: CountTable) -> float:
+    """Ranked probability score: the squared distance between the cumulative predicted
+    and observed distributions over ordered classes (Epstein 1969, in Murphy's 1971 form
+    scaled by 1/(K - 1), as Berrar, Lopes & Dubitzky 2019 use it).
+
+    For two classes ordered (negative, positive) it is the Brier score (Berrar eq. 18):
+    the one cumulative term is (1 - p) - (1 - y). A multiclass evaluation computes it
+    over the classes in the order of its probability columns
+    (:func:`binmetrics.measures.multiclass.rps`).
+    """
+    require_probabilities(t, "rps")
+    sums = _poly_sums(t)
+    return (sums[2] + sums[3]) / t.total
+
+
 @register("rmse", name="Root mean square error", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           plot="reliability",
           sums=(POLY,),
           range=(0.0, 1.0), aliases=("root_mean_squared_error",), source="Berrar Def. 19",
@@ -150,6 +177,7 @@ def rmse(t: CountTable) -> float:
 
 
 @register("log_loss", name="Log loss (cross-entropy)", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           plot="reliability",
           sums=(LOG_PASS,),
           range=_LOSS, aliases=("logloss", "cross_entropy"), source="Berrar Def. 20",
@@ -175,6 +203,7 @@ def _class_weight(t: CountTable, alpha: float | None) -> float:
 
 
 @register("balanced_log_loss", name="Balanced cross-entropy", family="probabilistic",
+          prevalence_dependent=True,
           plot="reliability",
           sums=(LOG_PASS,),
           direction=-1, range=_LOSS, aliases=("balanced_cross_entropy", "bce"),
@@ -200,6 +229,7 @@ def balanced_log_loss(
 
 
 @register("focal_loss", name="Average focal loss", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           plot="reliability",
           sums=(LOG_PASS, FOCAL),
           range=_LOSS, source="Berrar Def. 22 (eq. 23)",
@@ -286,6 +316,7 @@ def _information_sum(t: CountTable, pi: float) -> float:
 
 
 @register("information_score", name="Information score (Kononenko-Bratko), mean",
+          prevalence_dependent=True,
           sums=(LOG_PASS, INFORMATION),
           family="probabilistic", direction=1, range=(-np.inf, np.inf),
           aliases=("kb_information", "mean_information_score"),
@@ -315,6 +346,7 @@ def information_score(t: CountTable, *, prior: float | None = None, base: float 
 
 
 @register("relative_information_score", name="Relative information score",
+          prevalence_dependent=True,
           sums=(LOG_PASS, INFORMATION),
           family="probabilistic", direction=1, range=(-np.inf, np.inf),
           aliases=("kb_relative_information",),
@@ -335,6 +367,7 @@ def relative_information_score(t: CountTable, *, prior: float | None = None) -> 
 
 
 @register("hinge_loss", name="Average hinge loss", family="probabilistic", direction=-1,
+          prevalence_dependent=True,
           plot="loss",
           sums=(POLY, HINGE),
           range=_LOSS, aliases=("hinge",), source="Berrar Def. 35 (eq. 44)",
@@ -366,10 +399,22 @@ def triplet_loss(
     margin : the margin alpha between positive and negative pairs (>= 0).
     reduction : "sum" (Berrar's definition) or "mean".
 
+    Berrar's example is face recognition: the anchor and the positive are two pictures
+    of one person, the negative a picture of someone else, each embedded with unit norm.
+    PyTorch's ``TripletMarginLoss`` uses the distances, not their squares, and averages
+    by default (docs/methods.md, "Triplet loss").
+
     Examples
     --------
     >>> triplet_loss([[1.0, 0.0]], [[1.0, 0.0]], [[0.0, 1.0]], margin=0.2)
     0.0
+
+    An easy triplet (the negative far away) and a hard one (the negative nearer than the
+    positive: 2.0 - 0.8 + 0.2):
+
+    >>> anchor, positive, negative = [[1, 0], [1, 0]], [[.8, .6], [0, 1]], [[0, 1], [.6, .8]]
+    >>> round(triplet_loss(anchor, positive, negative, margin=0.2), 12)
+    1.4
     """
     arrays = []
     for name, x in (("anchor", anchor), ("positive", positive), ("negative", negative)):

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import digamma
 
 from binmetrics.exceptions import report_undefined
+from binmetrics.measures._special import digamma
 from binmetrics.measures._util import dot, trapezoid
 from binmetrics.measures.kernels import (
     auc_kernel,
@@ -61,6 +61,7 @@ def ranks_sum(t: CountTable) -> float:
 
 # --- ROC --------------------------------------------------------------------------
 @register("auc", binning_bound="refinements",
+          prevalence_dependent=False,
           resampling_kernel=auc_kernel,
           name="Area under the ROC curve", family="ranking", plot="roc", direction=1, range=UNIT,
           aliases=("roc_auc", "auroc", "c_statistic"),
@@ -98,6 +99,7 @@ def extreme_weights(t: CountTable) -> bool:
 
 
 @register("gini", binning_bound="refinements",
+          prevalence_dependent=False,
           resampling_kernel=gini_kernel,
           name="Gini index", family="ranking", plot="roc", direction=1, range=(-1.0, 1.0),
           aliases=("gini_coefficient", "somers_d"), source="Berrar Def. 28 (eq. 33)",
@@ -193,6 +195,7 @@ def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
 
 
 @register("auch", binning_bound="above_binned",
+          prevalence_dependent=False,
           name="Area under the ROC convex hull", family="ranking", plot="roc", direction=1,
           range=UNIT, aliases=("roc_convex_hull_area",), source="Berrar Def. 29 (eq. 34)",
           formula="trapezoid area under the ROC convex hull")
@@ -235,6 +238,7 @@ def _gap_stats(t: CountTable) -> tuple[float, float, float]:
 
 
 @register("ks", binning_bound="above_binned",
+          prevalence_dependent=False,
           resampling_kernel=ks_kernel,
           name="Kolmogorov-Smirnov statistic", family="ranking", plot="threshold", direction=1,
           range=UNIT, aliases=("kolmogorov_smirnov",),
@@ -248,6 +252,7 @@ def ks(t: CountTable) -> float:
 
 
 @register("taks", name="Truncated average Kolmogorov-Smirnov statistic", family="ranking",
+          prevalence_dependent=False,
           plot="threshold",
           direction=1, range=(-1.0, 1.0), aliases=("truncated_average_ks",),
           source="Berrar Def. 31 (eq. 36); docs/methods.md §5.2",
@@ -264,6 +269,7 @@ def taks(t: CountTable) -> float:
 
 
 @register("youden_j_max", binning_bound="above_binned",
+          prevalence_dependent=False,
           resampling_kernel=youden_j_max_kernel,
           name="Maximum Youden index", family="ranking", plot="threshold", direction=1,
           range=UNIT, aliases=("max_informedness", "j_max"),
@@ -275,8 +281,46 @@ def youden_j_max(t: CountTable) -> float:
     return _gap_stats(t)[1]
 
 
+@register("best_f1", binning_bound="above_binned",
+          prevalence_dependent=True,
+          name="Best F1 score over thresholds", family="ranking", plot="pr", direction=1,
+          range=UNIT, aliases=("max_f1", "f1_max"),
+          source="Siblini et al. sec. 4.3 and Fig. 7 (\"the best F1-score over all possible "
+                 "thresholds\"); Berrar Def. 13 at each cut",
+          formula="max over cuts k of 2 TP_k / (P + TP_k + FP_k)")
+def best_f1(t: CountTable) -> float:
+    """Largest F1 score over all thresholds: the F1 of the best cut of the ranking.
+
+    F1 = 2 TP / (2 TP + FP + FN) = 2 TP / (P + TP + FP) at each cut of the count table
+    (ties are never split: a cut lies between distinct scores); the cut above every
+    score gives 0. Siblini et al. rank models by it in their Figure 7, raw and
+    prior-calibrated: ``ev.calibrated(pi0)["best_f1"]`` is its calibrated version (the
+    negatives reweighted to the prevalence ``pi0``). Undefined (NaN with a warning) with
+    one class, as every ranking measure.
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+    ...                  [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1])
+    >>> ev["best_f1"]  # at 0.5: TP = 4, FP = 1, FN = 1 (Berrar's ten cases)
+    0.8
+    >>> round(ev.calibrated(0.1)["best_f1"], 4)  # 4 / (5 + 4 + 1/9) x 2 at the same cut
+    0.5714
+    """
+    if not both_classes(t, "best_f1"):
+        return NAN
+
+    def compute() -> float:
+        tp, fp = t.tp, t.fp
+        return float(np.max(2.0 * tp / (t.P + tp + fp)))
+
+    return float(t.memo("best_f1", compute))
+
+
 # --- precision-recall ---------------------------------------------------------------
 @register("average_precision", binning_bound="average_precision",
+          prevalence_dependent=True,
           resampling_kernel=average_precision_kernel,
           name="Average precision", family="ranking", plot="pr", direction=1,
           range=UNIT, aliases=("ap", "aucpr"),
@@ -299,6 +343,7 @@ def average_precision(t: CountTable) -> float:
 
 
 @register("mean_precision", name="Mean of precisions (Berrar's plain mean)", family="ranking",
+          prevalence_dependent=True,
           plot="pr", direction=1, range=UNIT,
           aliases=("mean_of_precisions", "plain_mean_precision"),
           source="Berrar Def. 32 (the plain mean the paper contrasts with AP)",
@@ -371,6 +416,7 @@ def _aucpr(t: CountTable, which: str) -> float:
 
 
 @register("aucpr_min", name="AUCPR, lower trapezoid", family="ranking", plot="pr", direction=1,
+          prevalence_dependent=True,
           range=UNIT, source="Berrar Def. 33 (eq. 39)",
           formula="sum (p_min(r_i) + p_min(r_i+1))/2 (r_i+1 - r_i)")
 def aucpr_min(t: CountTable) -> float:
@@ -380,6 +426,7 @@ def aucpr_min(t: CountTable) -> float:
 
 
 @register("aucpr_max", name="AUCPR, upper trapezoid", family="ranking", plot="pr", direction=1,
+          prevalence_dependent=True,
           range=UNIT, source="Berrar Def. 33 (eq. 41)",
           formula="sum (p_max(r_i) + p_max(r_i+1))/2 (r_i+1 - r_i)")
 def aucpr_max(t: CountTable) -> float:
@@ -388,6 +435,7 @@ def aucpr_max(t: CountTable) -> float:
 
 
 @register("aucpr_minmax", name="AUCPR, min-max trapezoid", family="ranking", plot="pr", direction=1,
+          prevalence_dependent=True,
           range=UNIT, source="Berrar Def. 33 (eq. 40)",
           formula="sum (p_min(r_i) + p_max(r_i+1))/2 (r_i+1 - r_i)")
 def aucpr_minmax(t: CountTable) -> float:

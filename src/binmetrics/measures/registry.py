@@ -6,8 +6,11 @@ registry; nothing else keeps a list of measure names.
 
 from __future__ import annotations
 
+import ast
 import difflib
+import functools
 import inspect
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -57,6 +60,14 @@ class Measure:
         high end: the binned cuts are raw cuts), ``"average_precision"`` (its own
         lower bound); None: no bound is derived.
 
+    prevalence_dependent : whether the value changes with the class prior when the
+        class-conditional score distributions stay the same: multiplying every negative's
+        weight by one constant changes it (precision, F1, accuracy, the losses, AP) or not
+        (TPR, FPR, informedness, AUC); the Wikipedia table's distinction between the
+        statistics of its columns (prevalence-dependent) and of its rows (independent).
+        Independent measures need no prior calibration (Siblini et al.); None: not
+        declared (a measure registered by a user). tests/measures/test_prevalence_dependence.py
+        holds every built-in measure to its declaration.
     weight_unit : the measure reads weights as numbers of cases (a count, a rank, a test
         statistic that grows with n, an integer-weight-only estimator), so multiplying every
         weight by one constant changes it; every other measure is unchanged by that
@@ -99,6 +110,7 @@ class Measure:
     multiclass: Callable[..., float] | None = None
     sums: tuple[Any, ...] = ()
     plot: str | None = None
+    prevalence_dependent: bool | None = None
 
     @property
     def multiclass_params(self) -> Mapping[str, Any]:
@@ -163,6 +175,7 @@ def register(
     multiclass: Callable[..., float] | None = None,
     sums: tuple[Any, ...] = (),
     plot: str | None = None,
+    prevalence_dependent: bool | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a measure: its metadata and its fast paths (see :class:`Measure`).
 
@@ -181,7 +194,7 @@ def register(
             paired_tests=tuple(paired_tests), binning_bound=binning_bound,
             weight_unit=weight_unit, resampling_kernel=resampling_kernel,
             multiclass=multiclass, sums=tuple(sums),
-            plot=plot,
+            plot=plot, prevalence_dependent=prevalence_dependent,
         )
         for n in (id, *aliases):
             k = _key(n)
@@ -248,6 +261,9 @@ def get_measure(name: str | Measure) -> Measure:
         return name
     if not isinstance(name, str):
         raise TypeError(f"a measure name must be a string, got {name!r}")
+    if "(" in name:  # "bedroc(alpha=80.5)": the measure with other default parameters
+        base, params = parse_measure_spec(name)
+        return with_params(get_measure(base), **params)
     k = _key(name)
     if k in _NAMES:
         return _REGISTRY[_NAMES[k]]
@@ -257,6 +273,123 @@ def get_measure(name: str | Measure) -> Measure:
     close = difflib.get_close_matches(k, [*_NAMES, *_PRESETS], n=4, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise KeyError(f"unknown measure {name!r}{hint} (bm.measure_catalogue() lists them all)")
+
+
+#: the longest ``id(param=value, ...)`` text read (a name with a few parameters)
+SPEC_MAX_LENGTH = 500
+#: bare words read as values (any other bare word is a string: ``at=top``)
+_WORDS = {"none": None, "true": True, "false": False, "nan": math.nan, "inf": math.inf}
+
+
+def _spec_value(node: ast.expr, text: str) -> Any:
+    """A parameter's value: a Python literal (number, string, tuple/list of them) or a
+    bare word (none, true, false, nan, inf, or else a string). Never evaluated."""
+    if isinstance(node, ast.Name):
+        return _WORDS.get(node.id.lower(), node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Name) \
+            and node.operand.id.lower() == "inf":
+        return -math.inf if isinstance(node.op, ast.USub) else math.inf
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_spec_value(e, text) for e in node.elts)
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError):
+        raise ValueError(f"{text!r}: {ast.unparse(node)!r} is not a value; give a number, "
+                         "a word (none, true, false) or a quoted string") from None
+
+
+def parse_measure_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """``"bedroc(alpha=80.5)"`` -> ``("bedroc", {"alpha": 80.5})``: a measure name and
+    its parameters as keywords, read without evaluating anything (:mod:`ast` literals).
+
+    Values are numbers, quoted strings, tuples ``(0, 0.1)`` and the bare words
+    ``none``, ``true``, ``false``, ``nan``, ``inf`` (any other bare word is a string).
+
+    Examples
+    --------
+    >>> parse_measure_spec("partial_auc(fpr=(0, 0.1), correct=true)")
+    ('partial_auc', {'fpr': (0, 0.1), 'correct': True})
+    >>> parse_measure_spec("ici(max_rows=none)")
+    ('ici', {'max_rows': None})
+    """
+    stripped = text.strip()
+    head, sep, rest = stripped.partition("(")
+    if len(stripped) > SPEC_MAX_LENGTH:
+        raise ValueError(f"measure {stripped[:40]!r}... is longer than {SPEC_MAX_LENGTH} "
+                         "characters")
+    if not sep or not rest.endswith(")") or not head.strip():
+        raise ValueError(f"measure {text!r} is not of the form id(param=value, ...), "
+                         "e.g. bedroc(alpha=80.5)")
+    try:
+        call = ast.parse(f"_({rest}", mode="eval").body
+    except SyntaxError:
+        call = None
+    if not isinstance(call, ast.Call) or call.args or any(k.arg is None
+                                                          for k in call.keywords):
+        raise ValueError(f"measure {text!r}: give the parameters by name, "
+                         "id(param=value, ...), e.g. bedroc(alpha=80.5)")
+    names = [str(k.arg) for k in call.keywords]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"measure {text!r} gives {', '.join(twice)} twice")
+    return head.strip(), {str(k.arg): _spec_value(k.value, text) for k in call.keywords}
+
+
+def with_params(m: Measure, **params: Any) -> Measure:
+    """The measure ``m`` with other default parameters, under the id
+    ``"id(param=value, ...)"`` (the parameters that differ from the defaults, in the
+    declared order); ``m`` itself when none differs.
+
+    Examples
+    --------
+    >>> with_params(get_measure("bedroc"), alpha=80.5).id
+    'bedroc(alpha=80.5)'
+    """
+    p = m.resolve_params(**params)
+    changed = {k: v for k, v in p.items() if not _same(v, m.params[k])}
+    if not changed:
+        return m
+    base = get_measure(m.id.partition("(")[0])
+    changed = {k: v for k, v in p.items() if not _same(v, base.params[k])}
+    if not changed:
+        return base
+    shown = ", ".join(f"{k}={v!r}" for k, v in changed.items())
+    mc = None
+    if base.multiclass is not None and set(changed) <= set(base.multiclass_params):
+        mc = functools.partial(base.multiclass, **changed)
+    return replace(base, id=f"{base.id}({shown})", name=f"{base.name} ({shown})",
+                   aliases=(), params=MappingProxyType(p), resampling_kernel=None,
+                   multiclass=mc)
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return (type(a) is type(b) and bool(a == b)) or (
+            isinstance(a, (int, float)) and isinstance(b, (int, float))
+            and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
+    except Exception:  # an array or another value without a plain ==
+        return False
+
+
+def split_measure_list(text: str) -> list[str]:
+    """Comma-separated measure names, the commas inside ``id(...)`` kept:
+    ``"auc,bedroc(alpha=80.5),partial_auc(fpr=(0, 0.1))"`` -> three names.
+
+    >>> split_measure_list("auc, bedroc(alpha=80.5),partial_auc(fpr=(0, 0.1))")
+    ['auc', 'bedroc(alpha=80.5)', 'partial_auc(fpr=(0, 0.1))']
+    """
+    names: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            names.append(text[start:i])
+            start = i + 1
+    names.append(text[start:])
+    return [n.strip() for n in names if n.strip()]
 
 
 def iter_measures(family: Family | None = None) -> Iterator[Measure]:
@@ -344,7 +477,8 @@ def measure_catalogue(family: Family | None = None) -> pd.DataFrame:
     """The registry as a pandas DataFrame: one row per measure.
 
     Columns: id, name, aliases, family, direction, range, parameters, source,
-    formula, needs_probabilities, summary.
+    formula, needs_probabilities, prevalence_dependent (True, False, or None when not
+    declared), summary.
 
     Examples
     --------
@@ -352,6 +486,8 @@ def measure_catalogue(family: Family | None = None) -> pd.DataFrame:
     >>> table = bm.measure_catalogue()
     >>> table.loc[table.id == "mcc", "source"].item()
     'Berrar Def. 15; Wikipedia table; multi-level paper Table 5'
+    >>> table.set_index("id").loc[["ppv", "tpr", "auc"], "prevalence_dependent"].tolist()
+    [True, False, False]
     """
     import pandas as pd
 
@@ -367,6 +503,7 @@ def measure_catalogue(family: Family | None = None) -> pd.DataFrame:
             "source": m.source,
             "formula": m.formula,
             "needs_probabilities": m.needs_probabilities,
+            "prevalence_dependent": m.prevalence_dependent,
             "summary": m.summary,
         }
         for m in iter_measures(family)

@@ -131,7 +131,7 @@ def check_rates(values: Any, name: str) -> FloatArray:
         raise ValueError(f"{name}= is empty; pass one rate or an array of rates in [0, 1]")
     bad = ~((v >= 0.0) & (v <= 1.0))
     if bad.any():
-        raise ValueError(f"{name}= must hold rates in [0, 1]; got {v[bad].ravel()[0]!r}")
+        raise ValueError(f"{name}= must hold rates in [0, 1]; got {float(v[bad].ravel()[0])!r}")
     return v
 
 
@@ -167,6 +167,7 @@ def read_curve(xs: FloatArray, ys: FloatArray, x: FloatArray, *,
 
 
 @register("tpr_at_fpr", name="Sensitivity at a fixed false positive rate", family="ranking",
+          prevalence_dependent=False,
           plot="roc", binning_bound="refinements", direction=1, range=(0.0, 1.0),
           aliases=("sensitivity_at_specificity", "se_at_sp"),
           source=("Robin et al. 2011 (pROC): coords(input = \"specificity\"), "
@@ -188,6 +189,7 @@ def tpr_at_fpr(t: CountTable, *, fpr: float = 0.1) -> float:
 
 
 @register("tnr_at_tpr", name="Specificity at a fixed true positive rate", family="ranking",
+          prevalence_dependent=False,
           plot="roc", binning_bound="refinements", direction=1, range=(0.0, 1.0),
           aliases=("specificity_at_sensitivity", "sp_at_se"),
           source=("Robin et al. 2011 (pROC): coords(input = \"sensitivity\"), "

@@ -51,6 +51,7 @@ def _top_k_multiclass(data: MulticlassData, *, k: int = 1) -> float:
 
 
 @register("top_k_accuracy", name="Top-k accuracy", family="probabilistic", direction=1,
+          prevalence_dependent=True,
           range=(0.0, 1.0), aliases=("top_k_accuracy_score", "topk_accuracy"),
           source="scikit-learn top_k_accuracy_score; docs/methods.md §6",
           multiclass=_top_k_multiclass, sums=(TOP1,),

@@ -33,6 +33,10 @@ class Confusion(Tabular):
     #: :attr:`binmetrics.CountTable.weight_exponent`): the fields are in that unit, the
     #: repr shows the counts in the weights' own
     weight_exponent: int = field(default=0, repr=False)
+    #: with per-case costs (``evaluate(..., case_cost_fp=, case_cost_fn=)``): the summed
+    #: costs of the false positives and of the false negatives; None without them
+    fp_cost: ArrayOrFloat = field(default=None, repr=False)
+    fn_cost: ArrayOrFloat = field(default=None, repr=False)
 
     @property
     def p(self) -> ArrayOrFloat:

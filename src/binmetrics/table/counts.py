@@ -212,6 +212,9 @@ class CountTable(Tabular):
         #: weights neither overflow nor underflow (the measures do not change): the counts
         #: are in that unit, :meth:`in_user_units` gives them in the weights' own
         self.weight_exponent = 0
+        #: per-case costs summed per distinct score, (false-positive costs of the
+        #: negatives, false-negative costs of the positives), or None (:meth:`with_case_costs`)
+        self.case_costs: tuple[FloatArray, FloatArray] | None = None
         if _totals is not None:  # P and N known by whoever built the counts
             self.__dict__["P"], self.__dict__["N"] = map(float, _totals)
 
@@ -609,12 +612,20 @@ class CountTable(Tabular):
         k = self.cut_index(threshold)
         tp, fp = self._prefix_sums(k)
         if self.weighted:  # summed from the bottom: P - TP would lose small weights
-            # summed in the order of cuts(), so a cut and the curve agree to the bit
-            fn = float(np.cumsum(self._pos[k:][::-1])[-1]) if k < self.n_distinct else 0.0
-            tn = float(np.cumsum(self._neg[k:][::-1])[-1]) if k < self.n_distinct else 0.0
+            # summed in the order of cuts(), so a cut and the curve agree to the bit; a
+            # sequential pass over the tail each, so kept per cut
+            fn, tn = self.memo(("weights_below_cut", k), lambda: (
+                (float(np.cumsum(self._pos[k:][::-1])[-1]),
+                 float(np.cumsum(self._neg[k:][::-1])[-1])) if k < self.n_distinct
+                else (0.0, 0.0)))
         else:
             fn, tn = self.P - tp, self.N - fp
-        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn, weight_exponent=self.weight_exponent)
+        costs: dict[str, Any] = {}
+        if self.case_costs is not None:
+            cfp, cfn = self.case_costs
+            costs = {"fp_cost": float(cfp[:k].sum()), "fn_cost": float(cfn[k:].sum())}
+        return Confusion(tp=tp, fp=fp, fn=fn, tn=tn, weight_exponent=self.weight_exponent,
+                         **costs)
 
     def cuts(self) -> Confusion:
         """Confusion matrices of every cut, as arrays of length ``n_distinct + 1``.
@@ -622,8 +633,29 @@ class CountTable(Tabular):
         Cut k predicts the top k distinct scores positive; its threshold is
         :meth:`thresholds`\\ ``[k]``.
         """
+        costs: dict[str, Any] = {}
+        if self.case_costs is not None:
+            cfp, cfn = self.case_costs
+            costs = {"fp_cost": self._cumulative(cfp), "fn_cost": self._suffix(cfn)}
         return Confusion(tp=self.tp, fp=self.fp, fn=self._suffix(self._pos),
-                         tn=self._suffix(self._neg))
+                         tn=self._suffix(self._neg), **costs)
+
+    def with_case_costs(self, fp_cost: Any, fn_cost: Any) -> CountTable:
+        """This table carrying per-case costs summed per distinct score: ``fp_cost[g]``
+        what the negatives at score g cost as false positives, ``fn_cost[g]`` what the
+        positives there cost as false negatives (weights included). Cuts then carry the
+        summed costs of their errors (``Confusion.fp_cost``, ``fn_cost``), which
+        ``expected_cost`` reads; merging adds them."""
+        cfp, cfn = (np.array(a, dtype=np.float64) for a in (fp_cost, fn_cost))
+        if cfp.shape != (self.n_distinct,) or cfn.shape != (self.n_distinct,):
+            raise ValueError(f"case costs need one sum per distinct score ({self.n_distinct})")
+        out = CountTable(self._scores, self._pos, self._neg, weighted=self.weighted,
+                         _trusted=True, _totals=(self.P, self.N), _nonempty=True)
+        out.weight_exponent = self.weight_exponent
+        for a in (cfp, cfn):
+            a.flags.writeable = False
+        out.case_costs = (cfp, cfn)
+        return out
 
     @staticmethod
     def _suffix(counts: npt.NDArray[Any]) -> FloatArray:
@@ -665,6 +697,8 @@ class CountTable(Tabular):
         c = pi * (1.0 - p0) / (p0 * (1.0 - pi))
         out = CountTable(self._scores, self._pos.astype(np.float64),
                          self._neg.astype(np.float64) * c, weighted=True, _trusted=True)
+        if self.case_costs is not None:  # each negative weighs c, its cost too
+            out.case_costs = (self.case_costs[0] * c, self.case_costs[1])
         out.calibration = (c, pi, p0)
         out.uncalibrated = self
         out.binning = self.binning
@@ -678,21 +712,31 @@ class CountTable(Tabular):
             raise ValueError("tables of binned scores do not merge (their probabilistic sums "
                              "belong to one aggregation); merge exact tables (e.g. with "
                              "binmetrics.engines.Accumulator), or bin all the data at once")
+        costed = [t.case_costs is not None for t in tables]
+        if any(costed) and not all(costed):
+            raise ValueError("some tables carry per-case costs and some do not; give every "
+                             "batch its case costs (or none)")
+        cols = [np.concatenate([t._pos.astype(np.float64) for t in tables]),
+                np.concatenate([t._neg.astype(np.float64) for t in tables])]
+        if all(costed):
+            cols += [np.concatenate([t.case_costs[i] for t in tables  # type: ignore[index]
+                                     ]) for i in (0, 1)]
         s = np.concatenate([t._scores for t in tables])
-        p = np.concatenate([t._pos.astype(np.float64) for t in tables])
-        n = np.concatenate([t._neg.astype(np.float64) for t in tables])
         order = np.argsort(-s, kind="stable")
-        s, p, n = s[order], p[order], n[order]
+        s, cols = s[order], [c[order] for c in cols]
         starts = group_starts(s)
         if starts is not None:
             s = s[starts]
-            p = np.add.reduceat(p, starts)
-            n = np.add.reduceat(n, starts)
+            cols = [np.add.reduceat(c, starts) for c in cols]
+        p, n = cols[0], cols[1]
         weighted = any(t.weighted for t in tables)
         if not weighted:
             dt = count_dtype(float((p + n).max()))
             p, n = p.astype(dt), n.astype(dt)
-        return CountTable(s, p, n, weighted=weighted, _trusted=True)
+        out = CountTable(s, p, n, weighted=weighted, _trusted=True)
+        if all(costed):
+            out.case_costs = (cols[2], cols[3])
+        return out
 
     def __add__(self, other: object) -> CountTable:
         if not isinstance(other, CountTable):

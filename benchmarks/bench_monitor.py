@@ -1,0 +1,72 @@
+"""Benchmark: ``bm.monitor`` over a year of daily 7-day sliding windows (issue 29).
+
+    python benchmarks/bench_monitor.py                     # n = 1e7, 365 windows
+    python benchmarks/bench_monitor.py --n 1e6 --repeats 3 --rebuild
+
+Data: ``--n`` rows spread uniformly over 371 days (so that 365 full 7-day windows slide
+by one day), prevalence 0.1, continuous scores from two overlapping normals (every score
+distinct: the hardest case for the tables). Measures: the AUC and ten confusion measures
+(tpr, fpr, tnr, fnr, ppv, npv, accuracy, f1, mcc, balanced_accuracy), intervals off.
+
+Baselines in the same run: one ``bm.evaluate`` of all the rows (the cost of one sort of
+everything), and with ``--rebuild`` a fresh ``bm.evaluate`` of each window's rows (what a
+hand-written loop does: 7x the rows sorted again), on the rows already sorted by time.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pandas as pd
+from _common import best_time, machine, make_data
+
+import binmetrics as bm
+
+MEASURES = ["auc", "tpr", "fpr", "tnr", "fnr", "ppv", "npv", "accuracy", "f1", "mcc",
+            "balanced_accuracy"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=float, default=1e7)
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--rebuild", action="store_true", help="also time a fresh evaluate "
+                    "per window")
+    args = ap.parse_args()
+    n = int(args.n)
+    print(machine())
+    y, scores = make_data(n)
+    p = scores["continuous"]
+    rng = np.random.default_rng(1)
+    ts = pd.Timestamp("2026-01-01") + pd.to_timedelta(np.sort(rng.uniform(0, 371, n)), "D")
+    df = pd.DataFrame({"ts": ts, "y": y, "p": p})
+    ref = ("2026-01-01", "2026-03-31")
+
+    def run() -> bm.MonitorResult:
+        return bm.monitor(df, label="y", score="p", time="ts", window="7D", step="1D",
+                          reference=ref, measures=MEASURES)
+
+    mon = run()
+    t_mon = best_time(run, args.repeats)
+    t_one = best_time(lambda: bm.evaluate(y, p).to_dict(measures=MEASURES), args.repeats)
+    print(f"n={n:.0e}, windows={len(mon)} (7D sliding by 1D), measures={len(MEASURES)}")
+    print(f"monitor            {t_mon:8.3f} s  ({t_mon / len(mon) * 1e3:.2f} ms per window)")
+    print(f"one evaluate (all) {t_one:8.3f} s  monitor / one evaluate = {t_mon / t_one:.1f}")
+    if args.rebuild:
+        f = mon.to_frame()
+        t = df["ts"].to_numpy()
+        lo = np.searchsorted(t, f["start"].to_numpy())
+        hi = np.searchsorted(t, f["end"].to_numpy())
+
+        def rebuild() -> None:
+            for a, b in zip(lo, hi, strict=True):
+                bm.evaluate(y[a:b], p[a:b]).to_dict(measures=MEASURES)
+
+        t_re = best_time(rebuild, args.repeats)
+        print(f"fresh evaluate per window {t_re:8.3f} s  rebuild / monitor = "
+              f"{t_re / t_mon:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""``binmetrics monitor``: a scored file's measures over sliding time windows, each
+tested against a reference period (:func:`binmetrics.monitor`), as a table, JSON, CSV or
+an HTML page (``-o report.html``)."""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from binmetrics.cli.commands import command_help
+from binmetrics.cli.common import (
+    PROG,
+    CLIError,
+    Columns,
+    add_case_options,
+    add_format_and_output,
+    convert_pos_label,
+    json_value,
+    read_columns,
+)
+
+__all__ = ["add_monitor_parser", "run_monitor"]
+
+MONITOR_EPILOG = f"""\
+examples:
+  {PROG} monitor scored.csv --label y --score p --time ts --reference 2026-01-01:2026-03-31
+  {PROG} monitor scored.csv --label y --score p --time ts --window 7D --step 1D \\
+      --reference 2026-01-01:2026-03-31 --measures auc,recall -o report.html
+"""
+
+
+def add_monitor_parser(sub: Any) -> None:
+    """Register the ``monitor`` subcommand on the ``binmetrics`` parser."""
+    p = sub.add_parser(
+        "monitor", help=command_help("monitor"),
+        description="The measures of every sliding time window of a scored file, each "
+                    "window's change from the reference period tested (DeLong's unpaired "
+                    "test for the AUC, the two-proportion z-test for proportions) with "
+                    "Holm-adjusted p-values over the windows, and the score drift (KS, "
+                    "PSI). -o FILE.html writes an HTML page.",
+        epilog=MONITOR_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="FILE", help="CSV/TSV/TXT or Parquet file of scored cases")
+    p.add_argument("--label", required=True, metavar="COL", help="column of true labels")
+    p.add_argument("--score", required=True, metavar="COL", help="column of scores")
+    p.add_argument("--time", required=True, metavar="COL", help="column of times (dates)")
+    p.add_argument("--reference", required=True, metavar="START:END",
+                   help="the reference period, both days included, e.g. "
+                        "2026-01-01:2026-03-31")
+    p.add_argument("--window", default="7D", help="window length (default: %(default)s)")
+    p.add_argument("--step", default="1D", help="step between windows (default: %(default)s)")
+    p.add_argument("--measures", metavar="IDS",
+                   help="comma-separated measure ids (default: the summary measures)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="family-wise level that flags a window (default: %(default)s)")
+    add_case_options(p, weight=False)
+    add_format_and_output(p)
+    p.set_defaults(handler=run_monitor, subparser=p, check=_check_options)
+
+
+def _reference(text: str) -> tuple[str, str]:
+    parts = text.split(":")
+    if len(parts) != 2 or not all(x.strip() for x in parts):
+        # a time of day has colons too: START and END are split at the one colon between
+        # two dates, "2026-01-01:2026-03-31"; use dates here
+        raise CLIError(f"--reference {text!r}: write START:END as two dates, e.g. "
+                       "2026-01-01:2026-03-31")
+    return parts[0].strip(), parts[1].strip()
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    _reference(args.reference)
+    if not 0 < args.alpha < 1:
+        raise CLIError(f"--alpha must be strictly between 0 and 1; got {args.alpha}")
+
+
+def run_monitor(args: argparse.Namespace, cols: Columns | None = None) -> str:
+    """Run ``binmetrics monitor``; returns the text (or HTML page) to print or write."""
+    from binmetrics.engines.monitoring import monitor
+
+    frame = read_columns(Path(args.file), [args.label, args.score, args.time],
+                         {args.label: "label", args.score: "score", args.time: "time"})
+    pos_label = (None if args.pos_label is None
+                 else convert_pos_label(args.pos_label, frame[args.label]))
+    measures = None if args.measures is None else [
+        m.strip() for m in args.measures.split(",") if m.strip()]
+    if measures == []:
+        raise CLIError("--measures is empty; give measure ids, e.g. auc,recall")
+    mon = monitor(frame, label=args.label, score=args.score, time=args.time,
+                  window=args.window, step=args.step, reference=_reference(args.reference),
+                  measures=measures, threshold=args.threshold, pos_label=pos_label,
+                  nan_policy=args.nan_policy, alpha=args.alpha,
+                  higher_is_positive=not args.lower_is_positive)
+    out = mon.to_frame()
+    drift = mon.drift()
+    out["ks"], out["psi"] = drift["ks"].to_numpy(), drift["psi"].to_numpy()
+    html_out = args.output is not None and Path(args.output).suffix.lower() in (".html",
+                                                                                ".htm")
+    if html_out:
+        return _page(mon, out, args)
+    if args.format == "json":
+        return json.dumps([{k: json_value(v) if not hasattr(v, "isoformat") else
+                            v.isoformat() for k, v in r.items()}
+                           for r in out.to_dict(orient="records")], indent=2) + "\n"
+    if args.format == "csv":
+        return str(out.to_csv(index=False, lineterminator="\n"))
+    flagged = [c for c in out.columns if c.endswith("_flagged")]
+    lines = [repr(mon)]
+    for c in flagged:
+        k = int(out[c].sum())
+        if k:
+            first = out.loc[out[c], "start"].iloc[0]
+            lines.append(f"{c[:-len('_flagged')]}: {k} window(s) changed from the reference "
+                         f"(Holm, alpha={args.alpha:g}), the first starting {first}")
+    return "\n".join(lines) + "\n"
+
+
+def _page(mon: Any, out: Any, args: argparse.Namespace) -> str:
+    """A self-contained HTML page: the summary, the flagged windows, every window."""
+    from binmetrics.formatting import frame_html
+
+    flagged = [c for c in out.columns if c.endswith("_flagged")]
+    notes = []
+    for c in flagged:
+        k = int(out[c].sum())
+        notes.append(f"<li>{html.escape(c[:-len('_flagged')])}: {k} of {len(out)} windows "
+                     "changed from the reference</li>")
+    body = (f"<h1>Monitoring: {html.escape(Path(args.file).name)}</h1>"
+            f"<p>{html.escape(repr(mon).splitlines()[0])}</p>"
+            f"<p>Change tests: DeLong's unpaired test (AUC), the pooled two-proportion "
+            f"z-test (proportions); p-values Holm-adjusted over the windows, flagged below "
+            f"alpha = {args.alpha:g}. Drift: KS statistic and PSI over the reference "
+            f"deciles.</p><ul>{''.join(notes)}</ul>"
+            + frame_html("Every window", out, max_rows=len(out) + 1))
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>binmetrics monitor"
+            "</title><style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 8px;"
+            "text-align:right}</style></head><body>" + body + "</body></html>\n")

@@ -1,0 +1,277 @@
+"""The parts of choosing a cut: constraints, the best cut of many tables at once, and
+the result, :class:`BestThreshold` (used by :mod:`binmetrics.evaluation.thresholds`
+and the bootstrap of :mod:`binmetrics.evaluation.threshold_ci`)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from binmetrics.formatting import Tabular
+from binmetrics.measures import get_measure
+from binmetrics.table.counts import Confusion, CountTable, FloatArray
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from binmetrics.inference.intervals import Interval
+
+__all__ = ["BestThreshold", "Constraint", "all_cuts", "choose_cuts", "cut_threshold",
+           "infeasible_reason", "parse_constraints"]
+
+#: the comparison operators of a constraint
+_OPERATORS = {">=": np.greater_equal, "<=": np.less_equal,
+              ">": np.greater, "<": np.less}
+_TEXT = re.compile(r"^\s*([A-Za-z_][\w ]*?)\s*(>=|<=|>|<)\s*([-+0-9.eE]+)\s*$")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One constraint of ``best_threshold(subject_to=...)``: ``measure op bound``."""
+
+    measure: str
+    op: str
+    bound: float
+
+    def holds(self, values: FloatArray) -> npt.NDArray[np.bool_]:
+        """Where the constraint holds (never where the measure is NaN)."""
+        with np.errstate(invalid="ignore"):
+            return np.asarray(_OPERATORS[self.op](values, self.bound))
+
+    def __str__(self) -> str:
+        return f"{self.measure} {self.op} {self.bound:g}"
+
+
+def parse_constraints(subject_to: Any) -> tuple[Constraint, ...]:
+    """``subject_to`` as constraints: a mapping ``{"ppv": (">=", 0.9), ...}``, or text
+    ``"ppv>=0.9"`` (one, or several in a list or joined by commas).
+
+    Each measure must be a confusion measure (one that depends on the cut), each
+    operator one of ``>=``, ``<=``, ``>``, ``<``, each bound inside the measure's range.
+
+    Examples
+    --------
+    >>> parse_constraints({"precision": (">=", 0.9)})
+    (Constraint(measure='ppv', op='>=', bound=0.9),)
+    >>> [str(c) for c in parse_constraints("ppv>=0.9, tnr >= 0.5")]
+    ['ppv >= 0.9', 'tnr >= 0.5']
+    """
+    if subject_to is None:
+        return ()
+    items: list[tuple[Any, Any]] = []
+    if isinstance(subject_to, str):
+        subject_to = [part for part in subject_to.split(",") if part.strip()]
+    if isinstance(subject_to, Mapping):
+        items = list(subject_to.items())
+    elif isinstance(subject_to, (list, tuple)):
+        for text in subject_to:
+            found = _TEXT.match(str(text))
+            if found is None:
+                raise ValueError(f"cannot read the constraint {text!r}: write it as "
+                                 "'measure>=bound', e.g. 'ppv>=0.9'")
+            items.append((found.group(1), (found.group(2), found.group(3))))
+    else:
+        raise TypeError("subject_to must map a measure to (operator, bound), e.g. "
+                        f"{{'ppv': ('>=', 0.9)}}; got {subject_to!r}")
+    out = []
+    for name, rule in items:
+        m = get_measure(str(name).strip())
+        if m.family != "confusion":
+            raise ValueError(f"a constraint needs a confusion measure (one that depends on "
+                             f"the cut); {m.id} is a {m.family} measure")
+        if not (isinstance(rule, (tuple, list)) and len(rule) == 2):
+            raise ValueError(f"the constraint on {m.id} must be (operator, bound), e.g. "
+                             f"('>=', 0.9); got {rule!r}")
+        op, bound = rule
+        if op not in _OPERATORS:
+            raise ValueError(f"unknown operator {op!r} in the constraint on {m.id}; "
+                             f"use one of {', '.join(_OPERATORS)}")
+        try:
+            b = float(bound)
+        except (TypeError, ValueError):
+            raise TypeError(f"the bound of the constraint on {m.id} must be a number, "
+                            f"got {bound!r}") from None
+        low, high = m.range
+        if not low <= b <= high:
+            raise ValueError(f"the bound {b:g} on {m.id} is outside its range "
+                             f"[{low:g}, {high:g}]; pass a bound inside it")
+        out.append(Constraint(m.id, str(op), b))
+    return tuple(out)
+
+
+def all_cuts(table: CountTable) -> Confusion:
+    """The confusion matrices of every cut (:meth:`CountTable.cuts`); for whole-number
+    counts FN and TN as ``P - TP`` and ``N - FP``, exact and cheaper than the weighted
+    tables' sums from the bottom."""
+    if table.weighted or table.case_costs is not None:
+        return table.cuts()
+    tp, fp = table.tp, table.fp
+    return Confusion(tp=tp, fp=fp, fn=float(table.P) - tp, tn=float(table.N) - fp)
+
+
+def cut_threshold(table: CountTable, k: int) -> float:
+    """The threshold of cut k (``table.thresholds()[k]``, without building that array)."""
+    return float("inf") if k == 0 else float(table.scores[k - 1])
+
+
+def choose_cuts(values: FloatArray, ok: npt.NDArray[np.bool_],
+                direction: int) -> npt.NDArray[np.intp]:
+    """The best cut along the last axis: the highest value (lowest when ``direction``
+    is -1) among the cuts where ``ok`` holds and the value is defined, the first
+    (strictest) among equal ones; -1 where no cut qualifies.
+
+    Examples
+    --------
+    >>> v = np.array([[0.2, 0.5, 0.5, 0.9], [0.1, 0.3, np.nan, 0.2]])
+    >>> ok = np.array([[True, True, True, False], [False, False, True, False]])
+    >>> choose_cuts(v, ok, 1).tolist()
+    [1, -1]
+    """
+    valid = ok & ~np.isnan(values)
+    score = np.where(valid, values if direction > 0 else -values, -np.inf)
+    k = np.argmax(score, axis=-1)
+    best = np.take_along_axis(score, k[..., None], axis=-1)[..., 0]
+    # a valid -inf optimum: argmax took the first -inf, valid or not
+    low = best == -np.inf
+    if np.any(low):
+        k = np.where(low, np.argmax(valid, axis=-1), k)
+    return np.where(valid.any(axis=-1), k, -1).astype(np.intp)
+
+
+@dataclass(frozen=True, repr=False)
+class BestThreshold(Tabular):
+    """The cut that optimises a confusion measure: ``score >= threshold`` is positive
+    (``<=`` when lower scores mean positive).
+
+    Attributes
+    ----------
+    measure : the measure optimised (its id, or pROC's criterion).
+    threshold, value, confusion : the cut, the measure's value there, and its counts;
+        NaN thresholds and values when no cut meets the constraints.
+    subject_to : the constraints, as text (``"ppv >= 0.9"``).
+    feasible : False when no cut meets the constraints; ``reason`` says why and
+        names the best value of each constraint's measure that any cut reaches.
+    threshold_ci, value_ci : with ``ci=True``, bootstrap percentile intervals of the
+        cut chosen on each replicate and of its value there.
+    optimism : with ``ci=True``, Efron's bootstrap optimism: the mean, over replicates,
+        of the value of the replicate's own best cut on the replicate minus its value
+        on the data; ``corrected_value`` is ``value - optimism`` (Harrell, *Regression
+        Modeling Strategies*, 2nd ed., §5.3.5; Efron & Tibshirani 1993, §17.6).
+    n_resamples, n_undefined : replicates drawn, and those with no feasible cut.
+    """
+
+    measure: str
+    threshold: float
+    value: float
+    confusion: Confusion
+    subject_to: tuple[str, ...] = ()
+    feasible: bool = True
+    reason: str = ""
+    threshold_ci: Interval | None = None
+    value_ci: Interval | None = None
+    optimism: float = float("nan")
+    corrected_value: float = float("nan")
+    n_resamples: int = 0
+    n_undefined: int = 0
+    pos_label: Any = field(default=1, repr=False)
+    higher_is_positive: bool = field(default=True, repr=False)
+    threshold_replicates: FloatArray | None = field(default=None, repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: measure, threshold, value, the counts, the constraints and (with
+        ``ci=True``) the intervals and optimism."""
+        from binmetrics.formatting import record_frame
+
+        frame = record_frame(self)
+        if self.threshold_ci is None:
+            drop = [c for c in frame.columns if c in (
+                "threshold_ci", "value_ci", "optimism", "corrected_value", "n_resamples",
+                "n_undefined")]
+            frame = frame.drop(columns=drop)
+        if not self.subject_to:
+            frame = frame.drop(columns=[c for c in ("subject_to", "feasible", "reason")
+                                        if c in frame.columns])
+        return frame
+
+    def to_sklearn(self, estimator: Any, *, response_method: str = "auto") -> Any:
+        """A scikit-learn ``FixedThresholdClassifier`` that predicts with this cut.
+
+        Parameters
+        ----------
+        estimator : a fitted scikit-learn classifier (wrapped in a ``FrozenEstimator``
+            so that fitting the classifier does not refit it).
+        response_method : {"auto", "predict_proba", "decision_function"}
+            The scores the threshold was chosen on: ``predict_proba``'s column of the
+            positive class, or ``decision_function``; "auto" is scikit-learn's (the
+            probabilities if the estimator has them).
+
+        The classifier predicts ``pos_label`` where ``score >= threshold``, as
+        ``best_threshold`` counted the cut. Needs scikit-learn >= 1.6.
+
+        Examples
+        --------
+        >>> import numpy as np, binmetrics as bm
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> X = np.array([[0.], [1.], [2.], [3.], [4.], [5.]]); y = np.array([0, 0, 1, 0, 1, 1])
+        >>> model = LogisticRegression().fit(X, y)
+        >>> best = bm.evaluate(y, model.predict_proba(X)[:, 1]).best_threshold("f1")
+        >>> clf = best.to_sklearn(model)
+        >>> clf.predict(X).tolist()
+        [0, 0, 1, 1, 1, 1]
+        """
+        if not self.higher_is_positive:
+            raise ValueError("scikit-learn's FixedThresholdClassifier predicts positive "
+                             "where score >= threshold; this cut was chosen with lower "
+                             "scores meaning positive: evaluate -score instead")
+        if not math.isfinite(self.threshold):
+            raise ValueError(f"there is no finite cut to deploy (threshold "
+                             f"{self.threshold}): {self.reason or 'no cut was chosen'}")
+        try:
+            from sklearn.frozen import FrozenEstimator
+            from sklearn.model_selection import FixedThresholdClassifier
+        except ImportError:
+            raise ImportError("to_sklearn needs scikit-learn >= 1.6: pip install "
+                              "'scikit-learn>=1.6'") from None
+        if response_method not in ("auto", "predict_proba", "decision_function"):
+            raise ValueError("response_method must be 'auto', 'predict_proba' or "
+                             f"'decision_function'; got {response_method!r}")
+        frozen = estimator if isinstance(estimator, FrozenEstimator) else \
+            FrozenEstimator(estimator)
+        clf = FixedThresholdClassifier(frozen, threshold=float(self.threshold),
+                                       pos_label=self.pos_label,
+                                       response_method=response_method)
+        classes = getattr(estimator, "classes_", None)
+        if classes is not None:  # fit only records the classes: nothing is refitted
+            clf.fit(np.zeros((len(classes), 1)), np.asarray(classes))
+        return clf
+
+    def _title(self) -> str:
+        if not self.subject_to and self.feasible:
+            return "BestThreshold"
+        head = f"BestThreshold ({self.measure}"
+        if self.subject_to:
+            head += " subject to " + ", ".join(self.subject_to)
+        return head + ")" + ("" if self.feasible else ": infeasible")
+
+
+def infeasible_reason(constraints: tuple[Constraint, ...],
+                       values: list[FloatArray], joint: bool) -> str:
+    """Why no cut meets the constraints, naming the best value each measure reaches."""
+    parts = []
+    for c, v in zip(constraints, values, strict=True):
+        if np.all(np.isnan(v)):
+            parts.append(f"{c.measure} is undefined at every cut")
+            continue
+        best = float(np.nanmax(v)) if c.op in (">=", ">") else float(np.nanmin(v))
+        word = "highest" if c.op in (">=", ">") else "lowest"
+        met = bool(c.holds(v).any())
+        parts.append(f"{c} {'is met by some cuts' if met else 'is met by no cut'}: the "
+                     f"{word} {c.measure} of any cut is {best:.6g}")
+    lead = "no cut meets the constraints together" if joint else "no cut meets"
+    return lead + " (" + "; ".join(parts) + ")"

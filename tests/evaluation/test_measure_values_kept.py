@@ -1,0 +1,36 @@
+"""Every measure as it was before the speed work of issue 32 (tests/data/measure_values.json,
+written by tests/data/make_measure_values.py from the main branch's code): on continuous,
+tied, integer-weighted, real-weighted and extreme (0, 1, 1e-300, 1 - 1e-16) scores each
+value is the same, to 1e-12 relative (bit for bit where the arithmetic is exact)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+import binmetrics as bm
+from binmetrics.exceptions import undefined_policy
+
+BEFORE = json.loads((Path(__file__).parents[1] / "data" / "measure_values.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE))
+def test_every_measure_keeps_its_value(name: str) -> None:
+    d = BEFORE[name]["data"]
+    with undefined_policy("ignore"):
+        ev = bm.evaluate(d["y"], d["s"], sample_weight=d.get("w"), undefined="ignore")
+        now = ev.to_dict()
+    before = BEFORE[name]["values"]
+    missing = sorted(set(before) - set(now))
+    assert not missing, f"measures gone from to_dict(): {missing}"
+    wrong = []
+    for k, v in before.items():
+        x = float(now[k])
+        if math.isnan(v) and math.isnan(x):
+            continue
+        if not (x == v or math.isclose(x, v, rel_tol=1e-12, abs_tol=1e-300)):
+            wrong.append(f"{k}: {v!r} before, {x!r} now")
+    assert not wrong, "\n".join(wrong)
