@@ -44,7 +44,8 @@ def evaluate(y_true: Any, y_score: ScoreVector, *, threshold: float = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | None = ..., weight: str | None = ...,
              labels: Any = ..., higher_is_positive: bool = ...,
-             case_cost_fp: Any = ..., case_cost_fn: Any = ...) -> Evaluation: ...
+             case_cost_fp: Any = ..., case_cost_fn: Any = ...,
+             clusters: Any = ...) -> Evaluation: ...
 
 
 @overload
@@ -53,7 +54,7 @@ def evaluate(y_true: Any, y_score: ScoreMatrix, *, threshold: float = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
              weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
-             case_cost_fp: Any = ..., case_cost_fn: Any = ...
+             case_cost_fp: Any = ..., case_cost_fn: Any = ..., clusters: Any = ...
              ) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -63,7 +64,7 @@ def evaluate(y_true: Any = ..., y_score: Any = ..., *, threshold: float = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
              weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
-             case_cost_fp: Any = ..., case_cost_fn: Any = ...
+             case_cost_fp: Any = ..., case_cost_fn: Any = ..., clusters: Any = ...
              ) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -85,6 +86,7 @@ def evaluate(
     higher_is_positive: bool = DEFAULTS.higher_is_positive,
     case_cost_fp: Any = None,
     case_cost_fn: Any = None,
+    clusters: Any = None,
 ) -> Evaluation | MulticlassEvaluation:
     """Evaluate a binary classifier: every measure of the registry from one sort.
 
@@ -142,6 +144,12 @@ def evaluate(
         0. The count table carries their weighted sums per distinct score, so
         ``expected_cost`` and ``best_threshold("expected_cost")`` sum them exactly
         (:mod:`binmetrics.evaluation.case_costs`).
+    clusters : array-like, optional
+        The cluster (patient) of each case, any labels, no missing values: the
+        evaluation keeps each cluster's counts beside the table (not the rows), and its
+        intervals (:meth:`Evaluation.ci`, :meth:`Evaluation.ci_table`) resample
+        clusters, with Obuchowski's variance for the AUC
+        (:mod:`binmetrics.evaluation.clustered_ci`). Binary scores only.
 
     Returns
     -------
@@ -192,6 +200,10 @@ def evaluate(
     if y_true is None or y_score is None:
         raise TypeError("evaluate needs the labels and the scores: evaluate(y_true, y_score) "
                         "or evaluate(data, label='y', score='p')")
+    if clusters is not None and (labels is not None or (is_score_matrix(y_score)
+                                                       and np.shape(y_score)[1] != 2)):
+        raise ValueError("clusters= applies to a binary classifier's scores; for a "
+                         "multiclass probability matrix it is not supported")
     if labels is not None:
         if not is_score_matrix(y_score):
             raise ValueError("labels= names the columns of a probability matrix (multiclass); "
@@ -242,8 +254,17 @@ def evaluate(
 
         table = attach_case_costs(table, inp, opts.oriented(inp.score), case_cost_fp,
                                   case_cost_fn)
-    return opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
-                           n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
+    ev = opts.evaluation(table, pos_label=inp.pos_label, n_omitted=inp.n_omitted,
+                         n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
+    if clusters is not None:
+        from binmetrics.inference.clustered import ClusteredTable, check_cluster_length
+
+        c = check_cluster_length(clusters, y_true)
+        if inp.n_omitted:  # the rows nan_policy="omit" kept
+            c = c[np.isfinite(np.asarray(y_score, dtype=np.float64))]
+        ev._clustered = ClusteredTable.on(table, inp.y, opts.oriented(inp.score),
+                                          inp.weight, c)
+    return ev
 
 
 def _column(data: Any, name: str, role: str) -> Any:
