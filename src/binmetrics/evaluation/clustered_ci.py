@@ -22,13 +22,12 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.special import ndtri
 
 from binmetrics.exceptions import report_undefined
-from binmetrics.inference.intervals import Interval
 from binmetrics.validation import check_level
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported when used: a binary evaluation loads no scipy.stats
+    from binmetrics.inference.intervals import Interval
     from binmetrics.inference.clustered import ClusteredTable
     from binmetrics.measures import Measure
 
@@ -82,6 +81,10 @@ def clustered_methods(m: Measure, ct: ClusteredTable) -> tuple[str, ...]:
 def obuchowski_interval(ct: ClusteredTable, level: float) -> Interval:
     """AUC +- z sqrt(Obuchowski's variance), clipped to [0, 1] (as
     :func:`~binmetrics.inference.clustered_auc_ci`)."""
+    from scipy.special import ndtri
+
+    from binmetrics.inference.intervals import Interval
+
     lv = check_level(level)
     auc, var = ct.auc_variance()
     half = float(ndtri(0.5 + lv / 2.0)) * math.sqrt(var) if var >= 0 else math.nan
