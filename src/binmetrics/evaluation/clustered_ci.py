@@ -27,8 +27,8 @@ from binmetrics.exceptions import report_undefined
 from binmetrics.validation import check_level
 
 if TYPE_CHECKING:  # imported when used: a binary evaluation loads no scipy.stats
-    from binmetrics.inference.intervals import Interval
     from binmetrics.inference.clustered import ClusteredTable
+    from binmetrics.inference.intervals import Interval
     from binmetrics.measures import Measure
 
 __all__ = ["ClusteredMethods", "clustered_methods", "obuchowski_interval", "resolve_clusters"]
