@@ -126,7 +126,20 @@ def _gaps(g: ByResult, m: str, opts: dict[str, Any] | None
 
 def groups_section(g: ByResult | None, gaps: list[str],
                    ci: bool | Mapping[str, Any]) -> str:
-    """The HTML of the Groups section ("" without a grouped result)."""
+    """The HTML of the Groups section ("" without a grouped result): ``gaps`` are
+    measure ids, ``ci`` as :func:`~binmetrics.display.report.report` takes it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import binmetrics as bm
+    >>> df = pd.DataFrame({"g": list("aaaabbbb"), "y": [1, 1, 0, 0, 1, 1, 0, 0],
+    ...                    "p": [.9, .4, .6, .1, .8, .7, .2, .3]})
+    >>> g = bm.evaluate_by(df, label="y", score="p", by="g", measures=["tpr"])
+    >>> html = groups_section(g, ["tpr"], False)
+    >>> "id='bm-gap-tpr-difference' data-value='0.5'" in html   # g.difference("tpr")
+    True
+    """
     if g is None:
         return ""
     opts = _gap_options(ci)
@@ -156,7 +169,9 @@ def groups_section(g: ByResult | None, gaps: list[str],
               "<th scope='col'>cases</th><th scope='col'>positives</th>"
               f"<th scope='col'>prevalence</th>{head}<th scope='col'>not evaluated</th>"
               f"</tr></thead><tbody>{''.join(rows)}<tr class='overall'><th scope='row'>"
-              f"all rows</th><td>{int(frame['n'].sum())}</td><td></td><td></td>{overall}"
+              f"all rows</th><td>{int(frame['n'].sum())}</td>"
+              f"<td>{_e(_fmt(float(g.overall.table.P)))}</td>"
+              f"<td>{_e(_fmt(float(g.overall.table.prevalence)))}</td>{overall}"
               "<td></td></tr></tbody></table>")
     gap_rows = []
     for m in measures:
