@@ -85,3 +85,35 @@ def test_bad_options_are_one_line_errors(cli, clustered, extra, message) -> None
     p = cli("evaluate", str(path), "--label", "y", "--score", "p", "--measures", "tpr", *extra)
     assert p.returncode == 2, p.stdout
     assert message in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_report_by_adds_the_groups_section(cli, clustered, tmp_path: Path) -> None:
+    path, df = clustered
+    out = tmp_path / "r.html"
+    p = cli("report", str(path), "--label", "y", "--score", "p", "--by", "sex", "--gaps",
+            "tpr", "--ci", "--resamples", "100", "--seed", "0", "--ci-level", "0.9",
+            "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    page = out.read_text("utf-8")
+    g = bm.evaluate_by(df, label="y", score="p", by="sex", measures=["tpr"])
+    d = g.difference("tpr", ci=True, n_resamples=100, random_state=0, level=0.9)
+    assert "<section id='bm-groups'>" in page
+    assert f"id='bm-gap-tpr-difference' data-value='{d.estimate!r}'" in page
+    assert f"data-value='{d.pvalue!r}'" in page
+    assert "id='bm-gap-ece-difference'" in page and "id='bm-gap-auc-difference'" not in page
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--gaps", "tpr"], "--gaps names the measures of the Groups section"),
+    (["--by", "sex", "--score", "p,patient"], "give one --score column"),
+    (["--by", "sex", "--gaps", "nope"], "nope"),
+])
+def test_report_by_bad_options(cli, clustered, tmp_path: Path, extra: list[str],
+                               message: str) -> None:
+    path, _ = clustered
+    args = ["report", str(path), "--label", "y", "-o", str(tmp_path / "r.html")]
+    if "--score" not in extra:
+        args += ["--score", "p"]
+    p = cli(*args, *extra)
+    assert p.returncode != 0 and message in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1

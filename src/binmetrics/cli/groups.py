@@ -107,3 +107,49 @@ def cluster_intervals(args: argparse.Namespace, rows: tuple[Any, Any, Any, Any, 
     except ValueError as exc:
         raise CLIError(f"--clusters: {one_line(exc)}") from None
     return out
+
+
+# --- binmetrics report --by ... [--gaps ...]: the report's Groups section ---------------------
+def add_report_group_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--by", metavar="COL[,COL...]",
+                   help="add a Groups section: each group's values, the between-group gaps "
+                        "and the calibration (ECE) by group (with --ci: their intervals)")
+    p.add_argument("--gaps", metavar="ID,ID,...",
+                   help="with --by: the measures of the Groups section (default: "
+                        "auc,tpr,fpr,ppv)")
+
+
+def report_by_columns(args: argparse.Namespace, n_scores: int) -> list[str]:
+    """The --by columns of ``binmetrics report``, checked before any data is read."""
+    if args.by is None:
+        if args.gaps is not None:
+            raise CLIError("--gaps names the measures of the Groups section; give --by "
+                           "COL[,COL...] too")
+        return []
+    by = [c.strip() for c in args.by.split(",") if c.strip()]
+    if not by:
+        raise CLIError("--by is empty; give comma-separated column names")
+    if n_scores > 1 or args.model_col is not None:
+        raise CLIError("--by splits one model's rows into groups: give one --score column "
+                       "and no --model-col")
+    if args.gaps is not None:
+        _gap_ids(args.gaps)
+    return by
+
+
+def report_grouped(args: argparse.Namespace, df: pd.DataFrame, label: str, score: str,
+                   pos_label: Any) -> tuple[ByResult | None, list[str] | None]:
+    """The grouped evaluation of ``binmetrics report --by`` and its --gaps measures."""
+    by = report_by_columns(args, 1)
+    if not by:
+        return None, None
+    from binmetrics.evaluation.by import evaluate_by
+
+    try:
+        res = evaluate_by(df, label=label, score=score, by=by, weight=args.weight,
+                          threshold=args.threshold, pos_label=pos_label,
+                          nan_policy=args.nan_policy,
+                          higher_is_positive=not args.lower_is_positive)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise CLIError(f"--by: {one_line(exc)}") from None
+    return res, None if args.gaps is None else _gap_ids(args.gaps)

@@ -29,6 +29,7 @@ from binmetrics.cli.common import (
     one_line,
     read_columns,
 )
+from binmetrics.cli.groups import add_report_group_options, report_by_columns, report_grouped
 from binmetrics.cli.progress import add_progress_option, progress_for
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.display.report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, report
@@ -117,6 +118,7 @@ def add_report_parser(sub: Any) -> None:
                     default=Path("report.html"),
                     help="the HTML file to write (default: %(default)s)")
     # main() writes args.output itself; this command writes its HTML and prints a summary
+    add_report_group_options(rp)
     add_progress_option(rp)
     rp.set_defaults(handler=run_report, subparser=rp, output=None, check=check_report)
 
@@ -254,7 +256,8 @@ def _settings(args: argparse.Namespace) -> _Settings:
     if args.model_col is not None and len(scores) > 1:
         raise CLIError("--model-col takes one --score column (long format: one row per case "
                        "and model); give several --score columns without --model-col")
-    roles = [args.label, *scores, *(c for c in (args.weight, args.model_col) if c)]
+    roles = [args.label, *scores, *(c for c in (args.weight, args.model_col) if c),
+             *report_by_columns(args, len(scores))]
     if len(set(roles)) < len(roles):
         raise CLIError("--label, --score, --weight and --model-col must name different "
                        f"columns; got {', '.join(roles)}")
@@ -300,9 +303,10 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
         band = {"level": args.ci_level, "n_resamples": args.resamples,
                 "random_state": args.seed}
     title = args.title or f"{path.name}: {', '.join(models)}"
+    grouped, gaps = report_grouped(args, df, args.label, scores[0], pos_label)
     page = report(models, out, title=title, ci=ci, paired=paired,
                   max_points=args.max_points, thresholds=args.thresholds, notes=notes,
-                  roc_band=band, partial_auc=partial)
+                  roc_band=band, partial_auc=partial, grouped=grouped, gaps=gaps)
     size = len(page.encode("utf-8"))
     if args.model_col is None and len(models) > 1:  # wide: every model scores each row
         what = f"{len(models)} models scored on the same {len(df)} rows"

@@ -49,6 +49,7 @@ from binmetrics.display.report_data import (
     to_axis_units,
 )
 from binmetrics.display.report_data import slider_grid as _grid  # the first work done
+from binmetrics.display.report_groups import check_grouped, groups_section
 from binmetrics.display.report_html import paired_mismatch, render_page
 from binmetrics.display.thinning import DEFAULT_MAX_POINTS, Thinned, thin_curve
 from binmetrics.io import check_writable, write_text
@@ -56,6 +57,7 @@ from binmetrics.measures.registry import iter_measures
 
 if TYPE_CHECKING:
     from binmetrics.evaluation.binary import Evaluation
+    from binmetrics.evaluation.by import ByResult
     from binmetrics.evaluation.multiclass import MulticlassEvaluation
     from binmetrics.inference.paired import Comparison
 
@@ -92,7 +94,7 @@ def _check_count(value: Any, name: str, low: int) -> int:
 
 
 def report(
-    models: Evaluation | Mapping[str, Evaluation] | MulticlassEvaluation,
+    models: Evaluation | Mapping[str, Evaluation] | ByResult | MulticlassEvaluation,
     path: str | os.PathLike[str] | None = None,
     *,
     title: str | None = None,
@@ -103,6 +105,8 @@ def report(
     notes: Sequence[str] = (),
     roc_band: bool | Mapping[str, Any] = False,
     partial_auc: Mapping[str, Any] | None = None,
+    grouped: ByResult | None = None,
+    gaps: Sequence[str] | None = None,
 ) -> str:
     """A self-contained interactive HTML report of one or several evaluations.
 
@@ -121,12 +125,13 @@ def report(
 
     Parameters
     ----------
-    models : Evaluation, mapping of name to Evaluation, or MulticlassEvaluation
-        A multiclass evaluation gives the page of
+    models : Evaluation, mapping of name to Evaluation, ByResult or MulticlassEvaluation
+        Several models are overlaid in the charts and get one column each. An
+        :func:`~binmetrics.evaluate_by` result is the model "overall" (all its rows) and
+        the ``grouped`` of the Groups section. A multiclass evaluation gives the page of
         :meth:`~binmetrics.evaluation.multiclass.MulticlassEvaluation.to_html` (its
         classification report, confusion matrix and measures; the other options do
         not apply).
-        Several models are overlaid in the charts and get one column each.
     path : path, optional
         Also write the HTML there, atomically (a temporary file in the same folder,
         then a rename). The folder is checked before any work.
@@ -164,6 +169,15 @@ def report(
         ``{"fpr": (a, b)}`` or ``{"tpr": (a, b)}``: shade each model's partial-AUC region
         on the ROC chart (under the curve for FPR in [a, b]; right of it for TPR in
         [a, b], as pROC's ``partial.auc.focus = "sensitivity"``), its value in the label.
+    grouped : ByResult, optional
+        An :func:`~binmetrics.evaluate_by` result of the model: adds a "Groups" section
+        (:mod:`~binmetrics.display.report_groups`) with each group's values, the
+        between-group gaps and the calibration (ECE) by group; with ``ci``, their
+        intervals from the stratified bootstrap of
+        :meth:`~binmetrics.ByResult.difference` (the mapping's ``level``,
+        ``n_resamples`` and ``random_state``).
+    gaps : sequence of str, optional
+        The measures of the Groups section (default "auc", "tpr", "fpr", "ppv").
 
     Returns
     -------
@@ -191,6 +205,7 @@ def report(
         if path is not None:
             write_text(check_writable(path), page)
         return page
+    models, grouped, gap_ids = check_grouped(models, grouped, gaps)
     entries = _check_models(models)
     max_points = _check_count(max_points, "max_points", 10)
     thresholds = _check_count(thresholds, "thresholds", 3)
@@ -232,6 +247,7 @@ def report(
         charts = chart_payloads(data, grid, t_range, max_points, chart_notes)
         roc_extras(data, charts, roc_band, partial, max_points, chart_notes)
         pr_band_extras(data, charts, ci, chart_notes)
+        groups_html = groups_section(grouped, gap_ids, ci)
     mismatch = paired_mismatch(paired, data) if paired is not None else ""
     if mismatch:
         chart_notes.append(mismatch[0].upper() + mismatch[1:])
@@ -259,7 +275,8 @@ def report(
     page = render_page(title=title or "binmetrics report: " + ", ".join(names), models=data,
                        grid=grid, j0=j0, payload=payload, charts=drawn, paired=paired,
                        mismatch=mismatch, caught=caught, notes=chart_notes,
-                       max_points=max_points, exact_slider=exact_slider, version=__version__)
+                       max_points=max_points, exact_slider=exact_slider, version=__version__,
+                       groups=groups_html)
     if out_path is not None:
         write_text(out_path, page)
     return page

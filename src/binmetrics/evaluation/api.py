@@ -46,7 +46,7 @@ def evaluate(y_true: Any, y_score: ScoreVector, *, threshold: float = ...,
              label: str | None = ..., score: str | None = ..., weight: str | None = ...,
              labels: Any = ..., higher_is_positive: bool = ...,
              case_cost_fp: Any = ..., case_cost_fn: Any = ...,
-             **engine_options: Any) -> Evaluation: ...
+             clusters: Any = ..., **engine_options: Any) -> Evaluation: ...
 
 
 @overload
@@ -55,7 +55,7 @@ def evaluate(y_true: Any, y_score: ScoreMatrix, *, threshold: float = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
              weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
-             case_cost_fp: Any = ..., case_cost_fn: Any = ...,
+             case_cost_fp: Any = ..., case_cost_fn: Any = ..., clusters: Any = ...,
              **engine_options: Any) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -65,7 +65,7 @@ def evaluate(y_true: Any = ..., y_score: Any = ..., *, threshold: float = ...,
              undefined: UndefinedPolicy = ..., pi0: float | None = ..., data: Any = ...,
              label: str | None = ..., score: str | Sequence[str] | None = ...,
              weight: str | None = ..., labels: Any = ..., higher_is_positive: bool = ...,
-             case_cost_fp: Any = ..., case_cost_fn: Any = ...,
+             case_cost_fp: Any = ..., case_cost_fn: Any = ..., clusters: Any = ...,
              **engine_options: Any) -> Evaluation | MulticlassEvaluation: ...
 
 
@@ -87,6 +87,7 @@ def evaluate(
     higher_is_positive: bool = DEFAULTS.higher_is_positive,
     case_cost_fp: Any = None,
     case_cost_fn: Any = None,
+    clusters: Any = None,
     **engine_options: Any,
 ) -> Evaluation | MulticlassEvaluation:
     """Evaluate a binary classifier: every measure of the registry from one sort.
@@ -145,6 +146,12 @@ def evaluate(
         0. The count table carries their weighted sums per distinct score, so
         ``expected_cost`` and ``best_threshold("expected_cost")`` sum them exactly
         (:mod:`binmetrics.evaluation.case_costs`).
+    clusters : array-like, optional
+        The cluster (patient) of each case, any labels, no missing values: the
+        evaluation keeps each cluster's counts beside the table (not the rows), and its
+        intervals (:meth:`Evaluation.ci`, :meth:`Evaluation.ci_table`) resample
+        clusters, with Obuchowski's variance for the AUC
+        (:mod:`binmetrics.evaluation.clustered_ci`). Binary scores only.
     **engine_options :
         For a Polars LazyFrame or a Dask DataFrame (``data``, with ``label``, ``score``
         and ``weight`` naming its columns), which are counted where they are by the
@@ -218,6 +225,10 @@ def evaluate(
     if y_true is None or y_score is None:
         raise TypeError("evaluate needs the labels and the scores: evaluate(y_true, y_score) "
                         "or evaluate(data, label='y', score='p')")
+    if clusters is not None and (labels is not None or (is_score_matrix(y_score)
+                                                       and np.shape(y_score)[1] != 2)):
+        raise ValueError("clusters= applies to a binary classifier's scores; for a "
+                         "multiclass probability matrix it is not supported")
     if labels is not None:
         if not is_score_matrix(y_score):
             raise ValueError("labels= names the columns of a probability matrix (multiclass); "
@@ -272,6 +283,14 @@ def evaluate(
                          n_rows=int(inp.y.size), n_positive_rows=int(np.count_nonzero(inp.y)))
     if isinstance(model_name, str) and model_name:  # decision_curve's default name
         ev._model_name = model_name  # type: ignore[attr-defined]
+    if clusters is not None:
+        from binmetrics.inference.clustered import ClusteredTable, check_cluster_length
+
+        c = check_cluster_length(clusters, y_true)
+        if inp.n_omitted:  # the rows nan_policy="omit" kept
+            c = c[np.isfinite(np.asarray(y_score, dtype=np.float64))]
+        ev._clustered = ClusteredTable.on(table, inp.y, opts.oriented(inp.score),
+                                          inp.weight, c)
     return ev
 
 

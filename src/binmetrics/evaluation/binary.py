@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from binmetrics.evaluation.calibration import CalibrationMethods
 from binmetrics.evaluation.chart_inputs import PlotSource
+from binmetrics.evaluation.clustered_ci import ClusteredMethods
 from binmetrics.evaluation.cut_choice import BestThreshold
 from binmetrics.evaluation.inference_methods import InferenceMethods
 from binmetrics.evaluation.per_case import PerCaseMethods
@@ -91,7 +92,7 @@ def warn_threshold_range(table: CountTable, threshold: float, *,
 
 
 class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCaseMethods,
-                 PlotSource, TrackingMethods):
+                 PlotSource, TrackingMethods, ClusteredMethods):
     """All measures of one classifier on one data set, computed from its count table.
 
     Create it with :func:`evaluate`. Index it with any measure id or alias
@@ -384,11 +385,13 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
         if (n_resamples, random_state) != (100, None):
             warnings.warn("n_resamples and random_state apply to method='undersample'; "
                           "the reweighted calibration is exact", UserWarning, stacklevel=2)
-        return Evaluation(self.table.calibrated(pi0), threshold=self.threshold,
-                          pos_label=self.pos_label, n_omitted=self.n_omitted,
-                          undefined=self.undefined, n_rows=self.n_rows,
-                          n_positive_rows=self.n_positive_rows,
-                          higher_is_positive=self.higher_is_positive)
+        cal = Evaluation(self.table.calibrated(pi0), threshold=self.threshold,
+                         pos_label=self.pos_label, n_omitted=self.n_omitted,
+                         undefined=self.undefined, n_rows=self.n_rows,
+                         n_positive_rows=self.n_positive_rows,
+                         higher_is_positive=self.higher_is_positive)
+        cal._clustered = self._clustered
+        return cal
 
     @property
     def pi0(self) -> float | None:
@@ -466,6 +469,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
                         n_omitted=self.n_omitted, undefined=self.undefined,
                         n_rows=self.n_rows, n_positive_rows=self.n_positive_rows,
                         higher_is_positive=self.higher_is_positive)
+        ev._clustered = self._clustered
         if self.undefined != "ignore":
             warn_threshold_range(self.table, ev.threshold,
                                  higher_is_positive=self.higher_is_positive)

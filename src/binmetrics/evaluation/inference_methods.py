@@ -64,6 +64,7 @@ class InferenceMethods:
         stratified: bool = True,
         random_state: Any = None,
         progress: Any = "interactive",
+        clusters: Any = None,
         **params: Any,
     ) -> Interval:
         """Confidence interval of one measure.
@@ -87,6 +88,14 @@ class InferenceMethods:
             A bar on a terminal or in a notebook while the replicates are drawn (when
             that lasts more than a couple of seconds), nothing elsewhere; True, False
             or a ``callable(done, total)`` (see :mod:`binmetrics.progress`).
+        clusters : None, True or False, default None
+            Resample clusters (patients), not cases: the evaluation must have been built
+            with them, ``bm.evaluate(y, p, clusters=df["patient"])`` (it keeps the
+            clusters' counts, not the rows, so an array here is an error). None uses
+            them when the evaluation has them, False ignores them. With clusters every
+            measure gets the cluster bootstrap (unstratified; "percentile" or "basic")
+            and the AUC Obuchowski's interval ("obuchowski", asked as "auto" or
+            "delong"); see :mod:`binmetrics.evaluation.clustered_ci`.
         **params : the measure's own parameters (``beta=2``...).
 
         Returns
@@ -106,12 +115,28 @@ class InferenceMethods:
         >>> ci = ev.ci("informedness", n_resamples=500, random_state=0)
         >>> ci.method, bool(ci.low < ev["informedness"] < ci.high)
         ('bootstrap-percentile', True)
+
+        Two cases per patient, resampled together:
+
+        >>> cev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+        ...                   [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1],
+        ...                   clusters=[1, 1, 2, 2, 3, 3, 4, 4, 5, 5])
+        >>> cev.ci("auc").method, cev.ci("tpr", n_resamples=200, random_state=0).method
+        ('obuchowski', 'bootstrap-percentile')
         """
+        from binmetrics.evaluation.clustered_ci import (
+            clustered_methods,
+            obuchowski_interval,
+            resolve_clusters,
+        )
         from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
 
         m = get_measure(measure)
-        methods = self._ci_methods(m, ci_methods)
+        ct = resolve_clusters(self, clusters)
+        methods = self._ci_methods(m, ci_methods) if ct is None else clustered_methods(m, ct)
         chosen = methods[0] if method == "auto" else method_name(method)
+        if ct is not None and chosen == "delong" and "obuchowski" in methods:
+            chosen = "obuchowski"  # DeLong's variance of clustered cases
         if chosen not in methods:
             raise ValueError(f"method {method!r} does not apply to {m.id}"
                              f"{' (calibrated)' if self.pi0 is not None else ''}; methods "
@@ -122,9 +147,13 @@ class InferenceMethods:
                 warnings.warn(f"kind, n_resamples, stratified and random_state apply to the "
                               f"bootstrap; {m.id} gets a {chosen} interval",
                               UserWarning, stacklevel=2)
+            if chosen == "obuchowski":
+                assert ct is not None
+                with undefined_policy(self.undefined):
+                    return obuchowski_interval(ct, level)
             return measure_ci(self, m, method=chosen, level=level)
         return self._bootstrap([m], {m.id: params}, n_resamples, stratified,
-                               random_state, progress).ci(m.id, kind=kind, level=level)
+                               random_state, progress, ct).ci(m.id, kind=kind, level=level)
 
     def _check_resampled(self, measures: Iterable[Measure]) -> None:
         """Resampled tables of binned scores would give probabilistic measures of the bin
@@ -174,7 +203,7 @@ class InferenceMethods:
 
     def _bootstrap(self, measures: list[Measure], params: dict[str, dict[str, Any]],
                    n_resamples: int, stratified: bool, random_state: Any,
-                   progress: Any = None) -> Any:
+                   progress: Any = None, clustered: Any = None) -> Any:
         from binmetrics.inference.resampling import bootstrap
 
         self._check_resampled(measures)
@@ -185,6 +214,11 @@ class InferenceMethods:
             targets = [self._on_calibrated(m, params.get(m.id, {})) for m in measures]
             params = {}
         assert table is not None
+        if clustered is not None:  # its table is the cases' (uncalibrated) one
+            with undefined_policy(self.undefined):
+                return clustered.bootstrap(targets, threshold=self.cut, params=params,
+                                           n_resamples=n_resamples,
+                                           random_state=random_state)
         with undefined_policy(self.undefined):
             return bootstrap(table, targets, n_resamples=n_resamples,
                              threshold=self.cut, stratified=stratified,
@@ -202,6 +236,7 @@ class InferenceMethods:
         stratified: bool = True,
         random_state: Any = None,
         progress: Any = "interactive",
+        clusters: Any = None,
     ) -> pd.DataFrame:
         """Intervals of many measures as a DataFrame (id, value, low, high, method, level).
 
@@ -212,7 +247,8 @@ class InferenceMethods:
         same interval as :meth:`ci` gives it, whatever other measures are asked.
         Default: every registered measure (those that are NaN are listed with NaN
         bounds). ``progress`` is as in :meth:`ci` (default: a bar on a terminal or in a
-        notebook, nothing elsewhere).
+        notebook, nothing elsewhere); ``clusters`` as in :meth:`ci` (with clusters every
+        bootstrapped measure shares one set of cluster replicates).
 
         Examples
         --------
@@ -225,8 +261,14 @@ class InferenceMethods:
         """
         import pandas as pd
 
+        from binmetrics.evaluation.clustered_ci import (
+            clustered_methods,
+            obuchowski_interval,
+            resolve_clusters,
+        )
         from binmetrics.inference.intervals import ci_methods, measure_ci, method_name
 
+        ct = resolve_clusters(self, clusters)
         chosen = select_measures(None, measures)
         values = self._values(chosen, () if measures is None else [m.id for m in chosen])
         if isinstance(method, Mapping):  # keys are ids or aliases of the chosen measures
@@ -237,15 +279,24 @@ class InferenceMethods:
         else:
             asked = {m.id: method for m in chosen}
         plan = {m.id: method_name(asked.get(m.id, "auto")) for m in chosen}
-        plan = {k: (self._ci_methods(get_measure(k), ci_methods)[0] if v == "auto" else v)
-                for k, v in plan.items()}
+        if ct is None:
+            plan = {k: (self._ci_methods(get_measure(k), ci_methods)[0] if v == "auto"
+                        else v) for k, v in plan.items()}
+        else:  # clustered: Obuchowski's for the AUC's DeLong, the cluster bootstrap else
+            for k, v in plan.items():
+                ok = clustered_methods(get_measure(k), ct)
+                v = "obuchowski" if v == "delong" and "obuchowski" in ok else v
+                if v not in ("auto", *ok):
+                    raise ValueError(f"method {v!r} does not apply to {k} on clustered "
+                                     f"cases; methods that apply: {', '.join(ok)}")
+                plan[k] = ok[0] if v == "auto" else v
         if self.pi0 is not None and set(plan.values()) != {"bootstrap"}:
             raise ValueError("calibrated measures have bootstrap intervals only")
         boot = [m for m in chosen if plan[m.id] == "bootstrap" and not np.isnan(values[m.id])]
         left = self._left_unresampled(boot)
         boot = [m for m in boot if m.id not in left]
-        result = (self._bootstrap(boot, {}, n_resamples, stratified, random_state, progress)
-                  if boot else None)
+        result = (self._bootstrap(boot, {}, n_resamples, stratified, random_state, progress,
+                                  ct) if boot else None)
         rows = []
         for m in chosen:
             low = high = float("nan")
@@ -257,6 +308,10 @@ class InferenceMethods:
                 if plan[m.id] == "bootstrap":
                     assert result is not None  # every defined bootstrapped measure is in it
                     low, high = result.ci(m.id, kind=kind, level=level)
+                elif plan[m.id] == "obuchowski":
+                    assert ct is not None
+                    with undefined_policy(self.undefined):
+                        low, high = obuchowski_interval(ct, level)
                 else:
                     low, high = measure_ci(self, m, method=plan[m.id], level=level)
             name = f"bootstrap-{kind}" if plan[m.id] == "bootstrap" else plan[m.id]

@@ -88,21 +88,84 @@ class ClusteredTable:
            pos_label: Any = None, nan_policy: NanPolicy = "raise") -> ClusteredTable:
         """The table of the rows and each cluster's counts (one-line errors for
         clusters of the wrong length, or missing cluster labels)."""
-        c = _check_length(clusters, y_true)
+        c = check_cluster_length(clusters, y_true)
         inp = check_binary_inputs(y_true, y_score, sample_weight, pos_label=pos_label,
                                   nan_policy=nan_policy, rescale_weights=False)
         if inp.n_omitted:
             c = c[np.isfinite(np.asarray(y_score, dtype=np.float64))]
-        codes, names = _codes(c)
         table = CountTable.from_validated(inp.y, inp.score, inp.weight)
-        # each row's distinct score: its index in the table (descending scores)
-        group = np.searchsorted(-table.scores, -inp.score)
-        column = group + table.n_distinct * (~inp.y)
-        w = np.ones(inp.y.size) if inp.weight is None else inp.weight
+        return cls.on(table, inp.y, inp.score, inp.weight, c)
+
+    @classmethod
+    def on(cls, table: CountTable, y: npt.NDArray[np.bool_], score: FloatArray,
+           weight: FloatArray | None, clusters: Any) -> ClusteredTable:
+        """Each cluster's counts on ``table``, the count table of the validated rows
+        (``y``, ``score`` in the table's orientation, ``weight``); ``clusters`` gives one
+        label per row, or a one-line error."""
+        c = check_cluster_length(clusters, y)
+        codes, names = _codes(c)
+        # each row's distinct score: its index in the table (descending scores); rows of
+        # weight 0 may have no distinct score of their own, and count nothing anyway
+        group = np.minimum(np.searchsorted(-table.scores, -score),
+                           max(table.n_distinct - 1, 0))
+        column = group + table.n_distinct * (~y)
+        w = np.ones(y.size) if weight is None else weight
         counts = sparse.csr_matrix((w, (codes, column)),
                                    shape=(names.size, 2 * table.n_distinct))
         counts.sum_duplicates()
         return cls(table=table, counts=counts, names=names)
+
+    def auc_variance(self) -> tuple[float, float]:
+        """The AUC and Obuchowski's variance of it (module docstring) from the clusters'
+        counts: a cluster's placement sums are its counts times the placements at each
+        distinct score. NaN variance where a class has fewer than 2 clusters."""
+        t, g = self.table, self.table.n_distinct
+        pos, neg = t.pos.astype(np.float64), t.neg.astype(np.float64)
+        M, N = float(pos.sum()), float(neg.sum())
+        if M == 0 or N == 0:
+            return math.nan, math.nan
+        v10 = (N - np.cumsum(neg) + 0.5 * neg) / N
+        v01 = (np.cumsum(pos) - 0.5 * pos) / M
+        theta = float(pos @ v10) / M
+        cp, cn = self.counts[:, :g], self.counts[:, g:]
+        m_i = np.asarray(cp.sum(axis=1)).ravel()
+        n_i = np.asarray(cn.sum(axis=1)).ravel()
+        d10 = cp @ v10 - m_i * theta
+        d01 = cn @ v01 - n_i * theta
+        k = self.n_clusters
+        i10, i01 = int(np.count_nonzero(m_i)), int(np.count_nonzero(n_i))
+        if i10 < 2 or i01 < 2 or k < 2:
+            return theta, math.nan
+        s10 = i10 / ((i10 - 1) * M) * float(d10 @ d10)
+        s01 = i01 / ((i01 - 1) * N) * float(d01 @ d01)
+        s11 = k / (k - 1) * float(d10 @ d01)
+        return theta, s10 / M + s01 / N + 2 * s11 / (M * N)
+
+    def bootstrap(self, measures: MeasureLike | Iterable[MeasureLike], *, n_resamples: int,
+                  threshold: float, random_state: Any = None,
+                  params: Mapping[str, Mapping[str, Any]] | None = None
+                  ) -> ClusterBootstrapResult:
+        """The cluster bootstrap of ``measures`` (as :func:`cluster_bootstrap`) on these
+        counts: each replicate's table is the sum of its drawn clusters' tables (no new
+        sort)."""
+        th = check_threshold(threshold)
+        targets = _targets(measures, params)
+        B = check_resamples(n_resamples, per_resample=len(targets), what="one per measure")
+        t = self.table
+        estimate = {tg.key: tg.value(t, th) for tg in targets}
+        rng = np.random.default_rng(check_random_state(random_state))
+        blocks = (_ClusterBlock(self, d) for d in _draw_blocks(self, rng, B))
+        reps = _evaluate_blocks(blocks, targets, th, t.cut_index(th), B)
+        for r in reps.values():
+            r.flags.writeable = False
+        return ClusterBootstrapResult(
+            measures=tuple(tg.key for tg in targets),
+            estimate=MappingProxyType(estimate),
+            replicates=MappingProxyType(reps),
+            n_undefined=MappingProxyType({k: int(np.isnan(v).sum()) for k, v in reps.items()}),
+            n_resamples=B, stratified=False, threshold=th, _table=t,
+            _targets=MappingProxyType({tg.key: tg for tg in targets}), _units=(1.0, 1.0),
+            n_clusters=self.n_clusters)
 
     @property
     def n_clusters(self) -> int:
@@ -237,24 +300,8 @@ def cluster_bootstrap(
     """
     ct = ClusteredTable.of(y_true, y_score, clusters, sample_weight=sample_weight,
                            pos_label=pos_label, nan_policy=nan_policy)
-    th = check_threshold(threshold)
-    targets = _targets(measures, params)
-    B = check_resamples(n_resamples, per_resample=len(targets), what="one per measure")
-    t = ct.table
-    estimate = {tg.key: tg.value(t, th) for tg in targets}
-    rng = np.random.default_rng(check_random_state(random_state))
-    blocks = (_ClusterBlock(ct, d) for d in _draw_blocks(ct, rng, B))
-    reps = _evaluate_blocks(blocks, targets, th, t.cut_index(th), B)
-    for r in reps.values():
-        r.flags.writeable = False
-    return ClusterBootstrapResult(
-        measures=tuple(tg.key for tg in targets),
-        estimate=MappingProxyType(estimate),
-        replicates=MappingProxyType(reps),
-        n_undefined=MappingProxyType({k: int(np.isnan(v).sum()) for k, v in reps.items()}),
-        n_resamples=B, stratified=False, threshold=th, _table=t,
-        _targets=MappingProxyType({tg.key: tg for tg in targets}), _units=(1.0, 1.0),
-        n_clusters=ct.n_clusters)
+    return ct.bootstrap(measures, n_resamples=n_resamples, threshold=threshold,
+                        random_state=random_state, params=params)
 
 
 def clustered_auc_covariance(y: npt.NDArray[np.bool_], arrays: list[FloatArray],
@@ -325,7 +372,7 @@ def clustered_auc_variance(y_true: Any, y_score: Any, *, clusters: Any,
 def _validated(y_true: Any, y_score: Any, clusters: Any, pos_label: Any,
                nan_policy: NanPolicy) -> tuple[npt.NDArray[np.bool_], FloatArray,
                                                npt.NDArray[np.intp]]:
-    c = _check_length(clusters, y_true)
+    c = check_cluster_length(clusters, y_true)
     inp = check_binary_inputs(y_true, y_score, None, pos_label=pos_label,
                               nan_policy=nan_policy)
     if inp.n_omitted:
@@ -334,7 +381,8 @@ def _validated(y_true: Any, y_score: Any, clusters: Any, pos_label: Any,
     return inp.y, inp.score, codes
 
 
-def _check_length(clusters: Any, y_true: Any) -> npt.NDArray[Any]:
+def check_cluster_length(clusters: Any, y_true: Any) -> npt.NDArray[Any]:
+    """``clusters`` as an array of one label per case of ``y_true``, or a one-line error."""
     c = np.asarray(clusters)
     n = np.asarray(y_true).shape[0] if np.ndim(y_true) else 0
     if c.ndim != 1 or c.shape[0] != n:
@@ -350,7 +398,7 @@ def clustered_delong_pairs(y: npt.NDArray[np.bool_], arrays: list[FloatArray],
     """DeLong's paired test of every pair of models with Obuchowski's clustered
     covariance in place of DeLong's (validated rows; ``clusters`` one per row):
     z = (theta_a - theta_b) / sqrt(var_a + var_b - 2 cov_ab)."""
-    codes, _ = _codes(_check_length(clusters, y))
+    codes, _ = _codes(check_cluster_length(clusters, y))
     aucs, cov = clustered_auc_covariance(y, arrays, codes)
     q = float(ndtri(0.5 + level / 2.0))
     out = {}
