@@ -56,3 +56,15 @@ def test_an_empty_measures_list_is_refused(cli, preds):
             assert p.returncode == 2 and p.stdout == "", (cmd, spec, p.stdout[:200])
             assert p.stderr.strip() == ("binmetrics: error: --measures is empty; give "
                                         "comma-separated ids, e.g. auc,mcc"), p.stderr
+
+
+def test_by_groups_with_intervals_and_every_measure(cli, preds):
+    # every measure includes prevalence, which describes the group and has no interval
+    # columns in evaluate_by's frame: the command printed "error: prevalence_low"
+    p = cli("evaluate", str(preds), "--label", "y", "--score", "p", "--by", "g", "--ci",
+            "--seed", "0", "--resamples", "50", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    group = json.loads(p.stdout)["groups"][0]
+    assert group["intervals"]["prevalence"] == {"low": None, "high": None}
+    low, high = group["intervals"]["auc"]["low"], group["intervals"]["auc"]["high"]
+    assert low < group["measures"]["auc"] < high

@@ -176,7 +176,9 @@ def by_table(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
         for m in chosen:
             line = [*(_key_cell(r[b]) for b in by), m.id, format_number(r[m.id])]
             if info["ci"]:
-                line += [format_number(r[f"{m.id}_low"]), format_number(r[f"{m.id}_high"])]
+                # n, positives and prevalence describe the group: no interval columns
+                line += [format_number(r.get(f"{m.id}_low", math.nan)),
+                         format_number(r.get(f"{m.id}_high", math.nan))]
             if info["pi0"] is not None:
                 line.append(format_number(r.get(f"{m.id}_cal", math.nan)))
             body.append(line)
@@ -205,8 +207,8 @@ def by_json(info: dict[str, Any], res: ByResult, chosen: list[Measure]) -> str:
         if info["pi0"] is not None:
             g["calibrated"] = {m.id: json_value(float(r[f"{m.id}_cal"])) for m in chosen}
         if info["ci"]:
-            g["intervals"] = {m.id: {"low": json_value(float(r[f"{m.id}_low"])),
-                                     "high": json_value(float(r[f"{m.id}_high"]))}
+            g["intervals"] = {m.id: {"low": json_value(float(r.get(f"{m.id}_low", math.nan))),
+                                     "high": json_value(float(r.get(f"{m.id}_high", math.nan)))}
                               for m in chosen}
         groups.append(g)
     obj: dict[str, Any] = {
