@@ -147,7 +147,8 @@ def every_curve(ev: bm.Evaluation) -> dict[type, Any]:
     objs = [roc, roc.hull(), ev.pr(), ev.prg(), ev.threshold_curves(), ev.gain(), ev.lift(),
             ev.accumulation(), ev.det(), ev.reliability(), ev.decision_curve(),
             ev.cost_curve(), roc.smooth(), roc.smooth("density"),
-            roc.ci_band(fpr=np.linspace(0, 1, 11), n_resamples=30, random_state=0)]
+            roc.ci_band(fpr=np.linspace(0, 1, 11), n_resamples=30, random_state=0),
+            ev.pr().ci_band(recall=np.linspace(0, 1, 11), n_resamples=30, random_state=0)]
     return {type(o): o for o in objs}
 
 
@@ -163,7 +164,7 @@ def test_every_curve_class_has_frame_plot_and_html(ev: bm.Evaluation) -> None:
         assert cd.series and cd.xlabel and cd.ylabel, cls.__name__
         ax = obj.plot()
         assert ax.get_xlabel() == cd.xlabel and ax.get_title() == cd.title, cls.__name__
-        if cls not in (curves.DETCurve, curves.ROCBand):  # probits; a region
+        if cls not in (curves.DETCurve, curves.ROCBand, curves.PRBand):  # probits; regions
             assert any(s.source is not None for s in cd.series), cls.__name__
         for s in cd.series:
             if s.source is not None:
