@@ -50,6 +50,7 @@ from binmetrics.display.report_data import (
 )
 from binmetrics.display.report_data import slider_grid as _grid  # the first work done
 from binmetrics.display.report_html import paired_mismatch, render_page
+from binmetrics.display.report_thresholds import check_best_thresholds, thresholds_section
 from binmetrics.display.thinning import DEFAULT_MAX_POINTS, Thinned, thin_curve
 from binmetrics.io import check_writable, write_text
 from binmetrics.measures.registry import iter_measures
@@ -102,6 +103,7 @@ def report(
     notes: Sequence[str] = (),
     roc_band: bool | Mapping[str, Any] = False,
     partial_auc: Mapping[str, Any] | None = None,
+    best_thresholds: Any = None,
 ) -> str:
     """A self-contained interactive HTML report of one or several evaluations.
 
@@ -159,6 +161,11 @@ def report(
         ``{"fpr": (a, b)}`` or ``{"tpr": (a, b)}``: shade each model's partial-AUC region
         on the ROC chart (under the curve for FPR in [a, b]; right of it for TPR in
         [a, b], as pROC's ``partial.auc.focus = "sensitivity"``), its value in the label.
+    best_thresholds : BestThreshold, list or mapping, optional
+        Cuts chosen with :meth:`Evaluation.best_threshold` (with ``ci=True``, their
+        intervals and optimism), shown in a "Chosen thresholds" section: a mapping of a
+        model name to one result or a list of them; with one model, the result or the
+        list alone.
 
     Returns
     -------
@@ -191,6 +198,7 @@ def report(
     if isinstance(notes, str) or not all(isinstance(n, str) for n in notes):
         raise TypeError(f"notes must be a sequence of strings; got {notes!r}")
     names = [n for n, _ in entries]
+    chosen = check_best_thresholds(best_thresholds, names)
     if paired is not None:
         from binmetrics.inference.paired import Comparison
 
@@ -247,7 +255,8 @@ def report(
     page = render_page(title=title or "binmetrics report: " + ", ".join(names), models=data,
                        grid=grid, j0=j0, payload=payload, charts=drawn, paired=paired,
                        mismatch=mismatch, caught=caught, notes=chart_notes,
-                       max_points=max_points, exact_slider=exact_slider, version=__version__)
+                       max_points=max_points, exact_slider=exact_slider, version=__version__,
+                       sections=thresholds_section(chosen))
     if out_path is not None:
         write_text(out_path, page)
     return page
