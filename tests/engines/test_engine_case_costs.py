@@ -1,5 +1,5 @@
 """Per-case costs on the engines: the streaming Accumulator (cost arrays per batch) and
-the DuckDB file engine (cost columns summed per distinct score): expected cost and the
+the DuckDB and Spark engines (cost columns summed per distinct score): expected cost and the
 cheapest cut equal a direct sum over the rows and the in-memory evaluation."""
 
 from __future__ import annotations
@@ -130,3 +130,35 @@ def test_duckdb_cost_columns_by_group_and_bad_costs(tmp_path):
         evaluate_file(str(tmp_path / "e.csv"), label="y", score="p", case_cost_fn="amount")
     with pytest.raises(ValueError, match="amou"):
         evaluate_file(str(tmp_path / "e.csv"), label="y", score="p", case_cost_fn="amou")
+
+
+@pytest.mark.slow  # a local Spark session starts in ~15 s
+def test_spark_cost_columns_equal_row_sums():
+    pytest.importorskip("pyspark")
+    import shutil
+
+    if shutil.which("java") is None:
+        pytest.skip("Spark needs Java")
+    pd = pytest.importorskip("pandas")
+    from pyspark.sql import SparkSession
+
+    from binmetrics.engines import evaluate_spark
+
+    spark = (SparkSession.builder.master("local[1]").appName("binmetrics-costs")
+             .config("spark.sql.shuffle.partitions", "1")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    try:
+        y, s, a, b, w = _rows(7)
+        df = spark.createDataFrame(pd.DataFrame({"y": y, "p": s, "fee": a, "amount": b,
+                                                 "w": w}))
+        for weighted in (False, True):
+            ev = evaluate_spark(df, label="y", score="p", weight="w" if weighted else None,
+                                case_cost_fp="fee", case_cost_fn="amount")
+            _check(ev, y, s, a, b, w, weighted)
+        bad = spark.createDataFrame(pd.DataFrame({"y": [1, 0], "p": [0.2, 0.4],
+                                                  "amount": [1.0, float("nan")]}))
+        with pytest.raises(ValueError, match="cost column 'amount' has 1 value"):
+            evaluate_spark(bad, label="y", score="p", case_cost_fn="amount")
+    finally:
+        spark.stop()
