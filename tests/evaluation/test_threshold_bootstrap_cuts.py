@@ -94,3 +94,21 @@ def test_positive_cut_counts_equal_the_replicate_tables():
         np.testing.assert_array_equal(c.tp[i], full.tp[idx])
         np.testing.assert_array_equal(c.fp[i], full.fp[idx])
         np.testing.assert_array_equal(c.tn[i], np.asarray(full.tn)[idx])
+
+
+@pytest.mark.parametrize(("measure", "subject_to"), [
+    ("tnr", {"ppv": (">=", 0.0)}),  # ppv is NaN at cut 0, 0 below the top negatives
+    ("mcc", None),
+])
+def test_cuts_above_the_first_positive_score(measure, subject_to, monkeypatch):
+    """Cut 0 has no predicted positives (precision, MCC undefined) while the cuts through
+    negatives above the first positive score have them: those cuts are scanned too."""
+    rng = np.random.default_rng(5)
+    y = np.r_[np.zeros(6, int), (rng.random(40) < 0.5).astype(int)]
+    s = np.r_[np.linspace(2.0, 1.5, 6), rng.normal(0.0, 1.0, 40)]  # negatives on top
+    ev = bm.evaluate(y, s)
+    fast, used = _choose(ev, measure, subject_to, {}, monkeypatch, fast=True)
+    full, _ = _choose(ev, measure, subject_to, {}, monkeypatch, fast=False)
+    assert used
+    np.testing.assert_array_equal(fast.threshold_replicates, full.threshold_replicates)
+    assert fast.optimism == full.optimism

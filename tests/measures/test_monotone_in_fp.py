@@ -1,6 +1,6 @@
 """Every measure declared ``monotone_in_fp`` never gets worse (in its direction) as the
-false positives fall at fixed TP, P and N: a scan over every (TP, FP) of small tables,
-with the declared parameters' defaults and other values."""
+false positives fall at fixed TP, P and N, nor undefined when TP > 0: a scan over every
+(TP, FP) of small tables, with the declared parameters' defaults and other values."""
 
 from __future__ import annotations
 
@@ -34,3 +34,7 @@ def test_declared_monotone_in_fp(m, P, N):
         worse = np.diff(v, axis=1) * m.direction  # > 0: more FP is better
         both = np.isfinite(v[:, 1:]) & np.isfinite(v[:, :-1])
         assert not np.any(worse[both] > 1e-12 * np.abs(v[:, 1:][both]).clip(1)), params
+        # with a true positive, fewer false positives never make the value undefined
+        # (the bootstrap of a cut relies on it; with none, cut 0 may be: it keeps those)
+        lost = np.isnan(v[1:, :-1]) & ~np.isnan(v[1:, 1:])
+        assert not lost.any(), params

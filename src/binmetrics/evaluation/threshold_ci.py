@@ -16,8 +16,9 @@ the replicate minus its value on the data; ``corrected_value = value - optimism`
 When the measure and every constraint are declared ``monotone_in_fp`` (the constraints
 bounding them from the side that fewer false positives keep), the table unweighted and
 without per-case costs, the replicates are summed only at the cuts ending at a score
-holding positives (:mod:`binmetrics.inference.cut_blocks`): the same choices from the
-same draws, at a fraction of the cost (benchmarks/bench_thresholds.py).
+holding positives and those above the first such score
+(:mod:`binmetrics.inference.cut_blocks`): the same choices from the same draws, at a
+fraction of the cost (benchmarks/bench_thresholds.py).
 """
 
 from __future__ import annotations
