@@ -51,6 +51,7 @@ from binmetrics.display.report_data import (
 from binmetrics.display.report_data import slider_grid as _grid  # the first work done
 from binmetrics.display.report_groups import check_grouped, groups_section
 from binmetrics.display.report_html import paired_mismatch, render_page
+from binmetrics.display.report_thresholds import check_best_thresholds, thresholds_section
 from binmetrics.display.thinning import DEFAULT_MAX_POINTS, Thinned, thin_curve
 from binmetrics.io import check_writable, write_text
 from binmetrics.measures.registry import iter_measures
@@ -107,6 +108,7 @@ def report(
     partial_auc: Mapping[str, Any] | None = None,
     grouped: ByResult | None = None,
     gaps: Sequence[str] | None = None,
+    best_thresholds: Any = None,
 ) -> str:
     """A self-contained interactive HTML report of one or several evaluations.
 
@@ -178,6 +180,11 @@ def report(
         ``n_resamples`` and ``random_state``).
     gaps : sequence of str, optional
         The measures of the Groups section (default "auc", "tpr", "fpr", "ppv").
+    best_thresholds : BestThreshold, list or mapping, optional
+        Cuts chosen with :meth:`Evaluation.best_threshold` (with ``ci=True``, their
+        intervals and optimism), shown in a "Chosen thresholds" section: a mapping of a
+        model name to one result or a list of them; with one model, the result or the
+        list alone.
 
     Returns
     -------
@@ -218,6 +225,7 @@ def report(
     if isinstance(notes, str) or not all(isinstance(n, str) for n in notes):
         raise TypeError(f"notes must be a sequence of strings; got {notes!r}")
     names = [n for n, _ in entries]
+    chosen = check_best_thresholds(best_thresholds, names)
     if paired is not None:
         from binmetrics.inference.paired import Comparison
 
@@ -276,7 +284,7 @@ def report(
                        grid=grid, j0=j0, payload=payload, charts=drawn, paired=paired,
                        mismatch=mismatch, caught=caught, notes=chart_notes,
                        max_points=max_points, exact_slider=exact_slider, version=__version__,
-                       groups=groups_html)
+                       groups=groups_html, sections=thresholds_section(chosen))
     if out_path is not None:
         write_text(out_path, page)
     return page

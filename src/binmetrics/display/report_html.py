@@ -297,12 +297,14 @@ def _notes(caught: list[warnings.WarningMessage], extra: list[str]) -> str:
 def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.float64], j0: int,
                 payload: dict[str, Any], charts: Collection[str], paired: Comparison | None,
                 mismatch: str, caught: list[warnings.WarningMessage], notes: list[str],
-                max_points: int, exact_slider: bool, version: str, groups: str = "") -> str:
+                max_points: int, exact_slider: bool, version: str, groups: str = "",
+                sections: str = "") -> str:
     """The HTML document: the models' summary, the threshold slider at position ``j0``
     of ``grid``, the confusion matrices, the charts (drawn by the script from
-    ``payload``; ``charts`` are the kinds drawn), the measures, the paired tests, the
-    notes (``notes`` and the ``caught`` warnings) and the footer; ``groups`` is the HTML of
-    the Groups section (:mod:`~binmetrics.display.report_groups`), or ""."""
+    ``payload``; ``charts`` are the kinds drawn), the measures, ``groups`` (the HTML of
+    the Groups section, :mod:`~binmetrics.display.report_groups`, or ""), ``sections``
+    (further sections' HTML, e.g. the chosen thresholds), the paired tests, the notes
+    (``notes`` and the ``caught`` warnings) and the footer."""
     data = models
     script = asset("report.js")
     if "</script" in script.lower():  # pragma: no cover - a guard on the asset
@@ -329,6 +331,7 @@ def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.flo
 {_calibration_section(data, charts)}
 <section id="bm-measures-box"><h2>Measures</h2>{_measures_table(data, j0, charts)}</section>
 {groups}
+{sections}
 {paired_html}
 {_notes(caught, notes)}
 </main>

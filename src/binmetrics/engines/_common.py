@@ -178,21 +178,31 @@ class AggregateJob:
     collect_unsorted: bool = False
 
     def __init__(self, *, label: str, score: str, weight: str | None, by: Any,
-                 where: str | None) -> None:
+                 where: str | None, case_cost_fp: str | None = None,
+                 case_cost_fn: str | None = None) -> None:
         for name, v in (("label", label), ("score", score)):
             if not isinstance(v, str):
                 raise TypeError(f"{name} must be a column name, got {v!r}")
-        if weight is not None and not isinstance(weight, str):
-            raise TypeError(f"weight must be a column name or None, got {weight!r}")
+        for role, col in (("weight", weight), ("case_cost_fp", case_cost_fp),
+                          ("case_cost_fn", case_cost_fn)):
+            if col is not None and not isinstance(col, str):
+                raise TypeError(f"{role} must be a column name or None, got {col!r}")
+        #: the per-case cost columns (None: no such cost)
+        self.case_costs = (case_cost_fp, case_cost_fn)
+        self.costed = case_cost_fp is not None or case_cost_fn is not None
         if where is not None and not isinstance(where, str):
             raise TypeError(f"where must be a SQL condition string, got {where!r}")
         self.label, self.score, self.weight, self.where = label, score, weight, where
         self.by = by_names(by)
         self._by_arg = by  # a name gives keys as values, a list as tuples (as evaluate_by)
-        clash = [b for b in self.by if b in (label, score, weight)]
+        clash = [b for b in self.by if b in (label, score, weight, *self.case_costs)]
         if clash:
             raise ValueError(f"column {clash[0]!r} cannot be a group column and the "
-                             "label/score/weight column too")
+                             "label/score/weight/cost column too")
+        clash = [c for c in self.case_costs if c in (label, score)]
+        if clash:
+            raise ValueError(f"column {clash[0]!r} cannot be a cost column and the "
+                             "label/score column too")
         self._stats_cache: Stats | None = None
         #: weights are multiplied by 2**this (see binmetrics.validation.weight_exponent)
         self.w_exponent = 0
@@ -232,6 +242,11 @@ class AggregateJob:
     def _locate(self, what: str) -> str:
         """Where the first rows with a problem are (" (first at ...)"), or ""."""
         return ""
+
+    def _check_case_costs(self) -> None:
+        """Raise a one-line error if a cost column has a NULL, non-finite or negative
+        value among the rows evaluated (engines that take cost columns)."""
+        raise NotImplementedError
 
     def close(self) -> None:
         """Release the engine's resources."""
@@ -408,9 +423,13 @@ class AggregateJob:
         high = max(g.s_max for g in finite)
         spec = BinSpec.resolve(options.decimals, options.bins, low, high, threshold=threshold)
         n_fin = sum(g.n_fin for g in groups)
-        sort = spec is None and self._distinct_fraction(st, n_fin) >= SORT_FRACTION
+        if self.costed:  # costs are summed per score in the group-by
+            self._check_case_costs()
+        sort = spec is None and not self.costed and \
+            self._distinct_fraction(st, n_fin) >= SORT_FRACTION
         pos_values = self._raw_labels.get(_hashable(pos), [pos])
-        if spec is None and not st.weighted and (sort or self.collect_unsorted):
+        if spec is None and not st.weighted and not self.costed and \
+                (sort or self.collect_unsorted):
             collector = Collector(groups)
             for chunk in self._counts(pos_values, spec, groups, sort, ordered=False):
                 collector.add(chunk)
@@ -469,6 +488,8 @@ class Assembler:
         self.sums: list[dict[str, list[float]]] = [
             {k: [] for k in raw_sum_names()} for _ in range(self.n_groups)]
         self.carry: dict[str, np.ndarray] | None = None
+        #: per group, the per-case cost sums per score (chunks with cost_fp, cost_fn)
+        self.costs: list[tuple[FloatArray, FloatArray] | None] = [None] * self.n_groups
 
     def add(self, chunk: dict[str, np.ndarray]) -> None:
         if chunk["s"].size == 0:
@@ -513,6 +534,11 @@ class Assembler:
             tp[at:at + b - a] = p
             tn[at:at + b - a] = n
             self.arrays[g] = (ts, tp, tn)
+            if "cost_fp" in chunk:
+                costs = self.costs[g] or (np.empty(tp.size), np.empty(tp.size))
+                costs[0][at:at + b - a] = chunk["cost_fp"][a:b]
+                costs[1][at:at + b - a] = chunk["cost_fn"][a:b]
+                self.costs[g] = costs
             self.size[g] = at + b - a
             if self.binned:
                 for k in raw_sum_names():
@@ -532,7 +558,9 @@ class Assembler:
                 out.append(None)
                 continue
             s, p, n = (a[:k] for a in arrays)
-            out.append(CountTable(s, p, n, weighted=self.weighted, _trusted=True))
+            t = CountTable(s, p, n, weighted=self.weighted, _trusted=True)
+            costs = self.costs[g]
+            out.append(t if costs is None else t.with_case_costs(costs[0][:k], costs[1][:k]))
         return out
 
 

@@ -60,7 +60,7 @@ from binmetrics.exceptions import UndefinedPolicy
 from binmetrics.io import check_has_rows
 from binmetrics.measures.sums import raw_sum_names, raw_sum_sql
 from binmetrics.table.binning import BinSpec
-from binmetrics.validation import NanPolicy
+from binmetrics.validation import NanPolicy, plural
 
 __all__ = ["FileJob", "evaluate_file"]
 
@@ -185,8 +185,11 @@ class FileJob(AggregateJob):
         temp_directory: str | os.PathLike[str] | None = None,
         threads: int | None = None,
         connection: Any = None,
+        case_cost_fp: str | None = None,
+        case_cost_fn: str | None = None,
     ) -> None:
-        super().__init__(label=label, score=score, weight=weight, by=by, where=where)
+        super().__init__(label=label, score=score, weight=weight, by=by, where=where,
+                         case_cost_fp=case_cost_fp, case_cost_fn=case_cost_fn)
         duckdb = _duckdb()
         self.paths = _paths(path)
         #: what DuckDB reads: local globs expanded here (so only these files need be
@@ -271,6 +274,9 @@ class FileJob(AggregateJob):
             cols.append(f"CAST({q(self.weight)} AS DOUBLE){_times_power_of_two(self.w_exponent)}"
                         " AS w")
         cols += [f"{q(b)} AS k{i}" for i, b in enumerate(self.by)]
+        if self.costed:  # per-case costs (0 where a side has none)
+            cols += [f"CAST({'0.0' if c is None else q(c)} AS DOUBLE) AS {n}"
+                     for c, n in zip(self.case_costs, ("cfp", "cfn"), strict=True)]
         # the newline ends a trailing "--" comment inside the checked condition
         conds = [f"({self.where}\n)"] if self.where else []
         sql = f"SELECT {', '.join(cols)} FROM {self._reader()}{sample}"
@@ -338,9 +344,11 @@ class FileJob(AggregateJob):
         wanted = [("label", self.label), ("score", self.score)]
         if self.weight is not None:
             wanted.append(("weight", self.weight))
-        wanted += [("group", b) for b in self.by]
+        costs = [(r, c) for r, c in zip(("case_cost_fp", "case_cost_fn"), self.case_costs,
+                                        strict=True) if c is not None]
+        wanted += [("group", b) for b in self.by] + costs
         check_names(available, wanted, self.source)
-        for role, col in (("score", self.score), ("weight", self.weight)):
+        for role, col in (("score", self.score), ("weight", self.weight), *costs):
             if col is not None and not _is_numeric(types[col]):
                 raise TypeError(f"{role} column {col!r} of {self.source} must be numeric; its "
                                 f"type is {types[col]}")
@@ -401,6 +409,17 @@ class FileJob(AggregateJob):
         stats = self._temp_table("stats", f"SELECT {group}, {', '.join(aggs)} "
                                           f"FROM ({self._src()}) GROUP BY {group}")
         return [tuple(r) for r in self._fetchall(f"SELECT * FROM {stats} ORDER BY {order}")]
+
+    def _check_case_costs(self) -> None:
+        bad = "({0} IS NULL OR NOT isfinite({0}) OR {0} < 0)"
+        row = self._fetchall(
+            f"SELECT count_if({bad.format('cfp')}), min(cfp), count_if({bad.format('cfn')}), "
+            f"min(cfn) FROM ({self._src(finite_only=True)})")[0]
+        for col, n, low in ((self.case_costs[0], *row[:2]), (self.case_costs[1], *row[2:])):
+            if n:
+                raise ValueError(f"cost column {col!r} has {plural(int(n), 'value')} that are "
+                                 f"NULL, NaN, infinite or negative (smallest {low}) in "
+                                 f"{self.source}; costs must be finite and >= 0")
 
     def _distinct_fraction(self, st: Stats, n_fin: int) -> float:
         """DuckDB's estimate of the distinct scores' share of the rows, on a sample of
@@ -473,14 +492,16 @@ class FileJob(AggregateJob):
         else:  # several spellings of the positive label in a CSV ("1", "1.0")
             is_pos = f"(s.y IN ({', '.join(_literal(str(v)) for v in pos_values)}))"
         names = list(raw_sum_names()) if spec is not None else []
+        cost_names = ("cost_fp", "cost_fn") if self.costed else ()
         grouped = bool(self.by)
+        cost = ", s.cfp AS cfp, s.cfn AS cfn" if self.costed else ""
         if grouped or spec is not None:  # the group id, and the prior of the info score
             self._groups_table(groups)
-            base = (f"SELECT g.gid AS gid, s.x AS x, {is_pos} AS pos, {w} AS w, "
+            base = (f"SELECT g.gid AS gid, s.x AS x, {is_pos} AS pos, {w} AS w{cost}, "
                     f"r.pi AS pi, r.lpi AS lpi, r.l1pi AS l1pi "
                     f"FROM ({self._src(finite_only=True)}) s {self._join()}")
         else:
-            base = (f"SELECT s.x AS x, {is_pos} AS pos, {w} AS w "
+            base = (f"SELECT s.x AS x, {is_pos} AS pos, {w} AS w{cost} "
                     f"FROM ({self._src(finite_only=True)}) s")
         gid = "gid, " if grouped else ""
         if spec is None and sort:  # one row per case: only what the table needs
@@ -495,6 +516,9 @@ class FileJob(AggregateJob):
             else:
                 cnt = ["coalesce(fsum(CASE WHEN pos THEN w END), 0) AS c_pos",
                        "coalesce(fsum(CASE WHEN NOT pos THEN w END), 0) AS c_neg"]
+            if self.costed:  # the weighted sums of the costs per score, as in memory
+                cnt += ["coalesce(fsum(CASE WHEN NOT pos THEN w * cfp END), 0) AS cost_fp",
+                        "coalesce(fsum(CASE WHEN pos THEN w * cfn END), 0) AS cost_fn"]
             sums = [f"coalesce({e}, 0) AS {n}" for n, e in _raw_sum_sql().items()] \
                 if spec is not None else []
             sql = (f"SELECT {gid}{bin_expr} AS s, {', '.join(cnt + sums)} FROM ({base}) b "
@@ -517,7 +541,7 @@ class FileJob(AggregateJob):
                                  "neg": np.where(p == 1, 0.0, cols["w"])}
                 else:
                     chunk = {"pos": cols["c_pos"], "neg": cols["c_neg"]}
-                    chunk.update({n: cols[n] for n in names})
+                    chunk.update({n: cols[n] for n in names + list(cost_names)})
                 chunk["s"] = cols["s"]
                 chunk["gid"] = cols["gid"] if grouped else np.zeros(cols["s"].size, np.int32)
                 yield chunk
@@ -637,6 +661,8 @@ def evaluate_file(
     temp_directory: str | os.PathLike[str] | None = None,
     threads: int | None = None,
     connection: Any = None,
+    case_cost_fp: str | None = None,
+    case_cost_fn: str | None = None,
     **by_options: Any,
 ) -> Evaluation | ByResult:
     """Evaluate the scores in CSV or Parquet files, out of core, with DuckDB.
@@ -659,6 +685,11 @@ def evaluate_file(
         in-memory path reads the file; in ``where`` a CSV's label column is text.
     weight : str, optional
         Column of non-negative case weights.
+    case_cost_fp, case_cost_fn : str, optional
+        Columns of per-case costs (finite, >= 0) of a false positive, a false negative
+        (as :func:`binmetrics.evaluate`'s arrays): their weighted sums per distinct score
+        are computed in the same group-by as the counts, and ``expected_cost`` and
+        ``best_threshold("expected_cost")`` read them.
     by : str or list of str, optional
         Evaluate each group of these columns separately: the result is a
         :class:`~binmetrics.ByResult` as from :func:`~binmetrics.evaluate_by`, with
@@ -742,7 +773,8 @@ def evaluate_file(
                           undefined=undefined, pi0=pi0, decimals=decimals, bins=bins)
     with FileJob(path, label=label, score=score, weight=weight, by=by, where=where,
                  format=format, read_options=read_options, memory_limit=memory_limit,
-                 temp_directory=temp_directory, threads=threads, connection=connection) as job:
+                 temp_directory=temp_directory, threads=threads, connection=connection,
+                 case_cost_fp=case_cost_fp, case_cost_fn=case_cost_fn) as job:
         return job.evaluate(options, **by_options)
 
 

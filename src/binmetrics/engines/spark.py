@@ -49,7 +49,7 @@ from binmetrics.exceptions import EngineError, UndefinedPolicy, one_line
 from binmetrics.io import check_has_rows
 from binmetrics.measures.sums import raw_sum_names, raw_sum_sql, sql_double, term_bound
 from binmetrics.table.binning import BinSpec
-from binmetrics.validation import NanPolicy
+from binmetrics.validation import NanPolicy, plural
 
 __all__ = ["SparkJob", "evaluate_spark"]
 
@@ -96,8 +96,10 @@ class SparkJob(AggregateJob):
 
     def __init__(self, df: Any, *, label: str, score: str, weight: str | None = None,
                  by: str | Sequence[str] | None = None, where: str | None = None,
-                 source: str | None = None) -> None:
-        super().__init__(label=label, score=score, weight=weight, by=by, where=where)
+                 source: str | None = None, case_cost_fp: str | None = None,
+                 case_cost_fn: str | None = None) -> None:
+        super().__init__(label=label, score=score, weight=weight, by=by, where=where,
+                         case_cost_fp=case_cost_fp, case_cost_fn=case_cost_fn)
         if source is not None:
             self.source = source
         _, T = _pyspark()
@@ -108,9 +110,11 @@ class SparkJob(AggregateJob):
         wanted = [("label", label), ("score", score)]
         if weight is not None:
             wanted.append(("weight", weight))
-        wanted += [("group", b) for b in self.by]
+        costs = [(r, c) for r, c in zip(("case_cost_fp", "case_cost_fn"), self.case_costs,
+                                        strict=True) if c is not None]
+        wanted += [("group", b) for b in self.by] + costs
         check_names(list(fields), wanted, self.source)
-        for role, col in (("score", score), ("weight", weight)):
+        for role, col in (("score", score), ("weight", weight), *costs):
             if col is not None and not isinstance(fields[col], (T.NumericType, T.BooleanType)):
                 raise TypeError(f"{role} column {col!r} of {self.source} must be numeric; its "
                                 f"type is {fields[col].simpleString()}")
@@ -144,9 +148,31 @@ class SparkJob(AggregateJob):
                     w = w * F.lit(2.0**half) * F.lit(2.0**(self.w_exponent - half))
                 cols.append(w.alias("w"))
             cols += [F.col(b).alias(f"k{i}") for i, b in enumerate(self.by)]
+            if self.costed:  # per-case costs (0 where a side has none)
+                cols += [(F.lit(0.0) if c is None else F.col(c).cast("double")).alias(n)
+                         for c, n in zip(self.case_costs, ("cfp", "cfn"), strict=True)]
             return self._filtered.select(*cols)
         except self._errors as exc:
             raise self._wrap(exc) from None
+
+    def _check_case_costs(self) -> None:
+        F, _ = _pyspark()
+        x = F.col("x")
+        finite = x.isNotNull() & ~F.isnan(x) & (F.abs(x) != float("inf"))
+        aggs = []
+        for n in ("cfp", "cfn"):
+            c = F.col(n)
+            bad = c.isNull() | F.isnan(c) | (F.abs(c) == float("inf")) | (c < 0)
+            aggs += [F.sum(F.when(bad, 1).otherwise(0)).cast("long"), F.min(c)]
+        try:
+            row = tuple(self._src.where(finite).agg(*aggs).collect()[0])
+        except self._errors as exc:
+            raise self._wrap(exc) from None
+        for col, n, low in ((self.case_costs[0], *row[:2]), (self.case_costs[1], *row[2:])):
+            if n:
+                raise ValueError(f"cost column {col!r} has {plural(int(n), 'value')} that are "
+                                 f"NULL, NaN, infinite or negative (smallest {low}) in "
+                                 f"{self.source}; costs must be finite and >= 0")
 
     def _rescale_weights(self, exponent: int) -> bool:
         self.w_exponent = exponent
@@ -263,6 +289,11 @@ class SparkJob(AggregateJob):
         else:
             aggs += _exact_sum(F.when(pos, w), "c_pos", "sc")
             aggs += _exact_sum(F.when(~pos, w), "c_neg", "sc")
+        if self.costed:  # the weighted sums of the costs per score (Spark's sums)
+            aggs += [F.coalesce(F.sum(F.when(~pos, w * F.col("cfp"))), F.lit(0.0)
+                                ).alias("cost_fp"),
+                     F.coalesce(F.sum(F.when(pos, w * F.col("cfn"))), F.lit(0.0)
+                                ).alias("cost_fn")]
         if spec is not None:
             for name, (rows, term) in raw_sum_sql().items():
                 value = w * F.expr(term)
@@ -293,6 +324,8 @@ class SparkJob(AggregateJob):
             total = cols[name] if name in cols else _add_parts(
                 cols[f"{name}_1"], cols[f"{name}_2"], cols[f"{name}_3"])
             chunk[{"c_pos": "pos", "c_neg": "neg"}.get(name, name)] = total[order]
+        for name in ("cost_fp", "cost_fn") if self.costed else ():
+            chunk[name] = cols[name][order].astype(np.float64)
         yield chunk
 
     def _bin(self, spec: BinSpec | None, src: Any) -> Any:
@@ -499,6 +532,8 @@ def evaluate_spark(
     bins: Any = None,
     undefined: UndefinedPolicy = "warn",
     pi0: Any = None,
+    case_cost_fp: str | None = None,
+    case_cost_fn: str | None = None,
     **by_options: Any,
 ) -> Evaluation | ByResult:
     """Evaluate the scores of a pyspark DataFrame: group-by on the cluster, only the
@@ -512,7 +547,8 @@ def evaluate_spark(
     summed without the losses of Spark's plain floating-point sums (see
     :mod:`binmetrics.engines.spark`): weighted results agree with
     :func:`binmetrics.evaluate` to about 1e-15 relative, also with weights of very
-    different magnitudes.
+    different magnitudes. Per-case cost columns (``case_cost_fp``, ``case_cost_fn``)
+    are summed per score, weighted, with Spark's plain sums (to their rounding).
 
     Examples
     --------
@@ -524,7 +560,8 @@ def evaluate_spark(
     """
     options = EvalOptions(threshold=threshold, pos_label=pos_label, nan_policy=nan_policy,
                           undefined=undefined, pi0=pi0, decimals=decimals, bins=bins)
-    job = SparkJob(df, label=label, score=score, weight=weight, by=by, where=where)
+    job = SparkJob(df, label=label, score=score, weight=weight, by=by, where=where,
+                   case_cost_fp=case_cost_fp, case_cost_fn=case_cost_fn)
     return job.evaluate(options, **by_options)
 
 

@@ -65,7 +65,8 @@ class _State(NamedTuple):
     Unweighted: ``pos``/``neg`` are exact unsigned integers of the smallest type that
     holds ``bound`` (an upper bound on ``pos + neg``), ``pos_lo``/``neg_lo`` are None.
     Weighted: ``pos``/``neg`` and ``pos_lo``/``neg_lo`` are the (hi, lo) float64 pairs of
-    double-double sums, ``bound`` is unused (0).
+    double-double sums, ``bound`` is unused (0). ``cost_fp``/``cost_fn``: the sums of the
+    per-case costs per score (:mod:`binmetrics.evaluation.case_costs`), or None.
     """
 
     scores: FloatArray
@@ -74,6 +75,8 @@ class _State(NamedTuple):
     pos_lo: FloatArray | None = None
     neg_lo: FloatArray | None = None
     bound: int = 0
+    cost_fp: FloatArray | None = None
+    cost_fn: FloatArray | None = None
 
     @property
     def weighted(self) -> bool:
@@ -107,7 +110,7 @@ def _to_weighted(st: _State) -> _State:
         return st
     zeros = np.zeros(st.scores.size)
     return _State(st.scores, st.pos.astype(np.float64), st.neg.astype(np.float64), zeros,
-                  zeros)
+                  zeros, cost_fp=st.cost_fp, cost_fn=st.cost_fn)
 
 def _union(parts: list[np.ndarray]) -> np.ndarray:
     """The distinct values of several label arrays, with numpy's type promotion (as
@@ -201,6 +204,14 @@ def _merge(a: _State, b: _State) -> _State:
         return out
 
     scores = place(a.scores, b.scores, np.float64)
+    costs: dict[str, Any] = {}
+    if a.cost_fp is not None and b.cost_fp is not None:  # the sums of both (plain adds)
+        for name in ("cost_fp", "cost_fn"):
+            x, y = getattr(a, name), getattr(b, name)
+            c = place(x, y, np.float64)
+            if d:
+                c[pos_dup] += y[dup]
+            costs[name] = c
     if not a.weighted:
         bound = a.bound + b.bound
         dt = _uint_for(bound)
@@ -211,7 +222,7 @@ def _merge(a: _State, b: _State) -> _State:
         if d:
             p[pos_dup] += b.pos[dup]
             n[pos_dup] += b.neg[dup]
-        return _State(scores, p, n, bound=bound)
+        return _State(scores, p, n, bound=bound, **costs)
     assert a.pos_lo is not None and a.neg_lo is not None
     assert b.pos_lo is not None and b.neg_lo is not None
     ph, pl = place(a.pos, b.pos, np.float64), place(a.pos_lo, b.pos_lo, np.float64)
@@ -221,7 +232,7 @@ def _merge(a: _State, b: _State) -> _State:
                                            b.pos_lo[dup])
         nh[pos_dup], nl[pos_dup] = _dd_add(nh[pos_dup], nl[pos_dup], b.neg[dup],
                                            b.neg_lo[dup])
-    return _State(scores, ph, nh, pl, nl)
+    return _State(scores, ph, nh, pl, nl, **costs)
 
 
 def _sort_merge(states: list[_State]) -> _State | None:
@@ -260,7 +271,8 @@ def _merge_all(states: list[_State]) -> _State:
     """Balanced pairwise merging (cost n log k rather than n k); unweighted states of
     many scores by one sort. If any state is weighted, the unweighted ones are
     converted (once) first."""
-    if len(states) > 2 and not any(st.weighted for st in states) and \
+    plain = not any(st.weighted or st.cost_fp is not None for st in states)
+    if len(states) > 2 and plain and \
             sum(st.scores.size for st in states) > SORT_MERGE_SIZE:
         merged = _sort_merge(states)
         if merged is not None:
@@ -343,6 +355,7 @@ class Accumulator(Tabular):
         self.n_omitted = 0
         self.n_batches = 0
         self._weighted = False
+        self._costed: bool | None = None  # batches carry per-case costs (None: no batch yet)
         self._seen: np.ndarray = np.zeros(0)  # distinct labels seen (at most two)
         self._found_pos: Any = None  # the positive label found without pos_label
         self._state: _State = _empty()
@@ -353,8 +366,15 @@ class Accumulator(Tabular):
     # --- adding data ----------------------------------------------------------------
     def update(self, y_true: Any, y_score: Any = None, sample_weight: Any = None, *,
                time: Any = None, label: str | None = None, score: str | None = None,
-               weight: str | None = None) -> Accumulator:
+               weight: str | None = None, case_cost_fp: Any = None,
+               case_cost_fn: Any = None) -> Accumulator:
         """Add one batch (validated as :func:`binmetrics.evaluate` does); returns self.
+
+        ``case_cost_fp``, ``case_cost_fn``: per-case costs, one finite cost >= 0 per row
+        (as in :func:`binmetrics.evaluate`), summed per distinct score
+        (:mod:`binmetrics.evaluation.case_costs`); every batch gives them (either may
+        be None: 0), or none does. Rows that ``nan_policy="omit"`` drops take their
+        costs with them. Not with ``window=``.
 
         With ``window=`` a duration, ``time`` gives each row's time (datetimes, or
         strings pandas reads as dates); the rows older than the window then leave.
@@ -382,6 +402,9 @@ class Accumulator(Tabular):
         2
         """
         if label is not None or score is not None or weight is not None:
+            if case_cost_fp is not None or case_cost_fn is not None:
+                raise TypeError("per-case costs go with arrays: update(y, p, "
+                                "case_cost_fp=..., case_cost_fn=...), not with a table's columns")
             return self._update_table(y_true, y_score, sample_weight, label, score, weight)
         k = self.n_batches
         try:
@@ -395,6 +418,7 @@ class Accumulator(Tabular):
                                  f"{s_raw.size}")
             finite = np.isfinite(as_float(s_raw, "y_score"))
             w_check, zero_weights = _weights(sample_weight, y.size)
+            costs = self._costs_of(case_cost_fp, case_cost_fn, y.size)
             if self.nan_policy == "omit" and not finite.any():
                 if sample_weight is not None:  # still checked: a bad batch is an error
                     check_binary_inputs(np.ones(y.size, bool), np.zeros(y.size), w_check)
@@ -425,6 +449,8 @@ class Accumulator(Tabular):
             scores = np.unique(inp.score)[::-1].copy()
             zeros = np.zeros(scores.size)
             state = _State(scores, zeros, zeros, zeros, zeros)
+            if costs is not None:
+                state = state._replace(cost_fp=zeros, cost_fn=zeros)
         else:
             table = CountTable.from_validated(inp.y, inp.score, inp.weight)
             if table.weighted:
@@ -433,6 +459,14 @@ class Accumulator(Tabular):
             else:  # exact integers of the smallest type (counts.count_dtype)
                 state = _State(table.scores, table.pos, table.neg,
                                bound=_max_total(_State(table.scores, table.pos, table.neg)))
+            if costs is not None:
+                from binmetrics.evaluation.case_costs import case_cost_sums
+
+                fp, fn = (None if c is None else c[finite] if inp.n_omitted else c
+                          for c in costs)
+                cfp, cfn = case_cost_sums(table.scores, inp.y, inp.score, inp.weight, fp, fn)
+                state = state._replace(cost_fp=cfp, cost_fn=cfn)
+        self._costed = costs is not None
         self._pending.append(state)
         self._pending_size += state.scores.size
         self._seen = seen
@@ -485,6 +519,26 @@ class Accumulator(Tabular):
 
         roles = ("label", "score", "weight")
         check_names(available, list(zip(roles, cols, strict=False)), where)
+
+    def _costs_of(self, case_cost_fp: Any, case_cost_fn: Any,
+                  n: int) -> tuple[FloatArray | None, FloatArray | None] | None:
+        """The batch's checked per-case costs (None: the batch has none)."""
+        if case_cost_fp is None and case_cost_fn is None:
+            if self._costed:
+                raise ValueError("the earlier batches carry per-case costs: give every "
+                                 "batch its case_cost_fp/case_cost_fn (or none)")
+            return None
+        if self._recent is not None:
+            raise ValueError("a windowed Accumulator does not carry per-case costs; "
+                             "use one without window=")
+        if self._costed is False:
+            raise ValueError("the earlier batches carry no per-case costs: give every "
+                             "batch its case_cost_fp/case_cost_fn (or none)")
+        from binmetrics.evaluation.case_costs import check_case_costs
+
+        fp = None if case_cost_fp is None else check_case_costs(case_cost_fp, "case_cost_fp", n)
+        fn = None if case_cost_fn is None else check_case_costs(case_cost_fn, "case_cost_fn", n)
+        return fp, fn
 
     def _times_of(self, time: Any, sample_weight: Any, n: int) -> npt.NDArray[np.int64] | None:
         """The batch's times in nanoseconds (None without a time window)."""
@@ -574,6 +628,10 @@ class Accumulator(Tabular):
                 raise ValueError("accumulators merge only with the same pos_label and "
                                  f"nan_policy; got {self.pos_label!r}/{self.nan_policy!r} and "
                                  f"{o.pos_label!r}/{o.nan_policy!r}")
+        costed = {a._costed for a in everyone} - {None}
+        if len(costed) > 1:
+            raise ValueError("some accumulators carry per-case costs and some do not; give "
+                             "every batch its case costs (or none)")
         labels = _union([a._seen for a in everyone])
         found = self._check_seen(labels, "the accumulators")
         out = Accumulator(pos_label=self.pos_label, nan_policy=self.nan_policy)
@@ -583,6 +641,7 @@ class Accumulator(Tabular):
         out._seen = labels
         out._found_pos = found if self.pos_label is None else None
         out._weighted = any(a._weighted for a in everyone)
+        out._costed = costed.pop() if costed else None
         for attr in ("n_rows", "n_positive_rows", "n_omitted", "n_batches"):
             setattr(out, attr, sum(getattr(a, attr) for a in everyone))
         return out
@@ -617,9 +676,13 @@ class Accumulator(Tabular):
                 self._table = CountTable(s, p, n, weighted=True, _trusted=True)
                 self._table.weight_exponent = exponent
             else:  # the type CountTable.from_arrays gives (the state's may be wider)
+                exponent = 0
                 dt = count_dtype(_max_total(st))
                 self._table = CountTable(s, p.astype(dt, copy=False), n.astype(dt, copy=False),
                                          weighted=False, _trusted=True)
+            if st.cost_fp is not None and st.cost_fn is not None:  # in the counts' unit
+                self._table = self._table.with_case_costs(np.ldexp(st.cost_fp, exponent),
+                                                          np.ldexp(st.cost_fn, exponent))
         return self._table
 
     @property

@@ -21,7 +21,7 @@ import numpy as np
 from binmetrics.table.counts import CountTable, FloatArray
 from binmetrics.validation import BinaryInputs, as_1d
 
-__all__ = ["attach_case_costs", "check_case_costs"]
+__all__ = ["attach_case_costs", "case_cost_sums", "check_case_costs"]
 
 
 def check_case_costs(values: Any, name: str, n: int) -> FloatArray:
@@ -44,18 +44,29 @@ def check_case_costs(values: Any, name: str, n: int) -> FloatArray:
 def attach_case_costs(table: CountTable, inp: BinaryInputs, oriented_scores: FloatArray,
                       case_cost_fp: Any, case_cost_fn: Any) -> CountTable:
     """``table`` carrying the per-score sums of the validated cases' costs."""
-    n = inp.y.size
     if inp.n_omitted:
         raise ValueError("per-case costs cannot be aligned after nan_policy='omit' dropped "
                          f"{inp.n_omitted} rows; drop those rows (and their costs) first")
+    return table.with_case_costs(*case_cost_sums(table.scores, inp.y, oriented_scores,
+                                                 inp.weight, case_cost_fp, case_cost_fn))
+
+
+def case_cost_sums(table_scores: FloatArray, y: Any, scores: FloatArray,
+                   weight: FloatArray | None, case_cost_fp: Any,
+                   case_cost_fn: Any) -> tuple[FloatArray, FloatArray]:
+    """The weighted sums, per distinct score of ``table_scores`` (descending), of the
+    false-positive costs of the negatives and the false-negative costs of the positives
+    (``y`` boolean, ``scores`` finite, as validated); a cost given as None is 0."""
+    n = y.size
     zeros = np.zeros(n)
     a = zeros if case_cost_fp is None else check_case_costs(case_cost_fp, "case_cost_fp", n)
     b = zeros if case_cost_fn is None else check_case_costs(case_cost_fn, "case_cost_fn", n)
-    w = np.ones(n) if inp.weight is None else inp.weight
+    w = np.ones(n) if weight is None else weight
+    m = table_scores.size
     # the group of each row: the table's scores descend, so search their negation
-    group = np.searchsorted(-table.scores, -oriented_scores)
-    group = np.minimum(group, table.n_distinct - 1)  # rows of weight 0 may have no group
-    neg, pos = ~inp.y, inp.y
-    fp = np.bincount(group[neg], weights=(w * a)[neg], minlength=table.n_distinct)
-    fn = np.bincount(group[pos], weights=(w * b)[pos], minlength=table.n_distinct)
-    return table.with_case_costs(fp, fn)
+    group = np.searchsorted(-table_scores, -scores)
+    group = np.minimum(group, m - 1)  # rows of weight 0 may have no group
+    neg, pos = ~y, y
+    fp = np.bincount(group[neg], weights=(w * a)[neg], minlength=m).astype(np.float64, copy=False)
+    fn = np.bincount(group[pos], weights=(w * b)[pos], minlength=m).astype(np.float64, copy=False)
+    return fp, fn

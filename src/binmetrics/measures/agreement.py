@@ -56,6 +56,7 @@ def _multiclass(value: Any) -> float:
 
 
 @register("yule_q", name="Yule's Q (coefficient of association)", family="confusion",
+          monotone_in_fp=True,
           prevalence_dependent=False,
           direction=1, range=_SIGNED, plot="measure",
           aliases=("q", "yules_q", "yule_coefficient_of_association"),
@@ -80,6 +81,7 @@ def yule_q(c: Confusion) -> FloatOrArray:
 
 
 @register("yule_y", name="Yule's Y (coefficient of colligation)", family="confusion",
+          monotone_in_fp=True,
           prevalence_dependent=False,
           direction=1, range=_SIGNED, plot="measure",
           aliases=("yules_y", "coefficient_of_colligation"),
@@ -106,6 +108,7 @@ def _scott_pi_multiclass(data: MulticlassData) -> float:
 
 
 @register("scott_pi", name="Scott's pi", family="confusion", direction=1, range=_SIGNED,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure", aliases=("scotts_pi", "kappa_unbiased", "pi_scott"),
           source="Scott 1955; PyCM Scott PI", multiclass=_scott_pi_multiclass,
@@ -132,6 +135,7 @@ def _gwet_ac1_multiclass(data: MulticlassData) -> float:
 
 
 @register("gwet_ac1", name="Gwet's AC1", family="confusion", direction=1, range=_SIGNED,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure", aliases=("ac1", "gwets_ac1"),
           source="Gwet 2008; PyCM Gwet AC1", multiclass=_gwet_ac1_multiclass,
@@ -160,6 +164,7 @@ def _krippendorff_multiclass(data: MulticlassData) -> float:
 
 
 @register("krippendorff_alpha", name="Krippendorff's alpha (nominal)", family="confusion",
+          monotone_in_fp=True,
           prevalence_dependent=True,
           weight_unit=True,  # its small-sample term reads the total weight as n: with a
           # total below 2 (fractional weights) it leaves [-1, 1]
@@ -194,6 +199,7 @@ def _bennett_s_multiclass(data: MulticlassData) -> float:
 
 
 @register("bennett_s", name="Bennett's S (PABAK)", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           range=_SIGNED, plot="measure",
           aliases=("bennetts_s", "pabak", "kappa_no_prevalence",

@@ -541,6 +541,7 @@ def net_benefit(t: CountTable, *, threshold: float = 0.5) -> float:
 
 
 @register("expected_cost", name="Expected misclassification cost", family="confusion",
+          monotone_in_fp=True,
           prevalence_dependent=True,
           direction=-1, range=(0.0, np.inf), plot="measure",
           aliases=("misclassification_cost",), source="Drummond & Holte 2006; Elkan 2001",

@@ -43,6 +43,7 @@ def prevalence(c: Confusion) -> FloatOrArray:
 
 
 @register("accuracy", name="Accuracy", family="confusion", plot="measure", direction=1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           aliases=("acc", "correct_classification_rate"), paired_tests=("mcnemar",),
           source="Berrar Def. 1; Wikipedia table; multi-level paper Table 5",
@@ -60,6 +61,7 @@ def accuracy(c: Confusion) -> FloatOrArray:
 
 
 @register("error_rate", name="Error rate", family="confusion", direction=-1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure",
           aliases=("misclassification_rate", "zero_one_loss"),
@@ -71,6 +73,7 @@ def error_rate(c: Confusion) -> FloatOrArray:
 
 
 @register("tpr", name="True positive rate", family="confusion", direction=1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           plot="measure",
           aliases=("sensitivity", "recall", "hit_rate", "true_positive_rate"),
@@ -88,6 +91,7 @@ def tpr(c: Confusion) -> FloatOrArray:
 
 
 @register("tnr", name="True negative rate", family="confusion", direction=1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           plot="measure",
           aliases=("specificity", "selectivity", "true_negative_rate"),
@@ -99,6 +103,7 @@ def tnr(c: Confusion) -> FloatOrArray:
 
 
 @register("ppv", name="Positive predictive value", family="confusion", plot="measure", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           range=_UNIT, aliases=("precision", "positive_predictive_value"),
           source="Berrar Def. 5; multi-level paper Table 4", formula="TP / (TP + FP)",
@@ -109,6 +114,7 @@ def ppv(c: Confusion) -> FloatOrArray:
 
 
 @register("npv", name="Negative predictive value", family="confusion", plot="measure", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           range=_UNIT, aliases=("negative_predictive_value",),
           source="Berrar Def. 6; multi-level paper Table 4", formula="TN / (TN + FN)",
@@ -119,6 +125,7 @@ def npv(c: Confusion) -> FloatOrArray:
 
 
 @register("fdr", name="False discovery rate", family="confusion", direction=-1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure",
           aliases=("false_discovery_rate",),
@@ -130,6 +137,7 @@ def fdr(c: Confusion) -> FloatOrArray:
 
 
 @register("for", name="False omission rate", family="confusion", direction=-1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure",
           aliases=("false_omission_rate",),
@@ -141,6 +149,7 @@ def false_omission_rate(c: Confusion) -> FloatOrArray:
 
 
 @register("fnr", name="False negative rate", family="confusion", direction=-1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           plot="measure",
           aliases=("miss_rate", "false_negative_rate"),
@@ -152,6 +161,7 @@ def fnr(c: Confusion) -> FloatOrArray:
 
 
 @register("fpr", name="False positive rate", family="confusion", direction=-1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           plot="measure",
           aliases=("fall_out", "false_positive_rate"),
@@ -176,6 +186,7 @@ def _both_classes_reason(c: Confusion) -> str:
 
 
 @register("informedness", name="Informedness (Youden's J)", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           plot="measure",
           range=_SIGNED, aliases=("youden_j", "bookmaker_informedness", "youden_index", "youden"),
@@ -189,6 +200,7 @@ def informedness(c: Confusion) -> FloatOrArray:
 
 
 @register("markedness", name="Markedness", family="confusion", direction=1, range=_SIGNED,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure",
           aliases=("deltap", "delta_p"),
@@ -218,6 +230,7 @@ def _haldane(c: Confusion, correction: float) -> Confusion:
 
 
 @register("lr_plus", name="Positive likelihood ratio", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           plot="measure",
           range=_POSITIVE, aliases=("positive_likelihood_ratio", "lr+"),
@@ -241,6 +254,7 @@ def lr_plus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
 
 
 @register("lr_minus", name="Negative likelihood ratio", family="confusion", direction=-1,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           plot="measure",
           range=_POSITIVE, aliases=("negative_likelihood_ratio", "lr-"),
@@ -292,6 +306,7 @@ def dor(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
 
 
 @register("balanced_accuracy", name="Balanced accuracy", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           plot="measure",
           range=_UNIT, aliases=("bacc",),
@@ -311,6 +326,7 @@ def _fbeta(c: Confusion, beta: float, measure: str) -> FloatOrArray:
 
 
 @register("f1", name="F1 score", family="confusion", plot="measure", direction=1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           aliases=("f_measure", "f1_score", "f_score"),
           source="Berrar Def. 12; multi-level paper Table 5",
@@ -330,6 +346,7 @@ def f1(c: Confusion) -> FloatOrArray:
 
 
 @register("fbeta", name="F-beta score", family="confusion", direction=1, range=_UNIT,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure",
           aliases=("f_beta",), source="Berrar Def. 13",
@@ -345,6 +362,7 @@ def fbeta(c: Confusion, *, beta: float = 1.0) -> FloatOrArray:
 
 
 @register("g_measure", name="G-measure (Fowlkes-Mallows index)", family="confusion", plot="measure",
+          monotone_in_fp=True,
           prevalence_dependent=True,
           direction=1, range=_UNIT, aliases=("fowlkes_mallows", "fowlkes_mallows_index",
                                           "otsuka_ochiai", "ooc"),
@@ -358,6 +376,7 @@ def g_measure(c: Confusion) -> FloatOrArray:
 
 
 @register("mcc", name="Matthews correlation coefficient", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure",
           range=_SIGNED, aliases=("phi", "matthews_corrcoef", "phi_coefficient"),
@@ -381,6 +400,7 @@ def mcc(c: Confusion) -> FloatOrArray:
 
 
 @register("kappa", name="Cohen's kappa", family="confusion", direction=1, range=_SIGNED,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           plot="measure",
           aliases=("cohen_kappa", "cohens_kappa"),
@@ -403,6 +423,7 @@ def kappa(c: Confusion) -> FloatOrArray:
 
 
 @register("lift", name="Lift", family="confusion", plot="measure", direction=1, range=_POSITIVE,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           source="Berrar Def. 16", formula="PPV / prior, prior = P / (P + N) by default")
 def lift(c: Confusion, *, prior: float | None = None) -> FloatOrArray:
@@ -429,6 +450,7 @@ def lift(c: Confusion, *, prior: float | None = None) -> FloatOrArray:
 
 
 @register("threat_score", name="Threat score (critical success index, Jaccard)",
+          monotone_in_fp=True,
           prevalence_dependent=True,
           family="confusion", plot="measure", direction=1, range=_UNIT,
           aliases=("critical_success_index", "csi", "jaccard", "jaccard_index"),
@@ -441,6 +463,7 @@ def threat_score(c: Confusion) -> FloatOrArray:
 
 
 @register("prevalence_threshold", name="Prevalence threshold", family="confusion", plot="measure",
+          monotone_in_fp=True,
           prevalence_dependent=False,
           direction=-1, range=_UNIT, source="Wikipedia table",
           formula="(sqrt(TPR FPR) - FPR) / (TPR - FPR) = sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))")

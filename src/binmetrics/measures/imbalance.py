@@ -32,6 +32,7 @@ def _rates(c: Confusion) -> tuple[np.ndarray, np.ndarray]:
 
 
 @register("g_mean", name="Geometric mean of sensitivity and specificity", family="confusion",
+          monotone_in_fp=True,
           prevalence_dependent=False,
           direction=1, range=_UNIT, plot="measure",
           aliases=("gm", "gmean", "geometric_mean_score"),
@@ -50,6 +51,7 @@ def g_mean(c: Confusion) -> FloatOrArray:
 
 
 @register("adjusted_g_mean", name="Adjusted geometric mean", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           range=_UNIT, plot="measure", aliases=("agm",),
           source="Batuwita & Palade 2012; PyCM AGM",
@@ -70,6 +72,7 @@ def adjusted_g_mean(c: Confusion) -> FloatOrArray:
 
 
 @register("iba", name="Index of balanced accuracy", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=False,
           range=(0.0, 2.0), plot="measure", aliases=("index_of_balanced_accuracy",),
           source="García, Mollineda & Sánchez 2009; imbalanced-learn; PyCM IBA (alpha = 1)",
@@ -144,6 +147,7 @@ def optimized_precision(c: Confusion) -> FloatOrArray:
 
 
 @register("overlap_coefficient", name="Overlap coefficient (Szymkiewicz-Simpson)",
+          monotone_in_fp=True,
           prevalence_dependent=True,
           family="confusion", direction=1, range=_UNIT, plot="measure",
           aliases=("oc", "szymkiewicz_simpson"), source="Szymkiewicz 1934; Simpson 1943; PyCM OC",
@@ -161,6 +165,7 @@ def overlap_coefficient(c: Confusion) -> FloatOrArray:
 
 
 @register("braun_blanquet", name="Braun-Blanquet similarity", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           range=_UNIT, plot="measure", aliases=("bb", "braun_blanquet_similarity"),
           source="Braun-Blanquet 1932; PyCM BB", formula="TP / max(TP + FP, TP + FN)")
@@ -177,6 +182,7 @@ def braun_blanquet(c: Confusion) -> FloatOrArray:
 
 
 @register("adjusted_f_score", name="Adjusted F-score", family="confusion", direction=1,
+          monotone_in_fp=True,
           prevalence_dependent=True,
           range=_UNIT, plot="measure", aliases=("agf", "adjusted_f", "agf_score"),
           source="Maratea, Petrosino & Manzo 2014; PyCM AGF",
@@ -200,6 +206,7 @@ def adjusted_f_score(c: Confusion) -> FloatOrArray:
 
 
 @register("icsi", name="Individual classification success index", family="confusion",
+          monotone_in_fp=True,
           prevalence_dependent=True,
           direction=1, range=(-1.0, 1.0), plot="measure",
           aliases=("individual_classification_success_index",),

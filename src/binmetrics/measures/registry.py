@@ -68,6 +68,12 @@ class Measure:
         Independent measures need no prior calibration (Siblini et al.); None: not
         declared (a measure registered by a user). tests/measures/test_prevalence_dependence.py
         holds every built-in measure to its declaration.
+    monotone_in_fp : a confusion measure that never gets worse (in its ``direction``)
+        when the false positives fall while TP, P and N stay (F1, MCC, precision,
+        expected cost...): then the strictest best cut always ends at a score holding
+        positives, so the bootstrap of a chosen cut (``best_threshold(..., ci=True)``)
+        scans only those cuts. tests/measures/test_monotone_in_fp.py holds every
+        declaration to a scan.
     weight_unit : the measure reads weights as numbers of cases (a count, a rank, a test
         statistic that grows with n, an integer-weight-only estimator), so multiplying every
         weight by one constant changes it; every other measure is unchanged by that
@@ -111,6 +117,7 @@ class Measure:
     sums: tuple[Any, ...] = ()
     plot: str | None = None
     prevalence_dependent: bool | None = None
+    monotone_in_fp: bool = False
 
     @property
     def multiclass_params(self) -> Mapping[str, Any]:
@@ -176,6 +183,7 @@ def register(
     sums: tuple[Any, ...] = (),
     plot: str | None = None,
     prevalence_dependent: bool | None = None,
+    monotone_in_fp: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a measure: its metadata and its fast paths (see :class:`Measure`).
 
@@ -195,6 +203,7 @@ def register(
             weight_unit=weight_unit, resampling_kernel=resampling_kernel,
             multiclass=multiclass, sums=tuple(sums),
             plot=plot, prevalence_dependent=prevalence_dependent,
+            monotone_in_fp=monotone_in_fp,
         )
         for n in (id, *aliases):
             k = _key(n)
