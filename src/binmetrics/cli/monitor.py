@@ -27,7 +27,7 @@ from binmetrics.engines.registry import get_engine
 from binmetrics.engines.where import WHERE_RULES
 from binmetrics.exceptions import EngineError
 
-__all__ = ["add_monitor_parser", "run_monitor"]
+__all__ = ["add_monitor_parser", "parse_reference", "run_monitor"]
 
 #: the --engine choices: auto, in memory, DuckDB (Spark: use bm.monitor's in-memory or
 #: DuckDB paths; no Spark path yet)
@@ -81,7 +81,7 @@ def add_monitor_parser(sub: Any) -> None:
     p.set_defaults(handler=run_monitor, subparser=p, check=_check_options)
 
 
-def _reference(text: str) -> tuple[str, str]:
+def parse_reference(text: str) -> tuple[str, str]:
     parts = text.split(":")
     if len(parts) != 2 or not all(x.strip() for x in parts):
         # a time of day has colons too: START and END are split at the one colon between
@@ -92,7 +92,7 @@ def _reference(text: str) -> tuple[str, str]:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    _reference(args.reference)
+    parse_reference(args.reference)
     if not 0 < args.alpha < 1:
         raise CLIError(f"--alpha must be strictly between 0 and 1; got {args.alpha}")
 
@@ -119,7 +119,7 @@ def run_monitor(args: argparse.Namespace, cols: Columns | None = None) -> str:
     try:
         mon = monitor(data, label=args.label, score=args.score, time=args.time,
                       window=args.window, step=args.step,
-                      reference=_reference(args.reference), measures=measures,
+                      reference=parse_reference(args.reference), measures=measures,
                       threshold=args.threshold, pos_label=pos_label,
                       nan_policy=args.nan_policy, alpha=args.alpha,
                       higher_is_positive=not args.lower_is_positive, **file_options)

@@ -56,6 +56,7 @@ from binmetrics.io import check_writable, write_text
 from binmetrics.measures.registry import iter_measures
 
 if TYPE_CHECKING:
+    from binmetrics.engines.monitoring import MonitorResult
     from binmetrics.evaluation.binary import Evaluation
     from binmetrics.evaluation.by import ByResult
     from binmetrics.evaluation.multiclass import MulticlassEvaluation
@@ -107,6 +108,7 @@ def report(
     partial_auc: Mapping[str, Any] | None = None,
     grouped: ByResult | None = None,
     gaps: Sequence[str] | None = None,
+    over_time: MonitorResult | None = None,
 ) -> str:
     """A self-contained interactive HTML report of one or several evaluations.
 
@@ -178,6 +180,11 @@ def report(
         ``n_resamples`` and ``random_state``).
     gaps : sequence of str, optional
         The measures of the Groups section (default "auc", "tpr", "fpr", "ppv").
+    over_time : MonitorResult, optional
+        A :func:`binmetrics.monitor` result: an "Over time" section shows each of its
+        measures over the windows with its interval band (``ci=True``), the reference
+        value and its interval band, and the flagged windows, then every window's
+        numbers (:mod:`binmetrics.display.report_time`).
 
     Returns
     -------
@@ -215,6 +222,11 @@ def report(
         raise TypeError("roc_band must be True, False or a mapping of ROCCurve.ci_band "
                         f"options; got {roc_band!r}")
     partial = check_partial(partial_auc)
+    time_html = ""
+    if over_time is not None:
+        from binmetrics.display.report_time import over_time_section
+
+        time_html = over_time_section(over_time)
     if isinstance(notes, str) or not all(isinstance(n, str) for n in notes):
         raise TypeError(f"notes must be a sequence of strings; got {notes!r}")
     names = [n for n, _ in entries]
@@ -276,7 +288,7 @@ def report(
                        grid=grid, j0=j0, payload=payload, charts=drawn, paired=paired,
                        mismatch=mismatch, caught=caught, notes=chart_notes,
                        max_points=max_points, exact_slider=exact_slider, version=__version__,
-                       groups=groups_html)
+                       groups=groups_html, over_time=time_html)
     if out_path is not None:
         write_text(out_path, page)
     return page

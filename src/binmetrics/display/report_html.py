@@ -297,7 +297,8 @@ def _notes(caught: list[warnings.WarningMessage], extra: list[str]) -> str:
 def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.float64], j0: int,
                 payload: dict[str, Any], charts: Collection[str], paired: Comparison | None,
                 mismatch: str, caught: list[warnings.WarningMessage], notes: list[str],
-                max_points: int, exact_slider: bool, version: str, groups: str = "") -> str:
+                max_points: int, exact_slider: bool, version: str, groups: str = "",
+                over_time: str = "") -> str:
     """The HTML document: the models' summary, the threshold slider at position ``j0``
     of ``grid``, the confusion matrices, the charts (drawn by the script from
     ``payload``; ``charts`` are the kinds drawn), the measures, the paired tests, the
@@ -329,6 +330,7 @@ def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.flo
 {_calibration_section(data, charts)}
 <section id="bm-measures-box"><h2>Measures</h2>{_measures_table(data, j0, charts)}</section>
 {groups}
+{over_time}
 {paired_html}
 {_notes(caught, notes)}
 </main>

@@ -70,14 +70,19 @@ class MonitorResult(Tabular):
         The ids of the measures.
     alpha : float
         The significance level of the ``<id>_flagged`` columns.
+    reference_ci : dict or None
+        With ``ci=True``: each measure's interval on the reference rows, ``id -> (low,
+        high)``, by the windows' method (None otherwise).
     """
 
     def __init__(self, frame: pd.DataFrame, *, window: pd.Timedelta, step: pd.Timedelta,
                  reference: tuple[pd.Timestamp, pd.Timestamp], reference_evaluation: Evaluation,
                  evaluations: list[Evaluation | None], measures: list[str], alpha: float,
                  batches: list[win.Batch], width: int, reference_batch: win.Batch,
-                 reference_scores: np.ndarray, ci_level: float | None = None) -> None:
+                 reference_scores: np.ndarray, ci_level: float | None = None,
+                 reference_ci: dict[str, tuple[float, float]] | None = None) -> None:
         self._frame = frame
+        self.reference_ci = reference_ci
         self._ci_level = ci_level
         self.window = window
         self.step = step
@@ -119,8 +124,9 @@ class MonitorResult(Tabular):
     # --- drawing --------------------------------------------------------------------
     def chart(self, measure: str = "auc") -> ChartData:
         """The numbers of :meth:`plot`: the measure at each window's end (x in days
-        since 1970-01-01, matplotlib's date numbers), its interval band when computed,
-        the reference value, and the flagged windows as markers."""
+        since 1970-01-01, matplotlib's date numbers), its interval band and the
+        reference's interval as a band when computed (``ci=True``), the reference
+        value, and the flagged windows as markers."""
         mid = get_measure(measure).id
         if mid not in self.measures:
             raise ValueError(f"{measure!r} is not among the measures monitored: "
@@ -130,6 +136,12 @@ class MonitorResult(Tabular):
         y = f[mid].to_numpy(float)
         ref = float(self.reference_evaluation.value(mid))
         out = []
+        band = (self.reference_ci or {}).get(mid)
+        if band is not None and all(np.isfinite(band)):  # beneath the rest
+            lo_r, hi_r = band
+            out.append(series(x[[0, -1, -1, 0]], [lo_r, lo_r, hi_r, hi_r],
+                              f"reference {self._level_text()}interval", style="band",
+                              shared=True, color="0.6"))
         if f"{mid}_low" in f:
             lo, hi = f[f"{mid}_low"].to_numpy(float), f[f"{mid}_high"].to_numpy(float)
             ok = np.isfinite(lo) & np.isfinite(hi)
@@ -556,8 +568,22 @@ def monitor(
                            reference_evaluation=ref_ev, evaluations=evaluations,
                            measures=ids, alpha=a, batches=batches, width=width,
                            reference_batch=ref_batch, reference_scores=ref_scores,
-                           ci_level=c if ci else None)
+                           ci_level=c if ci else None,
+                           reference_ci=_reference_ci(ref_ev, chosen, ci_method, c,
+                                                      n_resamples, random_state) if ci
+                           else None)
     return result
+
+
+def _reference_ci(ref_ev: Evaluation, chosen: list[Measure],
+                  ci_method: str | Mapping[str, str], level: float, n_resamples: int,
+                  random_state: Any) -> dict[str, tuple[float, float]]:
+    """Each measure's interval on the reference rows, as the windows' (ci_table)."""
+    with caveats_once():
+        t = ref_ev.ci_table(chosen, method=ci_method, level=level, n_resamples=n_resamples,
+                            random_state=random_state)
+    return {i: (float(lo), float(hi)) for i, lo, hi in zip(t["id"], t["low"], t["high"],
+                                                           strict=True)}
 
 
 def _window_values(ev: Evaluation | None, ref_values: dict[str, float], chosen: list[Measure],
