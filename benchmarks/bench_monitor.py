@@ -2,6 +2,7 @@
 
     python benchmarks/bench_monitor.py                     # n = 1e7, 365 windows
     python benchmarks/bench_monitor.py --n 1e6 --repeats 3 --rebuild
+    python benchmarks/bench_monitor.py --duckdb            # also from a Parquet file
 
 Data: ``--n`` rows spread uniformly over 371 days (so that 365 full 7-day windows slide
 by one day), prevalence 0.1, continuous scores from two overlapping normals (every score
@@ -11,11 +12,16 @@ distinct: the hardest case for the tables). Measures: the AUC and ten confusion 
 Baselines in the same run: one ``bm.evaluate`` of all the rows (the cost of one sort of
 everything), and with ``--rebuild`` a fresh ``bm.evaluate`` of each window's rows (what a
 hand-written loop does: 7x the rows sorted again), on the rows already sorted by time.
+With ``--duckdb`` the same rows are written to a Parquet file (not timed) and
+``bm.monitor(path, ...)`` is timed: DuckDB reads the file and groups the rows by day and
+score, then the windows slide as in memory (the same result, checked).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import tempfile
 
 import numpy as np
 import pandas as pd
@@ -33,6 +39,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--rebuild", action="store_true", help="also time a fresh evaluate "
                     "per window")
+    ap.add_argument("--duckdb", action="store_true", help="also time monitor of a Parquet "
+                    "file of the rows (DuckDB)")
     args = ap.parse_args()
     n = int(args.n)
     print(machine())
@@ -66,6 +74,19 @@ def main() -> None:
         t_re = best_time(rebuild, args.repeats)
         print(f"fresh evaluate per window {t_re:8.3f} s  rebuild / monitor = "
               f"{t_re / t_mon:.2f}")
+    if args.duckdb:
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "scored.parquet")
+            df.to_parquet(path)
+
+            def run_file() -> bm.MonitorResult:
+                return bm.monitor(path, label="y", score="p", time="ts", window="7D",
+                                  step="1D", reference=ref, measures=MEASURES)
+
+            pd.testing.assert_frame_equal(run_file().to_frame(), mon.to_frame())
+            t_file = best_time(run_file, args.repeats)
+        print(f"monitor of a Parquet file (DuckDB) {t_file:8.3f} s  file / in memory = "
+              f"{t_file / t_mon:.2f}")
 
 
 if __name__ == "__main__":

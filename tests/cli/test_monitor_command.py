@@ -74,3 +74,28 @@ def test_the_report_never_replaces_its_input(cli, scored: Path) -> None:
             "--reference", ":".join(REF), "-o", scored)
     assert r.returncode == 2 and "it is the input" in r.stderr
     assert scored.read_bytes() == before
+
+
+def test_engine_duckdb_gives_the_in_memory_windows(cli, scored: Path, tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    df = pd.read_csv(scored).assign(split=lambda d: np.arange(len(d)) % 4,
+                                    y=lambda d: np.where(d["y"] == 1, "yes", "no"))
+    df.to_parquet(tmp_path / "scored.parquet")
+    argv = ["--label", "y", "--score", "p", "--time", "ts", "--reference", ":".join(REF),
+            "--measures", "auc,recall", "--format", "csv", "--pos-label", "yes"]
+    r = cli("monitor", tmp_path / "scored.parquet", *argv, "--engine", "duckdb",
+            "--where", "split <> 0")
+    assert r.returncode == 0, r.stderr
+    m = cli("monitor", tmp_path / "scored.parquet", *argv, "--engine", "numpy")
+    assert m.returncode == 0, m.stderr
+    got, whole = pd.read_csv(StringIO(r.stdout)), pd.read_csv(StringIO(m.stdout))
+    kept = df[df["split"] != 0].assign(ts=lambda d: pd.to_datetime(d["ts"]))
+    want = bm.monitor(kept, label="y", score="p", time="ts", reference=REF, pos_label="yes",
+                      measures=["auc", "recall"]).to_frame()
+    np.testing.assert_array_equal(got["n"], want["n"])
+    np.testing.assert_allclose(got["auc"], want["auc"], rtol=1e-15)
+    assert (got["n"] < whole["n"]).all()  # the filter ran
+    bad = cli("monitor", scored, *argv[:-2], "--engine", "numpy", "--where", "split <> 0")
+    assert bad.returncode == 2 and "--where needs --engine duckdb" in bad.stderr
+    bad = cli("monitor", tmp_path / "scored.parquet", *argv, "--where", "p > (SELECT 1)")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr

@@ -209,9 +209,12 @@ def test_result_repr_chart_and_time_strings() -> None:
     assert "<table" in mon._repr_html_()
     chart = mon.chart("auc")
     labels = [s.label for s in chart.series]
-    assert labels[0] == "auc 95% interval" and labels[1] == "auc"
-    assert labels[2].startswith("reference (")
-    np.testing.assert_array_equal(chart.series[1].y, mon.to_frame()["auc"])
+    assert labels[:3] == ["reference 95% interval", "auc 95% interval", "auc"]
+    assert labels[3].startswith("reference (")
+    np.testing.assert_array_equal(chart.series[0].y, np.repeat(mon.reference_ci["auc"], 2))
+    want = mon.reference_evaluation.ci_table(["auc"], level=0.95)
+    assert mon.reference_ci["auc"] == (want["low"].iloc[0], want["high"].iloc[0])
+    np.testing.assert_array_equal(chart.series[2].y, mon.to_frame()["auc"])
     with pytest.raises(ValueError, match="not among the measures monitored"):
         mon.chart("tpr")
 

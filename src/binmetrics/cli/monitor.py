@@ -5,8 +5,10 @@ an HTML page (``-o report.html``)."""
 from __future__ import annotations
 
 import argparse
+import glob
 import html
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +23,29 @@ from binmetrics.cli.common import (
     json_value,
     read_columns,
 )
+from binmetrics.engines.registry import get_engine
+from binmetrics.engines.where import WHERE_RULES
+from binmetrics.exceptions import EngineError
 
-__all__ = ["add_monitor_parser", "run_monitor"]
+__all__ = ["add_monitor_parser", "parse_reference", "run_monitor"]
+
+#: the --engine choices: auto, in memory, DuckDB (Spark: use bm.monitor's in-memory or
+#: DuckDB paths; no Spark path yet)
+ENGINES = ("auto", "numpy", "duckdb")
+#: --engine auto reads files at least this large with DuckDB (as evaluate does)
+AUTO_DUCKDB_MB = 64
 
 MONITOR_EPILOG = f"""\
 examples:
   {PROG} monitor scored.csv --label y --score p --time ts --reference 2026-01-01:2026-03-31
   {PROG} monitor scored.csv --label y --score p --time ts --window 7D --step 1D \\
       --reference 2026-01-01:2026-03-31 --measures auc,recall -o report.html
+  {PROG} monitor 'scored/*.parquet' --label y --score p --time ts --engine duckdb \
+      --where "split = 'live'" --reference 2026-01-01:2026-03-31
+
+--engine auto (default) reads FILE with DuckDB (out of core; 'pip install
+'binmetrics[duckdb]'') when FILE is a glob, --where is given or the file is at least
+{AUTO_DUCKDB_MB} MB, else in memory with pandas; both give the same windows, exactly.
 """
 
 
@@ -55,12 +72,16 @@ def add_monitor_parser(sub: Any) -> None:
                    help="comma-separated measure ids (default: the summary measures)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="family-wise level that flags a window (default: %(default)s)")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="how FILE is read and counted (default: %(default)s; see below)")
+    p.add_argument("--where", metavar="SQL",
+                   help=f"only the rows meeting this condition (duckdb): {WHERE_RULES}")
     add_case_options(p, weight=False)
     add_format_and_output(p)
     p.set_defaults(handler=run_monitor, subparser=p, check=_check_options)
 
 
-def _reference(text: str) -> tuple[str, str]:
+def parse_reference(text: str) -> tuple[str, str]:
     parts = text.split(":")
     if len(parts) != 2 or not all(x.strip() for x in parts):
         # a time of day has colons too: START and END are split at the one colon between
@@ -71,7 +92,7 @@ def _reference(text: str) -> tuple[str, str]:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    _reference(args.reference)
+    parse_reference(args.reference)
     if not 0 < args.alpha < 1:
         raise CLIError(f"--alpha must be strictly between 0 and 1; got {args.alpha}")
 
@@ -80,19 +101,30 @@ def run_monitor(args: argparse.Namespace, cols: Columns | None = None) -> str:
     """Run ``binmetrics monitor``; returns the text (or HTML page) to print or write."""
     from binmetrics.engines.monitoring import monitor
 
-    frame = read_columns(Path(args.file), [args.label, args.score, args.time],
-                         {args.label: "label", args.score: "score", args.time: "time"})
-    pos_label = (None if args.pos_label is None
-                 else convert_pos_label(args.pos_label, frame[args.label]))
+    engine = _engine_for(args)
+    data: Any
+    if engine == "numpy":
+        data = read_columns(Path(args.file), [args.label, args.score, args.time],
+                            {args.label: "label", args.score: "score", args.time: "time"})
+        pos_label = (None if args.pos_label is None
+                     else convert_pos_label(args.pos_label, data[args.label]))
+        file_options: dict[str, Any] = {}
+    else:
+        data, file_options = args.file, {"where": args.where}
+        pos_label = None if args.pos_label is None else _file_pos_label(args)
     measures = None if args.measures is None else [
         m.strip() for m in args.measures.split(",") if m.strip()]
     if measures == []:
         raise CLIError("--measures is empty; give measure ids, e.g. auc,recall")
-    mon = monitor(frame, label=args.label, score=args.score, time=args.time,
-                  window=args.window, step=args.step, reference=_reference(args.reference),
-                  measures=measures, threshold=args.threshold, pos_label=pos_label,
-                  nan_policy=args.nan_policy, alpha=args.alpha,
-                  higher_is_positive=not args.lower_is_positive)
+    try:
+        mon = monitor(data, label=args.label, score=args.score, time=args.time,
+                      window=args.window, step=args.step,
+                      reference=parse_reference(args.reference), measures=measures,
+                      threshold=args.threshold, pos_label=pos_label,
+                      nan_policy=args.nan_policy, alpha=args.alpha,
+                      higher_is_positive=not args.lower_is_positive, **file_options)
+    except (ImportError, MemoryError, EngineError) as exc:
+        raise CLIError(" ".join(str(exc).split())) from None
     out = mon.to_frame()
     drift = mon.drift()
     out["ks"], out["psi"] = drift["ks"].to_numpy(), drift["psi"].to_numpy()
@@ -115,6 +147,39 @@ def run_monitor(args: argparse.Namespace, cols: Columns | None = None) -> str:
             lines.append(f"{c[:-len('_flagged')]}: {k} window(s) changed from the reference "
                          f"(Holm, alpha={args.alpha:g}), the first starting {first}")
     return "\n".join(lines) + "\n"
+
+
+def _engine_for(args: argparse.Namespace) -> str:
+    """The engine --engine names; for auto, DuckDB for a glob, --where or a large file
+    (when installed), else pandas in memory."""
+    if args.engine == "numpy":
+        if args.where is not None:
+            raise CLIError("--where needs --engine duckdb")
+        return "numpy"
+    if args.engine == "duckdb":
+        return "duckdb"
+    is_glob = glob.has_magic(args.file)
+    large = (not is_glob and os.path.isfile(args.file)
+             and os.path.getsize(args.file) >= AUTO_DUCKDB_MB * 2**20)
+    if not (is_glob or large or args.where is not None):
+        return "numpy"
+    if get_engine("duckdb").installed:
+        return "duckdb"
+    if is_glob or args.where is not None:
+        what = "a glob FILE" if is_glob else "--where"
+        raise CLIError(f"{what} needs DuckDB: pip install 'binmetrics[duckdb]'")
+    return "numpy"
+
+
+def _file_pos_label(args: argparse.Namespace) -> Any:
+    """--pos-label converted to the label column's type as DuckDB reads the files."""
+    from binmetrics.engines.files import FileJob
+
+    try:
+        with FileJob(args.file, label=args.label, score=args.score, where=args.where) as job:
+            return convert_pos_label(args.pos_label, job.labels())
+    except (ImportError, MemoryError, EngineError) as exc:
+        raise CLIError(" ".join(str(exc).split())) from None
 
 
 def _page(mon: Any, out: Any, args: argparse.Namespace) -> str:

@@ -31,6 +31,7 @@ from binmetrics.cli.common import (
 )
 from binmetrics.cli.groups import add_report_group_options, report_by_columns, report_grouped
 from binmetrics.cli.progress import add_progress_option, progress_for
+from binmetrics.cli.report_time import add_time_options, monitor_for_report, time_columns
 from binmetrics.data import EXAMPLES, example_path
 from binmetrics.display.report import DEFAULT_MAX_POINTS, DEFAULT_THRESHOLDS, report
 from binmetrics.evaluation.api import evaluate
@@ -49,6 +50,8 @@ examples:
   {PROG} report preds.parquet --label y --score p --model-col model --threshold 0.3
   {PROG} report --example screening --weight w --title "Screening, weighted"
   {PROG} report preds.csv --label y --score p --roc-band --seed 0 --partial-fpr 0,0.2
+  {PROG} report scored.csv --label y --score p --time ts --reference 2026-01-01:2026-03-31 \\
+      --time-measures auc,recall -o report.html
 
 FILE is read by its extension: .csv, .tsv, .txt (delimiter sniffed) or .parquet,
 .pq. The report is one HTML file that opens without network: every measure
@@ -117,6 +120,7 @@ def add_report_parser(sub: Any) -> None:
     rp.add_argument("-o", "--output", dest="html", metavar="PATH", type=Path,
                     default=Path("report.html"),
                     help="the HTML file to write (default: %(default)s)")
+    add_time_options(rp)
     # main() writes args.output itself; this command writes its HTML and prints a summary
     add_report_group_options(rp)
     add_progress_option(rp)
@@ -261,6 +265,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
     if len(set(roles)) < len(roles):
         raise CLIError("--label, --score, --weight and --model-col must name different "
                        f"columns; got {', '.join(roles)}")
+    roles += time_columns(args, scores)
     partial = _partial(args)
     paired_measures = (None if args.paired_measures.strip().lower() == "none"
                        else _names(args.paired_measures, "--paired-measures"))
@@ -304,9 +309,11 @@ def run_report(args: argparse.Namespace, cols: Any = None) -> str:
                 "random_state": args.seed}
     title = args.title or f"{path.name}: {', '.join(models)}"
     grouped, gaps = report_grouped(args, df, args.label, scores[0], pos_label)
+    over_time = monitor_for_report(args, df, scores[0], pos_label)
     page = report(models, out, title=title, ci=ci, paired=paired,
                   max_points=args.max_points, thresholds=args.thresholds, notes=notes,
-                  roc_band=band, partial_auc=partial, grouped=grouped, gaps=gaps)
+                  roc_band=band, partial_auc=partial, grouped=grouped, gaps=gaps,
+                  over_time=over_time)
     size = len(page.encode("utf-8"))
     if args.model_col is None and len(models) > 1:  # wide: every model scores each row
         what = f"{len(models)} models scored on the same {len(df)} rows"

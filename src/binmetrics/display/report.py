@@ -57,6 +57,7 @@ from binmetrics.io import check_writable, write_text
 from binmetrics.measures.registry import iter_measures
 
 if TYPE_CHECKING:
+    from binmetrics.engines.monitoring import MonitorResult
     from binmetrics.evaluation.binary import Evaluation
     from binmetrics.evaluation.by import ByResult
     from binmetrics.evaluation.multiclass import MulticlassEvaluation
@@ -109,6 +110,7 @@ def report(
     grouped: ByResult | None = None,
     gaps: Sequence[str] | None = None,
     best_thresholds: Any = None,
+    over_time: MonitorResult | None = None,
 ) -> str:
     """A self-contained interactive HTML report of one or several evaluations.
 
@@ -185,6 +187,11 @@ def report(
         intervals and optimism), shown in a "Chosen thresholds" section: a mapping of a
         model name to one result or a list of them; with one model, the result or the
         list alone.
+    over_time : MonitorResult, optional
+        A :func:`binmetrics.monitor` result: an "Over time" section shows each of its
+        measures over the windows with its interval band (``ci=True``), the reference
+        value and its interval band, and the flagged windows, then every window's
+        numbers (:mod:`binmetrics.display.report_time`).
 
     Returns
     -------
@@ -222,6 +229,11 @@ def report(
         raise TypeError("roc_band must be True, False or a mapping of ROCCurve.ci_band "
                         f"options; got {roc_band!r}")
     partial = check_partial(partial_auc)
+    time_html = ""
+    if over_time is not None:
+        from binmetrics.display.report_time import over_time_section
+
+        time_html = over_time_section(over_time)
     if isinstance(notes, str) or not all(isinstance(n, str) for n in notes):
         raise TypeError(f"notes must be a sequence of strings; got {notes!r}")
     names = [n for n, _ in entries]
@@ -284,7 +296,8 @@ def report(
                        grid=grid, j0=j0, payload=payload, charts=drawn, paired=paired,
                        mismatch=mismatch, caught=caught, notes=chart_notes,
                        max_points=max_points, exact_slider=exact_slider, version=__version__,
-                       groups=groups_html, sections=thresholds_section(chosen))
+                       groups=groups_html,
+                       sections="\n".join((time_html, thresholds_section(chosen))))
     if out_path is not None:
         write_text(out_path, page)
     return page

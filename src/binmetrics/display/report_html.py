@@ -303,8 +303,8 @@ def render_page(*, title: str, models: list[ModelData], grid: npt.NDArray[np.flo
     of ``grid``, the confusion matrices, the charts (drawn by the script from
     ``payload``; ``charts`` are the kinds drawn), the measures, ``groups`` (the HTML of
     the Groups section, :mod:`~binmetrics.display.report_groups`, or ""), ``sections``
-    (further sections' HTML, e.g. the chosen thresholds), the paired tests, the notes
-    (``notes`` and the ``caught`` warnings) and the footer."""
+    (further sections' HTML: the Over time section, the chosen thresholds), the paired
+    tests, the notes (``notes`` and the ``caught`` warnings) and the footer."""
     data = models
     script = asset("report.js")
     if "</script" in script.lower():  # pragma: no cover - a guard on the asset

@@ -410,14 +410,29 @@ class AggregateJob:
                              "supported by the file and Spark engines: negate the score "
                              "column (e.g. a view or where the file is written) and use the "
                              "negated threshold")
-        nan_policy, threshold = options.nan_policy, options.threshold
-        st = self.stats(nan_policy)
+        st = self.stats(options.nan_policy)
         pos = self.resolve_pos_label(st, options.pos_label)
         groups = self.groups(st, pos)
+        tables = self.tables(options, st, pos, groups)
+        if not self.by:
+            g, t = groups[0], tables[0]
+            assert t is not None
+            return options.evaluation(t, pos_label=pos, n_omitted=g.n_omitted,
+                                      n_rows=g.n_fin, n_positive_rows=g.n_pos)
+        return by_tables([(g.key, t, g.n_fin, g.n_pos, g.n_omitted)
+                          for g, t in zip(groups, tables, strict=True)],
+                         by=self._by_arg, options=options, pos_label=pos, **by_options)
+
+    def tables(self, options: EvalOptions, st: Stats, pos: Any, groups: list[Group]
+               ) -> list[CountTable | None]:
+        """The count table of each group (the counts query; None for a group with no
+        finite score), binned as ``options`` asks (exact scores: negated when lower
+        scores mean positive)."""
+        threshold = options.threshold
         n_bad = sum(g.n_omitted for g in groups)
         if n_bad:
             warnings.warn(f"nan_policy='omit': dropped {plural(n_bad, 'row')} with non-finite "
-                          "scores", UserWarning, stacklevel=3)
+                          "scores", UserWarning, stacklevel=4)
         finite = [g for g in groups if g.n_fin]
         low = min(g.s_min for g in finite)
         high = max(g.s_max for g in finite)
@@ -448,14 +463,7 @@ class AggregateJob:
                                     raw=raw_sums_from_columns(asm.sums_of(i)), prior=g.prior)
         if not options.higher_is_positive:  # exact scores: the table of -score, as evaluate
             tables = [None if t is None else _negated(t) for t in tables]
-        if not self.by:
-            g, t = groups[0], tables[0]
-            assert t is not None
-            return options.evaluation(t, pos_label=pos, n_omitted=g.n_omitted,
-                                      n_rows=g.n_fin, n_positive_rows=g.n_pos)
-        return by_tables([(g.key, t, g.n_fin, g.n_pos, g.n_omitted)
-                          for g, t in zip(groups, tables, strict=True)],
-                         by=self._by_arg, options=options, pos_label=pos, **by_options)
+        return tables
 
 
 def _negated(t: CountTable) -> CountTable:

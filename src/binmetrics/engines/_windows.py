@@ -48,18 +48,59 @@ def duration(value: Any, name: str) -> pd.Timedelta:
 def plan(times: pd.Series, window: pd.Timedelta, step: pd.Timedelta
           ) -> tuple[pd.Timestamp, np.ndarray, int, int]:
     """(origin, batch index of every row, batches per window, number of windows)."""
-    ratio = window / step
-    if abs(ratio - round(ratio)) > 1e-9:
-        raise ValueError(f"window={span(window)} is not a whole number of steps of "
-                         f"{span(step)}; choose a step that divides the window")
-    width = round(ratio)
-    first = times.min()
-    # batches start at midnight (or at a multiple of a step that divides a day)
-    origin = first.floor(step if _DAY % step == pd.Timedelta(0) else _DAY)
+    width = whole_steps(window, step)
+    origin = floor_origin(times.min(), step)
     codes = ((times - origin) // step).to_numpy(np.int64)
     n_batches = int(codes.max()) + 1
     return origin, codes, width, max(n_batches - width + 1, 1)
 
+
+def floor_origin(first: pd.Timestamp, step: pd.Timedelta) -> pd.Timestamp:
+    """The start of the first batch: ``first`` floored to midnight (or to a multiple of
+    a step that divides a day)."""
+    return first.floor(step if _DAY % step == pd.Timedelta(0) else _DAY)
+
+
+def whole_steps(window: pd.Timedelta, step: pd.Timedelta) -> int:
+    """The batches per window (``window / step``, a whole number or a ValueError)."""
+    ratio = window / step
+    if abs(ratio - round(ratio)) > 1e-9:
+        raise ValueError(f"window={span(window)} is not a whole number of steps of "
+                         f"{span(step)}; choose a step that divides the window")
+    return round(ratio)
+
+
+def reference_bounds(reference: Any, tz: Any) -> tuple[pd.Timestamp, pd.Timestamp]:
+    """The reference period (start, end) as [low, high): start <= time <= end, an end
+    given as a date alone covering that whole day; dates without a time zone are in
+    ``tz`` (the time column's)."""
+    if not (isinstance(reference, (tuple, list)) and len(reference) == 2):
+        raise TypeError("reference must be a (start, end) pair of dates, e.g. "
+                        f"('2026-01-01', '2026-03-31'); got {reference!r}")
+    bounds = []
+    for which, v in zip(("start", "end"), reference, strict=True):
+        try:
+            ts = pd.Timestamp(v)
+        except (ValueError, TypeError):
+            raise ValueError(f"reference {which} {v!r} is not a date or time") from None
+        if pd.isna(ts):
+            raise ValueError(f"reference {which} {v!r} is not a date or time")
+        if tz is not None and ts.tzinfo is None:
+            ts = ts.tz_localize(tz)
+        bounds.append(ts)
+    low, high = bounds
+    date_only = (isinstance(reference[1], str) and len(reference[1].strip()) <= 10) or (
+        not isinstance(reference[1], (str, pd.Timestamp)) and type(reference[1]).__name__ == "date")
+    high = high + _DAY if date_only and high == high.normalize() else high + pd.Timedelta(1, "ns")
+    if not low < high:
+        raise ValueError(f"reference period ends ({reference[1]}) before it starts "
+                         f"({reference[0]})")
+    return low, high
+
+
+def no_reference_rows(reference: Any, first: Any, last: Any) -> ValueError:
+    return ValueError(f"the reference period {reference[0]} to {reference[1]} holds no rows; "
+                      f"the data runs from {first} to {last}")
 
 
 #: positives are held in the high 32 bits of one int64, negatives in the low 32: adding
@@ -96,6 +137,23 @@ class Batch(NamedTuple):
 EMPTY = Batch(np.zeros(0), np.zeros(0, np.int64))
 
 
+class Prepared(NamedTuple):
+    """What the windows are computed from, whichever engine built it: the batches'
+    tables, the reference's table and scores (oriented), the first batch's start, the
+    batches per window, the windows, the reference as [low, high) and the positive
+    label."""
+
+    batches: list[Batch]
+    reference: Batch
+    reference_scores: Floats
+    origin: pd.Timestamp
+    width: int
+    n_windows: int
+    low: pd.Timestamp
+    high: pd.Timestamp
+    pos_label: Any
+
+
 def batch_of(y: npt.NDArray[np.bool_], s: Floats) -> Batch:
     """The table of validated rows (boolean labels, finite scores): one sort."""
     if s.size == 0:
@@ -107,6 +165,25 @@ def batch_of(y: npt.NDArray[np.bool_], s: Floats) -> Batch:
     counts = t.pos.astype(np.int64) << _SHIFT
     counts |= t.neg
     return Batch(np.negative(t.scores), counts)
+
+
+def from_table(t: CountTable | None) -> Batch:
+    """An unweighted count table as a Batch, as :func:`batch_of` builds it from the
+    table's rows."""
+    if t is None or t.scores.size == 0:
+        return EMPTY
+    pos, neg = np.asarray(t.pos, np.int64), np.asarray(t.neg, np.int64)
+    n = int(pos.sum() + neg.sum())
+    if n >= 1 << 31:
+        raise ValueError(f"a batch holds {n} rows; at most 2**31 - 1 fit a window's "
+                         "counts: choose a shorter step")
+    counts = (pos << _SHIFT) | neg
+    return Batch(np.negative(np.asarray(t.scores, np.float64)), counts)
+
+
+def scores_of(b: Batch) -> Floats:
+    """The (oriented) scores of ``b``'s rows, ascending."""
+    return np.repeat(np.negative(b.keys[::-1]), (b.pos + b.neg)[::-1])
 
 
 def add(a: Batch, b: Batch) -> Batch:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import math
+import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from binmetrics.backends import THREAD_ROWS, thread_imap
 from binmetrics.chart import ChartData, render, series
 from binmetrics.comparison.ranks import holm_adjust
 from binmetrics.engines import _windows as win
+from binmetrics.engines.monitor_files import file_batches
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once
@@ -68,14 +70,19 @@ class MonitorResult(Tabular):
         The ids of the measures.
     alpha : float
         The significance level of the ``<id>_flagged`` columns.
+    reference_ci : dict or None
+        With ``ci=True``: each measure's interval on the reference rows, ``id -> (low,
+        high)``, by the windows' method (None otherwise).
     """
 
     def __init__(self, frame: pd.DataFrame, *, window: pd.Timedelta, step: pd.Timedelta,
                  reference: tuple[pd.Timestamp, pd.Timestamp], reference_evaluation: Evaluation,
                  evaluations: list[Evaluation | None], measures: list[str], alpha: float,
                  batches: list[win.Batch], width: int, reference_batch: win.Batch,
-                 reference_scores: np.ndarray, ci_level: float | None = None) -> None:
+                 reference_scores: np.ndarray, ci_level: float | None = None,
+                 reference_ci: dict[str, tuple[float, float]] | None = None) -> None:
         self._frame = frame
+        self.reference_ci = reference_ci
         self._ci_level = ci_level
         self.window = window
         self.step = step
@@ -117,8 +124,9 @@ class MonitorResult(Tabular):
     # --- drawing --------------------------------------------------------------------
     def chart(self, measure: str = "auc") -> ChartData:
         """The numbers of :meth:`plot`: the measure at each window's end (x in days
-        since 1970-01-01, matplotlib's date numbers), its interval band when computed,
-        the reference value, and the flagged windows as markers."""
+        since 1970-01-01, matplotlib's date numbers), its interval band and the
+        reference's interval as a band when computed (``ci=True``), the reference
+        value, and the flagged windows as markers."""
         mid = get_measure(measure).id
         if mid not in self.measures:
             raise ValueError(f"{measure!r} is not among the measures monitored: "
@@ -128,6 +136,12 @@ class MonitorResult(Tabular):
         y = f[mid].to_numpy(float)
         ref = float(self.reference_evaluation.value(mid))
         out = []
+        band = (self.reference_ci or {}).get(mid)
+        if band is not None and all(np.isfinite(band)):  # beneath the rest
+            lo_r, hi_r = band
+            out.append(series(x[[0, -1, -1, 0]], [lo_r, lo_r, hi_r, hi_r],
+                              f"reference {self._level_text()}interval", style="band",
+                              shared=True, color="0.6"))
         if f"{mid}_low" in f:
             lo, hi = f[f"{mid}_low"].to_numpy(float), f[f"{mid}_high"].to_numpy(float)
             ok = np.isfinite(lo) & np.isfinite(hi)
@@ -287,33 +301,37 @@ def _reference_mask(times: pd.Series, reference: Any) -> tuple[np.ndarray, pd.Ti
                                                                   pd.Timestamp]:
     """The reference rows (start <= time <= end; an end given as a date alone covers
     that whole day) and the period's bounds as [low, high)."""
-    if not (isinstance(reference, (tuple, list)) and len(reference) == 2):
-        raise TypeError("reference must be a (start, end) pair of dates, e.g. "
-                        f"('2026-01-01', '2026-03-31'); got {reference!r}")
-    tz = times.dt.tz
-    bounds = []
-    for which, v in zip(("start", "end"), reference, strict=True):
-        try:
-            ts = pd.Timestamp(v)
-        except (ValueError, TypeError):
-            raise ValueError(f"reference {which} {v!r} is not a date or time") from None
-        if pd.isna(ts):
-            raise ValueError(f"reference {which} {v!r} is not a date or time")
-        if tz is not None and ts.tzinfo is None:
-            ts = ts.tz_localize(tz)
-        bounds.append(ts)
-    low, high = bounds
-    date_only = (isinstance(reference[1], str) and len(reference[1].strip()) <= 10) or (
-        not isinstance(reference[1], (str, pd.Timestamp)) and type(reference[1]).__name__ == "date")
-    high = high + _DAY if date_only and high == high.normalize() else high + pd.Timedelta(1, "ns")
-    if not low < high:
-        raise ValueError(f"reference period ends ({reference[1]}) before it starts "
-                         f"({reference[0]})")
+    low, high = win.reference_bounds(reference, times.dt.tz)
     mask = ((times >= low) & (times < high)).to_numpy()
     if not mask.any():
-        raise ValueError(f"the reference period {reference[0]} to {reference[1]} holds no rows; "
-                         f"the data runs from {times.min()} to {times.max()}")
+        raise win.no_reference_rows(reference, times.min(), times.max())
     return mask, low, high
+
+
+def _frame_batches(data: Any, *, label: str, score: str, time: str, reference: Any,
+                   win_len: pd.Timedelta, step_len: pd.Timedelta, opts: EvalOptions
+                   ) -> win.Prepared:
+    """The batches of a DataFrame's rows (in memory)."""
+    cols = _frame_columns(data, {"label": label, "score": score, "time": time})
+    times = _times(cols["time"])
+    s_raw = as_1d(cols["score"].to_numpy(), "y_score")
+    inp = check_binary_inputs(as_1d(cols["label"].to_numpy(), "y_true"), s_raw, None,
+                              pos_label=opts.pos_label, nan_policy=opts.nan_policy)
+    if inp.n_omitted:
+        times = times[np.isfinite(as_float(s_raw, "y_score"))].reset_index(drop=True)
+    scores = opts.oriented(inp.score)
+    ref_mask, ref_low, ref_high = _reference_mask(times, reference)
+    ref_batch = win.batch_of(inp.y[ref_mask], scores[ref_mask])
+    origin, codes, width, n_windows = win.plan(times, win_len, step_len)
+    batches = _batches(inp.y, scores, codes, int(codes.max()) + 1)
+    return win.Prepared(batches, ref_batch, scores[ref_mask], origin, width, n_windows,
+                        ref_low, ref_high, inp.pos_label)
+
+
+def _is_path(data: Any) -> bool:
+    return isinstance(data, (str, os.PathLike)) or (
+        isinstance(data, (list, tuple)) and bool(data)
+        and all(isinstance(d, (str, os.PathLike)) for d in data))
 
 
 def monitor(
@@ -338,6 +356,9 @@ def monitor(
     bootstrap_changes: bool = False,
     undefined: UndefinedPolicy = "warn",
     higher_is_positive: bool = True,
+    where: str | None = None,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
 ) -> MonitorResult:
     """A classifier's measures over sliding time windows, each tested against a
     reference period.
@@ -375,8 +396,15 @@ def monitor(
 
     Parameters
     ----------
-    data : pandas.DataFrame or polars.DataFrame
-        One row per case.
+    data : pandas.DataFrame, polars.DataFrame, or a file path or glob (list of them)
+        One row per case. CSV or Parquet files are read by DuckDB (``pip install
+        'binmetrics[duckdb]'``), out of core: DuckDB groups the rows by step and score,
+        one exact count table per step comes back, and the windows are slid from them
+        as in memory, so the result equals ``monitor`` of the same rows in a DataFrame.
+        The files are read as by :func:`binmetrics.engines.evaluate_file` (a connection
+        that reads only them, its configuration locked; the same label and score
+        checks). Their time column is a timestamp, a date or ISO text (a timestamp
+        with a time zone is taken in UTC); ``higher_is_positive=False`` is allowed.
     label, score, time : str
         Columns of the labels, the scores and the times (datetimes, or strings pandas
         reads as dates).
@@ -399,6 +427,10 @@ def monitor(
     bootstrap_changes : bool, default False
         Test the change of the measures without a closed-form test by the unpaired
         bootstrap (``n_resamples`` replicates per window, seeded from ``random_state``).
+    where, format, read_options
+        For files only, as in :func:`binmetrics.engines.evaluate_file`: a SQL condition
+        selecting the rows (checked, time-bounded), "parquet" or "csv" (default: from
+        the extension), and the reader's options from its allow-list.
 
     Returns
     -------
@@ -408,6 +440,9 @@ def monitor(
 
     Raises
     ------
+    TypeError
+        ``where``, ``format`` or ``read_options`` with a DataFrame; a file's time column
+        that is not dates or times.
     ValueError
         A column is missing, the time column is not dates or has missing values, a
         window or step is not a duration or the window not a whole number of steps,
@@ -446,25 +481,27 @@ def monitor(
     if not 0.0 < a < 1.0:
         raise ValueError(f"alpha must be between 0 and 1 (exclusive); got {alpha!r}")
 
-    cols = _frame_columns(data, {"label": label, "score": score, "time": time})
-    times = _times(cols["time"])
-    s_raw = as_1d(cols["score"].to_numpy(), "y_score")
-    inp = check_binary_inputs(as_1d(cols["label"].to_numpy(), "y_true"), s_raw, None,
-                              pos_label=pos_label, nan_policy=nan_policy)
-    if inp.n_omitted:
-        times = times[np.isfinite(as_float(s_raw, "y_score"))].reset_index(drop=True)
-    scores = opts.oriented(inp.score)
-    ref_mask, ref_low, ref_high = _reference_mask(times, reference)
-    ref_batch = win.batch_of(inp.y[ref_mask], scores[ref_mask])
+    if _is_path(data):
+        prep = file_batches(data, label=label, score=score, time=time, reference=reference,
+                            win_len=win_len, step_len=step_len, opts=opts, where=where,
+                            format=format, read_options=read_options)
+    else:
+        given = [k for k, v in (("where", where), ("format", format),
+                                ("read_options", read_options)) if v is not None]
+        if given:
+            raise TypeError(f"{', '.join(given)}: only when data is a file path (CSV or "
+                            "Parquet, read by DuckDB); filter a DataFrame before passing it")
+        prep = _frame_batches(data, label=label, score=score, time=time,
+                              reference=reference, win_len=win_len, step_len=step_len,
+                              opts=opts)
+    batches, ref_batch, ref_scores, origin, width, n_windows, ref_low, ref_high, pos = prep
     why = _reason(ref_batch.n, ref_batch.n_pos)
     if why:
         raise ValueError(f"the reference period {reference[0]} to {reference[1]} has {why}: "
                          "choose a period with both classes")
-    origin, codes, width, n_windows = win.plan(times, win_len, step_len)
-    batches = _batches(inp.y, scores, codes, int(codes.max()) + 1)
 
     with asked_for([m.id for m in chosen]), caveats_once():
-        ref_ev = opts.evaluation(win.to_count_table(ref_batch), pos_label=inp.pos_label,
+        ref_ev = opts.evaluation(win.to_count_table(ref_batch), pos_label=pos,
                                  n_rows=ref_batch.n, n_positive_rows=ref_batch.n_pos,
                                  calibrate=False, check_range=False)
         ref_values = ref_ev.to_dict(measures=chosen)
@@ -491,7 +528,7 @@ def monitor(
             reason = _reason(n, n_pos)
             ev = None
             if not reason:
-                ev = opts.evaluation(win.to_count_table(b), pos_label=inp.pos_label,
+                ev = opts.evaluation(win.to_count_table(b), pos_label=pos,
                                      n_rows=n, n_positive_rows=n_pos, calibrate=False,
                                      check_range=False)
             boot = None
@@ -530,9 +567,23 @@ def monitor(
     result = MonitorResult(frame, window=win_len, step=step_len, reference=(ref_low, ref_high),
                            reference_evaluation=ref_ev, evaluations=evaluations,
                            measures=ids, alpha=a, batches=batches, width=width,
-                           reference_batch=ref_batch, reference_scores=scores[ref_mask],
-                           ci_level=c if ci else None)
+                           reference_batch=ref_batch, reference_scores=ref_scores,
+                           ci_level=c if ci else None,
+                           reference_ci=_reference_ci(ref_ev, chosen, ci_method, c,
+                                                      n_resamples, random_state) if ci
+                           else None)
     return result
+
+
+def _reference_ci(ref_ev: Evaluation, chosen: list[Measure],
+                  ci_method: str | Mapping[str, str], level: float, n_resamples: int,
+                  random_state: Any) -> dict[str, tuple[float, float]]:
+    """Each measure's interval on the reference rows, as the windows' (ci_table)."""
+    with caveats_once():
+        t = ref_ev.ci_table(chosen, method=ci_method, level=level, n_resamples=n_resamples,
+                            random_state=random_state)
+    return {i: (float(lo), float(hi)) for i, lo, hi in zip(t["id"], t["low"], t["high"],
+                                                           strict=True)}
 
 
 def _window_values(ev: Evaluation | None, ref_values: dict[str, float], chosen: list[Measure],
