@@ -221,3 +221,22 @@ def test_unweighted_counts_streamed_to_the_driver(spark: Any, monkeypatch: pytes
             got = res.evaluations[key]
             assert got.table.equals(want.table) and got.table.pos.dtype == want.table.pos.dtype
             assert_same(got, want)
+
+
+def test_group_gaps_from_spark_tables(spark: Any, data: pd.DataFrame) -> None:
+    # issue 28: the gaps and their replicates come from the per-group tables Spark builds
+    got = evaluate_spark(spark.createDataFrame(data), label="y", score="p", weight="w",
+                         by="site", measures=["tpr", "ppv"])
+    want = bm.evaluate_by(data, label="y", score="p", weight="w", by="site",
+                          measures=["tpr", "ppv"])
+    assert got.keys == want.keys
+    for m in ("tpr", "ppv"):
+        for method in ("between_groups", "to_overall"):
+            assert got.difference(m, method=method) == pytest.approx(
+                want.difference(m, method=method), abs=1e-12)
+            assert got.ratio(m, method=method) == pytest.approx(
+                want.ratio(m, method=method), abs=1e-12)
+        a = got.difference(m, ci=True, n_resamples=200, random_state=3)
+        b = want.difference(m, ci=True, n_resamples=200, random_state=3)
+        np.testing.assert_allclose(a.replicates, b.replicates, atol=1e-12)
+        assert a.pvalue == pytest.approx(b.pvalue, abs=1e-12)
