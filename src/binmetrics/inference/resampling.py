@@ -67,6 +67,7 @@ Randomness
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -74,6 +75,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
+from scipy.special import ndtr, ndtri
 
 from binmetrics.formatting import HypothesisTest, Tabular
 from binmetrics.inference._replicates import (
@@ -94,6 +96,7 @@ from binmetrics.table.counts import CountTable, FloatArray
 from binmetrics.validation import (
     Alternative,
     check_alternative,
+    check_level,
     check_random_state,
     check_resamples,
     check_threshold,
@@ -264,14 +267,47 @@ class BootstrapResult(Tabular):
         Quantiles interpolate linearly (numpy's default), as scipy.stats.bootstrap
         does. Undefined replicates are left out, with a warning naming how many.
         """
-        # one formula for every bootstrap interval (the multiclass ones use it too)
-        from binmetrics.inference.replicate_intervals import interval_from_replicates
-
         kind = _check_choice(kind, "kind", _KINDS)  # type: ignore[assignment]
+        lv = check_level(level)
         key = self._key(measure)
-        return interval_from_replicates(
-            self.replicates[key], float(self.estimate[key]), measure=key, kind=kind,
-            level=level, acceleration=lambda: self.acceleration(key), bounds=self._range(key))
+        est = float(self.estimate[key])
+        d = self._defined(key)
+        k = self.n_undefined[key]
+        nan = float("nan")
+        if k:
+            _report_undefined_replicates(key, k, self.n_resamples, "bootstrap replicates")
+
+        def interval(lo: float, hi: float) -> BootstrapInterval:
+            return BootstrapInterval(estimate=est, low=lo, high=hi, level=lv,
+                                     method=f"bootstrap-{kind}", measure=key, kind=kind,
+                                     n_used=int(d.size), n_undefined=k)
+
+        if d.size == 0 or np.isnan(est):
+            return interval(nan, nan)
+        alpha = (1.0 - lv) / 2.0
+        if kind == "bca":
+            p0 = (np.count_nonzero(d < est) + np.count_nonzero(d <= est)) / (2.0 * d.size)
+            z0 = float(ndtri(p0))
+            a = self.acceleration(key)
+            za = float(ndtri(alpha))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                n1, n2 = z0 + za, z0 - za
+                qs = np.array([ndtr(z0 + n1 / (1 - a * n1)), ndtr(z0 + n2 / (1 - a * n2))])
+            if not np.isfinite(qs).all():
+                warnings.warn(
+                    f"the BCa interval of {key} cannot be computed (bias correction z0 = "
+                    f"{z0:g}, acceleration {a:g}): the bootstrap distribution is degenerate "
+                    "or the jackknife undefined; use kind='percentile'",
+                    ResamplingWarning, stacklevel=2)
+                return interval(nan, nan)
+        else:
+            qs = np.array([alpha, 1.0 - alpha])
+        lo, hi = quantiles(d, qs)
+        if kind == "basic":  # reflected, it can leave the measure's range: clip to it
+            lo, hi = 2.0 * est - hi, 2.0 * est - lo
+            bounds = self._range(key)
+            lo, hi = min(max(lo, bounds[0]), bounds[1]), min(max(hi, bounds[0]), bounds[1])
+        return interval(lo, hi)
 
     def _range(self, key: str) -> tuple[float, float]:
         try:
