@@ -565,7 +565,7 @@ class Accumulator(Tabular):
             raise ValueError(f"time has {t.size} values for {n} rows")
         if t.hasnans:
             raise ValueError(f"time has {int(np.count_nonzero(t.isna()))} missing values")
-        return np.asarray(t.asi8, dtype=np.int64)
+        return np.asarray(t.as_unit("ns").asi8, dtype=np.int64)  # pandas 3 parses to "us"
 
     def _labels_of(self, y: np.ndarray) -> tuple[npt.NDArray[np.bool_], np.ndarray, Any]:
         """The batch's labels as booleans, the labels seen with it, the positive found."""
