@@ -26,6 +26,7 @@ from binmetrics.chart import ChartData, render, series
 from binmetrics.comparison.ranks import holm_adjust
 from binmetrics.engines import _windows as win
 from binmetrics.engines.monitor_files import file_batches
+from binmetrics.engines.monitor_spark import is_spark_frame, spark_batches
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import EvalOptions
 from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once
@@ -188,11 +189,11 @@ class MonitorResult(Tabular):
             ``start``, ``end``, ``n``, ``ks``, ``psi`` per window (NaN for an empty one).
         """
         ref = self._reference_batch
-        edges = win.decile_edges(self._reference_scores)
+        edges = win.reference_edges(ref, self._reference_scores)
         ref_shares = win.bin_shares(ref, edges)
         rows = []
         for b in win.slide(self._batches, self._width, len(self._frame)):
-            n = b.n
+            n = _totals(b)[0] if b.n else 0
             rows.append((n, win.ks_statistic(b, ref) if n else math.nan,
                          win.psi(win.bin_shares(b, edges), ref_shares) if n else math.nan))
         out = self._frame[["start", "end"]].copy()
@@ -236,15 +237,25 @@ def _times(column: pd.Series) -> pd.Series:
 
 
 # --- the windows ---------------------------------------------------------------------
-def _batches(y: np.ndarray, s: np.ndarray, codes: np.ndarray, n_batches: int
-             ) -> list[win.Batch]:
+def _batches(y: np.ndarray, s: np.ndarray, codes: np.ndarray, n_batches: int,
+             w: np.ndarray | None = None) -> list[win.Batch]:
     """Each batch's table; the rows are grouped by one stable sort of their batch
     index (none when they are in time order already)."""
     if codes.size > 1 and bool((codes[1:] < codes[:-1]).any()):
         order = np.argsort(codes.astype(np.min_scalar_type(n_batches)), kind="stable")
         codes, y, s = codes[order], y[order], s[order]
+        w = None if w is None else w[order]
     bounds = np.searchsorted(codes, np.arange(n_batches + 1))
-    return [win.batch_of(y[a:b], s[a:b]) for a, b in itertools.pairwise(bounds)]
+    return [win.batch_of(y[a:b], s[a:b], None if w is None else w[a:b])
+            for a, b in itertools.pairwise(bounds)]
+
+
+def _totals(b: win.Batch) -> tuple[Any, Any]:
+    """A window's cases and positives: rows, or with weights their total weights."""
+    if b.weights is None:
+        return b.n, b.n_pos
+    pos = float(b.weights[0].sum())
+    return pos + float(b.weights[1].sum()), pos
 
 
 def _reason(n: int, n_pos: int) -> str:
@@ -309,21 +320,33 @@ def _reference_mask(times: pd.Series, reference: Any) -> tuple[np.ndarray, pd.Ti
 
 
 def _frame_batches(data: Any, *, label: str, score: str, time: str, reference: Any,
-                   win_len: pd.Timedelta, step_len: pd.Timedelta, opts: EvalOptions
-                   ) -> win.Prepared:
-    """The batches of a DataFrame's rows (in memory)."""
-    cols = _frame_columns(data, {"label": label, "score": score, "time": time})
+                   win_len: pd.Timedelta, step_len: pd.Timedelta, opts: EvalOptions,
+                   weight: str | None = None) -> win.Prepared:
+    """The batches of a DataFrame's rows (in memory); with a weight column, weighted
+    (rows of weight 0 left out, as :func:`binmetrics.evaluate` does)."""
+    names = {"label": label, "score": score, "time": time}
+    if weight is not None:
+        names["weight"] = weight
+    cols = _frame_columns(data, names)
     times = _times(cols["time"])
     s_raw = as_1d(cols["score"].to_numpy(), "y_score")
-    inp = check_binary_inputs(as_1d(cols["label"].to_numpy(), "y_true"), s_raw, None,
-                              pos_label=opts.pos_label, nan_policy=opts.nan_policy)
+    w_raw = None if weight is None else cols["weight"].to_numpy()
+    inp = check_binary_inputs(as_1d(cols["label"].to_numpy(), "y_true"), s_raw, w_raw,
+                              pos_label=opts.pos_label, nan_policy=opts.nan_policy,
+                              rescale_weights=False)
     if inp.n_omitted:
         times = times[np.isfinite(as_float(s_raw, "y_score"))].reset_index(drop=True)
-    scores = opts.oriented(inp.score)
+    y, scores, w = inp.y, opts.oriented(inp.score), inp.weight
     ref_mask, ref_low, ref_high = _reference_mask(times, reference)
-    ref_batch = win.batch_of(inp.y[ref_mask], scores[ref_mask])
     origin, codes, width, n_windows = win.plan(times, win_len, step_len)
-    batches = _batches(inp.y, scores, codes, int(codes.max()) + 1)
+    n_batches = int(codes.max()) + 1
+    if w is not None and not bool((w > 0).all()):  # the windows as those of the files
+        keep = w > 0
+        y, scores, w, codes, ref_mask = y[keep], scores[keep], w[keep], codes[keep], \
+            ref_mask[keep]
+    ref_batch = win.batch_of(y[ref_mask], scores[ref_mask],
+                             None if w is None else w[ref_mask])
+    batches = _batches(y, scores, codes, n_batches, w)
     return win.Prepared(batches, ref_batch, scores[ref_mask], origin, width, n_windows,
                         ref_low, ref_high, inp.pos_label)
 
@@ -341,6 +364,7 @@ def monitor(
     score: str,
     time: str,
     reference: tuple[Any, Any],
+    weight: str | None = None,
     window: Any = "7D",
     step: Any = "1D",
     measures: str | Iterable[str | Measure] | None = None,
@@ -483,17 +507,28 @@ def monitor(
 
     if _is_path(data):
         prep = file_batches(data, label=label, score=score, time=time, reference=reference,
-                            win_len=win_len, step_len=step_len, opts=opts, where=where,
+                            weight=weight, win_len=win_len, step_len=step_len, opts=opts,
+                            where=where,
                             format=format, read_options=read_options)
+    elif is_spark_frame(data):
+        given = [k for k, v in (("format", format), ("read_options", read_options))
+                 if v is not None]
+        if given:
+            raise TypeError(f"{', '.join(given)}: only when data is a file path (CSV or "
+                            "Parquet, read by DuckDB); Spark has read the DataFrame")
+        prep = spark_batches(data, label=label, score=score, time=time, reference=reference,
+                             weight=weight, win_len=win_len, step_len=step_len, opts=opts,
+                             where=where)
     else:
         given = [k for k, v in (("where", where), ("format", format),
                                 ("read_options", read_options)) if v is not None]
         if given:
             raise TypeError(f"{', '.join(given)}: only when data is a file path (CSV or "
-                            "Parquet, read by DuckDB); filter a DataFrame before passing it")
+                            "Parquet, read by DuckDB) or a Spark DataFrame; filter a "
+                            "DataFrame before passing it")
         prep = _frame_batches(data, label=label, score=score, time=time,
                               reference=reference, win_len=win_len, step_len=step_len,
-                              opts=opts)
+                              opts=opts, weight=weight)
     batches, ref_batch, ref_scores, origin, width, n_windows, ref_low, ref_high, pos = prep
     why = _reason(ref_batch.n, ref_batch.n_pos)
     if why:
@@ -501,8 +536,10 @@ def monitor(
                          "choose a period with both classes")
 
     with asked_for([m.id for m in chosen]), caveats_once():
+        weighted = ref_batch.weights is not None
         ref_ev = opts.evaluation(win.to_count_table(ref_batch), pos_label=pos,
-                                 n_rows=ref_batch.n, n_positive_rows=ref_batch.n_pos,
+                                 n_rows=None if weighted else ref_batch.n,
+                                 n_positive_rows=None if weighted else ref_batch.n_pos,
                                  calibrate=False, check_range=False)
         ref_values = ref_ev.to_dict(measures=chosen)
         # the reference's DeLong placements, once for every window's test
@@ -521,15 +558,18 @@ def monitor(
             k, b = item
             start = origin + k * step_len
             end = start + win_len
-            n, n_pos = b.n, b.n_pos
-            row: dict[str, Any] = {"start": start, "end": end, "n": n, "positives": n_pos,
-                                   "prevalence": n_pos / n if n else math.nan,
-                                   "in_reference": bool(start < ref_high and end > ref_low)}
+            n, n_pos = b.n, b.n_pos  # rows, or with weights batches holding the class
             reason = _reason(n, n_pos)
+            total, positives = _totals(b)
+            row: dict[str, Any] = {"start": start, "end": end, "n": total,
+                                   "positives": positives,
+                                   "prevalence": positives / total if n else math.nan,
+                                   "in_reference": bool(start < ref_high and end > ref_low)}
             ev = None
             if not reason:
+                rows = (None, None) if b.weights is not None else (n, n_pos)
                 ev = opts.evaluation(win.to_count_table(b), pos_label=pos,
-                                     n_rows=n, n_positive_rows=n_pos, calibrate=False,
+                                     n_rows=rows[0], n_positive_rows=rows[1], calibrate=False,
                                      check_range=False)
             boot = None
             if ev is not None and seeds is not None and not row["in_reference"]:
