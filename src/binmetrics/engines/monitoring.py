@@ -11,11 +11,13 @@ counts are exact integers, so every window's evaluation equals a fresh
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import itertools
 import math
 import os
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,8 +31,9 @@ from binmetrics.engines.monitor_files import file_batches
 from binmetrics.engines.monitor_spark import is_spark_frame, spark_batches
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import EvalOptions
-from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once
+from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once, warn_at_user
 from binmetrics.formatting import Tabular
+from binmetrics.inference import ResamplingWarning
 from binmetrics.inference.delong import delong_unpaired_tables
 from binmetrics.inference.intervals import Placements, table_placements
 from binmetrics.inference.proportions import two_proportion_test
@@ -535,7 +538,9 @@ def monitor(
         raise ValueError(f"the reference period {reference[0]} to {reference[1]} has {why}: "
                          "choose a period with both classes")
 
-    with asked_for([m.id for m in chosen]), caveats_once():
+    resampled = ci or bootstrap_changes
+    with asked_for([m.id for m in chosen]), caveats_once(), _frequency_note(
+            batches if resampled else []):
         weighted = ref_batch.weights is not None
         ref_ev = opts.evaluation(win.to_count_table(ref_batch), pos_label=pos,
                                  n_rows=None if weighted else ref_batch.n,
@@ -609,10 +614,28 @@ def monitor(
                            measures=ids, alpha=a, batches=batches, width=width,
                            reference_batch=ref_batch, reference_scores=ref_scores,
                            ci_level=c if ci else None,
-                           reference_ci=_reference_ci(ref_ev, chosen, ci_method, c,
-                                                      n_resamples, random_state) if ci
-                           else None)
+                           reference_ci=None)
+    if ci:
+        with _frequency_note([]):  # said above
+            result.reference_ci = _reference_ci(ref_ev, chosen, ci_method, c, n_resamples,
+                                                random_state)
     return result
+
+
+@contextlib.contextmanager
+def _frequency_note(batches: list[win.Batch]) -> Iterator[None]:
+    """Within it, the bootstrap's warning that non-integer weights are drawn as
+    frequencies is said once for the call (before it, when ``batches`` hold such
+    weights), not once per window."""
+    if any(b.weights is not None and bool((b.weights % 1).any()) for b in batches):
+        warn_at_user("the weights are not whole numbers: the bootstrap of the windows' "
+                     "intervals and change tests treats them as frequencies, drawing "
+                     "round(total weight) cases of each class per window",
+                     ResamplingWarning)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "the table is weighted with non-integer weights",
+                                ResamplingWarning)
+        yield
 
 
 def _reference_ci(ref_ev: Evaluation, chosen: list[Measure],
