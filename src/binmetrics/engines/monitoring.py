@@ -432,9 +432,20 @@ def monitor(
         that reads only them, its configuration locked; the same label and score
         checks). Their time column is a timestamp, a date or ISO text (a timestamp
         with a time zone is taken in UTC); ``higher_is_positive=False`` is allowed.
+        A pyspark DataFrame is grouped by Spark alike (the job of
+        :func:`binmetrics.engines.evaluate_spark`; a ``timestamp`` column is taken in
+        UTC, a ``timestamp_ntz``, ``date`` or ISO text column is naive; ``where`` is a
+        Spark SQL condition).
     label, score, time : str
         Columns of the labels, the scores and the times (datetimes, or strings pandas
         reads as dates).
+    weight : str, optional
+        Column of case weights (finite, >= 0; a row of weight 0 is absent). Each window
+        is then the weighted evaluation of its rows, equal to a fresh one to the
+        rounding of the weights' sums (slid in floating point; a score leaves a window
+        exactly with its last row); ``n`` and ``positives`` are total weights, the
+        change tests treat weights as frequencies (as the project's tests of weighted
+        tables do) and ``drift()`` is weighted.
     reference : (start, end)
         The reference period: rows with start <= time <= end; an end given as a date
         alone ("2026-03-31") covers that whole day.
@@ -455,7 +466,8 @@ def monitor(
         Test the change of the measures without a closed-form test by the unpaired
         bootstrap (``n_resamples`` replicates per window, seeded from ``random_state``).
     where, format, read_options
-        For files only, as in :func:`binmetrics.engines.evaluate_file`: a SQL condition
+        For files (and ``where`` for a Spark DataFrame), as in
+        :func:`binmetrics.engines.evaluate_file`: a SQL condition
         selecting the rows (checked, time-bounded), "parquet" or "csv" (default: from
         the extension), and the reader's options from its allow-list.
 
@@ -468,8 +480,9 @@ def monitor(
     Raises
     ------
     TypeError
-        ``where``, ``format`` or ``read_options`` with a DataFrame; a file's time column
-        that is not dates or times.
+        ``where``, ``format`` or ``read_options`` with a DataFrame (``format`` or
+        ``read_options`` with a Spark DataFrame); a file's or Spark DataFrame's time
+        column that is not dates or times.
     ValueError
         A column is missing, the time column is not dates or has missing values, a
         window or step is not a duration or the window not a whole number of steps,
