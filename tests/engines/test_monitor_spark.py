@@ -125,7 +125,7 @@ def test_weighted_windows_equal_fresh_weighted_evaluations(spark: Any) -> None:
     fa, fb = want.to_frame(), got.to_frame()
     for c in fa.columns:
         if fa[c].dtype.kind == "f":
-            scale = max(1.0, float(np.nanmax(np.abs(fa[c]), initial=0.0)))  # changes ~ 0
+            scale = max(1.0, float(np.abs(fa[c].fillna(0.0)).max()))  # changes ~ 0
             np.testing.assert_allclose(fb[c], fa[c], rtol=1e-12, atol=1e-12 * scale, err_msg=c)
         else:
             assert list(fb[c]) == list(fa[c]), c
@@ -200,7 +200,7 @@ def test_cli_engine_spark_with_weights(spark: Any, tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     df = _data(n=1500, days=20, seed=4)
     df["ts"] = df["ts"].dt.tz_localize(None)
-    df.to_parquet(tmp_path / "scored.parquet")
+    df.to_parquet(tmp_path / "scored.parquet", coerce_timestamps="us")  # Spark's unit
     argv = ["monitor", str(tmp_path / "scored.parquet"), "--label", "y", "--score", "p",
             "--time", "ts", "--weight", "w", "--reference", ":".join(REF),
             "--measures", "auc,recall", "--format", "json"]
