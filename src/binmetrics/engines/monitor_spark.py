@@ -26,7 +26,7 @@ import pandas as pd
 from binmetrics.engines import _windows as win
 from binmetrics.engines._common import check_names
 from binmetrics.engines.monitor_files import gather
-from binmetrics.engines.spark import SparkJob, _pyspark
+from binmetrics.engines.spark import SparkJob, pyspark_sql
 from binmetrics.evaluation.options import EvalOptions
 
 __all__ = ["is_spark_frame", "spark_batches"]
@@ -46,7 +46,7 @@ class SparkTimeJob(SparkJob):
 
     def __init__(self, df: Any, *, time: str, label: str, score: str,
                  weight: str | None = None, where: str | None = None) -> None:
-        _, T = _pyspark()
+        _, T = pyspark_sql()
         if not isinstance(time, str):
             raise TypeError(f"time must be a column name, got {time!r}")
         if not (hasattr(df, "schema") and hasattr(df, "groupBy")):
@@ -81,7 +81,7 @@ class SparkTimeJob(SparkJob):
     def _select(self) -> Any:
         """The rows as (x, y[, w]) with their time in microseconds as ``k0``, or once
         :meth:`set_batches` ran, their batch index ``k0`` and ``k1``, in the reference."""
-        F, _ = _pyspark()
+        F, _ = pyspark_sql()
         by, self.by = self.by, [self.time]
         try:
             src = super()._select()
@@ -100,7 +100,7 @@ class SparkTimeJob(SparkJob):
     def time_range(self) -> tuple[int, int | None, int | None]:
         """(rows whose time is missing or not a date, the first and the last time in
         microseconds of the rows with a finite score)."""
-        F, _ = _pyspark()
+        F, _ = pyspark_sql()
         x, t = F.col("x"), F.col("k0")
         finite = x.isNotNull() & ~F.isnan(x) & (F.abs(x) != float("inf"))
         try:
@@ -114,7 +114,7 @@ class SparkTimeJob(SparkJob):
     def set_batches(self, origin: int, step: int, low: int, high: int) -> None:
         """Group the rows by batch ``(t - origin) div step`` and by ``low <= t < high``
         (all in microseconds)."""
-        _, T = _pyspark()
+        _, T = pyspark_sql()
         self._batch_keys = (int(origin), int(step), int(low), int(high))
         self.by = ["batch", "reference"]
         self._key_types = [T.LongType(), T.BooleanType()]

@@ -66,6 +66,12 @@ def _pyspark() -> tuple[Any, Any]:
     return F, T
 
 
+def pyspark_sql() -> tuple[Any, Any]:
+    """``pyspark.sql.functions`` and ``pyspark.sql.types`` (a one-line error naming the
+    extra when pyspark is missing)."""
+    return _pyspark()
+
+
 def spark_errors() -> tuple[type[BaseException], ...]:
     """The exception classes Spark raises for bad input (an unreadable file, an
     unknown column...), those of the installed pyspark and py4j."""
