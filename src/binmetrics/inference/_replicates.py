@@ -40,7 +40,6 @@ from binmetrics.exceptions import (
 )
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.measures import Measure, get_measure
-from binmetrics.measures._util import dot
 from binmetrics.measures.kernels import Kernel, auc_transform
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
 from binmetrics.validation import check_count

@@ -78,6 +78,7 @@ import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
 from binmetrics.formatting import HypothesisTest, Tabular
+from binmetrics.inference._jackknife import _acceleration, _jackknife
 from binmetrics.inference._replicates import (
     Progress,
     ResamplingWarning,
@@ -89,7 +90,6 @@ from binmetrics.inference._replicates import (
     _Target,
     _targets,
 )
-from binmetrics.inference._jackknife import _acceleration, _jackknife
 from binmetrics.inference.intervals import Interval
 from binmetrics.measures import Measure, get_measure
 from binmetrics.table.counts import CountTable, FloatArray
