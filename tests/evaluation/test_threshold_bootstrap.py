@@ -88,6 +88,8 @@ def test_replicates_without_a_feasible_cut_are_counted_and_warned():
     ev = bm.evaluate(y, s)
     top = float(np.nanmax(ev.threshold_curves().measure("ppv")[1:]))
     with pytest.warns(UndefinedMeasureWarning, match="bootstrap replicates"):
+        # about 1 % of the replicates lose the only cut with precision 1: 1000 of them
+        # hold some whatever the draws
         best = ev.best_threshold("tpr", subject_to={"ppv": (">=", top)}, ci=True,
-                                 n_resamples=100, random_state=0)
+                                 n_resamples=1000, random_state=0)
     assert best.feasible and best.n_undefined > 0

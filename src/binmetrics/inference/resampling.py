@@ -78,13 +78,13 @@ import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
 from binmetrics.formatting import HypothesisTest, Tabular
+from binmetrics.inference._jackknife import _acceleration, _jackknife
 from binmetrics.inference._replicates import (
     Progress,
     ResamplingWarning,
-    _acceleration,
     _BootstrapSampler,
     _evaluate_blocks,
-    _jackknife,
+    _evaluate_streams,
     _PermutationSampler,
     _report_undefined_replicates,
     _Target,
@@ -398,7 +398,7 @@ def bootstrap(
     estimate = {tg.key: tg.value(t, th) for tg in targets}  # ambient undefined policy
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(check_random_state(random_state))
-    reps = _evaluate_blocks(sampler.blocks(rng, B), targets, th, t.cut_index(th), B, progress)
+    reps = _evaluate_streams(sampler, rng, targets, th, t.cut_index(th), B, progress)
     for r in reps.values():
         r.flags.writeable = False
     units = sampler.units if stratified else (sampler.units[0], sampler.units[0])
