@@ -21,6 +21,7 @@ import math
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from binmetrics.exceptions import SumsUnavailable, report_undefined
 from binmetrics.measures.calibration import BINNED_RAW_P
@@ -28,96 +29,240 @@ from binmetrics.measures.probabilistic import require_probabilities
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable, FloatArray
 
-__all__ = ["LOWESS_MAX_ROWS", "clowess", "e50", "e90", "emax", "ici", "lowess_gaps"]
+IntArray = npt.NDArray[np.int64]
+
+__all__ = ["LOWESS_MAX_ROWS", "clowess_counts", "e50", "e90", "emax", "ici", "lowess_gaps"]
 
 #: the default size limit of the lowess family, in rows (total weight)
 LOWESS_MAX_ROWS = 100_000
 
 
-def clowess(x: FloatArray, y: FloatArray, f: float = 2 / 3,
-            delta: float | None = None) -> FloatArray:
-    """R's ``lowess(x, y, f, iter = 0, delta)$y`` for x sorted ascending (C ``clowess``).
+def clowess_counts(x: FloatArray, neg: IntArray, pos: IntArray, f: float = 2 / 3,
+                   delta: float | None = None) -> FloatArray:
+    """R's ``lowess(p, y, f, iter = 0, delta)$y`` of the rows that the counts stand for,
+    one value per distinct x (all the rows of a tied x get the same value).
+
+    ``x`` is sorted ascending and distinct; ``neg[g]`` and ``pos[g]`` rows have score
+    ``x[g]`` (counts > 0), taken negatives first within a tie. This is R's C ``clowess``
+    (iter = 0) step for step, on groups of tied rows instead of rows: its window bounds
+    and fit points are row positions, mapped to cumulative counts, and each local fit's
+    weighted sums run over the distinct x, each weighted by its number of rows in the
+    window (a window's left edge may take only the last rows of a tied x: its positives
+    first). So the cost grows with the number of distinct scores, not of rows.
 
     Examples
     --------
-    >>> clowess(np.array([1.0, 2.0, 3.0, 4.0]), np.array([0.0, 1.0, 0.0, 1.0]))  # R: 0 1 0 1
+    >>> x = np.array([1.0, 2.0, 3.0, 4.0])
+    >>> clowess_counts(x, np.array([1, 0, 1, 0]), np.array([0, 1, 0, 1]))  # R: 0 1 0 1
     array([0., 1., 0., 1.])
     """
-    n = x.size
+    neg = np.asarray(neg, dtype=np.int64)
+    pos = np.asarray(pos, dtype=np.int64)
+    counts = neg + pos
+    ends = np.cumsum(counts)  # one past the last row of each x
+    n, ng = int(ends[-1]), x.size
     if n < 2:
-        return y.astype(np.float64).copy()
+        return pos.astype(np.float64)
+    rng = float(x[-1] - x[0])
     if delta is None:
-        delta = 0.01 * (x[-1] - x[0])
+        delta = 0.01 * rng
     ns = max(2, min(n, int(f * n + 1e-7)))
-    ys = np.empty(n)
-    rng = x[-1] - x[0]
-    nleft, nright, last, i = 0, ns - 1, -1, 0  # 0-based
+    fit = _LocalFit(x, counts, pos, rng)
+    ys = np.empty(ng)
+
+    def xrow(r: int) -> float:
+        return float(x[int(np.searchsorted(ends, r, side="right"))])
+
+    nleft, nright, gi, i_first, last = 0, ns - 1, 0, True, -1  # rows 0-based; gi: x[i]
     while True:
+        xs = float(x[gi])
         if nright < n - 1:
             # move the window right while that shrinks its radius: the first k where
             # x[i] - x[nleft + k] <= x[nright + 1 + k] - x[i] (monotone in k)
             lo, hi = 0, n - 1 - nright
             while lo < hi:
                 k = (lo + hi) // 2
-                if x[i] - x[nleft + k] > x[nright + 1 + k] - x[i]:
+                if xs - xrow(nleft + k) > xrow(nright + 1 + k) - xs:
                     lo = k + 1
                 else:
                     hi = k
             nleft += lo
             nright += lo
-        ys[i] = _lowest(x, y, x[i], nleft, nright, rng, y[i])
-        if last < i - 1:
-            denom = x[i] - x[last]
-            alpha = (x[last + 1:i] - x[last]) / denom
-            ys[last + 1:i] = alpha * ys[i] + (1.0 - alpha) * ys[last]
-        last = i
-        cut = x[last] + delta
-        brk = int(np.searchsorted(x, cut, side="right"))  # first index with x > cut
-        tie_end = int(np.searchsorted(x, x[last], side="right")) - 1
-        if tie_end > last:
-            ys[last + 1:tie_end + 1] = ys[last]
-            last = tie_end
-        i = max(last + 1, brk - 1)
-        if last >= n - 1:
+        h = max(xs - xrow(nleft), xrow(nright) - xs)
+        gl = int(np.searchsorted(ends, nleft, side="right"))  # the x of row nleft
+        value = fit(gi, xs, h, gl, int(ends[gl]) - nleft)
+        if value is None:  # no weight at all (R: ys[i] = y[i]); x[i] itself weighs 1
+            value = float((neg[gi] == 0) if i_first else (pos[gi] > 0))
+        ys[gi] = value
+        if last < gi - 1:  # the skipped x between two fits: interpolated, as R
+            denom = x[gi] - x[last]
+            alpha = (x[last + 1:gi] - x[last]) / denom
+            ys[last + 1:gi] = alpha * ys[gi] + (1.0 - alpha) * ys[last]
+        last = gi  # R copies the fit to the tied rows after i
+        if last >= ng - 1:
             break
+        brk = int(np.searchsorted(x, x[last] + delta, side="right"))  # first x > cut
+        # R: i = max(last + 1, brk - 1) in rows: the first row of the next x, or the
+        # last row of the x before the first one beyond the cut
+        gi, i_first = (last + 1, True) if brk - 1 <= last else (brk - 1, False)
     return ys
 
 
-def _lowest(x: FloatArray, y: FloatArray, xs: float, nleft: int, nright: int, rng: float,
-            fallback: float) -> float:
-    """The local linear fit at xs of R's C ``lowest`` (no robustness weights)."""
-    h = max(xs - x[nleft], x[nright] - xs)
-    h9, h1 = 0.999 * h, 0.001 * h
-    end = int(np.searchsorted(x, xs + h, side="right")) + 1
-    xw = x[nleft:end]
-    r = np.abs(xw - xs)
-    beyond = np.flatnonzero((r > h9) & (xw > xs))
-    nrt = nleft + (int(beyond[0]) if beyond.size else xw.size)
-    xw, r = x[nleft:nrt], r[: nrt - nleft]
-    u = r / h if h > 0 else np.zeros_like(r)
-    u *= u * u
-    np.subtract(1.0, u, out=u)
-    w = u * u
-    w *= u  # fcube(1 - fcube(r / h)), as R
-    w[r <= h1] = 1.0
-    w[r > h9] = 0.0
-    a = float(w.sum())
-    if a <= 0.0:
-        return float(fallback)
-    w = w / a
-    if h > 0.0:
-        a = float(np.sum(w * xw))  # no BLAS: its threads cost more than the sum
-        b = xs - a
-        d = xw - a
-        c = float(np.sum(w * d * d))
-        if math.sqrt(c) > 0.001 * rng:
-            w = w * (b / c * d + 1.0)
-    return float(np.sum(w * y[nleft:nrt]))
+class _LocalFit:
+    """The local linear fit of R's C ``lowest`` (no robustness weights) over tied groups.
+
+    R's fit at ``xs`` with half-width ``h`` gives each row ``j`` of the window (row
+    ``nleft`` up to the last row with ``|x_j - xs| <= 0.999 h`` right of ``xs``) the
+    tricube weight ``w_j = (1 - (|x_j - xs| / h)^3)^3`` (1 within ``0.001 h``, 0 beyond
+    ``0.999 h``), normalises them, and returns ``sum w_j y_j`` with the weights times
+    ``1 + b (x_j - a) / c``, ``a`` the weighted mean of x, ``b = xs - a``, ``c`` the
+    weighted variance, when ``sqrt(c) > 0.001 * range(x)``. Here the sums are over
+    distinct x: ``A = sum m w``, ``S1 = sum m w d``, ``S2 = sum m w d^2``,
+    ``Sy = sum q w``, ``S1y = sum q w d`` with ``m`` (``q``) the rows (positives) of each
+    x in the window and ``d = x - shift``; then ``a = shift + S1 / A``,
+    ``c = S2 / A - (S1 / A)^2`` and ``ys = Sy / A + b / c (S1y - (a - shift) Sy) / A``.
+    The shift is ``xs``; where the mean lies so far from it that the variance would lose
+    digits to cancellation (``(a - xs)^2 > 100 c``), the sums are taken again about
+    ``a``. The passes run over blocks of distinct x that stay in cache, with
+    preallocated buffers, and without BLAS (its threads cost more than these sums).
+    """
+
+    BLOCK = 1 << 13
+
+    def __init__(self, x: FloatArray, counts: IntArray, pos: IntArray, rng: float) -> None:
+        self.x, self.rng = x, rng
+        self.m = counts.astype(np.float64)
+        self.q = pos.astype(np.float64)
+        self.unit = bool(np.all(counts == 1))  # every x one row (continuous scores)
+        size = min(self.BLOCK, x.size)
+        self.buf = [np.empty(size) for _ in range(5)]
+
+    def __call__(self, gi: int, xs: float, h: float, gl: int, kl: int) -> float | None:
+        """The fit at ``xs = x[gi]``, the window starting with the last ``kl`` rows of
+        ``x[gl]``; None when no row has weight (R then keeps the row's y)."""
+        x = self.x
+        h9, h1 = 0.999 * h, 0.001 * h
+        # the x with a weight: from x[gl] (the left ones beyond 0.999 h weigh 0) to the
+        # last one right of xs within 0.999 h; within 0.001 h the weight is 1
+        lo, hi = _left_edge(x, xs, h9, gl, gi), _right_edge(x, xs, h9, gi)
+        core = (_left_edge(x, xs, h1, lo, gi), _right_edge(x, xs, h1, gi))
+        first = None
+        if lo == gl:  # x[gl] has weight: only its last kl rows are in the window, and
+            # those are its positives first (negatives come first within a tie)
+            first = (kl, min(kl, int(self.q[gl])))
+        A, S1, S2, Sy, S1y = self._sums(gi, xs, xs, h, lo, hi, core, first)
+        if not A > 0.0:
+            return None
+        if not h > 0.0:
+            return Sy / A
+        off = S1 / A
+        c = S2 / A - off * off
+        shift = xs
+        if not c > 0.01 * off * off:  # the variance would lose digits: again about a
+            shift = xs + off
+            A, S1, S2, Sy, S1y = self._sums(gi, xs, shift, h, lo, hi, core, first)
+            off = S1 / A
+            c = S2 / A - off * off
+        if math.sqrt(max(c, 0.0)) > 0.001 * self.rng:
+            b = (xs - shift) - off  # xs - a
+            return Sy / A + b / c * ((S1y - off * Sy) / A)
+        return Sy / A
+
+    def _sums(self, gi: int, xs: float, shift: float, h: float, lo: int, hi: int,
+              core: tuple[int, int], first: tuple[int, int] | None,
+              ) -> tuple[float, float, float, float, float]:
+        """(A, S1, S2, Sy, S1y) over x[lo:hi] about ``shift`` (xs = x[gi]); ``first``: the
+        rows and positives of x[lo] in the window (else all of them)."""
+        x, m, q = self.x, self.m, self.q
+        A = S1 = S2 = Sy = S1y = 0.0
+        if first is not None:  # x[lo] alone, with part of its rows
+            w = self._weight(float(x[lo]), xs, h, lo, core)
+            d = float(x[lo]) - shift
+            mw, qw = first[0] * w, first[1] * w
+            A, S1, S2, Sy, S1y = mw, mw * d, mw * d * d, qw, qw * d
+            lo += 1
+        bd, bu, bt, bw, bq = self.buf
+        step = self.BLOCK
+        # left of xs |x - xs| = xs - x, right of it x - xs: no abs pass
+        blocks = [(s, min(s + step, gi), -1.0 / h if h > 0.0 else 0.0)
+                  for s in range(lo, gi, step)]
+        blocks += [(s, min(s + step, hi), 1.0 / h if h > 0.0 else 0.0)
+                   for s in range(max(lo, gi), hi, step)]
+        for s, e, scale in blocks:
+            k = e - s
+            xb = x[s:e]
+            d, w, t = bd[:k], bw[:k], bt[:k]
+            np.subtract(xb, xs, out=d)
+            if core[0] <= s and e <= core[1]:
+                w.fill(1.0)
+            else:
+                np.multiply(d, scale, out=t)  # r / h
+                np.multiply(t, t, out=w)
+                w *= t
+                np.subtract(1.0, w, out=w)  # 1 - (r/h)^3
+                np.multiply(w, w, out=t)
+                t *= w
+                w, t = t, w  # w: fcube(1 - fcube(r / h)), as R
+                i0, i1 = max(core[0], s) - s, min(core[1], e) - s
+                if i0 < i1:
+                    w[i0:i1] = 1.0
+            if shift != xs:
+                np.subtract(xb, shift, out=d)
+            qb = q[s:e]
+            wd = bu[:k]
+            if self.unit:  # one row each: m = 1
+                np.multiply(w, d, out=wd)
+                A += float(w.sum())
+                Sy += float(np.einsum("i,i->", w, qb))  # einsum: no BLAS
+                S1y += float(np.einsum("i,i->", wd, qb))
+            else:
+                wq = bq[:k]
+                np.multiply(w, qb, out=wq)
+                Sy += float(wq.sum())
+                S1y += float(np.einsum("i,i->", wq, d))
+                w *= m[s:e]
+                np.multiply(w, d, out=wd)
+                A += float(w.sum())
+            S1 += float(wd.sum())
+            S2 += float(np.einsum("i,i->", wd, d))
+        return A, S1, S2, Sy, S1y
+
+    @staticmethod
+    def _weight(xj: float, xs: float, h: float, j: int, core: tuple[int, int]) -> float:
+        """R's weight of one x inside the window."""
+        if core[0] <= j < core[1]:
+            return 1.0
+        u = abs(xj - xs) / h
+        t = 1.0 - u * u * u
+        return t * t * t
 
 
-def _rows(t: CountTable, measure: str,
-          max_rows: float | None) -> tuple[FloatArray, FloatArray, Any] | None:
-    """(sorted p, y, per-row counts) of the table's rows, or None (reported)."""
+def _left_edge(x: FloatArray, xs: float, lim: float, lo: int, gi: int) -> int:
+    """The first g in [lo, gi] with |x[g] - xs| <= lim (x sorted, x[gi] = xs), by R's
+    own comparison of the rounded difference (a search, then checked at the edge)."""
+    g = min(gi, max(lo, int(np.searchsorted(x, xs - lim, side="left"))))
+    while g > lo and abs(float(x[g - 1]) - xs) <= lim:
+        g -= 1
+    while g < gi and abs(float(x[g]) - xs) > lim:
+        g += 1
+    return g
+
+
+def _right_edge(x: FloatArray, xs: float, lim: float, gi: int) -> int:
+    """One past the last g >= gi with |x[g] - xs| <= lim (x sorted, x[gi] = xs)."""
+    g = max(gi + 1, int(np.searchsorted(x, xs + lim, side="right")))
+    g = min(g, x.size)
+    while g > gi + 1 and abs(float(x[g - 1]) - xs) > lim:
+        g -= 1
+    while g < x.size and abs(float(x[g]) - xs) <= lim:
+        g += 1
+    return g
+
+
+def _groups(t: CountTable, measure: str,
+            max_rows: float | None) -> tuple[FloatArray, IntArray, IntArray] | None:
+    """(distinct p ascending, negatives, positives) of the table's rows, or None
+    (reported): x with no rows left out."""
     require_probabilities(t, measure)
     if t.binning is not None:
         raise SumsUnavailable(BINNED_RAW_P)
@@ -128,53 +273,73 @@ def _rows(t: CountTable, measure: str,
         return None
     if max_rows is not None and t.total > max_rows:
         report_undefined(measure, f"the lowess smoother of {t.total:g} rows exceeds "
-                         f"max_rows={max_rows:g} (each local fit spans 2/3 of the rows; about "
-                         "2 minutes at 1e7 rows); ask ev.value("
+                         f"max_rows={max_rows:g} (its time grows with the distinct scores: "
+                         "about 10 s at 1e7); ask ev.value("
                          f"{measure!r}, max_rows=None), or on the command line --measures "
                          f"'{measure}(max_rows=none)', to compute it anyway")
         return None
-    s = t.scores[::-1]
-    counts = np.column_stack([neg, pos]).astype(np.int64).ravel()  # negatives first
-    x = np.repeat(np.repeat(s, 2), counts)
-    y = np.repeat(np.tile([0.0, 1.0], s.size), counts)
-    return x.astype(np.float64), y.astype(np.float64), counts
+    neg, pos = neg.astype(np.int64), pos.astype(np.int64)
+    keep = (neg + pos) > 0
+    x = np.asarray(t.scores[::-1], dtype=np.float64)
+    if not keep.all():
+        x, neg, pos = x[keep], neg[keep], pos[keep]
+    return x, neg, pos
 
 
 def lowess_gaps(t: CountTable, measure: str = "ici",
-                max_rows: float | None = LOWESS_MAX_ROWS) -> FloatArray | None:
-    """|p - lowess-smoothed observed rate| of every row (sorted by p), as val.prob."""
-    def compute() -> FloatArray | None:
-        rows = _rows(t, measure, max_rows)
-        if rows is None:
+                max_rows: float | None = LOWESS_MAX_ROWS) -> tuple[FloatArray, IntArray] | None:
+    """|p - lowess-smoothed observed rate| of each distinct p (ascending) and its number
+    of rows, as val.prob's ``approx(lowess(p, y, iter = 0), xout = p, ties = mean)``."""
+    def compute() -> tuple[FloatArray, IntArray] | None:
+        groups = _groups(t, measure, max_rows)
+        if groups is None:
             return None
-        x, y, _ = rows
+        x, neg, pos = groups
         if x.size == 0:
             return None
         with np.errstate(all="ignore"):  # scores within a few ulps overflow the weights
-            ys = clowess(x, y)
+            ys = clowess_counts(x, neg, pos)
         if not np.all(np.isfinite(ys)):
             report_undefined(measure, "the lowess fit is numerically undefined (local fits "
                              "over scores that differ by a few ulps)")
             return None
-        # approx(Sm, xout = p, ties = mean): the mean fitted value of each tied x
-        starts = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
-        means = np.add.reduceat(ys, starts) / np.diff(np.r_[starts, x.size])
-        fitted = np.repeat(means, np.diff(np.r_[starts, x.size]))
-        return np.asarray(np.abs(x - fitted), dtype=np.float64)
+        # every row of a tied x has the same fitted value, so ties = mean keeps it
+        return np.abs(x - ys), neg + pos
 
     key = ("lowess_gaps", max_rows)
     return t.memo(key, compute)
 
 
 def _summary(t: CountTable, measure: str, max_rows: Any, stat: str) -> float:
-    gaps = lowess_gaps(t, measure, max_rows)
-    if gaps is None:
+    found = lowess_gaps(t, measure, max_rows)
+    if found is None:
         return float("nan")
+    gaps, rows = found
     if stat == "mean":
-        return float(gaps.mean())
+        return float(np.einsum("i,i->", gaps, rows.astype(np.float64)) / rows.sum())
     if stat == "max":
         return float(gaps.max())
-    return float(np.quantile(gaps, 0.5 if stat == "median" else 0.9))
+    return _row_quantile(gaps, rows, 0.5 if stat == "median" else 0.9)
+
+
+def _row_quantile(values: FloatArray, rows: IntArray, q: float) -> float:
+    """``np.quantile`` (type 7) of ``values`` each repeated ``rows`` times.
+
+    Examples
+    --------
+    >>> _row_quantile(np.array([3.0, 1.0, 2.0]), np.array([1, 2, 1]), 0.9)  # 1 1 2 3
+    2.7
+    """
+    order = np.argsort(values, kind="stable")
+    v, cum = values[order], np.cumsum(rows[order])
+    pos = (int(cum[-1]) - 1) * q
+    k = math.floor(pos)
+    below = float(v[int(np.searchsorted(cum, k, side="right"))])
+    above = float(v[int(np.searchsorted(cum, k + 1, side="right"))]) if pos > k else below
+    frac = pos - k
+    # np.quantile's linear interpolation (numpy's _lerp)
+    return above - (above - below) * (1.0 - frac) if frac >= 0.5 else \
+        below + (above - below) * frac
 
 
 # the smoothed rate may leave [0, 1] (a local linear fit), so a gap may exceed 1
