@@ -12,7 +12,17 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics.measures.lowess import clowess_counts, lowess_gaps
+from binmetrics.measures.lowess import _LocalFit, clowess_counts, lowess_gaps
+
+
+@pytest.fixture(autouse=True, params=["direct", "blocks"])
+def block_sums(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test twice: as the measures run on these sizes (every weighted sum term by
+    term), and with the sums over blocks of 4 distinct scores taken from their
+    precomputed power sums (what large inputs use) wherever a whole block fits."""
+    if request.param == "blocks":
+        monkeypatch.setattr(_LocalFit, "TAYLOR", 4)
+        monkeypatch.setattr(_LocalFit, "TAYLOR_MIN", 1)
 
 
 # --- the reference: R's clowess over rows (binmetrics' implementation until issue 33) ----

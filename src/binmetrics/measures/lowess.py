@@ -56,22 +56,25 @@ def clowess_counts(x: FloatArray, neg: IntArray, pos: IntArray, f: float = 2 / 3
     >>> clowess_counts(x, np.array([1, 0, 1, 0]), np.array([0, 1, 0, 1]))  # R: 0 1 0 1
     array([0., 1., 0., 1.])
     """
-    neg = np.asarray(neg, dtype=np.int64)
-    pos = np.asarray(pos, dtype=np.int64)
-    counts = neg + pos
-    ends = np.cumsum(counts)  # one past the last row of each x
-    n, ng = int(ends[-1]), x.size
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    counts = np.add(neg, pos, dtype=np.int64)
+    unit = bool(counts.max() == 1)  # every x one row (continuous scores): rows are x
+    ends = None if unit else np.cumsum(counts)  # one past the last row of each x
+    n, ng = (x.size if ends is None else int(ends[-1])), x.size
     if n < 2:
-        return pos.astype(np.float64)
+        return np.asarray(pos, dtype=np.float64).copy()
     rng = float(x[-1] - x[0])
     if delta is None:
         delta = 0.01 * rng
     ns = max(2, min(n, int(f * n + 1e-7)))
-    fit = _LocalFit(x, counts, pos, rng)
+    fit = _LocalFit(x, None if unit else counts, pos, rng)
     ys = np.empty(ng)
 
+    def group(r: int) -> int:  # the x of row r
+        return r if ends is None else int(np.searchsorted(ends, r, side="right"))
+
     def xrow(r: int) -> float:
-        return float(x[int(np.searchsorted(ends, r, side="right"))])
+        return float(x[group(r)])
 
     nleft, nright, gi, i_first, last = 0, ns - 1, 0, True, -1  # rows 0-based; gi: x[i]
     while True:
@@ -89,8 +92,8 @@ def clowess_counts(x: FloatArray, neg: IntArray, pos: IntArray, f: float = 2 / 3
             nleft += lo
             nright += lo
         h = max(xs - xrow(nleft), xrow(nright) - xs)
-        gl = int(np.searchsorted(ends, nleft, side="right"))  # the x of row nleft
-        value = fit(gi, xs, h, gl, int(ends[gl]) - nleft)
+        gl = group(nleft)  # the window starts with the last rows of x[gl]
+        value = fit(gi, xs, h, gl, (gl + 1 if ends is None else int(ends[gl])) - nleft)
         if value is None:  # no weight at all (R: ys[i] = y[i]); x[i] itself weighs 1
             value = float((neg[gi] == 0) if i_first else (pos[gi] > 0))
         ys[gi] = value
@@ -128,14 +131,50 @@ class _LocalFit:
     """
 
     BLOCK = 1 << 13
+    #: distinct x per block of precomputed moments (``TAYLOR``); fewer x than
+    #: ``TAYLOR_MIN`` blocks of them: every fit sums directly
+    TAYLOR, TAYLOR_MIN = 1 << 11, 8
+    DEGREE = 12  # w d^2 is a polynomial of degree 11 in x on each side of xs
 
-    def __init__(self, x: FloatArray, counts: IntArray, pos: IntArray, rng: float) -> None:
+    def __init__(self, x: FloatArray, counts: IntArray | None, pos: npt.NDArray[Any],
+                 rng: float) -> None:
         self.x, self.rng = x, rng
-        self.m = counts.astype(np.float64)
+        self.unit = counts is None  # every x one row (continuous scores)
+        self.m = self.x if counts is None else counts.astype(np.float64)  # (unit: unused)
         self.q = pos.astype(np.float64)
-        self.unit = bool(np.all(counts == 1))  # every x one row (continuous scores)
         size = min(self.BLOCK, x.size)
         self.buf = [np.empty(size) for _ in range(5)]
+        self.moments: tuple[FloatArray, ...] | None = None
+        if x.size >= self.TAYLOR * self.TAYLOR_MIN:
+            self.moments = self._block_moments()
+
+    def _block_moments(self) -> tuple[FloatArray, ...]:
+        """Per block of ``TAYLOR`` x: its centre ``c``, half-width ``r`` and the power
+        sums ``sum m z^j``, ``sum q z^j`` of ``z = (x - c) / r`` (j < DEGREE; rows j),
+        computed over a few blocks at a time (their temporaries stay in cache)."""
+        tb, deg = self.TAYLOR, self.DEGREE
+        nb = self.x.size // tb
+        xb = self.x[: nb * tb].reshape(nb, tb)
+        c = 0.5 * (xb[:, 0] + xb[:, -1])
+        r = 0.5 * (xb[:, -1] - xb[:, 0])
+        r[r <= 0.0] = 1.0
+        mom_m, mom_q = np.empty((deg, nb)), np.empty((deg, nb))
+        mb = self.m[: nb * tb].reshape(nb, tb)
+        qb = self.q[: nb * tb].reshape(nb, tb)
+        step = max(1, (1 << 15) // tb)
+        for s in range(0, nb, step):
+            e = min(s + step, nb)
+            z = xb[s:e] - c[s:e, None]
+            z /= r[s:e, None]
+            pw = np.ones_like(z) if self.unit else mb[s:e].copy()
+            pq = qb[s:e].copy()
+            for j in range(deg):
+                mom_m[j, s:e] = pw.sum(axis=1)
+                mom_q[j, s:e] = pq.sum(axis=1)
+                if j < deg - 1:
+                    pw *= z
+                    pq *= z
+        return c, r, mom_m, mom_q
 
     def __call__(self, gi: int, xs: float, h: float, gl: int, kl: int) -> float | None:
         """The fit at ``xs = x[gi]``, the window starting with the last ``kl`` rows of
@@ -173,27 +212,87 @@ class _LocalFit:
               ) -> tuple[float, float, float, float, float]:
         """(A, S1, S2, Sy, S1y) over x[lo:hi] about ``shift`` (xs = x[gi]); ``first``: the
         rows and positives of x[lo] in the window (else all of them)."""
-        x, m, q = self.x, self.m, self.q
-        A = S1 = S2 = Sy = S1y = 0.0
+        x = self.x
+        acc = [0.0] * 5
         if first is not None:  # x[lo] alone, with part of its rows
             w = self._weight(float(x[lo]), xs, h, lo, core)
             d = float(x[lo]) - shift
             mw, qw = first[0] * w, first[1] * w
-            A, S1, S2, Sy, S1y = mw, mw * d, mw * d * d, qw, qw * d
+            acc = [mw, mw * d, mw * d * d, qw, qw * d]
             lo += 1
+        c0, c1 = max(core[0], lo), max(core[1], lo)
+        inv = 1.0 / h if h > 0.0 else 0.0
+        # left of xs |x - xs| = xs - x, right of it x - xs; within 0.001 h weight 1
+        for p0, p1, sign in ((lo, c0, -1.0), (c0, c1, 0.0), (c1, hi, 1.0)):
+            if p0 >= p1:
+                continue
+            b0, b1 = -(-p0 // self.TAYLOR), p1 // self.TAYLOR
+            if sign == 0.0 or self.moments is None or b0 >= b1:
+                parts = [self._direct(p0, p1, sign * inv, xs, shift)]
+            else:
+                parts = [self._direct(p0, b0 * self.TAYLOR, sign * inv, xs, shift),
+                         self._taylor(b0, b1, sign, xs, shift, h),
+                         self._direct(b1 * self.TAYLOR, p1, sign * inv, xs, shift)]
+            for part in parts:
+                for i in range(5):
+                    acc[i] += part[i]
+        return acc[0], acc[1], acc[2], acc[3], acc[4]
+
+    def _taylor(self, b0: int, b1: int, sign: float, xs: float, shift: float,
+                h: float) -> list[float]:
+        """The sums over whole blocks ``b0 <= b < b1`` on one side of xs within
+        (0.001 h, 0.999 h], from their power sums: on that side the weight is the
+        polynomial ``(1 - (sign (x - xs) / h)^3)^3``, so each block's sum of ``w d^k`` is
+        its Taylor expansion about the block's centre (exact, degree <= 11) against the
+        block's power sums. Each block is narrow against h, so the terms fall off fast
+        (polynomial coefficients in rows, one column per block)."""
+        c, r, mom_m, mom_q = self.moments  # type: ignore[misc]
+        c, r = c[b0:b1], r[b0:b1]
+        nb = c.size
+        a = (c - xs) / h  # the centre in units of h; x = c + h beta, |beta| <= r / h
+        t = np.empty((4, nb))  # 1 - (sign (a + beta))^3, in powers of beta
+        np.multiply(a, a, out=t[2])
+        np.multiply(t[2], a, out=t[0])
+        t[0] *= -sign
+        t[0] += 1.0
+        t[1] = t[2]
+        t[1] *= -3.0 * sign
+        np.multiply(a, -3.0 * sign, out=t[2])
+        t[3] = -sign
+        w = _poly_mul(_poly_mul(t, t), t)  # degree 9
+        dd = np.empty((2, nb))  # d / h = (c - shift) / h + beta
+        np.subtract(c, shift, out=dd[0])
+        dd[0] /= h
+        dd[1] = 1.0
+        wd = _poly_mul(w, dd)
+        wdd = _poly_mul(wd, dd)
+        scale = np.empty((self.DEGREE, nb))  # (r / h)^j: sum beta^j = that * power sum
+        scale[0] = 1.0
+        np.divide(r, h, out=scale[1])
+        for j in range(2, self.DEGREE):
+            np.multiply(scale[j - 1], scale[1], out=scale[j])
+        mm = mom_m[:, b0:b1] * scale
+        mq = mom_q[:, b0:b1] * scale
+        return [float(np.einsum("jb,jb->", w, mm[:10])),  # einsum: no BLAS
+                h * float(np.einsum("jb,jb->", wd, mm[:11])),
+                h * h * float(np.einsum("jb,jb->", wdd, mm)),
+                float(np.einsum("jb,jb->", w, mq[:10])),
+                h * float(np.einsum("jb,jb->", wd, mq[:11]))]
+
+    def _direct(self, p0: int, p1: int, scale: float, xs: float,
+                shift: float) -> list[float]:
+        """The sums over x[p0:p1], term by term; ``scale``: 1/h signed by the side of
+        xs (|x - xs| / h = scale (x - xs)), 0 within 0.001 h (weight 1)."""
+        x, m, q = self.x, self.m, self.q
+        A = S1 = S2 = Sy = S1y = 0.0
         bd, bu, bt, bw, bq = self.buf
-        step = self.BLOCK
-        # left of xs |x - xs| = xs - x, right of it x - xs: no abs pass
-        blocks = [(s, min(s + step, gi), -1.0 / h if h > 0.0 else 0.0)
-                  for s in range(lo, gi, step)]
-        blocks += [(s, min(s + step, hi), 1.0 / h if h > 0.0 else 0.0)
-                   for s in range(max(lo, gi), hi, step)]
-        for s, e, scale in blocks:
+        for s in range(p0, p1, self.BLOCK):
+            e = min(s + self.BLOCK, p1)
             k = e - s
             xb = x[s:e]
             d, w, t = bd[:k], bw[:k], bt[:k]
             np.subtract(xb, xs, out=d)
-            if core[0] <= s and e <= core[1]:
+            if scale == 0.0:
                 w.fill(1.0)
             else:
                 np.multiply(d, scale, out=t)  # r / h
@@ -202,10 +301,7 @@ class _LocalFit:
                 np.subtract(1.0, w, out=w)  # 1 - (r/h)^3
                 np.multiply(w, w, out=t)
                 t *= w
-                w, t = t, w  # w: fcube(1 - fcube(r / h)), as R
-                i0, i1 = max(core[0], s) - s, min(core[1], e) - s
-                if i0 < i1:
-                    w[i0:i1] = 1.0
+                w = t  # fcube(1 - fcube(r / h)), as R
             if shift != xs:
                 np.subtract(xb, shift, out=d)
             qb = q[s:e]
@@ -225,7 +321,7 @@ class _LocalFit:
                 A += float(w.sum())
             S1 += float(wd.sum())
             S2 += float(np.einsum("i,i->", wd, d))
-        return A, S1, S2, Sy, S1y
+        return [A, S1, S2, Sy, S1y]
 
     @staticmethod
     def _weight(xj: float, xs: float, h: float, j: int, core: tuple[int, int]) -> float:
@@ -235,6 +331,15 @@ class _LocalFit:
         u = abs(xj - xs) / h
         t = 1.0 - u * u * u
         return t * t * t
+
+
+def _poly_mul(p: FloatArray, q: FloatArray) -> FloatArray:
+    """Column by column, the product of polynomials whose coefficients (lowest first)
+    are the rows of ``p`` and ``q``."""
+    out = np.zeros((p.shape[0] + q.shape[0] - 1, p.shape[1]))
+    for j in range(q.shape[0]):
+        out[j:j + p.shape[0]] += p * q[j]
+    return out
 
 
 def _left_edge(x: FloatArray, xs: float, lim: float, lo: int, gi: int) -> int:
@@ -259,8 +364,8 @@ def _right_edge(x: FloatArray, xs: float, lim: float, gi: int) -> int:
     return g
 
 
-def _groups(t: CountTable, measure: str,
-            max_rows: float | None) -> tuple[FloatArray, IntArray, IntArray] | None:
+def _groups(t: CountTable, measure: str, max_rows: float | None,
+            ) -> tuple[FloatArray, npt.NDArray[Any], npt.NDArray[Any]] | None:
     """(distinct p ascending, negatives, positives) of the table's rows, or None
     (reported): x with no rows left out."""
     require_probabilities(t, measure)
@@ -278,19 +383,21 @@ def _groups(t: CountTable, measure: str,
                          f"{measure!r}, max_rows=None), or on the command line --measures "
                          f"'{measure}(max_rows=none)', to compute it anyway")
         return None
-    neg, pos = neg.astype(np.int64), pos.astype(np.int64)
-    keep = (neg + pos) > 0
-    x = np.asarray(t.scores[::-1], dtype=np.float64)
+    if t.weighted:  # whole numbers (checked above); a zero weight leaves its x out
+        neg, pos = neg.astype(np.int64), pos.astype(np.int64)
+    x = np.ascontiguousarray(t.scores[::-1], dtype=np.float64)
+    keep = np.logical_or(neg, pos)
     if not keep.all():
         x, neg, pos = x[keep], neg[keep], pos[keep]
     return x, neg, pos
 
 
-def lowess_gaps(t: CountTable, measure: str = "ici",
-                max_rows: float | None = LOWESS_MAX_ROWS) -> tuple[FloatArray, IntArray] | None:
+def lowess_gaps(t: CountTable, measure: str = "ici", max_rows: float | None = LOWESS_MAX_ROWS,
+                ) -> tuple[FloatArray, IntArray | None] | None:
     """|p - lowess-smoothed observed rate| of each distinct p (ascending) and its number
-    of rows, as val.prob's ``approx(lowess(p, y, iter = 0), xout = p, ties = mean)``."""
-    def compute() -> tuple[FloatArray, IntArray] | None:
+    of rows (None: one each), as val.prob's
+    ``approx(lowess(p, y, iter = 0), xout = p, ties = mean)``."""
+    def compute() -> tuple[FloatArray, IntArray | None] | None:
         groups = _groups(t, measure, max_rows)
         if groups is None:
             return None
@@ -304,7 +411,10 @@ def lowess_gaps(t: CountTable, measure: str = "ici",
                              "over scores that differ by a few ulps)")
             return None
         # every row of a tied x has the same fitted value, so ties = mean keeps it
-        return np.abs(x - ys), neg + pos
+        ys -= x
+        np.abs(ys, out=ys)
+        rows = np.add(neg, pos, dtype=np.int64)
+        return ys, (None if rows.max() == 1 else rows)
 
     key = ("lowess_gaps", max_rows)
     return t.memo(key, compute)
@@ -315,10 +425,13 @@ def _summary(t: CountTable, measure: str, max_rows: Any, stat: str) -> float:
     if found is None:
         return float("nan")
     gaps, rows = found
-    if stat == "mean":
-        return float(np.einsum("i,i->", gaps, rows.astype(np.float64)) / rows.sum())
     if stat == "max":
         return float(gaps.max())
+    if rows is None:  # one row each
+        return float(gaps.mean() if stat == "mean" else
+                     np.quantile(gaps, 0.5 if stat == "median" else 0.9))
+    if stat == "mean":
+        return float(np.einsum("i,i->", gaps, rows.astype(np.float64)) / rows.sum())
     return _row_quantile(gaps, rows, 0.5 if stat == "median" else 0.9)
 
 
