@@ -22,7 +22,7 @@ def block_sums(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     precomputed power sums (what large inputs use) wherever a whole block fits."""
     if request.param == "blocks":
         monkeypatch.setattr(_LocalFit, "TAYLOR", 4)
-        monkeypatch.setattr(_LocalFit, "TAYLOR_MIN", 1)
+        monkeypatch.setattr(_LocalFit, "TAYLOR_MIN", 4)
 
 
 # --- the reference: R's clowess over rows (binmetrics' implementation until issue 33) ----
@@ -176,6 +176,9 @@ def _data(rng: np.random.Generator, n: int, kind: str):
         p = np.round(rng.beta(2, 3, n), 1)
     elif kind == "few":  # three distinct scores: every window edge inside a tie
         p = rng.choice([0.2, 0.5, 0.9], n)
+    elif kind == "extreme":  # the ends of [0, 1] and scores within 1e-12 of them
+        p = rng.choice([0.0, 1e-300, 1e-12, 1e-6, 0.5, 1 - 1e-9, 1 - 2 ** -53, 1.0], n)
+        p = np.where(rng.random(n) < 0.2, rng.random(n), p)
     elif kind == "clustered":  # a dense cluster and a few far scores
         p = np.where(rng.random(n) < 0.9, 0.3 + 1e-6 * rng.random(n), rng.random(n))
     else:  # "ulps": scores a few ulps apart
@@ -184,7 +187,7 @@ def _data(rng: np.random.Generator, n: int, kind: str):
     return y, p
 
 
-KINDS = ["continuous", "2dp", "1dp", "few", "clustered", "ulps"]
+KINDS = ["continuous", "2dp", "1dp", "few", "extreme", "clustered", "ulps"]
 #: scores whose spread is a tiny part of their size: R's float sums (x - mean) lose
 #: eps * |x| / spread, so there the reference is R's algorithm in exact arithmetic
 NEAR = ("clustered", "ulps")

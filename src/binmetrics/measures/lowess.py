@@ -57,9 +57,8 @@ def clowess_counts(x: FloatArray, neg: IntArray, pos: IntArray, f: float = 2 / 3
     array([0., 1., 0., 1.])
     """
     x = np.ascontiguousarray(x, dtype=np.float64)
-    counts = np.add(neg, pos, dtype=np.int64)
-    unit = bool(counts.max() == 1)  # every x one row (continuous scores): rows are x
-    ends = None if unit else np.cumsum(counts)  # one past the last row of each x
+    counts = None if _one_row_each(neg, pos) else np.add(neg, pos, dtype=np.int64)
+    ends = None if counts is None else np.cumsum(counts)  # one past each x's last row
     n, ng = (x.size if ends is None else int(ends[-1])), x.size
     if n < 2:
         return np.asarray(pos, dtype=np.float64).copy()
@@ -67,7 +66,7 @@ def clowess_counts(x: FloatArray, neg: IntArray, pos: IntArray, f: float = 2 / 3
     if delta is None:
         delta = 0.01 * rng
     ns = max(2, min(n, int(f * n + 1e-7)))
-    fit = _LocalFit(x, None if unit else counts, pos, rng)
+    fit = _LocalFit(x, counts, pos, rng)
     ys = np.empty(ng)
 
     def group(r: int) -> int:  # the x of row r
@@ -111,6 +110,12 @@ def clowess_counts(x: FloatArray, neg: IntArray, pos: IntArray, f: float = 2 / 3
     return ys
 
 
+def _one_row_each(neg: npt.NDArray[Any], pos: npt.NDArray[Any]) -> bool:
+    """Whether every x holds one row (continuous scores: the rows are the x), given
+    that each holds at least one."""
+    return bool(neg.max() <= 1 and pos.max() <= 1 and not np.logical_and(neg, pos).any())
+
+
 class _LocalFit:
     """The local linear fit of R's C ``lowest`` (no robustness weights) over tied groups.
 
@@ -131,9 +136,10 @@ class _LocalFit:
     """
 
     BLOCK = 1 << 13
-    #: distinct x per block of precomputed moments (``TAYLOR``); fewer x than
-    #: ``TAYLOR_MIN`` blocks of them: every fit sums directly
-    TAYLOR, TAYLOR_MIN = 1 << 11, 8
+    #: distinct x per block of precomputed power sums: about 1/256 of them, a power of
+    #: two from 256 (``TAYLOR_MIN``) to 4096 (``TAYLOR``); below 8 blocks of
+    #: ``TAYLOR_MIN`` every fit sums term by term
+    TAYLOR, TAYLOR_MIN = 1 << 12, 1 << 8
     DEGREE = 12  # w d^2 is a polynomial of degree 11 in x on each side of xs
 
     def __init__(self, x: FloatArray, counts: IntArray | None, pos: npt.NDArray[Any],
@@ -145,14 +151,16 @@ class _LocalFit:
         size = min(self.BLOCK, x.size)
         self.buf = [np.empty(size) for _ in range(5)]
         self.moments: tuple[FloatArray, ...] | None = None
-        if x.size >= self.TAYLOR * self.TAYLOR_MIN:
+        near = 1 << max(0, (x.size >> 8).bit_length() - 1)  # the power of two <= size/256
+        self.tb = min(self.TAYLOR, max(self.TAYLOR_MIN, near))
+        if x.size >= 8 * self.tb:
             self.moments = self._block_moments()
 
     def _block_moments(self) -> tuple[FloatArray, ...]:
-        """Per block of ``TAYLOR`` x: its centre ``c``, half-width ``r`` and the power
+        """Per block of ``tb`` x: its centre ``c``, half-width ``r`` and the power
         sums ``sum m z^j``, ``sum q z^j`` of ``z = (x - c) / r`` (j < DEGREE; rows j),
         computed over a few blocks at a time (their temporaries stay in cache)."""
-        tb, deg = self.TAYLOR, self.DEGREE
+        tb, deg = self.tb, self.DEGREE
         nb = self.x.size // tb
         xb = self.x[: nb * tb].reshape(nb, tb)
         c = 0.5 * (xb[:, 0] + xb[:, -1])
@@ -226,13 +234,13 @@ class _LocalFit:
         for p0, p1, sign in ((lo, c0, -1.0), (c0, c1, 0.0), (c1, hi, 1.0)):
             if p0 >= p1:
                 continue
-            b0, b1 = -(-p0 // self.TAYLOR), p1 // self.TAYLOR
+            b0, b1 = -(-p0 // self.tb), p1 // self.tb
             if sign == 0.0 or self.moments is None or b0 >= b1:
                 parts = [self._direct(p0, p1, sign * inv, xs, shift)]
             else:
-                parts = [self._direct(p0, b0 * self.TAYLOR, sign * inv, xs, shift),
+                parts = [self._direct(p0, b0 * self.tb, sign * inv, xs, shift),
                          self._taylor(b0, b1, sign, xs, shift, h),
-                         self._direct(b1 * self.TAYLOR, p1, sign * inv, xs, shift)]
+                         self._direct(b1 * self.tb, p1, sign * inv, xs, shift)]
             for part in parts:
                 for i in range(5):
                     acc[i] += part[i]
@@ -413,8 +421,7 @@ def lowess_gaps(t: CountTable, measure: str = "ici", max_rows: float | None = LO
         # every row of a tied x has the same fitted value, so ties = mean keeps it
         ys -= x
         np.abs(ys, out=ys)
-        rows = np.add(neg, pos, dtype=np.int64)
-        return ys, (None if rows.max() == 1 else rows)
+        return ys, (None if _one_row_each(neg, pos) else np.add(neg, pos, dtype=np.int64))
 
     key = ("lowess_gaps", max_rows)
     return t.memo(key, compute)
