@@ -4,15 +4,29 @@ rms::val.prob computes ``Eavg``, ``E90`` and ``Emax`` (Austin & Steyerberg 2019)
 
 The smoother is R's ``clowess`` (f = 2/3, delta = 1% of the range of p, no robustness
 iterations), evaluated at every case and interpolated as ``approx(..., ties = mean)``.
-It works on rows: integer weights act as repeated rows; within tied p the rows are taken
-negatives first (R's ``lowess`` keeps the input order of ties, so R agrees on data sorted
-by ``order(p, y)``). Each local fit spans two thirds of the rows and there are about
-1/delta = 100 of them, so the cost grows with the number of rows: measured (one core of a
-2-core machine shared with other jobs) 6.3 s at 1e6 rows and 126 s (1.1 GB) at 1e7 rows.
-So that ``to_dict()`` of every measure keeps its speed (benchmarks/README.md), the
-measures are computed up to ``max_rows`` (default 100,000); beyond it they are NaN with a
-warning that says how to ask for them at any size (``ev.value("ici", max_rows=None)``, on
-the command line ``--measures "ici(max_rows=none)"``).
+It is defined on rows: integer weights act as repeated rows; within tied p the rows are
+taken negatives first (R's ``lowess`` keeps the input order of ties, so R agrees on data
+sorted by ``order(p, y)``). It runs on the count table's distinct scores instead
+(``clowess_counts``): R's window bounds and fit points are row positions, mapped to
+cumulative counts (a window may start inside a tie: its last rows, positives first),
+and each of the about 1/delta = 100 local fits sums over the distinct scores in its
+window, each weighted by its rows there. Its result equals R's row-by-row algorithm
+(tests/measures/test_lowess_groups.py keeps that as the reference: 1e-12, ties and
+integer weights included; on scores a few ulps apart, where R's own float sums lose
+every digit, it follows R's algorithm in exact arithmetic).
+
+A window spans two thirds of the scores, so summing term by term costs about 67 passes
+over them; with many distinct scores the fits read instead precomputed power sums of
+blocks of scores (``_LocalFit._taylor``: on each side of the fit point the tricube
+weight is a polynomial, so a block's weighted sums are exact combinations of its power
+sums) and sum term by term only the few blocks cut by the window's edges. Measured on
+2 cores shared with other jobs (benchmarks/README.md, "issue 33, lowess at scale"):
+1e6 distinct scores in about 0.2-0.4 s, 1e7 in about 1-3 s (before: 6.3 s and 126 s);
+tied scores cost by their number of distinct values. That is still a large share of
+``to_dict()`` of every measure at 1e6 rows, so by default the measures are computed up
+to ``max_rows`` rows (100,000); beyond it they are NaN with a warning that says how to
+ask for them at any size (``ev.value("ici", max_rows=None)``, on the command line
+``--measures "ici(max_rows=none)"``).
 """
 
 from __future__ import annotations
@@ -131,8 +145,11 @@ class _LocalFit:
     ``c = S2 / A - (S1 / A)^2`` and ``ys = Sy / A + b / c (S1y - (a - shift) Sy) / A``.
     The shift is ``xs``; where the mean lies so far from it that the variance would lose
     digits to cancellation (``(a - xs)^2 > 100 c``), the sums are taken again about
-    ``a``. The passes run over blocks of distinct x that stay in cache, with
-    preallocated buffers, and without BLAS (its threads cost more than these sums).
+    ``a``. Whole blocks of x on one side of xs within (0.001 h, 0.999 h] are summed from
+    their power sums (``_taylor``); the rest (the x within 0.001 h, and the blocks cut by
+    the window's edges or by xs) term by term (``_direct``), in slices that stay in
+    cache, with preallocated buffers, and without BLAS (its threads cost more than these
+    sums).
     """
 
     BLOCK = 1 << 13
@@ -229,44 +246,59 @@ class _LocalFit:
             acc = [mw, mw * d, mw * d * d, qw, qw * d]
             lo += 1
         c0, c1 = max(core[0], lo), max(core[1], lo)
-        inv = 1.0 / h if h > 0.0 else 0.0
-        # left of xs |x - xs| = xs - x, right of it x - xs; within 0.001 h weight 1
-        for p0, p1, sign in ((lo, c0, -1.0), (c0, c1, 0.0), (c1, hi, 1.0)):
-            if p0 >= p1:
-                continue
-            b0, b1 = -(-p0 // self.tb), p1 // self.tb
-            if sign == 0.0 or self.moments is None or b0 >= b1:
-                parts = [self._direct(p0, p1, sign * inv, xs, shift)]
-            else:
-                parts = [self._direct(p0, b0 * self.tb, sign * inv, xs, shift),
-                         self._taylor(b0, b1, sign, xs, shift, h),
-                         self._direct(b1 * self.tb, p1, sign * inv, xs, shift)]
-            for part in parts:
-                for i in range(5):
-                    acc[i] += part[i]
+        ranges, blocks, signs = [], [], []  # term by term; from power sums
+        start = lo
+        if self.moments is not None and h > 0.0:
+            tb = self.tb
+            # whole blocks left of the x within 0.001 h, and right of them
+            for p0, p1, sign in ((lo, c0, -1.0), (c1, hi, 1.0)):
+                b0, b1 = -(-p0 // tb), p1 // tb
+                if b0 < b1:
+                    ranges.append((start, b0 * tb))
+                    blocks.append(np.arange(b0, b1))
+                    signs.append(np.full(b1 - b0, sign))
+                    start = b1 * tb
+        ranges.append((start, hi))
+        parts = [self._direct(ranges, xs, shift, h)]
+        if blocks:
+            parts.append(self._taylor(np.concatenate(blocks), np.concatenate(signs), xs,
+                                      shift, h))
+        for part in parts:
+            for i in range(5):
+                acc[i] += part[i]
         return acc[0], acc[1], acc[2], acc[3], acc[4]
 
-    def _taylor(self, b0: int, b1: int, sign: float, xs: float, shift: float,
-                h: float) -> list[float]:
-        """The sums over whole blocks ``b0 <= b < b1`` on one side of xs within
-        (0.001 h, 0.999 h], from their power sums: on that side the weight is the
-        polynomial ``(1 - (sign (x - xs) / h)^3)^3``, so each block's sum of ``w d^k`` is
-        its Taylor expansion about the block's centre (exact, degree <= 11) against the
-        block's power sums. Each block is narrow against h, so the terms fall off fast
-        (polynomial coefficients in rows, one column per block)."""
+    def _taylor(self, blocks: npt.NDArray[np.intp], sign: FloatArray, xs: float,
+                shift: float, h: float) -> list[float]:
+        r"""The sums over the whole blocks ``blocks``, each on one side of xs
+        (``sign``: +1 right, -1 left) within (0.001 h, 0.999 h], from their power sums.
+
+        On that side the weight is a polynomial in x: with ``x = c + h beta`` (``c`` the
+        block's centre, ``a = (c - xs) / h``, ``a' = (c - shift) / h``),
+
+        .. math:: w\,d^k = h^k \left(1 - \mathrm{sign}\,(a + \beta)^3\right)^3
+                  (a' + \beta)^k = h^k \sum_{j \le 9 + k} P_{kj}\, \beta^j,
+
+        so the block's ``sum m w d^k`` is ``h^k sum_j P_kj (r/h)^j sum m z^j`` with its
+        precomputed power sums of ``z = (x - c) / r`` (r its half-width): exact algebra,
+        not an approximation. ``|beta| <= r / h`` is small for all but sparse blocks, so
+        the terms fall off fast and the rounding is that of a few sums. Polynomial
+        coefficients are rows, one column per block."""
         c, r, mom_m, mom_q = self.moments  # type: ignore[misc]
-        c, r = c[b0:b1], r[b0:b1]
+        c, r = c[blocks], r[blocks]
         nb = c.size
         a = (c - xs) / h  # the centre in units of h; x = c + h beta, |beta| <= r / h
-        t = np.empty((4, nb))  # 1 - (sign (a + beta))^3, in powers of beta
+        t = np.empty((4, nb))  # 1 - sign (a + beta)^3, in powers of beta
         np.multiply(a, a, out=t[2])
         np.multiply(t[2], a, out=t[0])
-        t[0] *= -sign
-        t[0] += 1.0
+        t[0] *= sign
+        np.subtract(1.0, t[0], out=t[0])
         t[1] = t[2]
-        t[1] *= -3.0 * sign
-        np.multiply(a, -3.0 * sign, out=t[2])
-        t[3] = -sign
+        t[1] *= sign
+        t[1] *= -3.0
+        np.multiply(a, sign, out=t[2])
+        t[2] *= -3.0
+        np.negative(sign, out=t[3])
         w = _poly_mul(_poly_mul(t, t), t)  # degree 9
         dd = np.empty((2, nb))  # d / h = (c - shift) / h + beta
         np.subtract(c, shift, out=dd[0])
@@ -279,37 +311,47 @@ class _LocalFit:
         np.divide(r, h, out=scale[1])
         for j in range(2, self.DEGREE):
             np.multiply(scale[j - 1], scale[1], out=scale[j])
-        mm = mom_m[:, b0:b1] * scale
-        mq = mom_q[:, b0:b1] * scale
+        mm = mom_m[:, blocks] * scale
+        mq = mom_q[:, blocks] * scale
         return [float(np.einsum("jb,jb->", w, mm[:10])),  # einsum: no BLAS
                 h * float(np.einsum("jb,jb->", wd, mm[:11])),
                 h * h * float(np.einsum("jb,jb->", wdd, mm)),
                 float(np.einsum("jb,jb->", w, mq[:10])),
                 h * float(np.einsum("jb,jb->", wd, mq[:11]))]
 
-    def _direct(self, p0: int, p1: int, scale: float, xs: float,
-                shift: float) -> list[float]:
-        """The sums over x[p0:p1], term by term; ``scale``: 1/h signed by the side of
-        xs (|x - xs| / h = scale (x - xs)), 0 within 0.001 h (weight 1)."""
-        x, m, q = self.x, self.m, self.q
+    def _direct(self, ranges: list[tuple[int, int]], xs: float, shift: float,
+                h: float) -> list[float]:
+        """The sums over the x of ``ranges`` (index ranges within the window), term by
+        term, weights as R: 1 within 0.001 h of xs, else ``(1 - (|x - xs| / h)^3)^3``."""
+        ranges = [(p0, p1) for p0, p1 in ranges if p0 < p1]
+        if not ranges:
+            return [0.0] * 5
+        if len(ranges) == 1:
+            sl = slice(*ranges[0])
+            x, m, q = self.x[sl], self.m[sl], self.q[sl]
+        else:  # a few short ranges: gathered, one pass
+            idx = np.concatenate([np.arange(p0, p1) for p0, p1 in ranges])
+            x, q = self.x[idx], self.q[idx]
+            m = q if self.unit else self.m[idx]
+        h1 = 0.001 * h
+        inv = 1.0 / h if h > 0.0 else 0.0
         A = S1 = S2 = Sy = S1y = 0.0
         bd, bu, bt, bw, bq = self.buf
-        for s in range(p0, p1, self.BLOCK):
-            e = min(s + self.BLOCK, p1)
+        for s in range(0, x.size, self.BLOCK):
+            e = min(s + self.BLOCK, x.size)
             k = e - s
             xb = x[s:e]
-            d, w, t = bd[:k], bw[:k], bt[:k]
+            d, w, t, r = bd[:k], bw[:k], bt[:k], bq[:k]
             np.subtract(xb, xs, out=d)
-            if scale == 0.0:
-                w.fill(1.0)
-            else:
-                np.multiply(d, scale, out=t)  # r / h
-                np.multiply(t, t, out=w)
-                w *= t
-                np.subtract(1.0, w, out=w)  # 1 - (r/h)^3
-                np.multiply(w, w, out=t)
-                t *= w
-                w = t  # fcube(1 - fcube(r / h)), as R
+            np.abs(d, out=r)
+            np.multiply(r, inv, out=t)  # r / h
+            np.multiply(t, t, out=w)
+            w *= t
+            np.subtract(1.0, w, out=w)  # 1 - (r/h)^3
+            np.multiply(w, w, out=t)
+            t *= w
+            w = t  # fcube(1 - fcube(r / h)), as R
+            w[r <= h1] = 1.0
             if shift != xs:
                 np.subtract(xb, shift, out=d)
             qb = q[s:e]
@@ -320,7 +362,7 @@ class _LocalFit:
                 Sy += float(np.einsum("i,i->", w, qb))  # einsum: no BLAS
                 S1y += float(np.einsum("i,i->", wd, qb))
             else:
-                wq = bq[:k]
+                wq = bw[:k]
                 np.multiply(w, qb, out=wq)
                 Sy += float(wq.sum())
                 S1y += float(np.einsum("i,i->", wq, d))
