@@ -282,3 +282,20 @@ def test_measures_equal_the_row_reference_at_1e5(kind: str) -> None:
     want = reference_stats(*counts_of(y, p))
     got = tuple(ev.value(m, max_rows=None) for m in ("ici", "e50", "e90", "emax"))
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_huge_integer_weights_are_rows_without_expanding_them() -> None:
+    # weights of millions are millions of rows, never expanded (the smooth over counts
+    # equals the row algorithm: tests above); ICI is the row-weighted mean of the gaps;
+    # beyond 2^53 rows the counts are no longer exact: NaN with a warning
+    rng = np.random.default_rng(8)
+    y, p = _data(rng, 40, "2dp")
+    w = rng.integers(1, 4, 40)
+    big = bm.evaluate(y, p, sample_weight=w * 1_000_000, threshold=float(p.min()))
+    x, neg, pos = counts_of(y, p, w * 1_000_000)
+    assert big.value("ici", max_rows=None) == pytest.approx(
+        float(np.sum(np.abs(x - clowess_counts(x, neg, pos)) * (neg + pos)) / w.sum() / 1e6),
+        abs=1e-12)
+    with pytest.warns(bm.UndefinedMeasureWarning, match="2\\^53"):
+        huge = bm.evaluate(y, p, sample_weight=w * 2.0 ** 52, threshold=float(p.min()))
+        assert np.isnan(huge.value("ici", max_rows=None))

@@ -434,6 +434,10 @@ def _groups(t: CountTable, measure: str, max_rows: float | None,
                          f"{measure!r}, max_rows=None), or on the command line --measures "
                          f"'{measure}(max_rows=none)', to compute it anyway")
         return None
+    if t.total > 2.0 ** 53:
+        report_undefined(measure, f"the lowess smoother counts rows exactly up to 2^53, "
+                         f"and the weights add up to {t.total:g}")
+        return None
     if t.weighted:  # whole numbers (checked above); a zero weight leaves its x out
         neg, pos = neg.astype(np.int64), pos.astype(np.int64)
     x = np.ascontiguousarray(t.scores[::-1], dtype=np.float64)
