@@ -216,7 +216,7 @@ class _LocalFit:
             # those are its positives first (negatives come first within a tie)
             first = (kl, min(kl, int(self.q[gl])))
         A, S1, S2, Sy, S1y = self._sums(gi, xs, xs, h, lo, hi, core, first)
-        if not A > 0.0:
+        if A <= 0.0:  # as R (a NaN goes on, to the caller's check)
             return None
         if not h > 0.0:
             return Sy / A
