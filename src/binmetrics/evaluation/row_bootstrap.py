@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import THREAD_ROWS, thread_imap
 from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
@@ -46,14 +47,20 @@ FloatArray = npt.NDArray[np.float64]
 
 #: elements of a block's (replicates x rows) matrix
 _BLOCK_ELEMENTS = 1 << 20
+#: the fewest replicates of a stream (one generator, one thread's unit of work)
+_STREAM = 16
 #: rows of an exact BCa jackknife; beyond, a sample of this many rows
 _JACKKNIFE_ROWS = 2000
 
 
 # --- drawing rows --------------------------------------------------------------------------
-# --- drawing rows --------------------------------------------------------------------------
 class RowSampler:
-    """Blocks of bootstrap replicates of the rows, stratified by class or not."""
+    """Blocks of bootstrap replicates of the rows, stratified by class or not.
+
+    The replicates come in streams (:meth:`streams`) of ``stream`` replicates (at least
+    16; more for small n, up to a block's worth), each drawn by its own generator
+    spawned from the seed, so that streams can run in parallel threads and the same
+    seed gives the same replicates whatever the number of threads."""
 
     def __init__(self, codes: npt.NDArray[np.intp], k: int, stratified: bool) -> None:
         self.n = int(codes.size)
@@ -64,6 +71,18 @@ class RowSampler:
         else:
             self.strata = [np.arange(self.n)]
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n, 1))
+        self.stream = max(_STREAM, self.block)
+
+    def streams(self, random_state: Any,
+                n_resamples: int) -> list[tuple[np.random.Generator, int]]:
+        """(generator, replicates) of each stream: the replicates in order, stream j
+        drawn by the j-th child of a seed sequence whose entropy is drawn from
+        ``random_state`` (an integer, a Generator, ...: one draw from it)."""
+        root = np.random.default_rng(random_state)
+        entropy = root.integers(0, 2**63, size=4, dtype=np.int64).tolist()
+        sizes = [min(self.stream, n_resamples - s) for s in range(0, n_resamples, self.stream)]
+        children = np.random.SeedSequence(entropy).spawn(len(sizes))
+        return [(np.random.default_rng(c), b) for c, b in zip(children, sizes, strict=True)]
 
     def indices(self, rng: np.random.Generator, n_resamples: int) -> Iterator[npt.NDArray[np.intp]]:
         """(replicates, n) matrices of the rows each replicate draws (class by class)."""
@@ -75,14 +94,33 @@ class RowSampler:
             yield np.concatenate(parts, axis=1)
             done += b
 
+    def replicate_rows(self, random_state: Any,
+                       n_resamples: int) -> Iterator[npt.NDArray[np.intp]]:
+        """The rows of each replicate, one (n,) array each: the draws of
+        :func:`run_bootstrap` with the same seed (``bootstrap_indices``)."""
+        for rng, b in self.streams(random_state, n_resamples):
+            for idx in self.indices(rng, b):
+                yield from idx
+
     def multiplicities(self, rng: np.random.Generator,
                        n_resamples: int) -> Iterator[FloatArray]:
-        """(replicates, n) matrices: how often each replicate draws each row."""
-        for idx in self.indices(rng, n_resamples):
-            out = np.empty(idx.shape, dtype=np.float64)
-            for i in range(idx.shape[0]):
-                out[i] = np.bincount(idx[i], minlength=self.n)
+        """(replicates, n) matrices: how often each replicate draws each row (the draws
+        of :meth:`indices`, counted class by class: small bincounts, no gather)."""
+        done = 0
+        while done < n_resamples:
+            b = min(self.block, n_resamples - done)
+            out = np.empty((b, self.n), dtype=np.float64)
+            for s in self.strata:
+                local = rng.integers(0, s.size, size=(b, s.size), dtype=np.intp)
+                whole = s.size == self.n
+                for i in range(b):
+                    counts = np.bincount(local[i], minlength=s.size)
+                    if whole:
+                        out[i] = counts
+                    else:
+                        out[i, s] = counts
             yield out
+            done += b
 
 
 # --- what is resampled ---------------------------------------------------------------------
@@ -143,6 +181,21 @@ class ColumnEvaluator:
             S = 2 * int(idx.size) + 1
             self._slots[c] = ((slot[g] + S * ~self.positive[:, c]).astype(np.intp), S)
         return self._slots[c]
+
+    def prepare(self) -> None:
+        """Find what the requests read (each class's groups or slots, the pooled table)
+        before the threads of :func:`run_bootstrap` share this evaluator."""
+        for r in self.requests:
+            if r.measure.family == "confusion":
+                continue
+            if r.average == "micro":
+                self._micro_groups()
+            elif r.average in ("per_class", "macro", "weighted"):
+                for c in range(self.k):
+                    if r.measure.resampling_kernel is not None:
+                        self._class_slots(c)
+                    else:
+                        self._class_groups(c)
 
     def _micro_groups(self) -> tuple[CountTable, npt.NDArray[np.intp], int]:
         if self._micro is None:
@@ -377,14 +430,23 @@ def run_bootstrap(ev: ColumnEvaluator, sampler: RowSampler, weight: FloatArray |
     B = check_resamples(n_resamples, per_resample=len(reqs) * len(classes),
                         what="one per measure and class")
     seed = check_random_state(random_state)
-    rng = np.random.default_rng(seed)
     base = np.ones(sampler.n) if weight is None else weight
     call = as_callback(progress, "bootstrap")
+    ev.prepare()
+    streams = sampler.streams(seed, B)
+
+    def stream(item: tuple[np.random.Generator, int]) -> list[dict[str, FloatArray]]:
+        rng, b = item
+        return [ev.evaluate(M if weight is None else M * base)
+                for M in sampler.multiplicities(rng, b)]
+
     chunks: list[dict[str, FloatArray]] = []
     done = 0
-    for M in sampler.multiplicities(rng, B):
-        chunks.append(ev.evaluate(M if weight is None else M * base))
-        done += M.shape[0]
+    parallel = len(streams) > 1 and sampler.n >= THREAD_ROWS
+    for (_, b), got in zip(streams, thread_imap(stream, streams, parallel=parallel),
+                           strict=True):
+        chunks += got
+        done += b
         if call is not None:
             call(done, B)
     reps: dict[str, FloatArray] = {}
