@@ -169,7 +169,8 @@ class _Evaluator(ColumnEvaluator):
     def _native(self, W: FloatArray, cm: FloatArray, r: Request) -> FloatArray:
         if r.measure.multiclass_rows is not None:
             # a mean over rows: sum_i m_i t_i / sum_i m_i, the terms t_i found once
-            return (W @ self._row_terms(r)) / W.sum(axis=1)
+            # einsum, not BLAS: its threads would compete with the bootstrap's own
+            return np.einsum("ij,j->i", W, self._row_terms(r)) / W.sum(axis=1)
         func = r.measure.multiclass
         assert func is not None
         out = np.empty(W.shape[0])

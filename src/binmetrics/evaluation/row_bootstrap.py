@@ -31,6 +31,7 @@ from binmetrics.inference.replicate_intervals import (
 )
 from binmetrics.inference.resampling import BootstrapInterval
 from binmetrics.measures import Measure, get_measure
+from binmetrics.measures.kernels import auc_transform
 from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import check_random_state, check_resamples
@@ -155,6 +156,8 @@ class ColumnEvaluator:
         self._micro_of = micro  # measure -> the pooled table
         self._groups: dict[int, tuple[npt.NDArray[np.intp], int]] = {}
         self._slots: dict[int, tuple[npt.NDArray[np.intp], int]] = {}
+        self._auc_keys: dict[int, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp],
+                                        npt.NDArray[np.intp], int]] = {}
         self._micro: tuple[CountTable, npt.NDArray[np.intp], int] | None = None
 
     def _class_groups(self, c: int) -> tuple[npt.NDArray[np.intp], int]:
@@ -182,6 +185,48 @@ class ColumnEvaluator:
             self._slots[c] = ((slot[g] + S * ~self.positive[:, c]).astype(np.intp), S)
         return self._slots[c]
 
+    def _class_auc_keys(self, c: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp],
+                                               npt.NDArray[np.intp], int]:
+        """What the rank-sum AUC of class c reads (:meth:`_class_auc`): its positive
+        rows, the rank q of each one's group among the groups holding positives, and
+        each row's slot (2q: negative-only groups above the q-th positive group, 2q + 1:
+        tied with it), the positive rows at slot 2Q + 1; Q the positive groups."""
+        if c not in self._auc_keys:
+            g, G = self._class_groups(c)
+            holds = self._table_of(c).pos > 0
+            idx = np.flatnonzero(holds)
+            q = np.searchsorted(idx, np.arange(G))
+            pos_rows = np.flatnonzero(self.positive[:, c])
+            slot = (2 * q + holds)[g].astype(np.intp)
+            slot[pos_rows] = 2 * idx.size + 1
+            self._auc_keys[c] = (pos_rows, q[g[pos_rows]].astype(np.intp), slot, idx.size)
+        return self._auc_keys[c]
+
+    def _class_auc(self, W: FloatArray, c: int) -> FloatArray:
+        r"""The one-vs-rest AUC of class c in each replicate of ``W``, by the rank sum
+        (Mann-Whitney): :math:`U = \sum_{j \in neg} m_j (A_j + T_j / 2)` with
+        :math:`A_j` the multiplicities of the positives above row j's score and
+        :math:`T_j` of those tied with it, AUC = U / (P N). The positives' counts per
+        group and their cumulative sums are short (one per positive group); each row
+        then reads its :math:`A_j + T_j / 2` from that table, so a replicate is one
+        pass over the rows (the count-matrix kernel bins every row first). Equals
+        :func:`~binmetrics.measures.kernels.auc_kernel` on the replicate's table."""
+        pos_rows, pos_q, slot, Q = self._class_auc_keys(c)
+        b = W.shape[0]
+        out = np.full(b, np.nan)
+        if Q == 0:  # no positives: undefined
+            return out
+        for i in range(b):
+            pc = np.bincount(pos_q, weights=W[i, pos_rows], minlength=Q)
+            table = np.zeros(2 * Q + 2)
+            np.cumsum(pc, out=table[2:2 * Q + 1:2])  # slot 2q: the positives above
+            table[1:2 * Q:2] = table[0:2 * Q - 1:2] + 0.5 * pc  # 2q + 1: and half the tied
+            P = table[2 * Q]
+            N = W[i].sum() - P
+            U = float(np.einsum("i,i->", W[i], np.take(table, slot)))  # no BLAS threads
+            out[i] = U / (P * N) if P > 0 and N > 0 else np.nan
+        return out
+
     def prepare(self) -> None:
         """Find what the requests read (each class's groups or slots, the pooled table)
         before the threads of :func:`run_bootstrap` share this evaluator."""
@@ -191,8 +236,11 @@ class ColumnEvaluator:
             if r.average == "micro":
                 self._micro_groups()
             elif r.average in ("per_class", "macro", "weighted"):
+                kern = r.measure.resampling_kernel
                 for c in range(self.k):
-                    if r.measure.resampling_kernel is not None:
+                    if kern is not None and auc_transform(kern) is not None:
+                        self._class_auc_keys(c)
+                    elif kern is not None:
                         self._class_slots(c)
                     else:
                         self._class_groups(c)
@@ -246,8 +294,14 @@ class ColumnEvaluator:
         for c in range(self.k):
             tables: list[CountTable] | None = None
             slots: tuple[FloatArray, FloatArray] | None = None
+            auc: FloatArray | None = None
             for r in reqs:
                 kern = r.measure.resampling_kernel
+                from_auc = None if kern is None else auc_transform(kern)
+                if from_auc is not None:  # a function of the AUC: by the rank sum
+                    auc = self._class_auc(W, c) if auc is None else auc
+                    values[r.key][:, c] = from_auc(auc)
+                    continue
                 if kern is not None:
                     slots = self._class_counts(W, c, "slot") if slots is None else slots
                     values[r.key][:, c] = kern(*slots)
