@@ -156,6 +156,10 @@ def compare_multiclass(
                for m, avg in items} for ev in evs]
     sampler = RowSampler(first._codes, first.n_classes, bool(stratified))
     base = first._weight
+    for evaluator in evaluators:  # the multiplicities come in the sampler's order
+        evaluator.in_order(sampler.order)
+    if base is not None and sampler.order is not None:
+        base = base[sampler.order]
     reps: list[dict[str, list[FloatArray]]] = [{k: [] for k in keys} for _ in evs]
     call = as_callback(progress, "paired bootstrap")
     done = 0

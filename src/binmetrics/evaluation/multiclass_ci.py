@@ -145,6 +145,13 @@ class _Evaluator(ColumnEvaluator):
             out[i] = np.average(vals, weights=wts if weighted else None)
         return out
 
+    def in_order(self, order: npt.NDArray[np.intp] | None) -> None:
+        super().in_order(order)
+        if order is not None:
+            assert not self._terms
+            self.codes = self.codes[order]
+            self.flat = self.flat[order]
+
     def prepare(self) -> None:
         super().prepare()
         for r in self.requests:

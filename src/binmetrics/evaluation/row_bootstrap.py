@@ -61,7 +61,12 @@ class RowSampler:
     The replicates come in streams (:meth:`streams`) of ``stream`` replicates (at least
     16; more for small n, up to a block's worth), each drawn by its own generator
     spawned from the seed, so that streams can run in parallel threads and the same
-    seed gives the same replicates whatever the number of threads."""
+    seed gives the same replicates whatever the number of threads.
+
+    :meth:`multiplicities` gives the rows in the sampler's order, ``order`` (class by
+    class when stratified, so each class's counts are one contiguous slice), or the
+    rows' own order when ``order`` is None; an evaluator reads them after
+    :meth:`ColumnEvaluator.in_order`."""
 
     def __init__(self, codes: npt.NDArray[np.intp], k: int, stratified: bool) -> None:
         self.n = int(codes.size)
@@ -71,8 +76,21 @@ class RowSampler:
             self.strata = [s for s in strata if s.size]
         else:
             self.strata = [np.arange(self.n)]
+        self.order: npt.NDArray[np.intp] | None = (
+            np.concatenate(self.strata) if len(self.strata) > 1 else None)
+        self._inverse: npt.NDArray[np.intp] | None = None
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n, 1))
         self.stream = max(_STREAM, self.block)
+
+    def positions(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """Where ``rows`` (of the data) are in the sampler's order."""
+        if self.order is None:
+            return rows
+        if self._inverse is None:
+            inverse = np.empty(self.n, dtype=np.intp)
+            inverse[self.order] = np.arange(self.n)
+            self._inverse = inverse
+        return self._inverse[rows]
 
     def streams(self, random_state: Any,
                 n_resamples: int) -> list[tuple[np.random.Generator, int]]:
@@ -105,21 +123,19 @@ class RowSampler:
 
     def multiplicities(self, rng: np.random.Generator,
                        n_resamples: int) -> Iterator[FloatArray]:
-        """(replicates, n) matrices: how often each replicate draws each row (the draws
-        of :meth:`indices`, counted class by class: small bincounts, no gather)."""
+        """(replicates, n) matrices: how often each replicate draws each row, the rows
+        in the sampler's ``order`` (the draws of :meth:`indices`, counted class by
+        class into contiguous slices: small bincounts, no gather, no scatter)."""
         done = 0
         while done < n_resamples:
             b = min(self.block, n_resamples - done)
             out = np.empty((b, self.n), dtype=np.float64)
+            start = 0
             for s in self.strata:
                 local = rng.integers(0, s.size, size=(b, s.size), dtype=np.intp)
-                whole = s.size == self.n
                 for i in range(b):
-                    counts = np.bincount(local[i], minlength=s.size)
-                    if whole:
-                        out[i] = counts
-                    else:
-                        out[i, s] = counts
+                    out[i, start:start + s.size] = np.bincount(local[i], minlength=s.size)
+                start += s.size
             yield out
             done += b
 
@@ -202,7 +218,7 @@ class ColumnEvaluator:
             self._auc_keys[c] = (pos_rows, q[g[pos_rows]].astype(np.intp), slot, idx.size)
         return self._auc_keys[c]
 
-    def _class_auc(self, W: FloatArray, c: int) -> FloatArray:
+    def _class_auc(self, W: FloatArray, c: int, total: FloatArray) -> FloatArray:
         r"""The one-vs-rest AUC of class c in each replicate of ``W``, by the rank sum
         (Mann-Whitney): :math:`U = \sum_{j \in neg} m_j (A_j + T_j / 2)` with
         :math:`A_j` the multiplicities of the positives above row j's score and
@@ -210,7 +226,8 @@ class ColumnEvaluator:
         group and their cumulative sums are short (one per positive group); each row
         then reads its :math:`A_j + T_j / 2` from that table, so a replicate is one
         pass over the rows (the count-matrix kernel bins every row first). Equals
-        :func:`~binmetrics.measures.kernels.auc_kernel` on the replicate's table."""
+        :func:`~binmetrics.measures.kernels.auc_kernel` on the replicate's table
+        (``total``: each replicate's sum of weights, P + N)."""
         pos_rows, pos_q, slot, Q = self._class_auc_keys(c)
         b = W.shape[0]
         out = np.full(b, np.nan)
@@ -222,10 +239,19 @@ class ColumnEvaluator:
             np.cumsum(pc, out=table[2:2 * Q + 1:2])  # slot 2q: the positives above
             table[1:2 * Q:2] = table[0:2 * Q - 1:2] + 0.5 * pc  # 2q + 1: and half the tied
             P = table[2 * Q]
-            N = W[i].sum() - P
+            N = total[i] - P
             U = float(np.einsum("i,i->", W[i], np.take(table, slot)))  # no BLAS threads
             out[i] = U / (P * N) if P > 0 and N > 0 else np.nan
         return out
+
+    def in_order(self, order: npt.NDArray[np.intp] | None) -> None:
+        """Read the row weights of :meth:`evaluate` in ``order`` (a sampler's; None: the
+        rows' own): the per-row arrays are permuted once, before anything is found."""
+        if order is None:
+            return
+        assert not (self._groups or self._slots or self._auc_keys or self._micro)
+        self.proba = self.proba[order]
+        self.positive = self.positive[order]
 
     def prepare(self) -> None:
         """Find what the requests read (each class's groups or slots, the pooled table)
@@ -291,6 +317,7 @@ class ColumnEvaluator:
                            out: dict[str, FloatArray]) -> None:
         b = W.shape[0]
         values = {r.key: np.full((b, self.k), np.nan) for r in reqs}
+        total: FloatArray | None = None
         for c in range(self.k):
             tables: list[CountTable] | None = None
             slots: tuple[FloatArray, FloatArray] | None = None
@@ -299,7 +326,8 @@ class ColumnEvaluator:
                 kern = r.measure.resampling_kernel
                 from_auc = None if kern is None else auc_transform(kern)
                 if from_auc is not None:  # a function of the AUC: by the rank sum
-                    auc = self._class_auc(W, c) if auc is None else auc
+                    total = W.sum(axis=1) if total is None else total
+                    auc = self._class_auc(W, c, total) if auc is None else auc
                     values[r.key][:, c] = from_auc(auc)
                     continue
                 if kern is not None:
@@ -485,6 +513,9 @@ def run_bootstrap(ev: ColumnEvaluator, sampler: RowSampler, weight: FloatArray |
                         what="one per measure and class")
     seed = check_random_state(random_state)
     base = np.ones(sampler.n) if weight is None else weight
+    if sampler.order is not None:  # the multiplicities' order
+        ev.in_order(sampler.order)
+        base = base[sampler.order]
     call = as_callback(progress, "bootstrap")
     ev.prepare()
     streams = sampler.streams(seed, B)
@@ -549,7 +580,7 @@ class _Jackknife:
             for start in range(0, every.size, b):
                 chunk = every[start:start + b]
                 W = np.tile(self.base, (chunk.size, 1))
-                W[np.arange(chunk.size), chunk] = 0.0
+                W[np.arange(chunk.size), self.sampler.positions(chunk)] = 0.0
                 parts.append(self.ev.evaluate(W))
             self._values = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
         return self._values
