@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.backends import THREAD_ROWS, thread_imap
+from binmetrics.backends import THREAD_ROWS, thread_imap, thread_map
 from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
@@ -255,7 +255,9 @@ class ColumnEvaluator:
 
     def prepare(self) -> None:
         """Find what the requests read (each class's groups or slots, the pooled table)
-        before the threads of :func:`run_bootstrap` share this evaluator."""
+        before the threads of :func:`run_bootstrap` share this evaluator; the classes'
+        (a sort each) in threads too."""
+        finds: list[Callable[[int], Any]] = []
         for r in self.requests:
             if r.measure.family == "confusion":
                 continue
@@ -263,13 +265,14 @@ class ColumnEvaluator:
                 self._micro_groups()
             elif r.average in ("per_class", "macro", "weighted"):
                 kern = r.measure.resampling_kernel
-                for c in range(self.k):
-                    if kern is not None and auc_transform(kern) is not None:
-                        self._class_auc_keys(c)
-                    elif kern is not None:
-                        self._class_slots(c)
-                    else:
-                        self._class_groups(c)
+                if kern is not None and auc_transform(kern) is not None:
+                    finds.append(self._class_auc_keys)
+                elif kern is not None:
+                    finds.append(self._class_slots)
+                else:
+                    finds.append(self._class_groups)
+        for find in dict.fromkeys(finds):
+            thread_map(find, range(self.k), parallel=self.proba.shape[0] >= THREAD_ROWS)
 
     def _micro_groups(self) -> tuple[CountTable, npt.NDArray[np.intp], int]:
         if self._micro is None:
