@@ -15,8 +15,11 @@ re-sorting anything:
 * class c's one-vs-rest :class:`~binmetrics.table.CountTable` (score = probability of
   c) keeps its sorted distinct scores; the replicate's positive and negative counts at
   each score are the multiplicities of the rows there, summed (each row's score group is
-  found once). Measures with a resampling kernel (AUC, Gini, KS, ...) run on the block's
-  count matrices; the others on the replicate tables;
+  found once). The AUC and the measures that are a function of it (Gini) are the rank
+  sum: each negative row reads the multiplicities of the positives above it (and half
+  of those tied) from the cumulative counts of the positive groups, one pass over the
+  rows; the other measures with a resampling kernel (KS, ...) run on the block's count
+  matrices; the rest on the replicate tables;
 * Hand & Till's M takes :math:`\hat A(a \mid b)` from class a's table with class b's
   rows as negatives;
 * the natively multiclass measures (accuracy, MCC, kappa, ...) run on the rows with the
@@ -376,7 +379,8 @@ class MulticlassInferenceMethods:
             Redraw each class's rows separately (every replicate keeps the class sizes);
             False redraws n rows from all rows.
         random_state : seed, Generator or None
-            Same seed, same replicates (:meth:`bootstrap_indices`).
+            Same seed, same replicates (:meth:`bootstrap_indices`), whatever the
+            number of threads that draw them (see the module docstring).
         **params : the measure's parameters.
 
         Returns
