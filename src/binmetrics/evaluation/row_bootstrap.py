@@ -24,6 +24,7 @@ from binmetrics.exceptions import (
     warn_at_user,
 )
 from binmetrics.formatting import Tabular
+from binmetrics.inference._replicates import replicate_streams
 from binmetrics.inference.replicate_intervals import (
     interval_from_replicates,
     jackknife_acceleration,
@@ -96,12 +97,10 @@ class RowSampler:
                 n_resamples: int) -> list[tuple[np.random.Generator, int]]:
         """(generator, replicates) of each stream: the replicates in order, stream j
         drawn by the j-th child of a seed sequence whose entropy is drawn from
-        ``random_state`` (an integer, a Generator, ...: one draw from it)."""
-        root = np.random.default_rng(random_state)
-        entropy = root.integers(0, 2**63, size=4, dtype=np.int64).tolist()
-        sizes = [min(self.stream, n_resamples - s) for s in range(0, n_resamples, self.stream)]
-        children = np.random.SeedSequence(entropy).spawn(len(sizes))
-        return [(np.random.default_rng(c), b) for c, b in zip(children, sizes, strict=True)]
+        ``random_state`` (an integer, a Generator, ...: one draw from it), as the binary
+        bootstrap's streams (:func:`binmetrics.inference._replicates.replicate_streams`)."""
+        return replicate_streams(np.random.default_rng(random_state), n_resamples,
+                                 self.stream)
 
     def indices(self, rng: np.random.Generator, n_resamples: int) -> Iterator[npt.NDArray[np.intp]]:
         """(replicates, n) matrices of the rows each replicate draws (class by class)."""
