@@ -52,7 +52,8 @@ def test_page_shows_the_numbers_of_ci_table_on_the_same_seed(how: str) -> None:
         got = _cells(page, css)
         assert len(got) == len(rows) > 0
         for cells, (_, row) in zip(got, rows.iterrows(), strict=True):
-            assert [c[1] for c in cells[:2]] == [row.measure, str(row[key])]
+            shown = str(int(row[key])) if key == "class" else row[key]  # 0.0 is class 0
+            assert [c[1] for c in cells[:2]] == [row.measure, shown]
             values = [float(c[0]) for c in cells[2:6]]
             assert values == [row.estimate, row.low, row.high, row.n_undefined]
             assert cells[6][1] == f"{row.level:g}" and cells[7][1] == row.ci_method

@@ -257,10 +257,11 @@ class MulticlassViews(MulticlassSource):
         averaged = table[table["class"].isna()]
         per_class = table[table["class"].notna()]
         parts = ["<h2>Intervals</h2>", f"<p>{html.escape(note)}</p>",
-                 _interval_rows(averaged, ["measure", "average"], "bm-intervals")]
+                 _interval_rows(averaged, ["measure", "average"], "bm-intervals", [])]
         if len(per_class):
             parts += ["<h3>Per class (one-vs-rest)</h3>",
-                      _interval_rows(per_class, ["measure", "class"], "bm-intervals-per-class")]
+                      _interval_rows(per_class, ["measure", "class"], "bm-intervals-per-class",
+                                     list(self.classes))]
         return "\n".join(parts)
 
 
@@ -268,16 +269,19 @@ class MulticlassViews(MulticlassSource):
 _INTERVAL_COLUMNS = ("estimate", "low", "high", "n_undefined")
 
 
-def _interval_rows(frame: pd.DataFrame, keys: list[str], css: str) -> str:
+def _interval_rows(frame: pd.DataFrame, keys: list[str], css: str,
+                   classes: list[Any]) -> str:
     """An HTML table of ``ci_table`` rows: the key columns, then estimate, low, high and
     the NaN replicates, each number shown to 6 digits with its exact value in
-    ``data-value``."""
+    ``data-value``; a class as its label (the frame's column may hold 0.0 for 0)."""
+    label = {c: c for c in classes}
     head = "".join(f"<th>{html.escape(c)}</th>"
                    for c in (*keys, *_INTERVAL_COLUMNS, "level", "ci_method"))
     body = []
     for d in frame.to_dict("records"):
-        cells = "".join(f'<td style="text-align:left">{html.escape(str(d[c]))}</td>'
-                        for c in keys)
+        cells = "".join(
+            f'<td style="text-align:left">{html.escape(str(label.get(d[c], d[c])))}</td>'
+            for c in keys)
         for c in _INTERVAL_COLUMNS:
             v = float(d[c])
             exact, shown = ((repr(v), format_number(v, digits=6)) if c != "n_undefined"
