@@ -134,7 +134,8 @@ def report(
         :func:`~binmetrics.evaluate_by` result is the model "overall" (all its rows) and
         the ``grouped`` of the Groups section. A multiclass evaluation gives the page of
         :meth:`~binmetrics.evaluation.multiclass.MulticlassEvaluation.to_html` (its
-        classification report, confusion matrix and measures; the other options do
+        classification report, confusion matrix and measures, and with ``ci`` the
+        intervals of its ``ci_table``, averaged and per class; the other options do
         not apply).
     path : path, optional
         Also write the HTML there, atomically (a temporary file in the same folder,
@@ -215,7 +216,7 @@ def report(
     from binmetrics.evaluation.multiclass import MulticlassEvaluation
 
     if isinstance(models, MulticlassEvaluation):  # its classification report and measures
-        page = models.to_html(title)
+        page = models.to_html(title, ci=ci)
         if path is not None:
             write_text(check_writable(path), page)
         return page
