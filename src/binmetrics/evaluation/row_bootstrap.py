@@ -24,13 +24,12 @@ from binmetrics.exceptions import (
     warn_at_user,
 )
 from binmetrics.formatting import Tabular
-from binmetrics.inference._replicates import replicate_streams
 from binmetrics.inference.replicate_intervals import (
     interval_from_replicates,
     jackknife_acceleration,
     replicate_table,
 )
-from binmetrics.inference.resampling import BootstrapInterval
+from binmetrics.inference.resampling import BootstrapInterval, replicate_streams
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import auc_transform
 from binmetrics.progress import as_callback

@@ -89,6 +89,7 @@ from binmetrics.inference._replicates import (
     _report_undefined_replicates,
     _Target,
     _targets,
+    replicate_streams,
 )
 from binmetrics.inference.intervals import Interval
 from binmetrics.measures import Measure, get_measure
@@ -116,6 +117,7 @@ __all__ = [
     "permutation_pvalue",
     "permutation_tables",
     "permutation_test",
+    "replicate_streams",
 ]
 
 IntervalKind = Literal["percentile", "basic", "bca"]
