@@ -423,5 +423,5 @@ def confusion_matrix_data(models: Models, *, threshold: float | None = None,
                      heatmap=Heatmap(share, texts, labels, labels, cmap), legend=None)
 
 
-# the per-case kind (Berrar Fig. 8b) is declared after the kinds above
-from binmetrics.evaluation import chart_cases  # noqa: E402, F401
+# the per-case kind (Berrar Fig. 8b) and the chosen cut's are declared after the kinds above
+from binmetrics.evaluation import chart_cases, chart_thresholds  # noqa: E402, F401

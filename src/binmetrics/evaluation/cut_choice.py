@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.exceptions import undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.measures import get_measure
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from binmetrics.inference.intervals import Interval
 
 __all__ = ["BestThreshold", "Constraint", "all_cuts", "choose_cuts", "cut_threshold",
-           "infeasible_reason", "parse_constraints"]
+           "feasible_cuts", "infeasible_reason", "parse_constraints"]
 
 #: the comparison operators of a constraint
 _OPERATORS = {">=": np.greater_equal, "<=": np.less_equal,
@@ -44,13 +45,16 @@ class Constraint:
         with np.errstate(invalid="ignore"):
             return np.asarray(_OPERATORS[self.op](values, self.bound))
 
-    def __str__(self) -> str:
-        return f"{self.measure} {self.op} {self.bound:g}"
+    def __str__(self) -> str:  # the bound as short as it reads back exactly
+        short = f"{self.bound:g}"
+        bound = short if float(short) == self.bound else repr(self.bound)
+        return f"{self.measure} {self.op} {bound}"
 
 
 def parse_constraints(subject_to: Any) -> tuple[Constraint, ...]:
     """``subject_to`` as constraints: a mapping ``{"ppv": (">=", 0.9), ...}``, or text
-    ``"ppv>=0.9"`` (one, or several in a list or joined by commas).
+    ``"ppv>=0.9"`` (one, or several in a list or joined by commas), or
+    :class:`Constraint` objects (a list of them and of texts).
 
     Each measure must be a confusion measure (one that depends on the cut), each
     operator one of ``>=``, ``<=``, ``>``, ``<``, each bound inside the measure's range.
@@ -71,6 +75,9 @@ def parse_constraints(subject_to: Any) -> tuple[Constraint, ...]:
         items = list(subject_to.items())
     elif isinstance(subject_to, (list, tuple)):
         for text in subject_to:
+            if isinstance(text, Constraint):
+                items.append((text.measure, (text.op, text.bound)))
+                continue
             found = _TEXT.match(str(text))
             if found is None:
                 raise ValueError(f"cannot read the constraint {text!r}: write it as "
@@ -113,6 +120,29 @@ def all_cuts(table: CountTable) -> Confusion:
         return table.cuts()
     tp, fp = table.tp, table.fp
     return Confusion(tp=tp, fp=fp, fn=float(table.P) - tp, tn=float(table.N) - fp)
+
+
+def feasible_cuts(table: CountTable, constraints: tuple[Constraint, ...]
+                  ) -> npt.NDArray[np.bool_]:
+    """Where every constraint holds, over the cuts (length ``n_distinct + 1``; cut k's
+    threshold is ``table.thresholds()[k]``): the cuts ``best_threshold(subject_to=...)``
+    chooses among. A cut where a constrained measure is undefined does not meet it;
+    without constraints every cut is feasible.
+
+    Examples
+    --------
+    >>> t = CountTable.from_arrays([1, 1, 0, 1, 0, 0], [.9, .8, .7, .6, .5, .4])
+    >>> feasible_cuts(t, parse_constraints("ppv>=0.7, tpr>=0.5")).tolist()
+    [False, False, True, False, True, False, False]
+    """
+    ok = np.ones(table.n_distinct + 1, dtype=bool)
+    if not constraints:
+        return ok
+    cuts = all_cuts(table)
+    with undefined_policy("ignore"):
+        for c in constraints:
+            ok &= c.holds(np.asarray(get_measure(c.measure).func(cuts), dtype=np.float64))
+    return ok
 
 
 def cut_threshold(table: CountTable, k: int) -> float:
@@ -164,6 +194,7 @@ class BestThreshold(Tabular):
         on the data; ``corrected_value`` is ``value - optimism`` (Harrell, *Regression
         Modeling Strategies*, 2nd ed., §5.3.5; Efron & Tibshirani 1993, §17.6).
     n_resamples, n_undefined : replicates drawn, and those with no feasible cut.
+    params : the measure's parameters (``{"beta": 2.0}``; None for pROC's criteria).
     """
 
     measure: str
@@ -182,6 +213,8 @@ class BestThreshold(Tabular):
     pos_label: Any = field(default=1, repr=False)
     higher_is_positive: bool = field(default=True, repr=False)
     threshold_replicates: FloatArray | None = field(default=None, repr=False)
+    #: the measure's parameters (``beta=2``...); None for pROC's criteria
+    params: Mapping[str, Any] | None = field(default=None, repr=False)
 
     def to_frame(self) -> pd.DataFrame:
         """One row: measure, threshold, value, the counts, the constraints and (with

@@ -138,7 +138,7 @@ class ThresholdMethods:
         k = int(choose_cuts(values, ok, m.direction))
         shown = tuple(str(c) for c in constraints)
         common = {"subject_to": shown, "pos_label": self.pos_label,
-                  "higher_is_positive": self.higher_is_positive}
+                  "higher_is_positive": self.higher_is_positive, "params": p}
         if k < 0:
             if constraints and not ok.any():
                 reason = infeasible_reason(constraints, limits,
