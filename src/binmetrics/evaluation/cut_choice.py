@@ -17,7 +17,12 @@ import numpy.typing as npt
 from binmetrics.exceptions import undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.measures import Measure, get_measure
-from binmetrics.measures.cut_scan import cut_blocks, first_change, monotone_along_cuts
+from binmetrics.measures.cut_scan import (
+    cut_blocks,
+    first_change,
+    ignores_fp,
+    monotone_along_cuts,
+)
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 
 if TYPE_CHECKING:
@@ -218,9 +223,12 @@ def best_cut(table: CountTable, m: Measure, params: Mapping[str, Any],
 
 
 def keeps_on_fewer_fp(con: Constraint) -> bool:
-    """Whether a cut meeting ``con`` still meets it with fewer false positives (its
-    measure declared ``monotone_in_fp``, bounded from the side it improves on)."""
+    """Whether a cut meeting ``con`` still meets it with fewer false positives: its
+    measure does not depend on them (:func:`~binmetrics.measures.cut_scan.ignores_fp`),
+    or is declared ``monotone_in_fp`` and bounded from the side it improves on."""
     cm = get_measure(con.measure)
+    if ignores_fp(cm):  # the same at every cut with the same TP (TPR, FNR): any bound
+        return True
     if not cm.monotone_in_fp:
         return False
     return (con.op in (">=", ">")) if cm.direction > 0 else (con.op in ("<=", "<"))

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from binmetrics.measures.registry import Measure
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
 
-__all__ = ["cut_blocks", "first_change", "monotone_along_cuts"]
+__all__ = ["cut_blocks", "first_change", "ignores_fp", "monotone_along_cuts"]
 
 #: cuts per block of a scan (at most :data:`~binmetrics.table.counts.CHUNK`, which tests
 #: shrink): a block's few temporaries stay in the core's cache (measured at n = 1e7:
@@ -160,6 +160,26 @@ def monotone_along_cuts(m: Measure) -> int:
     if m.id not in _MONOTONE:
         _MONOTONE[m.id] = _probe(m)
     return _MONOTONE[m.id]
+
+
+def ignores_fp(m: Measure) -> bool:
+    """Whether the confusion measure ``m`` is the same at every cut with the same TP (the
+    TPR, the FNR): a proportion whose successes and trials stay the same when a negative
+    crosses the cut, read from the registry's ``proportion`` as
+    :func:`monotone_along_cuts` reads it.
+
+    Examples
+    --------
+    >>> from binmetrics.measures import get_measure
+    >>> [ignores_fp(get_measure(m)) for m in ("tpr", "fnr", "tnr", "ppv")]
+    [True, True, False, False]
+    """
+    if m.family != "confusion" or m.proportion is None:
+        return False
+    base = Confusion(tp=3.0, fp=4.0, fn=5.0, tn=6.0)
+    one_neg = Confusion(tp=3.0, fp=5.0, fn=5.0, tn=5.0)
+    return bool(tuple(map(float, m.proportion(base))) ==
+                tuple(map(float, m.proportion(one_neg))))
 
 
 def _probe(m: Measure) -> int:
