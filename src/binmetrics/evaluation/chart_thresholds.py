@@ -1,7 +1,7 @@
 """The plot kind of a chosen cut: the measure ``best_threshold`` optimises and the measures
 it is constrained by, against the threshold, with the cuts where every constraint holds
-shaded and the chosen cut marked. Declared after the built-in kinds of
-:mod:`~binmetrics.evaluation.chart_data`, which imports this module; the HTML report's
+shaded and the chosen cut marked. Registered after the built-in kinds by
+:mod:`~binmetrics.evaluation.chart_data` (from :data:`KIND`); the HTML report's
 "Chosen thresholds" section draws the same numbers
 (:mod:`binmetrics.display.report_thresholds`).
 
@@ -27,11 +27,10 @@ from binmetrics.curves import ThresholdCurves
 from binmetrics.curves.core import threshold_axis
 from binmetrics.evaluation.chart_inputs import FloatArray, Models, rule_label
 from binmetrics.evaluation.cut_choice import feasible_cuts, parse_constraints
-from binmetrics.evaluation.plot_kinds import register_plot_kind
 from binmetrics.exceptions import undefined_policy
 from binmetrics.measures import get_measure
 
-__all__ = ["REGION_LABEL", "best_threshold_data", "cut_spans"]
+__all__ = ["KIND", "REGION_LABEL", "best_threshold_data", "cut_spans"]
 
 #: the legend entry of the shaded region
 REGION_LABEL = "where the constraints hold"
@@ -64,11 +63,17 @@ def _band(start: float, stop: float, low: float, high: float, label: str,
                   "band", extra={"alpha": 0.15, "zorder": 0})
 
 
-@register_plot_kind("best_threshold", title="the chosen cut and where the constraints hold",
-                    description="the measure best_threshold optimises and its constraints' "
-                                "measures against the threshold, the cuts meeting every "
-                                "constraint shaded and the chosen cut marked",
-                    needs_both_classes=True, in_report=False)
+#: the declaration of the plot kind ``"best_threshold"``, which
+#: :mod:`~binmetrics.evaluation.chart_data` registers after the built-in kinds (so the
+#: kinds keep their order whichever module is imported first)
+KIND: dict[str, Any] = {
+    "title": "the chosen cut and where the constraints hold",
+    "description": "the measure best_threshold optimises and its constraints' measures "
+                   "against the threshold, the cuts meeting every constraint shaded and "
+                   "the chosen cut marked",
+    "needs_both_classes": True, "in_report": False}
+
+
 def best_threshold_data(models: Models, *, measure: str = "informedness",
                         subject_to: Any = None, **params: Any) -> ChartData:
     """Each model's ``measure`` (solid) and each constrained measure (dashed, with its

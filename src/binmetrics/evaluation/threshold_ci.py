@@ -46,11 +46,11 @@ from binmetrics.exceptions import (
 )
 from binmetrics.inference.cut_blocks import bootstrap_positive_cuts, positive_cuts
 from binmetrics.inference.intervals import Interval
-from binmetrics.inference.refit import _seed_sequence
 from binmetrics.inference.resampling import bootstrap_count_blocks, quantiles
 from binmetrics.measures import Measure, get_measure
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
-from binmetrics.validation import check_level, check_random_state, check_resamples
+from binmetrics.validation import check_level, check_resamples
+from binmetrics.validation.arguments import seed_sequence
 
 if TYPE_CHECKING:
     from binmetrics.evaluation.cut_choice import BestThreshold, Constraint
@@ -101,11 +101,8 @@ def replicate_chunks(n_resamples: int, random_state: Any
     [50, 50, 20]
     """
     B = check_resamples(n_resamples)
-    seed = check_random_state(random_state)
-    if isinstance(seed, np.random.BitGenerator):
-        seed = np.random.Generator(seed)
     sizes = [min(CHUNK_REPLICATES, B - a) for a in range(0, B, CHUNK_REPLICATES)]
-    children = _seed_sequence(seed).spawn(len(sizes))
+    children = seed_sequence(random_state).spawn(len(sizes))
     return [(size, np.random.default_rng(child))
             for size, child in zip(sizes, children, strict=True)]
 
