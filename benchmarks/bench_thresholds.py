@@ -16,8 +16,7 @@
     random_state=0)``. Target: under 10 s with B = 2000 on 2 cores. The baseline, in
     the same run: the same call scanning every cut of every replicate (the path of a
     measure not declared ``monotone_in_fp``), with ``--ci-baseline-resamples`` replicates
-    (default B), compared per replicate; ``--ci-threads 1 2`` times the call with each
-    number of threads (the replicates are checked equal).
+    (default B), compared per replicate.
 """
 
 from __future__ import annotations
@@ -47,8 +46,6 @@ def main() -> None:
     ap.add_argument("--ci-baseline-resamples", type=int, default=None)
     ap.add_argument("--skip-cuts", action="store_true", help="only part (b)")
     ap.add_argument("--skip-ci", action="store_true", help="only part (a)")
-    ap.add_argument("--ci-threads", type=int, nargs="+", default=[threshold_ci.THREADS],
-                    help="time part (b) with each number of threads (same replicates)")
     args = ap.parse_args()
     print(machine())
     if not args.skip_cuts:
@@ -108,27 +105,17 @@ def part_b(args: argparse.Namespace) -> None:
     base_b = args.ci_baseline_resamples or args.resamples
     print(f"(b) n = {args.n_ci:.0e}: best_threshold('f1', ci=True, "
           f"n_resamples={args.resamples}); baseline: every cut, {base_b} replicates")
-    print("| scores | threads | time | per replicate | every cut, per replicate | ratio "
-          "| threshold |\n|---|---|---|---|---|---|---|")
-    default = threshold_ci.THREADS
+    print("| scores | time | per replicate | every cut, per replicate | ratio | threshold |")
+    print("|---|---|---|---|---|---|")
     for name in args.data:
         ev = bm.evaluate(y, scores[name])
         _ci(ev, 2, every_cut=False)  # warm: imports, the cumulative sums of the data
         base, _ = _ci(ev, base_b, every_cut=True)
-        per_base = base / base_b
-        seen = []
-        for threads in args.ci_threads:
-            threshold_ci.THREADS = threads
-            try:
-                took, best = _ci(ev, args.resamples, every_cut=False)
-            finally:
-                threshold_ci.THREADS = default
-            seen.append(best.threshold_replicates)
-            per = took / args.resamples
-            print(f"| {name} | {threads} | {took:.2f} s | {1e3 * per:.1f} ms | "
-                  f"{1e3 * per_base:.1f} ms | {per / per_base:.2f} | {best.threshold:.4g} "
-                  f"[{best.threshold_ci.low:.4g}, {best.threshold_ci.high:.4g}] |")
-        assert all(np.array_equal(a, seen[0], equal_nan=True) for a in seen)  # same draws
+        took, best = _ci(ev, args.resamples, every_cut=False)
+        per, per_base = took / args.resamples, base / base_b
+        print(f"| {name} | {took:.2f} s | {1e3 * per:.1f} ms | {1e3 * per_base:.1f} ms | "
+              f"{per / per_base:.2f} | {best.threshold:.4g} [{best.threshold_ci.low:.4g}, "
+              f"{best.threshold_ci.high:.4g}] |")
 
 
 if __name__ == "__main__":

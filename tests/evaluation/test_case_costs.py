@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics.evaluation.threshold_ci import replicate_chunks
 from binmetrics.inference.resampling import bootstrap_tables
 
 
@@ -73,8 +72,7 @@ def test_bootstrap_replicates_carry_the_costs_of_the_cases_they_draw():
     ev = bm.evaluate(y, s, case_cost_fp=a, case_cost_fn=b)
     best = ev.best_threshold("expected_cost", ci=True, n_resamples=40, random_state=1)
     expected = [bm.Evaluation(t).best_threshold("expected_cost").threshold
-                for size, rng in replicate_chunks(40, 1)  # the same draws, chunk by chunk
-                for t in bootstrap_tables(ev.table, size, random_state=rng)]
+                for t in bootstrap_tables(ev.table, 40, random_state=1)]
     np.testing.assert_array_equal(best.threshold_replicates, expected)
     # each replicate table's expected cost is the direct sum over the cases drawn
     t = next(iter(bootstrap_tables(ev.table, 1, random_state=2)))

@@ -11,8 +11,6 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics.evaluation import threshold_ci
-from binmetrics.evaluation.threshold_ci import replicate_chunks
 from binmetrics.exceptions import UndefinedMeasureWarning
 from binmetrics.inference.resampling import bootstrap_tables, quantiles
 
@@ -41,11 +39,7 @@ def test_replicate_choices_equal_best_threshold_on_each_replicate(measure, subje
         best = ev.best_threshold(measure, subject_to=subject_to, ci=True, n_resamples=B,
                                  random_state=3, **params)
         expected_th, expected_v, opt = [], [], []
-        # the same draws: each chunk of replicates from its generator spawned from the seed
-        tables = [t for size, rng in replicate_chunks(B, 3)
-                  for t in bootstrap_tables(ev.table, size, random_state=rng)]
-        assert len(tables) == B and len(replicate_chunks(B, 3)) == 2
-        for t in tables:
+        for t in bootstrap_tables(ev.table, B, random_state=3):
             rep = bm.Evaluation(t).best_threshold(measure, subject_to=subject_to, **params)
             expected_th.append(rep.threshold)
             expected_v.append(rep.value)
@@ -95,31 +89,5 @@ def test_replicates_without_a_feasible_cut_are_counted_and_warned():
     top = float(np.nanmax(ev.threshold_curves().measure("ppv")[1:]))
     with pytest.warns(UndefinedMeasureWarning, match="bootstrap replicates"):
         best = ev.best_threshold("tpr", subject_to={"ppv": (">=", top)}, ci=True,
-                                 n_resamples=100, random_state=3)  # 2 replicates miss
+                                 n_resamples=100, random_state=0)
     assert best.feasible and best.n_undefined > 0
-
-
-@pytest.mark.parametrize(("measure", "subject_to"), [("f1", None),
-                                                     ("optimized_precision", None)])
-def test_same_seed_same_replicates_with_any_number_of_threads(measure, subject_to,
-                                                              monkeypatch):
-    """Chunks are drawn from generators spawned from the seed: one thread or several,
-    the same replicates in the same order (positive cuts, and every cut)."""
-    y, s, _ = _rows(2)
-    ev = bm.evaluate(y, s)
-    runs = []
-    for threads in (1, 2, 3):
-        monkeypatch.setattr(threshold_ci, "THREADS", threads)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMeasureWarning)
-            runs.append(ev.best_threshold(measure, subject_to=subject_to, ci=True,
-                                          n_resamples=170, random_state=5))
-    for other in runs[1:]:
-        np.testing.assert_array_equal(other.threshold_replicates, runs[0].threshold_replicates)
-        assert other.threshold_ci == runs[0].threshold_ci
-        assert other.value_ci == runs[0].value_ci and other.optimism == runs[0].optimism
-    gen = np.random.default_rng(9)  # a Generator seeds the chunks too, reproducibly
-    a = [rng.integers(1 << 30) for _, rng in replicate_chunks(120, gen)]
-    assert a != [rng.integers(1 << 30) for _, rng in replicate_chunks(120, gen)]
-    assert [rng.integers(1 << 30) for _, rng in replicate_chunks(120, np.random.default_rng(9))
-            ] == a

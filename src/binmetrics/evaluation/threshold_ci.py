@@ -19,18 +19,12 @@ without per-case costs, the replicates are summed only at the cuts ending at a s
 holding positives and those above the first such score
 (:mod:`binmetrics.inference.cut_blocks`): the same choices from the same draws, at a
 fraction of the cost (benchmarks/bench_thresholds.py).
-
-The replicates are drawn in chunks of :data:`CHUNK_REPLICATES`, each from its own
-generator spawned from ``random_state`` (:func:`replicate_chunks`), and scored in
-:data:`THREADS` threads (drawing the indices and counting them release the GIL): the
-same seed gives the same replicates whatever the number of threads.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -49,19 +43,12 @@ from binmetrics.inference.intervals import Interval
 from binmetrics.inference.resampling import bootstrap_count_blocks, quantiles
 from binmetrics.measures import Measure, get_measure
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
-from binmetrics.validation import check_level, check_resamples
-from binmetrics.validation.arguments import seed_sequence
+from binmetrics.validation import check_level
 
 if TYPE_CHECKING:
     from binmetrics.evaluation.cut_choice import BestThreshold, Constraint
 
-__all__ = ["CHUNK_REPLICATES", "THREADS", "bootstrap_choice", "replicate_chunks"]
-
-#: replicates per chunk: each chunk draws from its own generator spawned from the seed
-CHUNK_REPLICATES = 50
-#: threads that draw and score the chunks (NumPy's generators and ``np.bincount``
-#: release the GIL: 1.9x on 2 cores); any number gives the same replicates
-THREADS = 2
+__all__ = ["bootstrap_choice"]
 
 
 def _cumulative(counts: Any) -> FloatArray:
@@ -87,26 +74,6 @@ def _block_cuts(table: CountTable, pos: Any, neg: Any) -> Confusion:
     return Confusion(tp=tp, fp=fp, fn=tp[:, -1:] - tp, tn=fp[:, -1:] - fp, **costs)
 
 
-def replicate_chunks(n_resamples: int, random_state: Any
-                     ) -> list[tuple[int, np.random.Generator]]:
-    """The replicates in chunks of :data:`CHUNK_REPLICATES` (the last may be smaller),
-    each with its own generator spawned from ``random_state``
-    (``numpy.random.SeedSequence.spawn``): chunk i draws
-    ``bootstrap_tables(table, size_i, random_state=generator_i)``, whichever thread
-    scores it, so the same seed gives the same intervals with any number of threads.
-
-    Examples
-    --------
-    >>> [size for size, _ in replicate_chunks(120, 0)]
-    [50, 50, 20]
-    """
-    B = check_resamples(n_resamples)
-    sizes = [min(CHUNK_REPLICATES, B - a) for a in range(0, B, CHUNK_REPLICATES)]
-    children = seed_sequence(random_state).spawn(len(sizes))
-    return [(size, np.random.default_rng(child))
-            for size, child in zip(sizes, children, strict=True)]
-
-
 def _replicate_blocks(table: CountTable, m: Measure, constraints: tuple[Constraint, ...],
                       n_resamples: int,
                       random_state: Any) -> tuple[Any, npt.NDArray[np.intp] | None]:
@@ -128,37 +95,24 @@ def bootstrap_choice(table: CountTable, best: BestThreshold, m: Measure,
     """``best`` with the bootstrap of its choice (see the module docstring)."""
     lv = check_level(level)
     thresholds = table.thresholds()
-
-    def chunk(size: int, rng: np.random.Generator) -> tuple[FloatArray, FloatArray]:
-        """The cut chosen on each replicate of one chunk, and its value there."""
-        chosen: list[FloatArray] = []
-        on_rep: list[FloatArray] = []
-        blocks, cuts = _replicate_blocks(table, m, constraints, size, rng)
-        # in this thread: the policy and NumPy's error state are per thread
-        with undefined_policy("ignore"), np.errstate(divide="ignore", invalid="ignore"):
-            for c in blocks:
-                v = np.asarray(m.func(c, **params), dtype=np.float64)
-                ok = np.ones(v.shape, dtype=bool)
-                for con in constraints:
-                    ok &= con.holds(np.asarray(get_measure(con.measure).func(c),
-                                               dtype=np.float64))
-                ks = choose_cuts(v, ok, m.direction)
-                rows = np.arange(v.shape[0])
-                got = v[rows, np.maximum(ks, 0)]
-                if cuts is not None:  # the column's cut
-                    ks = np.where(ks >= 0, cuts[np.maximum(ks, 0)], -1)
-                chosen.append(np.where(ks >= 0, ks, -1).astype(np.float64))
-                on_rep.append(np.where(ks >= 0, got, np.nan))
-        return np.concatenate(chosen), np.concatenate(on_rep)
-
-    parts = replicate_chunks(n_resamples, random_state)
-    if THREADS > 1 and len(parts) > 1:  # the draws and counts release the GIL
-        with ThreadPoolExecutor(THREADS) as pool:
-            done = list(pool.map(lambda a: chunk(*a), parts))
-    else:
-        done = [chunk(*a) for a in parts]
-    ks_all = np.concatenate([d[0] for d in done]).astype(np.intp)
-    rep_values = np.concatenate([d[1] for d in done])
+    chosen: list[FloatArray] = []
+    on_rep: list[FloatArray] = []
+    blocks, cuts = _replicate_blocks(table, m, constraints, n_resamples, random_state)
+    with undefined_policy("ignore"), np.errstate(divide="ignore", invalid="ignore"):
+        for c in blocks:
+            v = np.asarray(m.func(c, **params), dtype=np.float64)
+            ok = np.ones(v.shape, dtype=bool)
+            for con in constraints:
+                ok &= con.holds(np.asarray(get_measure(con.measure).func(c), dtype=np.float64))
+            ks = choose_cuts(v, ok, m.direction)
+            rows = np.arange(v.shape[0])
+            got = v[rows, np.maximum(ks, 0)]
+            if cuts is not None:  # the column's cut
+                ks = np.where(ks >= 0, cuts[np.maximum(ks, 0)], -1)
+            chosen.append(np.where(ks >= 0, ks, -1).astype(np.float64))
+            on_rep.append(np.where(ks >= 0, got, np.nan))
+    ks_all = np.concatenate(chosen).astype(np.intp)
+    rep_values = np.concatenate(on_rep)
     defined = ks_all >= 0
     n_undefined = int(np.count_nonzero(~defined))
     if n_undefined and undefined != "ignore":

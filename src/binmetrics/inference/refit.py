@@ -53,7 +53,6 @@ from binmetrics.validation import (
     n_rows,
     take_rows,
 )
-from binmetrics.validation.arguments import seed_sequence
 
 __all__ = [
     "OOBBootstrapResult",
@@ -67,6 +66,22 @@ _RESPONSE_METHODS = ("predict_proba", "decision_function", "predict")
 
 
 # --- helpers ------------------------------------------------------------------------------
+def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
+    """A SeedSequence from anything ``numpy.random.default_rng`` accepts."""
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(random_state.integers(0, 2**63, size=4).tolist())
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.SeedSequence(random_state.randint(0, 2**31, size=4).tolist())
+    if random_state is None or isinstance(random_state, (int, np.integer)):
+        if isinstance(random_state, (int, np.integer)) and random_state < 0:
+            raise ValueError(f"random_state must be non-negative, got {random_state}")
+        return np.random.SeedSequence(None if random_state is None else int(random_state))
+    raise TypeError("random_state must be None, a non-negative int, a numpy Generator, "
+                    f"RandomState or SeedSequence; got {random_state!r}")
+
+
 def _unseeded(estimator: Any) -> dict[str, Any]:
     """The ``random_state`` parameters (nested ones too) the estimator leaves at None."""
     if not hasattr(estimator, "get_params"):
@@ -308,7 +323,7 @@ def refit_permutation_test(
     B = check_resamples(n_resamples)
     th = check_threshold(threshold)
     method = _check_response(response_method)
-    ss = seed_sequence(random_state)
+    ss = _seed_sequence(random_state)
     ytr = as_1d(y_train, "y_train")
     yte, pos = check_labels(y_test, pos_label)
     if n_rows(X_train, "X_train") != ytr.size:
@@ -512,7 +527,7 @@ def oob_bootstrap(
     lv = check_in_range(level, "level", 0.0, 1.0, low_open=True, high_open=True)
     th = check_threshold(threshold)
     method = _check_response(response_method)
-    ss = seed_sequence(random_state)
+    ss = _seed_sequence(random_state)
     y_raw = as_1d(y, "y")
     yb, pos = check_labels(y_raw, pos_label)
     if n_rows(X, "X") != yb.size:

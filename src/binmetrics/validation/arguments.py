@@ -39,30 +39,6 @@ def check_random_state(random_state: Any, name: str = "random_state") -> Any:
                     f"SeedSequence; got {random_state!r}")
 
 
-
-def seed_sequence(random_state: Any) -> np.random.SeedSequence:
-    """A SeedSequence from anything ``numpy.random.default_rng`` accepts (and a
-    RandomState), to spawn independent generators from: an integer or None seeds it, a
-    Generator or RandomState gives four draws of its own (so passing the same generator
-    twice gives different sequences).
-
-    Examples
-    --------
-    >>> a, b = (seed_sequence(3).spawn(2)[1].generate_state(1) for _ in range(2))
-    >>> bool(a == b)
-    True
-    """
-    random_state = check_random_state(random_state)
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, np.random.BitGenerator):
-        random_state = np.random.Generator(random_state)
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(random_state.integers(0, 2**63, size=4).tolist())
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.SeedSequence(random_state.randint(0, 2**31, size=4).tolist())
-    return np.random.SeedSequence(None if random_state is None else int(random_state))
-
 def check_threshold(threshold: Any) -> float:
     """A real threshold (inf allowed: +inf predicts nothing positive, -inf everything)."""
     try:
