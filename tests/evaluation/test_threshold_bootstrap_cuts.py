@@ -56,6 +56,7 @@ def _choose(ev, measure, subject_to, params, monkeypatch, *, fast: bool):
     ("accuracy", {"fpr": ("<=", 0.3)}, {}),
     ("tpr", {"ppv": (">=", 0.6), "tnr": (">", 0.5)}, {}),
     ("expected_cost", None, {"cost_fp": 1.0, "cost_fn": 6.0}),
+    ("f1", {"tpr": ("<=", 0.8), "fnr": (">=", 0.1)}, {}),  # the same at every cut of a TP
 ])
 def test_positive_cuts_choose_as_every_cut(measure, subject_to, params, ties, monkeypatch):
     ev = _ev(ties)
@@ -68,7 +69,7 @@ def test_positive_cuts_choose_as_every_cut(measure, subject_to, params, ties, mo
 
 
 @pytest.mark.parametrize(("measure", "subject_to"), [
-    ("f1", {"tpr": ("<=", 0.8)}),  # fewer false positives do not keep tpr <= 0.8 ... met
+    ("f1", {"tnr": ("<=", 0.8)}),  # fewer false positives do not keep tnr <= 0.8 met
     ("optimized_precision", None),  # not declared
 ])
 def test_other_choices_scan_every_cut(measure, subject_to, monkeypatch):

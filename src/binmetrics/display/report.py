@@ -252,6 +252,7 @@ def report(
                              f"{', '.join(map(repr, names))}")
     out_path = check_writable(path) if path is not None else None
     flipped = [n for n, ev in entries if not ev.higher_is_positive]
+    given = dict(entries)  # in the scores' own units, for the chosen cuts' charts
     entries = [(n, ev.negated()) for n, ev in entries]
     evs = [ev for _, ev in entries]
     grid = _grid(evs, slider_positions(thresholds, evs))
@@ -298,7 +299,8 @@ def report(
                        mismatch=mismatch, caught=caught, notes=chart_notes,
                        max_points=max_points, exact_slider=exact_slider, version=__version__,
                        groups=groups_html,
-                       sections="\n".join((time_html, thresholds_section(chosen))))
+                       sections="\n".join((time_html, thresholds_section(
+                           chosen, given, max_points=max_points))))
     if out_path is not None:
         write_text(out_path, page)
     return page

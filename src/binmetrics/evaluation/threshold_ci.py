@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.evaluation.cut_choice import choose_cuts
+from binmetrics.evaluation.cut_choice import choose_cuts, keeps_on_fewer_fp
 from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
@@ -74,19 +74,11 @@ def _block_cuts(table: CountTable, pos: Any, neg: Any) -> Confusion:
     return Confusion(tp=tp, fp=fp, fn=tp[:, -1:] - tp, tn=fp[:, -1:] - fp, **costs)
 
 
-def _keeps_on_fewer_fp(con: Constraint) -> bool:
-    """Whether a cut meeting ``con`` still meets it with fewer false positives."""
-    cm = get_measure(con.measure)
-    if not cm.monotone_in_fp:
-        return False
-    return (con.op in (">=", ">")) if cm.direction > 0 else (con.op in ("<=", "<"))
-
-
 def _replicate_blocks(table: CountTable, m: Measure, constraints: tuple[Constraint, ...],
                       n_resamples: int,
                       random_state: Any) -> tuple[Any, npt.NDArray[np.intp] | None]:
     """The replicates' confusion blocks and the cut of each column (None: every cut)."""
-    if m.monotone_in_fp and all(_keeps_on_fewer_fp(c) for c in constraints) and \
+    if m.monotone_in_fp and all(keeps_on_fewer_fp(c) for c in constraints) and \
             not table.weighted and table.case_costs is None and table.P > 0 and table.N > 0:
         return (bootstrap_positive_cuts(table, n_resamples, random_state=random_state),
                 positive_cuts(table))
