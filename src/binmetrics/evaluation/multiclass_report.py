@@ -190,8 +190,9 @@ class MulticlassViews(MulticlassSource):
             :meth:`~binmetrics.evaluation.multiclass_ci.MulticlassInferenceMethods.ci_table`
             (the bootstrap of the rows, stratified by class, every measure on the same
             replicates) with one row per measure (estimate, low, high, level,
-            ci_method, n_undefined) and, below, one row per class of each averaged measure (``per_class=True``).
-            A mapping is passed to ``ci_table`` as keywords, e.g.
+            ci_method, n_undefined) and, below, one row per class of each averaged
+            measure (``per_class=True``). A mapping is passed to ``ci_table`` as
+            keywords, e.g.
             ``{"n_resamples": 500, "random_state": 0}`` (``per_class`` defaults to
             True here). False resamples nothing.
 
