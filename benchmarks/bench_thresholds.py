@@ -56,14 +56,14 @@ def main() -> None:
 
 def _ci(ev: bm.Evaluation, n_resamples: int, every_cut: bool) -> tuple[float, object]:
     """Time best_threshold("f1", ci=True); ``every_cut``: scanning every cut."""
-    orig = threshold_ci._replicate_blocks
+    orig = threshold_ci._replicate_streams
 
     def blocks(table, m, constraints, n, random_state):  # the scan of every cut
         return orig(table, dataclasses.replace(m, monotone_in_fp=False), constraints, n,
                     random_state)
 
     if every_cut:
-        threshold_ci._replicate_blocks = blocks
+        threshold_ci._replicate_streams = blocks
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -71,7 +71,7 @@ def _ci(ev: bm.Evaluation, n_resamples: int, every_cut: bool) -> tuple[float, ob
             best = ev.best_threshold("f1", ci=True, n_resamples=n_resamples, random_state=0)
             return time.perf_counter() - t0, best
     finally:
-        threshold_ci._replicate_blocks = orig
+        threshold_ci._replicate_streams = orig
 
 
 def part_a(args: argparse.Namespace) -> None:

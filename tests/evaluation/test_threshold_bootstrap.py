@@ -11,7 +11,10 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
+from binmetrics import backends
+from binmetrics.evaluation import threshold_ci
 from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.inference import _replicates as replicates
 from binmetrics.inference.resampling import bootstrap_tables, quantiles
 
 
@@ -57,6 +60,26 @@ def test_replicate_choices_equal_best_threshold_on_each_replicate(measure, subje
     assert best.optimism == pytest.approx(np.mean(opt), abs=1e-12)
     assert best.corrected_value == pytest.approx(best.value - np.mean(opt))
     assert best.n_resamples == B and best.n_undefined == int((~ok).sum())
+
+
+@pytest.mark.parametrize("subject_to", [None, {"fpr": ("<=", 0.4)}])  # positive cuts, every cut
+def test_replicate_choices_do_not_depend_on_the_threads(monkeypatch, subject_to):
+    y, s, _ = _rows(6, n=3000)
+    ev = bm.evaluate(y, s + np.random.default_rng(6).normal(0, 1e-3, s.size))  # distinct
+    monkeypatch.setattr(threshold_ci, "THREAD_ROWS", 1)
+    monkeypatch.setattr(replicates, "_BLOCK_ELEMENTS", 4 * 3000)  # streams of 16: five
+    monkeypatch.setattr(backends, "threads", lambda: 2)
+    kw = {"subject_to": subject_to, "ci": True, "n_resamples": 70, "random_state": 4}
+    threaded = ev.best_threshold("f1", **kw)
+    monkeypatch.setattr(backends, "threads", lambda: 1)
+    alone = ev.best_threshold("f1", **kw)
+    np.testing.assert_array_equal(threaded.threshold_replicates, alone.threshold_replicates)
+    assert threaded.optimism == alone.optimism
+    # and they are the choices on the replicates of bootstrap_tables
+    tables = bootstrap_tables(ev.table, 70, random_state=4)
+    expected = [bm.Evaluation(t).best_threshold("f1", subject_to=subject_to).threshold
+                for t in tables]
+    np.testing.assert_array_equal(alone.threshold_replicates, expected)
 
 
 def test_same_seed_same_intervals_and_a_frame():

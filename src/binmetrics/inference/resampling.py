@@ -66,6 +66,7 @@ Randomness
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -113,6 +114,7 @@ __all__ = [
     "ResamplingWarning",
     "bootstrap",
     "bootstrap_count_blocks",
+    "bootstrap_count_streams",
     "bootstrap_tables",
     "permutation_pvalue",
     "permutation_tables",
@@ -465,12 +467,44 @@ def bootstrap_count_blocks(
     >>> (pos.sum(axis=1) == 2).all() and (neg.sum(axis=1) == 2).all()  # stratified
     np.True_
     """
+    for _, stream in bootstrap_count_streams(table, n_resamples, stratified=stratified,
+                                             random_state=random_state, n_cases=n_cases):
+        yield from stream()
+
+
+def bootstrap_count_streams(
+    table: CountTable,
+    n_resamples: int,
+    *,
+    stratified: bool = True,
+    random_state: Any = None,
+    n_cases: int | tuple[int, int] | None = None,
+) -> list[tuple[int, Callable[[], Iterator[tuple[npt.NDArray[Any], npt.NDArray[Any]]]]]]:
+    """The blocks of :func:`bootstrap_count_blocks` as streams, for statistics computed in
+    parallel threads: ``(replicates, blocks)`` per stream, in order, where ``blocks()``
+    draws the stream's blocks with its own generator (:func:`replicate_streams`), so the
+    streams give the same counts whichever thread draws them and in whatever order.
+
+    Examples
+    --------
+    >>> t = CountTable.from_arrays([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2])
+    >>> streams = bootstrap_count_streams(t, 3, random_state=0)
+    >>> [(b, [pos.shape for pos, _ in blocks()]) for b, blocks in streams]
+    [(3, [(3, 4)])]
+    """
     t = _check_table(table)
     B = check_resamples(n_resamples)
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(check_random_state(random_state))
-    for block in sampler.blocks(rng, B):
-        yield block.counts("group")
+    for i in range(len(sampler.strata)):  # found once, before threads share the sampler
+        sampler.runs("group", i)
+
+    def blocks(child: np.random.Generator,
+               b: int) -> Iterator[tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
+        for block in sampler.stream_blocks(child, b):
+            yield block.counts("group")
+
+    return [(b, functools.partial(blocks, child, b)) for child, b in sampler.streams(rng, B)]
 
 
 def permutation_pvalue(
