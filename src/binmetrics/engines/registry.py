@@ -83,9 +83,10 @@ def register_engine(engine: FileEngine) -> FileEngine:
 
 
 def file_engines() -> list[FileEngine]:
-    """The declared file engines, in declaration order (the built-in ones are declared
-    when :mod:`binmetrics.engines` is imported)."""
-    return list(_ENGINES.values())
+    """The declared file engines by name (the built-in ones are declared when
+    :mod:`binmetrics.engines` is imported; the order of their imports varies, so the
+    command line's lists and its choice under ``--engine auto`` do not follow it)."""
+    return [_ENGINES[name] for name in sorted(_ENGINES)]
 
 
 def get_engine(name: str) -> FileEngine:
