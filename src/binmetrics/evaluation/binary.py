@@ -16,6 +16,7 @@ from binmetrics.evaluation.per_case import PerCaseMethods
 from binmetrics.evaluation.thresholds import ThresholdMethods
 from binmetrics.evaluation.tracking import TrackingMethods
 from binmetrics.exceptions import (
+    BinmetricsWarning,
     Deferred,
     SumsUnavailable,
     UnaskedCaveats,
@@ -384,7 +385,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
             raise ValueError(f"method must be 'reweight' or 'undersample'; got {method!r}")
         if (n_resamples, random_state) != (100, None):
             warnings.warn("n_resamples and random_state apply to method='undersample'; "
-                          "the reweighted calibration is exact", UserWarning, stacklevel=2)
+                          "the reweighted calibration is exact", BinmetricsWarning, stacklevel=2)
         cal = Evaluation(self.table.calibrated(pi0), threshold=self.threshold,
                          pos_label=self.pos_label, n_omitted=self.n_omitted,
                          undefined=self.undefined, n_rows=self.n_rows,

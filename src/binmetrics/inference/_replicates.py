@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.exceptions import (
+    BinmetricsWarning,
     UndefinedMeasureError,
     UndefinedMeasureWarning,
     current_policy,
@@ -68,7 +69,7 @@ _JACKKNIFE_CELLS = 2000
 Progress = Callable[[int, int], None]
 
 
-class ResamplingWarning(UserWarning):
+class ResamplingWarning(BinmetricsWarning):
     """A resampling result needs care (e.g. weights that may not be frequencies)."""
 
 
