@@ -167,7 +167,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
         Examples
         --------
         >>> import binmetrics as bm
-        >>> bm.evaluate([1, 0], [1.0, 2.0], higher_is_positive=False).oriented(1.5)
+        >>> bm.evaluate([1, 0], [1.0, 2.0], threshold=1.5, higher_is_positive=False).oriented(1.5)
         -1.5
         """
         return values if self.higher_is_positive else -values
@@ -600,9 +600,19 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
         tpr               True positive rate                    0.6
         ...
         brier             Brier score (mean squared error)    0.192
-        >>> ev.summary(n_resamples=200, random_state=0).to_frame().method.tolist()[:2]
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     summary = ev.summary(n_resamples=200, random_state=0)
+        >>> summary.to_frame().method.tolist()[:2]
         ['clopper-pearson', 'clopper-pearson']
-        """
+
+        Ten cases are few: some bootstrap replicates predict a single class, where MCC is
+        undefined; one warning says how many.
+
+        >>> [str(w.message) for w in caught]
+        ['mcc is undefined (NaN) in 2 of 200 bootstrap replicates; the result uses the 198 defined ones']
+        """  # noqa: E501
         from binmetrics.evaluation.summary import summarize
 
         return summarize(self, ci=ci, level=level, n_resamples=n_resamples,
