@@ -38,8 +38,8 @@ the same results bit for bit. (Issue 2, at 1e7: >= 20x faster than scikit-learn.
     python benchmarks/bench_evaluate.py --calibration --sizes 1e7
 
 times instead ``evaluate(...).to_dict()`` with and without the calibration measures of
-issue 14 (ece ... h_measure; the lowess family refuses beyond 1e6 rows, so it costs
-nothing there) and ``ev.reliability()``, ``ev.decision_curve()``, ``ev.cost_curve()``
+issue 14 (ece ... h_measure; the lowess family is NaN beyond 1e5 rows by default, so it
+costs nothing there) and ``ev.reliability()``, ``ev.decision_curve()``, ``ev.cost_curve()``
 from an existing evaluation. Targets (issue 14, at 1e7): at most 10% more for
 ``to_dict()``, each object under 0.1 s.
 """

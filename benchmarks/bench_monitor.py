@@ -3,6 +3,7 @@
     python benchmarks/bench_monitor.py                     # n = 1e7, 365 windows
     python benchmarks/bench_monitor.py --n 1e6 --repeats 3 --rebuild
     python benchmarks/bench_monitor.py --duckdb            # also from a Parquet file
+    python benchmarks/bench_monitor.py --n 1e6 --spark     # also a Spark DataFrame
 
 Data: ``--n`` rows spread uniformly over 371 days (so that 365 full 7-day windows slide
 by one day), prevalence 0.1, continuous scores from two overlapping normals (every score
@@ -14,7 +15,9 @@ everything), and with ``--rebuild`` a fresh ``bm.evaluate`` of each window's row
 hand-written loop does: 7x the rows sorted again), on the rows already sorted by time.
 With ``--duckdb`` the same rows are written to a Parquet file (not timed) and
 ``bm.monitor(path, ...)`` is timed: DuckDB reads the file and groups the rows by day and
-score, then the windows slide as in memory (the same result, checked).
+score, then the windows slide as in memory (the same result, checked). With ``--spark``
+the Parquet file is read by a ``local[2]`` Spark session (its start not timed) and
+``bm.monitor`` of that Spark DataFrame is timed: Spark groups the rows by day and score.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ def main() -> None:
                     "per window")
     ap.add_argument("--duckdb", action="store_true", help="also time monitor of a Parquet "
                     "file of the rows (DuckDB)")
+    ap.add_argument("--spark", action="store_true", help="also time monitor of a Spark "
+                    "DataFrame of the rows (local[2])")
     args = ap.parse_args()
     n = int(args.n)
     print(machine())
@@ -87,6 +92,40 @@ def main() -> None:
             t_file = best_time(run_file, args.repeats)
         print(f"monitor of a Parquet file (DuckDB) {t_file:8.3f} s  file / in memory = "
               f"{t_file / t_mon:.2f}")
+    if args.spark:
+        _spark(df, mon, ref, t_mon, args.repeats)
+
+
+def _spark(df: pd.DataFrame, mon: bm.MonitorResult, ref: tuple[str, str], t_mon: float,
+           repeats: int) -> None:
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master("local[2]").appName("bench_monitor")
+             .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
+             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "scored.parquet")
+            # microseconds: Spark's precision (it does not read nanosecond timestamps)
+            df.to_parquet(path, coerce_timestamps="us", allow_truncated_timestamps=True)
+            sdf = spark.read.parquet(path)
+
+            def run_spark() -> bm.MonitorResult:
+                return bm.monitor(sdf, label="y", score="p", time="ts", window="7D",
+                                  step="1D", reference=ref, measures=MEASURES)
+
+            got = run_spark().to_frame()
+            want = mon.to_frame()
+            for c in ("start", "end"):  # a Spark timestamp is an instant: in UTC
+                if got[c].dt.tz is not None:
+                    got[c] = got[c].dt.tz_localize(None)
+            pd.testing.assert_frame_equal(got, want)
+            t_spark = best_time(run_spark, repeats)
+    finally:
+        spark.stop()
+    print(f"monitor of a Spark DataFrame (local[2]) {t_spark:8.3f} s  Spark / in memory = "
+          f"{t_spark / t_mon:.2f}")
 
 
 if __name__ == "__main__":

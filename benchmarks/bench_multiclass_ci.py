@@ -11,7 +11,9 @@ Data: k classes of equal prevalence, probabilities a softmax of normal logits wi
 true class's logit raised by 1.5 (every probability distinct). The evaluation is built
 before the clock starts (its one-vs-rest tables are built by the first call, inside it).
 Both the wall-clock and the process CPU time are printed: on a shared machine the CPU
-time is the steadier figure.
+time is the steadier figure. ``ci_table`` evaluates its streams of replicates in threads,
+one per core this process may use; ``OMP_NUM_THREADS=1`` times it in one thread (same
+intervals).
 Target (issue 31): under 60 s for k = 10, n = 1e6, B = 1000 on 2 cores.
 """
 

@@ -99,3 +99,25 @@ def test_engine_duckdb_gives_the_in_memory_windows(cli, scored: Path, tmp_path: 
     assert bad.returncode == 2 and "--where needs --engine duckdb" in bad.stderr
     bad = cli("monitor", tmp_path / "scored.parquet", *argv, "--where", "p > (SELECT 1)")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_weight_column_is_the_api_weighted_result(cli, tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    n = 1500
+    ts = pd.Timestamp("2026-01-01") + pd.to_timedelta(rng.uniform(0, 30, n), "D")
+    y = (rng.random(n) < 0.3).astype(int)
+    p = np.clip(0.3 + 0.3 * y + rng.normal(0, 0.2, n), 0, 1).round(2)
+    df = pd.DataFrame({"ts": ts, "y": y, "p": p, "w": rng.exponential(1.0, n)})
+    path = tmp_path / "weighted.csv"
+    df.to_csv(path, index=False)
+    r = cli("monitor", path, "--label", "y", "--score", "p", "--time", "ts", "--weight", "w",
+            "--reference", ":".join(REF), "--measures", "auc,recall", "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    got = pd.read_csv(StringIO(r.stdout))
+    want = bm.monitor(pd.read_csv(path), label="y", score="p", time="ts", weight="w",
+                      reference=REF, measures=["auc", "recall"]).to_frame()
+    for c in ("n", "prevalence", "auc", "tpr", "auc_pvalue_adjusted"):
+        np.testing.assert_allclose(got[c], want[c], rtol=1e-12, err_msg=c)
+    plain = bm.monitor(pd.read_csv(path), label="y", score="p", time="ts", reference=REF,
+                       measures=["auc"]).to_frame()
+    assert not np.allclose(got["auc"], plain["auc"])

@@ -160,7 +160,7 @@ def test_kinds_are_declared_once() -> None:
         assert plot.KINDS[name] is k.draw and plot.CHART_DATA[name] is k.data
         assert f"``{name}``" in (plot.__doc__ or "") and k.description in (plot.__doc__ or "")
     assert [n for n, k in plot.PLOT_KINDS.items() if not k.in_report] == [
-        "measure", "confusion_matrix", "case_losses"]
+        "measure", "confusion_matrix", "case_losses", "best_threshold"]
     with pytest.raises(TypeError):
         plot.PLOT_KINDS["x"] = plot.PLOT_KINDS["roc"]  # type: ignore[index]
     with pytest.raises(AttributeError):

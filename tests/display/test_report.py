@@ -219,8 +219,10 @@ def test_charts_follow_plot_kinds() -> None:
     wanted = [k for k, pk in plot.PLOT_KINDS.items() if pk.in_report]
     assert [c["id"] for c in data["charts"]] == wanted
     assert "reliability" in wanted and "loss" in wanted
-    # shown otherwise; case_losses: the loss chart shows the same hinge losses
-    assert set(plot.KINDS) - set(wanted) == {"measure", "confusion_matrix", "case_losses"}
+    # shown otherwise; case_losses: the loss chart shows the same hinge losses;
+    # best_threshold: in the "Chosen thresholds" section, for each cut given
+    assert set(plot.KINDS) - set(wanted) == {"measure", "confusion_matrix", "case_losses",
+                                             "best_threshold"}
     for c in data["charts"]:
         options = plot.PLOT_KINDS[c["id"]].options_for_report([("model", ev)], 1000)
         cd = plot.chart_data(c["id"], {"model": ev}, **options)

@@ -133,3 +133,30 @@ def test_bad_input_is_a_one_line_error(tmp_path: Path) -> None:
     missing.to_parquet(tmp_path / "missing.parquet")
     with pytest.raises(ValueError, match="time column 'ts' has 6 missing values"):
         bm.monitor(tmp_path / "missing.parquet", time="ts", **kw)
+
+
+def test_weights_equal_the_weighted_in_memory_monitor(tmp_path: Path) -> None:
+    df = _data(seed=6)
+    rng = np.random.default_rng(6)
+    df["w"] = rng.exponential(1.0, len(df)) * 1e6  # a weight unit of a million
+    df.loc[::23, "w"] = 0.0  # rows of weight 0 count as absent
+    path = tmp_path / "scores.parquet"
+    df.sample(frac=1, random_state=2).to_parquet(path)
+    a, b = _both(df, path, weight="w", measures=["auc", "tpr", "ppv", "f1", "brier"])
+    fa, fb = a.to_frame(), b.to_frame()
+    assert list(fa.columns) == list(fb.columns) and len(fa) == 24
+    for c in fa.columns:  # the weights summed in another order: to rounding
+        if fa[c].dtype.kind == "f":
+            scale = max(1.0, float(np.abs(fa[c].fillna(0.0)).max()))  # changes ~ 0
+            np.testing.assert_allclose(fb[c], fa[c], rtol=1e-12, atol=1e-12 * scale, err_msg=c)
+        else:
+            assert list(fb[c]) == list(fa[c]), c
+    np.testing.assert_allclose(b.drift()[["ks", "psi"]], a.drift()[["ks", "psi"]],
+                               rtol=1e-12, atol=1e-12)
+    assert fb["n"].iloc[0] == pytest.approx(
+        df.loc[(df["ts"] >= fb["start"].iloc[0]) & (df["ts"] < fb["end"].iloc[0]), "w"].sum(),
+        rel=1e-12)
+    df.loc[7, "w"] = -2.0
+    df.to_parquet(path)
+    with pytest.raises(ValueError, match=r"weight column 'w' has 1 negative"):
+        bm.monitor(path, label="y", score="p", time="ts", weight="w", reference=REF)

@@ -16,6 +16,7 @@ import binmetrics as bm
 from binmetrics.evaluation.group_gaps import gap_statistic
 from binmetrics.exceptions import UndefinedMeasureWarning
 from binmetrics.inference import bootstrap
+from binmetrics.inference._replicates import replicate_streams
 
 PREDICTED = {"tpr": recall_score, "ppv": precision_score, "selection_rate": selection_rate,
              "accuracy": accuracy_score}
@@ -162,7 +163,7 @@ def test_gap_replicates_are_the_gaps_of_the_group_replicates() -> None:
     for key in g.keys:  # a group's replicates redrawn by hand on its own rows
         ev = g.evaluations[key]
         c = ev.confusion
-        rng = streams[key]
+        (rng, _), = replicate_streams(streams[key], 300, 300)  # one stream: 300 replicates
         tp = rng.multinomial(c.tp + c.fn, [c.tp / (c.tp + c.fn), c.fn / (c.tp + c.fn)], 300)
         groups.append(tp[:, 0] / (c.tp + c.fn))
     groups = np.array(groups)

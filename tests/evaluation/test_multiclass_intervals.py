@@ -266,3 +266,43 @@ def test_same_seed_same_interval_and_repr() -> None:
     res = mev.bootstrap(["f1"], n_resamples=20, random_state=0)
     assert repr(res).startswith("MulticlassBootstrap(n_resamples=20")
     assert res.to_frame().shape[0] == 1
+
+
+@pytest.mark.parametrize("measure", ["log_loss", "rps", "brier"])
+def test_mean_over_rows_replicates_equal_the_form_on_the_redrawn_rows(measure: str) -> None:
+    # these read each replicate as sum_i m_i t_i / sum_i m_i with the row terms found
+    # once (Measure.multiclass_rows); brute force: the native form on the redrawn rows
+    c = case(13, weighted=True)
+    res = c["mev"].bootstrap([measure], n_resamples=B, random_state=4)
+
+    def form(y: Any, proba: Any, w: Any, classes: Any) -> float:
+        return float(evaluate_multiclass(y, proba, labels=classes,
+                                         sample_weight=w).value(measure))
+
+    got = res.replicates[f"{measure} (native)"]
+    np.testing.assert_allclose(got, brute_force(c, form, seed=4), rtol=1e-12, atol=1e-15)
+    assert np.unique(got).size > 5
+
+
+def test_same_seed_same_intervals_whatever_the_threads(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    # from 20,000 rows the streams of replicates run in threads; each stream has its
+    # own generator, so the replicates do not depend on how many threads ran them
+    rng = np.random.default_rng(8)
+    n, k = 20_000, 3
+    proba = rng.dirichlet(np.ones(k), size=n)
+    y = np.array([rng.choice(k, p=row) for row in proba[:300]] * (n // 300 + 1))[:n]
+    mev = evaluate_multiclass(y, proba)
+    got = {}
+    for threads in ("1", "2"):
+        monkeypatch.setenv("OMP_NUM_THREADS", threads)
+        got[threads] = mev.bootstrap([("auc", "macro"), "brier", ("f1", "macro")],
+                                     n_resamples=120, random_state=3)
+    for key in got["1"].measures:
+        np.testing.assert_array_equal(got["1"].replicates[key], got["2"].replicates[key])
+    rows = list(mev.bootstrap_indices(120, random_state=3))
+    np.testing.assert_allclose(
+        got["2"].replicates["brier (native)"],
+        [skm.brier_score_loss(y[r], proba[r], labels=list(range(k))) for r in rows],
+        rtol=1e-12)
+    assert len({float(v) for v in got["2"].replicates["auc (macro)"]}) > 100

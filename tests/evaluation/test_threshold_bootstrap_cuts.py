@@ -27,7 +27,7 @@ def _choose(ev, measure, subject_to, params, monkeypatch, *, fast: bool):
     """best_threshold(ci=True), through the scan of positive cuts or of every cut; and
     whether the positive cuts were used."""
     used = []
-    orig_blocks, orig_cuts = threshold_ci._replicate_blocks, threshold_ci.bootstrap_positive_cuts
+    orig_blocks, orig_cuts = threshold_ci._replicate_streams, threshold_ci.positive_cut_streams
 
     def blocks(table, m, constraints, n, random_state):
         m = m if fast else dataclasses.replace(m, monotone_in_fp=False)
@@ -38,8 +38,8 @@ def _choose(ev, measure, subject_to, params, monkeypatch, *, fast: bool):
         return orig_cuts(*a, **k)
 
     with monkeypatch.context() as mp:
-        mp.setattr(threshold_ci, "_replicate_blocks", blocks)
-        mp.setattr(threshold_ci, "bootstrap_positive_cuts", cuts)
+        mp.setattr(threshold_ci, "_replicate_streams", blocks)
+        mp.setattr(threshold_ci, "positive_cut_streams", cuts)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
             best = ev.best_threshold(measure, subject_to=subject_to, ci=True, n_resamples=80,
@@ -56,6 +56,7 @@ def _choose(ev, measure, subject_to, params, monkeypatch, *, fast: bool):
     ("accuracy", {"fpr": ("<=", 0.3)}, {}),
     ("tpr", {"ppv": (">=", 0.6), "tnr": (">", 0.5)}, {}),
     ("expected_cost", None, {"cost_fp": 1.0, "cost_fn": 6.0}),
+    ("f1", {"tpr": ("<=", 0.8), "fnr": (">=", 0.1)}, {}),  # the same at every cut of a TP
 ])
 def test_positive_cuts_choose_as_every_cut(measure, subject_to, params, ties, monkeypatch):
     ev = _ev(ties)
@@ -68,7 +69,7 @@ def test_positive_cuts_choose_as_every_cut(measure, subject_to, params, ties, mo
 
 
 @pytest.mark.parametrize(("measure", "subject_to"), [
-    ("f1", {"tpr": ("<=", 0.8)}),  # fewer false positives do not keep tpr <= 0.8 ... met
+    ("f1", {"tnr": ("<=", 0.8)}),  # fewer false positives do not keep tnr <= 0.8 met
     ("optimized_precision", None),  # not declared
 ])
 def test_other_choices_scan_every_cut(measure, subject_to, monkeypatch):

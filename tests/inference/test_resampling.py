@@ -18,7 +18,8 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 import binmetrics as bm
-from binmetrics import CountTable
+from binmetrics import CountTable, backends
+from binmetrics.inference import _jackknife as jk
 from binmetrics.inference import _replicates as rs
 from binmetrics.inference.resampling import (
     bootstrap,
@@ -92,6 +93,29 @@ def test_replicates_do_not_depend_on_the_measures_requested(continuous: CountTab
     one = bootstrap(continuous, "auc", n_resamples=40, random_state=1)
     many = bootstrap(continuous, ["mcc", "auc", "brier"], n_resamples=40, random_state=1)
     assert np.array_equal(one.replicates["auc"], many.replicates["auc"])
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_replicates_do_not_depend_on_the_threads(monkeypatch: pytest.MonkeyPatch,
+                                                 weighted: bool) -> None:
+    """Streams of replicates run in threads give the sequential loop's values, and
+    bootstrap_tables the same draws."""
+    y, s = make_data(3000, 9)
+    w = np.random.default_rng(9).uniform(0.5, 2.0, y.size) if weighted else None
+    t = CountTable.from_arrays(y, s, sample_weight=w)
+    ms = ["auc", "mcc", "brier", "average_precision"]
+    monkeypatch.setattr(rs, "_BLOCK_ELEMENTS", 4 * y.size)  # 4 replicates a block
+    monkeypatch.setattr(rs, "THREAD_ROWS", 1)
+    monkeypatch.setattr(backends, "threads", lambda: 2)
+    threaded = bootstrap(t, ms, n_resamples=70, random_state=5)
+    monkeypatch.setattr(backends, "threads", lambda: 1)
+    alone = bootstrap(t, ms, n_resamples=70, random_state=5)
+    tables = list(bootstrap_tables(t, 70, random_state=5))
+    for m in ms:
+        assert np.array_equal(threaded.replicates[m], alone.replicates[m]), m
+    auc = bm.get_measure("auc")
+    assert np.allclose([auc.compute(r, 0.5) for r in tables], alone.replicates["auc"],
+                       rtol=1e-12)
+
 
 
 @pytest.mark.parametrize("fixture", ["continuous", "tied"])
@@ -405,7 +429,7 @@ def test_blocked_jackknife_approximates_the_exact_one(monkeypatch: pytest.Monkey
     y, s = make_data(1500, 15)
     t = CountTable.from_arrays(y, s)
     exact = bootstrap(t, "ks", n_resamples=2, random_state=0).acceleration("ks")
-    monkeypatch.setattr(rs, "_JACKKNIFE_CELLS", 300)
+    monkeypatch.setattr(jk, "_JACKKNIFE_CELLS", 300)
     blocked = bootstrap(t, "ks", n_resamples=2, random_state=0).acceleration("ks")
     assert blocked == pytest.approx(exact, rel=0.1)
 

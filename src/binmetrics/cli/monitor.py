@@ -29,9 +29,8 @@ from binmetrics.exceptions import EngineError
 
 __all__ = ["add_monitor_parser", "parse_reference", "run_monitor"]
 
-#: the --engine choices: auto, in memory, DuckDB (Spark: use bm.monitor's in-memory or
-#: DuckDB paths; no Spark path yet)
-ENGINES = ("auto", "numpy", "duckdb")
+#: the --engine choices: auto, in memory, DuckDB, Spark (never chosen by auto)
+ENGINES = ("auto", "numpy", "duckdb", "spark")
 #: --engine auto reads files at least this large with DuckDB (as evaluate does)
 AUTO_DUCKDB_MB = 64
 
@@ -42,10 +41,14 @@ examples:
       --reference 2026-01-01:2026-03-31 --measures auc,recall -o report.html
   {PROG} monitor 'scored/*.parquet' --label y --score p --time ts --engine duckdb \
       --where "split = 'live'" --reference 2026-01-01:2026-03-31
+  {PROG} monitor 'scored/*.parquet' --label y --score p --time ts --weight w \
+      --engine spark --master 'local[*]' --reference 2026-01-01:2026-03-31
 
 --engine auto (default) reads FILE with DuckDB (out of core; 'pip install
 'binmetrics[duckdb]'') when FILE is a glob, --where is given or the file is at least
-{AUTO_DUCKDB_MB} MB, else in memory with pandas; both give the same windows, exactly.
+{AUTO_DUCKDB_MB} MB, else in memory with pandas; --engine spark groups the rows in Spark
+('pip install 'binmetrics[spark]'', Java; --where is then Spark SQL). All give the
+same windows (exactly; with --weight to the rounding of the weights' sums).
 """
 
 
@@ -75,8 +78,10 @@ def add_monitor_parser(sub: Any) -> None:
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="how FILE is read and counted (default: %(default)s; see below)")
     p.add_argument("--where", metavar="SQL",
-                   help=f"only the rows meeting this condition (duckdb): {WHERE_RULES}")
-    add_case_options(p, weight=False)
+                   help=f"only the rows meeting this condition (duckdb, spark): {WHERE_RULES}")
+    p.add_argument("--master", metavar="URL",
+                   help="Spark master for --engine spark (default: local[*])")
+    add_case_options(p)
     add_format_and_output(p)
     p.set_defaults(handler=run_monitor, subparser=p, check=_check_options)
 
@@ -102,13 +107,32 @@ def run_monitor(args: argparse.Namespace, cols: Columns | None = None) -> str:
     from binmetrics.engines.monitoring import monitor
 
     engine = _engine_for(args)
+    if args.master is not None and engine != "spark":
+        raise CLIError("--master needs --engine spark")
     data: Any
+    started = None
     if engine == "numpy":
-        data = read_columns(Path(args.file), [args.label, args.score, args.time],
-                            {args.label: "label", args.score: "score", args.time: "time"})
+        roles = {args.label: "label", args.score: "score", args.time: "time"}
+        if args.weight is not None:
+            roles[args.weight] = "weight"
+        data = read_columns(Path(args.file), list(roles), roles)
         pos_label = (None if args.pos_label is None
                      else convert_pos_label(args.pos_label, data[args.label]))
         file_options: dict[str, Any] = {}
+    elif engine == "spark":
+        from binmetrics.engines.spark import read_spark_file
+
+        try:
+            data, started = read_spark_file(args.file, master=args.master)
+        except (ImportError, EngineError) as exc:
+            raise CLIError(" ".join(str(exc).split())) from None
+        file_options = {"where": args.where}
+        try:
+            pos_label = None if args.pos_label is None else _spark_pos_label(args, data)
+        except BaseException:
+            if started is not None:
+                started.stop()
+            raise
     else:
         data, file_options = args.file, {"where": args.where}
         pos_label = None if args.pos_label is None else _file_pos_label(args)
@@ -118,13 +142,16 @@ def run_monitor(args: argparse.Namespace, cols: Columns | None = None) -> str:
         raise CLIError("--measures is empty; give measure ids, e.g. auc,recall")
     try:
         mon = monitor(data, label=args.label, score=args.score, time=args.time,
-                      window=args.window, step=args.step,
+                      weight=args.weight, window=args.window, step=args.step,
                       reference=parse_reference(args.reference), measures=measures,
                       threshold=args.threshold, pos_label=pos_label,
                       nan_policy=args.nan_policy, alpha=args.alpha,
                       higher_is_positive=not args.lower_is_positive, **file_options)
     except (ImportError, MemoryError, EngineError) as exc:
         raise CLIError(" ".join(str(exc).split())) from None
+    finally:
+        if started is not None:
+            started.stop()
     out = mon.to_frame()
     drift = mon.drift()
     out["ks"], out["psi"] = drift["ks"].to_numpy(), drift["psi"].to_numpy()
@@ -156,8 +183,8 @@ def _engine_for(args: argparse.Namespace) -> str:
         if args.where is not None:
             raise CLIError("--where needs --engine duckdb")
         return "numpy"
-    if args.engine == "duckdb":
-        return "duckdb"
+    if args.engine in ("duckdb", "spark"):
+        return str(args.engine)
     is_glob = glob.has_magic(args.file)
     large = (not is_glob and os.path.isfile(args.file)
              and os.path.getsize(args.file) >= AUTO_DUCKDB_MB * 2**20)
@@ -180,6 +207,15 @@ def _file_pos_label(args: argparse.Namespace) -> Any:
             return convert_pos_label(args.pos_label, job.labels())
     except (ImportError, MemoryError, EngineError) as exc:
         raise CLIError(" ".join(str(exc).split())) from None
+
+
+def _spark_pos_label(args: argparse.Namespace, df: Any) -> Any:
+    """--pos-label converted to the label column's type as Spark reads the file."""
+    from binmetrics.engines.spark import SparkJob
+
+    job = SparkJob(df, label=args.label, score=args.score, where=args.where,
+                   source=repr(args.file))
+    return convert_pos_label(args.pos_label, job.labels())
 
 
 def _page(mon: Any, out: Any, args: argparse.Namespace) -> str:

@@ -59,6 +59,7 @@ def monitor_for_report(args: argparse.Namespace, df: pd.DataFrame, score: str,
     ci = bool(getattr(args, "ci", False))
     try:
         return monitor(df, label=args.label, score=score, time=args.time,
+                       weight=getattr(args, "weight", None),
                        reference=parse_reference(args.reference), window=args.window,
                        step=args.step, measures=measures, threshold=args.threshold,
                        pos_label=pos_label, nan_policy=args.nan_policy, ci=ci,

@@ -155,12 +155,17 @@ def compare_multiclass(
     values = [{m.id: ev.value(m, average=avg)  # type: ignore[arg-type]
                for m, avg in items} for ev in evs]
     sampler = RowSampler(first._codes, first.n_classes, bool(stratified))
-    rng = np.random.default_rng(check_random_state(random_state))
     base = first._weight
+    for evaluator in evaluators:  # the multiplicities come in the sampler's order
+        evaluator.in_order(sampler.order)
+    if base is not None and sampler.order is not None:
+        base = base[sampler.order]
     reps: list[dict[str, list[FloatArray]]] = [{k: [] for k in keys} for _ in evs]
     call = as_callback(progress, "paired bootstrap")
     done = 0
-    for M in sampler.multiplicities(rng, B):
+    draws = (M for rng, b in sampler.streams(check_random_state(random_state), B)
+             for M in sampler.multiplicities(rng, b))
+    for M in draws:
         W = M if base is None else M * base
         for i, evaluator in enumerate(evaluators):
             got = evaluator.evaluate(W)

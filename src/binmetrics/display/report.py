@@ -135,7 +135,8 @@ def report(
         :func:`~binmetrics.evaluate_by` result is the model "overall" (all its rows) and
         the ``grouped`` of the Groups section. A multiclass evaluation gives the page of
         :meth:`~binmetrics.evaluation.multiclass.MulticlassEvaluation.to_html` (its
-        classification report, confusion matrix and measures; the other options do
+        classification report, confusion matrix and measures, and with ``ci`` the
+        intervals of its ``ci_table``, averaged and per class; the other options do
         not apply).
     path : path, optional
         Also write the HTML there, atomically (a temporary file in the same folder,
@@ -216,7 +217,7 @@ def report(
     from binmetrics.evaluation.multiclass import MulticlassEvaluation
 
     if isinstance(models, MulticlassEvaluation):  # its classification report and measures
-        page = models.to_html(title)
+        page = models.to_html(title, ci=ci)
         if path is not None:
             write_text(check_writable(path), page)
         return page
@@ -252,6 +253,7 @@ def report(
                              f"{', '.join(map(repr, names))}")
     out_path = check_writable(path) if path is not None else None
     flipped = [n for n, ev in entries if not ev.higher_is_positive]
+    given = dict(entries)  # in the scores' own units, for the chosen cuts' charts
     entries = [(n, ev.negated()) for n, ev in entries]
     evs = [ev for _, ev in entries]
     grid = _grid(evs, slider_positions(thresholds, evs))
@@ -298,7 +300,8 @@ def report(
                        mismatch=mismatch, caught=caught, notes=chart_notes,
                        max_points=max_points, exact_slider=exact_slider, version=__version__,
                        groups=groups_html,
-                       sections="\n".join((time_html, thresholds_section(chosen))))
+                       sections="\n".join((time_html, thresholds_section(
+                           chosen, given, max_points=max_points))))
     if out_path is not None:
         write_text(out_path, page)
     return page

@@ -1,15 +1,25 @@
 """The report's "Chosen thresholds" section: the cuts chosen by
 :meth:`Evaluation.best_threshold` (``bm.report(..., best_thresholds=...)``), with their
-constraints, bootstrap intervals and optimism, as the results hold them (the report
-computes nothing: each number is the result's own)."""
+constraints, bootstrap intervals and optimism, as the results hold them; then, for each,
+the chart of the ``"best_threshold"`` plot kind
+(:mod:`binmetrics.evaluation.chart_thresholds`): the measure and the constrained
+measures against the threshold, the thresholds whose cut meets every constraint shaded
+and the chosen cut marked, as inline SVG (:mod:`binmetrics.display.report_svg`; the
+numbers ``ev.plot("best_threshold", ...)`` draws with matplotlib)."""
 
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from binmetrics.evaluation.cut_choice import BestThreshold
+import numpy as np
+
+from binmetrics.display.report_svg import chart_svg
+from binmetrics.evaluation.cut_choice import BestThreshold, feasible_cuts, parse_constraints
+from binmetrics.evaluation.plot_kinds import chart_data
+from binmetrics.exceptions import UndefinedMeasureWarning
 from binmetrics.formatting import HTML, format_number
 
 __all__ = ["check_best_thresholds", "thresholds_section"]
@@ -52,10 +62,46 @@ def _interval(iv: Any) -> str:
     return f"[{_num(iv.low)}, {_num(iv.high)}] ({iv.level:.0%})"
 
 
-def thresholds_section(rows: list[tuple[str, BestThreshold]]) -> str:
-    """The section's HTML ("" without rows): one row per chosen cut."""
+def _region_figure(name: str, b: BestThreshold, ev: Any, max_points: int) -> str:
+    """The chart of one chosen cut and its constraint region, with a sentence saying
+    where the constraints hold ("" for pROC's criteria, which have no registry curve)."""
+    if b.params is None or ev is None:
+        return ""
+    constraints = parse_constraints(list(b.subject_to))
+    with warnings.catch_warnings():  # an infeasible choice has said so already
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        cd = chart_data("best_threshold", ev, measure=b.measure,
+                        subject_to=constraints or None, **b.params)
+        mine = ev.best_threshold(b.measure, subject_to=constraints or None, **b.params)
+    e = html.escape
+    if not constraints:
+        where = "No constraints: every cut is allowed (nothing is shaded)."
+    else:
+        ok = feasible_cuts(ev.table, constraints)
+        n_ok = int(ok.sum())
+        runs = int(np.count_nonzero(np.diff(np.concatenate(([0], ok.astype(np.int8)))) == 1))
+        where = (f"The constraints ({e(', '.join(b.subject_to))}) hold at {n_ok} of "
+                 f"{ok.size} cuts, in {runs} run{'s' if runs != 1 else ''} of consecutive "
+                 "cuts (shaded)." if n_ok else
+                 f"No cut meets the constraints ({e(', '.join(b.subject_to))}): there is no "
+                 "region to shade.")
+    if b.feasible and mine.threshold != b.threshold:
+        where += (" This result was not chosen on this model's evaluation: the line marks "
+                  "the cut chosen on it.")
+    return (f"<div class='bm-threshold-region' data-model='{e(name)}' "
+            f"data-measure='{e(b.measure)}'><p>{e(name)}, {e(b.measure)}: {where}</p>"
+            f"{chart_svg(cd, max_points=max_points, css='bm-threshold-chart')}</div>")
+
+
+def thresholds_section(rows: list[tuple[str, BestThreshold]],
+                       evaluations: Mapping[str, Any] | None = None, *,
+                       max_points: int = 1000) -> str:
+    """The section's HTML ("" without rows): one row per chosen cut, then the chart of
+    each (the model's evaluation from ``evaluations``, by name) with its constraint
+    region."""
     if not rows:
         return ""
+    evaluations = evaluations or {}
     e = html.escape
     head = ("<tr><th>model</th><th>measure</th><th>subject to</th><th>threshold</th>"
             "<th>threshold interval</th><th>value</th><th>value interval</th>"
@@ -63,7 +109,7 @@ def thresholds_section(rows: list[tuple[str, BestThreshold]]) -> str:
     body = []
     for name, b in rows:
         boot = b.threshold_ci is not None
-        op = "&#8805;" if b.higher_is_positive else "&#8804;"
+        op = "\u2265" if b.higher_is_positive else "\u2264"
         note = b.reason if not b.feasible else (
             f"score {op} threshold is positive; {b.n_resamples} bootstrap replicates"
             + (f", {b.n_undefined} without a feasible cut" if b.n_undefined else "")
@@ -82,4 +128,6 @@ def thresholds_section(rows: list[tuple[str, BestThreshold]]) -> str:
             "optimism is how much choosing on the same data flatters the value (Efron), "
             "and the corrected value is the value less it.</p>"
             f"<table class='measures'><thead>{head}</thead><tbody>{''.join(body)}"
-            "</tbody></table></section>")
+            "</tbody></table>"
+            + "".join(_region_figure(name, b, evaluations.get(name), max_points)
+                      for name, b in rows) + "</section>")

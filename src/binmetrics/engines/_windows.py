@@ -112,10 +112,19 @@ _LOW = (1 << _SHIFT) - 1
 
 class Batch(NamedTuple):
     """One batch's (or window's) table: ascending negated scores and the packed counts
-    ``pos * 2**32 + neg``."""
+    ``pos * 2**32 + neg`` of its rows.
+
+    With weights, ``weights`` holds the positives' and the negatives' weight per score
+    (shape (2, k)) and ``counts`` packs, instead of rows, the number of batches in which
+    the score has positives (negatives): integers slid exactly, so that a score (a
+    class of it) leaves the window exactly when its last batch does, and its weight is
+    then exactly 0, not a rounding residue. Rows of weight 0 are left out, as in a
+    fresh weighted table.
+    """
 
     keys: Floats
     counts: Ints
+    weights: Floats | None = None
 
     @property
     def pos(self) -> Ints:
@@ -132,6 +141,14 @@ class Batch(NamedTuple):
     @property
     def n_pos(self) -> int:
         return int(self.pos.sum())
+
+    @property
+    def mass(self) -> Floats | Ints:
+        """Each score's cases (its total weight with weights): the score distribution
+        of the drift statistics."""
+        if self.weights is None:
+            return self.pos + self.neg
+        return np.asarray(self.weights[0] + self.weights[1], dtype=np.float64)
 
 
 EMPTY = Batch(np.zeros(0), np.zeros(0, np.int64))
@@ -154,24 +171,45 @@ class Prepared(NamedTuple):
     pos_label: Any
 
 
-def batch_of(y: npt.NDArray[np.bool_], s: Floats) -> Batch:
-    """The table of validated rows (boolean labels, finite scores): one sort."""
+def batch_of(y: npt.NDArray[np.bool_], s: Floats, w: Floats | None = None) -> Batch:
+    """The table of validated rows (boolean labels, finite scores, positive weights or
+    None): one sort."""
     if s.size == 0:
         return EMPTY
-    if s.size >= 1 << 31:
+    if w is None and s.size >= 1 << 31:
         raise ValueError(f"a batch holds {s.size} rows; at most 2**31 - 1 fit a window's "
                          "counts: choose a shorter step")
+    if w is not None:
+        return _weighted(CountTable.from_validated(y, s, w))
     t = CountTable.from_validated(y, s, None)
     counts = t.pos.astype(np.int64) << _SHIFT
     counts |= t.neg
     return Batch(np.negative(t.scores), counts)
 
 
+def _weighted(t: CountTable) -> Batch:
+    """A weighted table as a Batch (its weights back in the user's unit when the engine
+    scaled them by a power of two)."""
+    pos, neg = np.asarray(t.pos, np.float64), np.asarray(t.neg, np.float64)
+    e = int(getattr(t, "weight_exponent", 0) or 0)
+    if e:
+        pos, neg = np.ldexp(pos, -e), np.ldexp(neg, -e)
+    keep = (pos + neg) > 0
+    if not keep.all():
+        pos, neg = pos[keep], neg[keep]
+    counts = (pos > 0).astype(np.int64) << _SHIFT
+    counts |= neg > 0
+    return Batch(np.negative(np.asarray(t.scores, np.float64)[keep]), counts,
+                 np.vstack([pos, neg]))
+
+
 def from_table(t: CountTable | None) -> Batch:
-    """An unweighted count table as a Batch, as :func:`batch_of` builds it from the
-    table's rows."""
+    """A count table as a Batch, as :func:`batch_of` builds it from the table's rows
+    (weighted or not)."""
     if t is None or t.scores.size == 0:
         return EMPTY
+    if t.weighted:
+        return _weighted(t)
     pos, neg = np.asarray(t.pos, np.int64), np.asarray(t.neg, np.int64)
     n = int(pos.sum() + neg.sum())
     if n >= 1 << 31:
@@ -186,6 +224,15 @@ def scores_of(b: Batch) -> Floats:
     return np.repeat(np.negative(b.keys[::-1]), (b.pos + b.neg)[::-1])
 
 
+def reference_edges(reference: Batch, reference_scores: Floats) -> Floats:
+    """The PSI's bin edges of the reference (:func:`decile_edges`): of its rows'
+    scores, or with weights of its distinct scores and their weights."""
+    if reference.weights is None:
+        return decile_edges(reference_scores)
+    return decile_edges(np.negative(reference.keys[::-1]),
+                        np.asarray(reference.mass[::-1], np.float64))
+
+
 def add(a: Batch, b: Batch) -> Batch:
     """The table of the union of ``a`` and ``b``: a linear merge placed by binary search
     (``b``'s scores found in ``a``'s; new ones inserted, shared ones added)."""
@@ -198,11 +245,18 @@ def add(a: Batch, b: Batch) -> Batch:
     hit[hit] = a.keys[at[hit]] == b.keys[hit]
     counts = a.counts.copy()
     counts[at[hit]] += b.counts[hit]
+    weights = None
+    if a.weights is not None and b.weights is not None:
+        weights = a.weights.copy()
+        weights[:, at[hit]] += b.weights[:, hit]
     new = ~hit
     if not new.any():
-        return Batch(a.keys, counts)
+        return Batch(a.keys, counts, weights)
     where = at[new]
-    return Batch(np.insert(a.keys, where, b.keys[new]), np.insert(counts, where, b.counts[new]))
+    if weights is not None and b.weights is not None:
+        weights = np.insert(weights, where, b.weights[:, new], axis=1)
+    return Batch(np.insert(a.keys, where, b.keys[new]), np.insert(counts, where, b.counts[new]),
+                 weights)
 
 
 def subtract(a: Batch, b: Batch) -> Batch:
@@ -213,10 +267,21 @@ def subtract(a: Batch, b: Batch) -> Batch:
     at = np.searchsorted(a.keys, b.keys)
     counts = a.counts.copy()
     counts[at] -= b.counts
+    weights = None
+    if a.weights is not None and b.weights is not None:
+        # the weights are slid in floating point; a class left with no row of a score
+        # gets exactly 0 (no rounding residue)
+        weights = a.weights.copy()
+        weights[:, at] -= b.weights
+        left = counts[at]
+        weights[0, at[(left >> _SHIFT) == 0]] = 0.0
+        weights[1, at[(left & _LOW) == 0]] = 0.0
+        np.maximum(weights, 0.0, out=weights)
     gone = at[counts[at] == 0]
     if not gone.size:
-        return Batch(a.keys, counts)
-    return Batch(np.delete(a.keys, gone), np.delete(counts, gone))
+        return Batch(a.keys, counts, weights)
+    return Batch(np.delete(a.keys, gone), np.delete(counts, gone),
+                 None if weights is None else np.delete(weights, gone, axis=1))
 
 
 def slide(batches: list[Batch], width: int, n_windows: int) -> Iterator[Batch]:
@@ -236,7 +301,11 @@ def slide(batches: list[Batch], width: int, n_windows: int) -> Iterator[Batch]:
 
 def to_count_table(b: Batch) -> CountTable:
     """``b`` as the :class:`CountTable` that :meth:`CountTable.from_arrays` builds from
-    its rows (the same scores, counts and count type)."""
+    its rows (the same scores, counts and count type; weighted: the same scores, its
+    weights summed in another order)."""
+    if b.weights is not None:
+        return CountTable(np.negative(b.keys), b.weights[0].copy(), b.weights[1].copy(),
+                          weighted=True, _trusted=True)
     pos, neg = b.pos, b.neg
     dt = count_dtype(float((pos + neg).max()))
     n_pos = int(pos.sum())
@@ -251,22 +320,32 @@ def ks_statistic(window: Batch, reference: Batch) -> float:
     tables: between two of the window's scores F_w is constant and F_r rises, so the
     supremum is reached at a window score or just below one (scipy's ``ks_2samp``
     statistic on the rows)."""
-    # scores ascending with their cumulative fractions (F at each distinct score)
+    # scores ascending with their cumulative fractions (F at each distinct score);
+    # with weights, the weighted distributions
     ws = np.negative(window.keys[::-1])
-    wc = np.cumsum((window.pos + window.neg)[::-1]) / window.n
+    wm, rm = window.mass[::-1], reference.mass[::-1]
+    wc = np.cumsum(wm) / wm.sum()
     rs = np.negative(reference.keys[::-1])
-    rc = np.concatenate([[0.0], np.cumsum((reference.pos + reference.neg)[::-1])
-                         / reference.n])
+    rc = np.concatenate([[0.0], np.cumsum(rm) / rm.sum()])
     at = rc[np.searchsorted(rs, ws, side="right")]  # F_r(x)
     below = rc[np.searchsorted(rs, ws, side="left")]  # F_r(x-)
     before = np.concatenate([[0.0], wc[:-1]])  # F_w just below each window score
     return float(max(np.abs(wc - at).max(), np.abs(before - below).max()))
 
 
-def decile_edges(reference_scores: Floats) -> Floats:
+def decile_edges(reference_scores: Floats, weights: Floats | None = None) -> Floats:
     """The bin edges of the PSI: the reference scores' deciles (``np.quantile``, its
-    default linear interpolation), repeated edges kept once."""
-    return np.unique(np.quantile(reference_scores, np.linspace(0.1, 0.9, 9)))
+    default linear interpolation), repeated edges kept once. With ``weights`` (aligned
+    with the ascending scores): the weighted deciles by the inverted CDF, the smallest
+    score whose cumulative weight reaches q times the total (``np.quantile(...,
+    weights=, method="inverted_cdf")`` of numpy 2; linear interpolation has no
+    weighted form there)."""
+    q = np.linspace(0.1, 0.9, 9)
+    if weights is None:
+        return np.unique(np.quantile(reference_scores, q))
+    cw = np.cumsum(weights)
+    at = np.minimum(np.searchsorted(cw, q * cw[-1], side="left"), cw.size - 1)
+    return np.unique(reference_scores[at])
 
 
 #: a bin's share is floored at this before the logarithm (an empty bin would make the
@@ -277,7 +356,7 @@ PSI_FLOOR = 1e-4
 def bin_shares(b: Batch, edges: Floats) -> Floats:
     """The share of ``b``'s cases in each bin (-inf, e1], (e1, e2], ..., (e_k, inf)."""
     s = np.negative(b.keys[::-1])  # ascending
-    c = np.concatenate([[0], np.cumsum((b.pos + b.neg)[::-1])])
+    c = np.concatenate([[0], np.cumsum(b.mass[::-1])])
     cuts = c[np.searchsorted(s, edges, side="right")]
     counts = np.diff(np.concatenate([[0], cuts, [c[-1]]]))
     return np.asarray(counts / c[-1], dtype=np.float64)

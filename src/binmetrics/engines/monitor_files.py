@@ -21,11 +21,12 @@ import numpy as np
 import pandas as pd
 
 from binmetrics.engines import _windows as win
-from binmetrics.engines._common import check_names
+from binmetrics.engines._common import Group, check_names
 from binmetrics.engines.files import FileJob
 from binmetrics.evaluation.options import EvalOptions
+from binmetrics.table.counts import CountTable
 
-__all__ = ["file_batches"]
+__all__ = ["file_batches", "gather"]
 
 _TIMESTAMP_TZ = ("TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ")
 
@@ -48,9 +49,9 @@ class TimeJob(FileJob):
 
     def _check_time(self) -> None:
         check_names(list(self._types), [("time", self.time)], self.source)
-        if self.time in (self.label, self.score):
+        if self.time in (self.label, self.score, self.weight):
             raise ValueError(f"column {self.time!r} cannot be the time column and the "
-                             "label/score column too")
+                             "label/score/weight column too")
         kind = self._types[self.time]
         #: UTC for a column with a time zone (DuckDB holds the instant), else naive
         self.tz: str | None = "UTC" if kind.startswith(_TIMESTAMP_TZ) else None
@@ -99,11 +100,13 @@ class TimeJob(FileJob):
 
 def file_batches(path: Any, *, label: str, score: str, time: str, reference: Any,
                  win_len: pd.Timedelta, step_len: pd.Timedelta, opts: EvalOptions,
+                 weight: str | None = None,
                  where: str | None = None, format: str | None = None,
                  read_options: Mapping[str, Any] | None = None) -> win.Prepared:
     """The batches' tables and the reference's of the rows of files (see the module)."""
     width = win.whole_steps(win_len, step_len)
-    job = TimeJob(path, time=time, label=label, score=score, where=where, format=format,
+    job = TimeJob(path, time=time, label=label, score=score, weight=weight, where=where,
+                  format=format,
                   read_options=read_options)
     try:
         bad, first_ns, last_ns = job.time_range()
@@ -125,6 +128,18 @@ def file_batches(path: Any, *, label: str, score: str, time: str, reference: Any
     finally:
         job.close()
     n_batches = (last - origin) // step_len + 1
+    batches, ref = gather(groups, tables, n_batches)
+    if ref.n == 0:
+        raise win.no_reference_rows(reference, first, last)
+    return win.Prepared(batches, ref, win.scores_of(ref), origin, width,
+                        max(n_batches - width + 1, 1), low, high,
+                        pos.item() if isinstance(pos, np.generic) else pos)
+
+
+def gather(groups: list[Group], tables: list[CountTable | None], n_batches: int
+           ) -> tuple[list[win.Batch], win.Batch]:
+    """The batches' tables and the reference's from the tables of the groups (batch
+    index, in the reference period) that an engine counted."""
     batches = [win.EMPTY] * n_batches
     ref = win.EMPTY
     for g, t in zip(groups, tables, strict=True):
@@ -133,8 +148,4 @@ def file_batches(path: Any, *, label: str, score: str, time: str, reference: Any
         batches[int(code)] = win.add(batches[int(code)], b)
         if in_ref:
             ref = win.add(ref, b)
-    if ref.n == 0:
-        raise win.no_reference_rows(reference, first, last)
-    return win.Prepared(batches, ref, win.scores_of(ref), origin, width,
-                        max(n_batches - width + 1, 1), low, high,
-                        pos.item() if isinstance(pos, np.generic) else pos)
+    return batches, ref

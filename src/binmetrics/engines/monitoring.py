@@ -11,11 +11,13 @@ counts are exact integers, so every window's evaluation equals a fresh
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import itertools
 import math
 import os
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,10 +28,12 @@ from binmetrics.chart import ChartData, render, series
 from binmetrics.comparison.ranks import holm_adjust
 from binmetrics.engines import _windows as win
 from binmetrics.engines.monitor_files import file_batches
+from binmetrics.engines.monitor_spark import is_spark_frame, spark_batches
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.options import EvalOptions
-from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once
+from binmetrics.exceptions import UndefinedPolicy, asked_for, caveats_once, warn_at_user
 from binmetrics.formatting import Tabular
+from binmetrics.inference import ResamplingWarning
 from binmetrics.inference.delong import delong_unpaired_tables
 from binmetrics.inference.intervals import Placements, table_placements
 from binmetrics.inference.proportions import two_proportion_test
@@ -188,11 +192,11 @@ class MonitorResult(Tabular):
             ``start``, ``end``, ``n``, ``ks``, ``psi`` per window (NaN for an empty one).
         """
         ref = self._reference_batch
-        edges = win.decile_edges(self._reference_scores)
+        edges = win.reference_edges(ref, self._reference_scores)
         ref_shares = win.bin_shares(ref, edges)
         rows = []
         for b in win.slide(self._batches, self._width, len(self._frame)):
-            n = b.n
+            n = _totals(b)[0] if b.n else 0
             rows.append((n, win.ks_statistic(b, ref) if n else math.nan,
                          win.psi(win.bin_shares(b, edges), ref_shares) if n else math.nan))
         out = self._frame[["start", "end"]].copy()
@@ -236,15 +240,25 @@ def _times(column: pd.Series) -> pd.Series:
 
 
 # --- the windows ---------------------------------------------------------------------
-def _batches(y: np.ndarray, s: np.ndarray, codes: np.ndarray, n_batches: int
-             ) -> list[win.Batch]:
+def _batches(y: np.ndarray, s: np.ndarray, codes: np.ndarray, n_batches: int,
+             w: np.ndarray | None = None) -> list[win.Batch]:
     """Each batch's table; the rows are grouped by one stable sort of their batch
     index (none when they are in time order already)."""
     if codes.size > 1 and bool((codes[1:] < codes[:-1]).any()):
         order = np.argsort(codes.astype(np.min_scalar_type(n_batches)), kind="stable")
         codes, y, s = codes[order], y[order], s[order]
+        w = None if w is None else w[order]
     bounds = np.searchsorted(codes, np.arange(n_batches + 1))
-    return [win.batch_of(y[a:b], s[a:b]) for a, b in itertools.pairwise(bounds)]
+    return [win.batch_of(y[a:b], s[a:b], None if w is None else w[a:b])
+            for a, b in itertools.pairwise(bounds)]
+
+
+def _totals(b: win.Batch) -> tuple[Any, Any]:
+    """A window's cases and positives: rows, or with weights their total weights."""
+    if b.weights is None:
+        return b.n, b.n_pos
+    pos = float(b.weights[0].sum())
+    return pos + float(b.weights[1].sum()), pos
 
 
 def _reason(n: int, n_pos: int) -> str:
@@ -309,21 +323,33 @@ def _reference_mask(times: pd.Series, reference: Any) -> tuple[np.ndarray, pd.Ti
 
 
 def _frame_batches(data: Any, *, label: str, score: str, time: str, reference: Any,
-                   win_len: pd.Timedelta, step_len: pd.Timedelta, opts: EvalOptions
-                   ) -> win.Prepared:
-    """The batches of a DataFrame's rows (in memory)."""
-    cols = _frame_columns(data, {"label": label, "score": score, "time": time})
+                   win_len: pd.Timedelta, step_len: pd.Timedelta, opts: EvalOptions,
+                   weight: str | None = None) -> win.Prepared:
+    """The batches of a DataFrame's rows (in memory); with a weight column, weighted
+    (rows of weight 0 left out, as :func:`binmetrics.evaluate` does)."""
+    names = {"label": label, "score": score, "time": time}
+    if weight is not None:
+        names["weight"] = weight
+    cols = _frame_columns(data, names)
     times = _times(cols["time"])
     s_raw = as_1d(cols["score"].to_numpy(), "y_score")
-    inp = check_binary_inputs(as_1d(cols["label"].to_numpy(), "y_true"), s_raw, None,
-                              pos_label=opts.pos_label, nan_policy=opts.nan_policy)
+    w_raw = None if weight is None else cols["weight"].to_numpy()
+    inp = check_binary_inputs(as_1d(cols["label"].to_numpy(), "y_true"), s_raw, w_raw,
+                              pos_label=opts.pos_label, nan_policy=opts.nan_policy,
+                              rescale_weights=False)
     if inp.n_omitted:
         times = times[np.isfinite(as_float(s_raw, "y_score"))].reset_index(drop=True)
-    scores = opts.oriented(inp.score)
+    y, scores, w = inp.y, opts.oriented(inp.score), inp.weight
     ref_mask, ref_low, ref_high = _reference_mask(times, reference)
-    ref_batch = win.batch_of(inp.y[ref_mask], scores[ref_mask])
     origin, codes, width, n_windows = win.plan(times, win_len, step_len)
-    batches = _batches(inp.y, scores, codes, int(codes.max()) + 1)
+    n_batches = int(codes.max()) + 1
+    if w is not None and not bool((w > 0).all()):  # the windows as those of the files
+        keep = w > 0
+        y, scores, w, codes, ref_mask = y[keep], scores[keep], w[keep], codes[keep], \
+            ref_mask[keep]
+    ref_batch = win.batch_of(y[ref_mask], scores[ref_mask],
+                             None if w is None else w[ref_mask])
+    batches = _batches(y, scores, codes, n_batches, w)
     return win.Prepared(batches, ref_batch, scores[ref_mask], origin, width, n_windows,
                         ref_low, ref_high, inp.pos_label)
 
@@ -341,6 +367,7 @@ def monitor(
     score: str,
     time: str,
     reference: tuple[Any, Any],
+    weight: str | None = None,
     window: Any = "7D",
     step: Any = "1D",
     measures: str | Iterable[str | Measure] | None = None,
@@ -405,9 +432,20 @@ def monitor(
         that reads only them, its configuration locked; the same label and score
         checks). Their time column is a timestamp, a date or ISO text (a timestamp
         with a time zone is taken in UTC); ``higher_is_positive=False`` is allowed.
+        A pyspark DataFrame is grouped by Spark alike (the job of
+        :func:`binmetrics.engines.evaluate_spark`; a ``timestamp`` column is taken in
+        UTC, a ``timestamp_ntz``, ``date`` or ISO text column is naive; ``where`` is a
+        Spark SQL condition).
     label, score, time : str
         Columns of the labels, the scores and the times (datetimes, or strings pandas
         reads as dates).
+    weight : str, optional
+        Column of case weights (finite, >= 0; a row of weight 0 is absent). Each window
+        is then the weighted evaluation of its rows, equal to a fresh one to the
+        rounding of the weights' sums (slid in floating point; a score leaves a window
+        exactly with its last row); ``n`` and ``positives`` are total weights, the
+        change tests treat weights as frequencies (as the project's tests of weighted
+        tables do) and ``drift()`` is weighted.
     reference : (start, end)
         The reference period: rows with start <= time <= end; an end given as a date
         alone ("2026-03-31") covers that whole day.
@@ -428,7 +466,8 @@ def monitor(
         Test the change of the measures without a closed-form test by the unpaired
         bootstrap (``n_resamples`` replicates per window, seeded from ``random_state``).
     where, format, read_options
-        For files only, as in :func:`binmetrics.engines.evaluate_file`: a SQL condition
+        For files (and ``where`` for a Spark DataFrame), as in
+        :func:`binmetrics.engines.evaluate_file`: a SQL condition
         selecting the rows (checked, time-bounded), "parquet" or "csv" (default: from
         the extension), and the reader's options from its allow-list.
 
@@ -441,8 +480,9 @@ def monitor(
     Raises
     ------
     TypeError
-        ``where``, ``format`` or ``read_options`` with a DataFrame; a file's time column
-        that is not dates or times.
+        ``where``, ``format`` or ``read_options`` with a DataFrame (``format`` or
+        ``read_options`` with a Spark DataFrame); a file's or Spark DataFrame's time
+        column that is not dates or times.
     ValueError
         A column is missing, the time column is not dates or has missing values, a
         window or step is not a duration or the window not a whole number of steps,
@@ -483,26 +523,41 @@ def monitor(
 
     if _is_path(data):
         prep = file_batches(data, label=label, score=score, time=time, reference=reference,
-                            win_len=win_len, step_len=step_len, opts=opts, where=where,
+                            weight=weight, win_len=win_len, step_len=step_len, opts=opts,
+                            where=where,
                             format=format, read_options=read_options)
+    elif is_spark_frame(data):
+        given = [k for k, v in (("format", format), ("read_options", read_options))
+                 if v is not None]
+        if given:
+            raise TypeError(f"{', '.join(given)}: only when data is a file path (CSV or "
+                            "Parquet, read by DuckDB); Spark has read the DataFrame")
+        prep = spark_batches(data, label=label, score=score, time=time, reference=reference,
+                             weight=weight, win_len=win_len, step_len=step_len, opts=opts,
+                             where=where)
     else:
         given = [k for k, v in (("where", where), ("format", format),
                                 ("read_options", read_options)) if v is not None]
         if given:
             raise TypeError(f"{', '.join(given)}: only when data is a file path (CSV or "
-                            "Parquet, read by DuckDB); filter a DataFrame before passing it")
+                            "Parquet, read by DuckDB) or a Spark DataFrame; filter a "
+                            "DataFrame before passing it")
         prep = _frame_batches(data, label=label, score=score, time=time,
                               reference=reference, win_len=win_len, step_len=step_len,
-                              opts=opts)
+                              opts=opts, weight=weight)
     batches, ref_batch, ref_scores, origin, width, n_windows, ref_low, ref_high, pos = prep
     why = _reason(ref_batch.n, ref_batch.n_pos)
     if why:
         raise ValueError(f"the reference period {reference[0]} to {reference[1]} has {why}: "
                          "choose a period with both classes")
 
-    with asked_for([m.id for m in chosen]), caveats_once():
+    resampled = ci or bootstrap_changes
+    with asked_for([m.id for m in chosen]), caveats_once(), _frequency_note(
+            batches if resampled else []):
+        weighted = ref_batch.weights is not None
         ref_ev = opts.evaluation(win.to_count_table(ref_batch), pos_label=pos,
-                                 n_rows=ref_batch.n, n_positive_rows=ref_batch.n_pos,
+                                 n_rows=None if weighted else ref_batch.n,
+                                 n_positive_rows=None if weighted else ref_batch.n_pos,
                                  calibrate=False, check_range=False)
         ref_values = ref_ev.to_dict(measures=chosen)
         # the reference's DeLong placements, once for every window's test
@@ -521,15 +576,18 @@ def monitor(
             k, b = item
             start = origin + k * step_len
             end = start + win_len
-            n, n_pos = b.n, b.n_pos
-            row: dict[str, Any] = {"start": start, "end": end, "n": n, "positives": n_pos,
-                                   "prevalence": n_pos / n if n else math.nan,
-                                   "in_reference": bool(start < ref_high and end > ref_low)}
+            n, n_pos = b.n, b.n_pos  # rows, or with weights batches holding the class
             reason = _reason(n, n_pos)
+            total, positives = _totals(b)
+            row: dict[str, Any] = {"start": start, "end": end, "n": total,
+                                   "positives": positives,
+                                   "prevalence": positives / total if n else math.nan,
+                                   "in_reference": bool(start < ref_high and end > ref_low)}
             ev = None
             if not reason:
+                rows = (None, None) if b.weights is not None else (n, n_pos)
                 ev = opts.evaluation(win.to_count_table(b), pos_label=pos,
-                                     n_rows=n, n_positive_rows=n_pos, calibrate=False,
+                                     n_rows=rows[0], n_positive_rows=rows[1], calibrate=False,
                                      check_range=False)
             boot = None
             if ev is not None and seeds is not None and not row["in_reference"]:
@@ -569,10 +627,28 @@ def monitor(
                            measures=ids, alpha=a, batches=batches, width=width,
                            reference_batch=ref_batch, reference_scores=ref_scores,
                            ci_level=c if ci else None,
-                           reference_ci=_reference_ci(ref_ev, chosen, ci_method, c,
-                                                      n_resamples, random_state) if ci
-                           else None)
+                           reference_ci=None)
+    if ci:
+        with _frequency_note([]):  # said above
+            result.reference_ci = _reference_ci(ref_ev, chosen, ci_method, c, n_resamples,
+                                                random_state)
     return result
+
+
+@contextlib.contextmanager
+def _frequency_note(batches: list[win.Batch]) -> Iterator[None]:
+    """Within it, the bootstrap's warning that non-integer weights are drawn as
+    frequencies is said once for the call (before it, when ``batches`` hold such
+    weights), not once per window."""
+    if any(b.weights is not None and bool((b.weights % 1).any()) for b in batches):
+        warn_at_user("the weights are not whole numbers: the bootstrap of the windows' "
+                     "intervals and change tests treats them as frequencies, drawing "
+                     "round(total weight) cases of each class per window",
+                     ResamplingWarning)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "the table is weighted with non-integer weights",
+                                ResamplingWarning)
+        yield
 
 
 def _reference_ci(ref_ev: Evaluation, chosen: list[Measure],

@@ -66,6 +66,12 @@ def _pyspark() -> tuple[Any, Any]:
     return F, T
 
 
+def pyspark_sql() -> tuple[Any, Any]:
+    """``pyspark.sql.functions`` and ``pyspark.sql.types`` (a one-line error naming the
+    extra when pyspark is missing)."""
+    return _pyspark()
+
+
 def spark_errors() -> tuple[type[BaseException], ...]:
     """The exception classes Spark raises for bad input (an unreadable file, an
     unknown column...), those of the installed pyspark and py4j."""
@@ -589,6 +595,15 @@ def open_spark_file(path: str, *, label: str, score: str, weight: str | None = N
                     master: str | None = None) -> SparkFileJob:
     """A Spark job on a CSV or Parquet file (or glob): the running Spark session, or one
     started on ``master`` (default ``local[*]``) and stopped when the job closes."""
+    df, started = read_spark_file(path, master=master)
+    return SparkFileJob(df, session=started, label=label, score=score, weight=weight,
+                        by=by, where=where, source=repr(path))
+
+
+def read_spark_file(path: str, *, master: str | None = None) -> tuple[Any, Any]:
+    """(the DataFrame of a CSV or Parquet file or glob, the Spark session started for it
+    or None): the running session, or one started on ``master`` (default
+    ``local[*]``) that the caller stops."""
     from binmetrics.engines.files import format_of
 
     try:
@@ -622,8 +637,7 @@ def open_spark_file(path: str, *, label: str, score: str, weight: str | None = N
         if started is not None:
             started.stop()
         raise EngineError(f"cannot read {path}: {one_line(exc)[:500]}") from None
-    return SparkFileJob(df, session=started, label=label, score=score, weight=weight,
-                        by=by, where=where, source=repr(path))
+    return df, started
 
 
 SPARK = register_engine(FileEngine(

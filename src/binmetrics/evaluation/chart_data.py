@@ -423,5 +423,8 @@ def confusion_matrix_data(models: Models, *, threshold: float | None = None,
                      heatmap=Heatmap(share, texts, labels, labels, cmap), legend=None)
 
 
-# the per-case kind (Berrar Fig. 8b) is declared after the kinds above
-from binmetrics.evaluation import chart_cases  # noqa: E402, F401
+# the per-case kind (Berrar Fig. 8b) and the chosen cut's are declared after the kinds above
+from binmetrics.evaluation import chart_cases, chart_thresholds  # noqa: E402, F401
+
+register_plot_kind("best_threshold", **chart_thresholds.KIND)(
+    chart_thresholds.best_threshold_data)

@@ -15,12 +15,25 @@ re-sorting anything:
 * class c's one-vs-rest :class:`~binmetrics.table.CountTable` (score = probability of
   c) keeps its sorted distinct scores; the replicate's positive and negative counts at
   each score are the multiplicities of the rows there, summed (each row's score group is
-  found once). Measures with a resampling kernel (AUC, Gini, KS, ...) run on the block's
-  count matrices; the others on the replicate tables;
+  found once). The AUC and the measures that are a function of it (Gini) are the rank
+  sum: each negative row reads the multiplicities of the positives above it (and half
+  of those tied) from the cumulative counts of the positive groups, one pass over the
+  rows; the other measures with a resampling kernel (KS, ...) run on the block's count
+  matrices; the rest on the replicate tables;
 * Hand & Till's M takes :math:`\hat A(a \mid b)` from class a's table with class b's
   rows as negatives;
-* the natively multiclass measures (accuracy, MCC, kappa, Brier, log loss, ...) run on
-  the rows with the multiplicities as frequency weights.
+* the natively multiclass measures (accuracy, MCC, kappa, ...) run on the rows with the
+  multiplicities as frequency weights; those that are a mean of per-row terms (Brier,
+  log loss, RPS: ``Measure.multiclass_rows``) read each replicate as
+  :math:`\sum_i m_i t_i / \sum_i m_i` with the terms :math:`t_i` found once, so a
+  replicate costs no work over the (n, k) probabilities.
+
+Replicates are drawn in streams of at least 16, each from its own generator spawned
+from ``random_state`` (:meth:`RowSampler.streams
+<binmetrics.evaluation.row_bootstrap.RowSampler.streams>`); from 20,000 rows the streams
+run in threads (as many as the cores this process may use, capped by
+``OMP_NUM_THREADS``), and the same seed gives the same replicates, hence the same
+intervals, whatever the number of threads.
 
 So all measures, averaged and per class, are computed on the same replicates, which equal
 the measures of the resampled rows (``bootstrap_indices`` gives the rows of each
@@ -106,6 +119,7 @@ class _Evaluator(ColumnEvaluator):
         self.codes: npt.NDArray[np.intp] = codes
         self.classes = mev.classes
         self.flat = codes * k + mev._pred
+        self._terms: dict[str, FloatArray] = {}
 
     def _ovo(self, W: FloatArray, weighted: bool) -> FloatArray:
         """Hand & Till's M (or its pair-weighted form) of each replicate
@@ -134,7 +148,39 @@ class _Evaluator(ColumnEvaluator):
             out[i] = np.average(vals, weights=wts if weighted else None)
         return out
 
+    def in_order(self, order: npt.NDArray[np.intp] | None) -> None:
+        super().in_order(order)
+        if order is not None:
+            assert not self._terms
+            self.codes = self.codes[order]
+            self.flat = self.flat[order]
+
+    def prepare(self) -> None:
+        super().prepare()
+        for r in self.requests:
+            if r.average in OVO_AVERAGES:
+                for c in range(self.k):
+                    self._class_groups(c)
+            elif r.average == "native" and r.measure.multiclass_rows is not None:
+                self._row_terms(r)
+
+    def _row_terms(self, r: Request) -> FloatArray:
+        """Each row's term of a native form that is a mean over rows (found once)."""
+        if r.key not in self._terms:
+            k = self.k
+            cm = np.bincount(self.flat, minlength=k * k).reshape(k, k).astype(np.float64)
+            data = MulticlassData(self.classes, self.codes, self.proba, None, cm,
+                                  report=_noop)
+            rows = r.measure.multiclass_rows
+            assert rows is not None
+            self._terms[r.key] = np.asarray(rows(data, **r.params), dtype=np.float64)
+        return self._terms[r.key]
+
     def _native(self, W: FloatArray, cm: FloatArray, r: Request) -> FloatArray:
+        if r.measure.multiclass_rows is not None:
+            # a mean over rows: sum_i m_i t_i / sum_i m_i, the terms t_i found once
+            # einsum, not BLAS: its threads would compete with the bootstrap's own
+            return np.einsum("ij,j->i", W, self._row_terms(r)) / W.sum(axis=1)
         func = r.measure.multiclass
         assert func is not None
         out = np.empty(W.shape[0])
@@ -248,9 +294,7 @@ class MulticlassInferenceMethods:
         """
         B = check_resamples(n_resamples)
         sampler = RowSampler(self._codes, self.n_classes, bool(stratified))
-        rng = np.random.default_rng(check_random_state(random_state))
-        for idx in sampler.indices(rng, B):
-            yield from idx
+        yield from sampler.replicate_rows(check_random_state(random_state), B)
 
     def bootstrap(
         self,
@@ -335,7 +379,8 @@ class MulticlassInferenceMethods:
             Redraw each class's rows separately (every replicate keeps the class sizes);
             False redraws n rows from all rows.
         random_state : seed, Generator or None
-            Same seed, same replicates (:meth:`bootstrap_indices`).
+            Same seed, same replicates (:meth:`bootstrap_indices`), whatever the
+            number of threads that draw them (see the module docstring).
         **params : the measure's parameters.
 
         Returns

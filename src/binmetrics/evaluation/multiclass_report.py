@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -174,10 +175,26 @@ class MulticlassViews(MulticlassSource):
     def __repr__(self) -> str:
         return frame_text(self._title(), self._measures_frame())
 
-    def to_html(self, title: str | None = None) -> str:
+    def to_html(self, title: str | None = None, *,
+                ci: bool | Mapping[str, Any] = False) -> str:
         """A self-contained HTML page: the classification report, the confusion matrix
         and every measure (native or averaged), as :func:`binmetrics.report` writes
         for a multiclass evaluation.
+
+        Parameters
+        ----------
+        title : str, optional
+            Default "Multiclass evaluation".
+        ci : bool or mapping, default False
+            Add an "Intervals" section:
+            :meth:`~binmetrics.evaluation.multiclass_ci.MulticlassInferenceMethods.ci_table`
+            (the bootstrap of the rows, stratified by class, every measure on the same
+            replicates) with one row per measure (estimate, low, high, level,
+            ci_method, n_undefined) and, below, one row per class of each averaged
+            measure (``per_class=True``). A mapping is passed to ``ci_table`` as
+            keywords, e.g.
+            ``{"n_resamples": 500, "random_state": 0}`` (``per_class`` defaults to
+            True here). False resamples nothing.
 
         Examples
         --------
@@ -187,7 +204,16 @@ class MulticlassViews(MulticlassSource):
         >>> page = mev.to_html("Three classes")
         >>> page.startswith("<!DOCTYPE html>"), "Classification report" in page
         (True, True)
+        >>> page = mev.to_html(ci={"measures": ["accuracy", "auc"], "n_resamples": 50,
+        ...                        "random_state": 0})
+        >>> "<h2>Intervals</h2>" in page
+        True
         """
+        if not (ci is True or ci is False or isinstance(ci, Mapping)):
+            raise TypeError(f"ci must be True, False or a mapping of ci_table options; "
+                            f"got {ci!r}")
+        intervals = "" if ci is False else self._intervals_html(
+            {} if ci is True else dict(ci))
         import warnings
 
         import pandas as pd
@@ -211,6 +237,59 @@ class MulticlassViews(MulticlassSource):
             summary._repr_html_(), "<h2>Confusion matrix</h2>", cm_html,
             "<h2>Measures</h2>",
             measures_table(quiet_values(self), f"native or {self.average}-averaged"),
-            "</body></html>",
+            intervals, "</body></html>",
         ]
         return "\n".join(parts) + "\n"
+
+    def _intervals_html(self, options: dict[str, Any]) -> str:
+        """The "Intervals" section: ``ci_table(**options)`` (per class by default), the
+        averaged rows, then the per-class rows; each number also exact in its cell's
+        ``data-value``."""
+        options.setdefault("per_class", True)
+        table = self.ci_table(**options)  # type: ignore[attr-defined]
+        level = float(table["level"].iloc[0])
+        method = str(table["ci_method"].iloc[0])
+        n = options.get("n_resamples", 2000)
+        seed = options.get("random_state")
+        how = ("stratified by class" if options.get("stratified", True)
+               else "not stratified")
+        note = (f"{level:.0%} {method} intervals from {n} bootstrap replicates of the rows "
+                f"({how}; random_state={seed!r}), every measure on the same replicates "
+                "(MulticlassEvaluation.ci_table).")
+        averaged = table[table["class"].isna()]
+        per_class = table[table["class"].notna()]
+        parts = ["<h2>Intervals</h2>", f"<p>{html.escape(note)}</p>",
+                 _interval_rows(averaged, ["measure", "average"], "bm-intervals", [])]
+        if len(per_class):
+            parts += ["<h3>Per class (one-vs-rest)</h3>",
+                      _interval_rows(per_class, ["measure", "class"], "bm-intervals-per-class",
+                                     list(self.classes))]
+        return "\n".join(parts)
+
+
+#: the numeric columns of the report's interval tables (then level and ci_method)
+_INTERVAL_COLUMNS = ("estimate", "low", "high", "n_undefined")
+
+
+def _interval_rows(frame: pd.DataFrame, keys: list[str], css: str,
+                   classes: list[Any]) -> str:
+    """An HTML table of ``ci_table`` rows: the key columns, then estimate, low, high and
+    the NaN replicates, each number shown to 6 digits with its exact value in
+    ``data-value``; a class as its label (the frame's column may hold 0.0 for 0)."""
+    label = {c: c for c in classes}
+    head = "".join(f"<th>{html.escape(c)}</th>"
+                   for c in (*keys, *_INTERVAL_COLUMNS, "level", "ci_method"))
+    body = []
+    for d in frame.to_dict("records"):
+        cells = "".join(
+            f'<td style="text-align:left">{html.escape(str(label.get(d[c], d[c])))}</td>'
+            for c in keys)
+        for c in _INTERVAL_COLUMNS:
+            v = float(d[c])
+            exact, shown = ((repr(v), format_number(v, digits=6)) if c != "n_undefined"
+                            else (f"{int(v)}", f"{int(v)}"))
+            cells += f"<td data-value='{exact}'>{html.escape(shown)}</td>"
+        cells += f"<td>{float(d['level']):g}</td><td>{html.escape(str(d['ci_method']))}</td>"
+        body.append(f"<tr>{cells}</tr>")
+    return (f'<table class="{css}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>")

@@ -80,6 +80,12 @@ class _LabelEvaluator(ColumnEvaluator):
             self._samples[r.key] = np.broadcast_to(v, (y.shape[0],))
         return self._samples[r.key]
 
+    def prepare(self) -> None:
+        super().prepare()
+        for r in self.requests:
+            if r.average == "samples":
+                self._case_values(r)
+
     def evaluate(self, W: FloatArray) -> dict[str, FloatArray]:
         out: dict[str, FloatArray] = {}
         with undefined_policy("ignore"), np.errstate(all="ignore"):
@@ -147,9 +153,7 @@ class MultilabelInferenceMethods:
         """
         B = check_resamples(n_resamples)
         sampler = RowSampler(np.zeros(self._y.shape[0], dtype=np.intp), 1, False)
-        rng = np.random.default_rng(check_random_state(random_state))
-        for idx in sampler.indices(rng, B):
-            yield from idx
+        yield from sampler.replicate_rows(check_random_state(random_state), B)
 
     def bootstrap(self, measures: Sequence[str | Measure | tuple[str | Measure, str]] | str,
                   *, average: str | None = None, n_resamples: int = 2000,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import THREAD_ROWS, thread_imap, thread_map
 from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
@@ -28,8 +29,9 @@ from binmetrics.inference.replicate_intervals import (
     jackknife_acceleration,
     replicate_table,
 )
-from binmetrics.inference.resampling import BootstrapInterval
+from binmetrics.inference.resampling import BootstrapInterval, replicate_streams
 from binmetrics.measures import Measure, get_measure
+from binmetrics.measures.kernels import auc_transform
 from binmetrics.progress import as_callback
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import check_random_state, check_resamples
@@ -46,14 +48,25 @@ FloatArray = npt.NDArray[np.float64]
 
 #: elements of a block's (replicates x rows) matrix
 _BLOCK_ELEMENTS = 1 << 20
+#: the fewest replicates of a stream (one generator, one thread's unit of work)
+_STREAM = 16
 #: rows of an exact BCa jackknife; beyond, a sample of this many rows
 _JACKKNIFE_ROWS = 2000
 
 
 # --- drawing rows --------------------------------------------------------------------------
-# --- drawing rows --------------------------------------------------------------------------
 class RowSampler:
-    """Blocks of bootstrap replicates of the rows, stratified by class or not."""
+    """Blocks of bootstrap replicates of the rows, stratified by class or not.
+
+    The replicates come in streams (:meth:`streams`) of ``stream`` replicates (at least
+    16; more for small n, up to a block's worth), each drawn by its own generator
+    spawned from the seed, so that streams can run in parallel threads and the same
+    seed gives the same replicates whatever the number of threads.
+
+    :meth:`multiplicities` gives the rows in the sampler's order, ``order`` (class by
+    class when stratified, so each class's counts are one contiguous slice), or the
+    rows' own order when ``order`` is None; an evaluator reads them after
+    :meth:`ColumnEvaluator.in_order`."""
 
     def __init__(self, codes: npt.NDArray[np.intp], k: int, stratified: bool) -> None:
         self.n = int(codes.size)
@@ -63,7 +76,30 @@ class RowSampler:
             self.strata = [s for s in strata if s.size]
         else:
             self.strata = [np.arange(self.n)]
+        self.order: npt.NDArray[np.intp] | None = (
+            np.concatenate(self.strata) if len(self.strata) > 1 else None)
+        self._inverse: npt.NDArray[np.intp] | None = None
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n, 1))
+        self.stream = max(_STREAM, self.block)
+
+    def positions(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """Where ``rows`` (of the data) are in the sampler's order."""
+        if self.order is None:
+            return rows
+        if self._inverse is None:
+            inverse = np.empty(self.n, dtype=np.intp)
+            inverse[self.order] = np.arange(self.n)
+            self._inverse = inverse
+        return self._inverse[rows]
+
+    def streams(self, random_state: Any,
+                n_resamples: int) -> list[tuple[np.random.Generator, int]]:
+        """(generator, replicates) of each stream: the replicates in order, stream j
+        drawn by the j-th child of a seed sequence whose entropy is drawn from
+        ``random_state`` (an integer, a Generator, ...: one draw from it), as the binary
+        bootstrap's streams (:func:`binmetrics.inference._replicates.replicate_streams`)."""
+        return replicate_streams(np.random.default_rng(random_state), n_resamples,
+                                 self.stream)
 
     def indices(self, rng: np.random.Generator, n_resamples: int) -> Iterator[npt.NDArray[np.intp]]:
         """(replicates, n) matrices of the rows each replicate draws (class by class)."""
@@ -75,14 +111,31 @@ class RowSampler:
             yield np.concatenate(parts, axis=1)
             done += b
 
+    def replicate_rows(self, random_state: Any,
+                       n_resamples: int) -> Iterator[npt.NDArray[np.intp]]:
+        """The rows of each replicate, one (n,) array each: the draws of
+        :func:`run_bootstrap` with the same seed (``bootstrap_indices``)."""
+        for rng, b in self.streams(random_state, n_resamples):
+            for idx in self.indices(rng, b):
+                yield from idx
+
     def multiplicities(self, rng: np.random.Generator,
                        n_resamples: int) -> Iterator[FloatArray]:
-        """(replicates, n) matrices: how often each replicate draws each row."""
-        for idx in self.indices(rng, n_resamples):
-            out = np.empty(idx.shape, dtype=np.float64)
-            for i in range(idx.shape[0]):
-                out[i] = np.bincount(idx[i], minlength=self.n)
+        """(replicates, n) matrices: how often each replicate draws each row, the rows
+        in the sampler's ``order`` (the draws of :meth:`indices`, counted class by
+        class into contiguous slices: small bincounts, no gather, no scatter)."""
+        done = 0
+        while done < n_resamples:
+            b = min(self.block, n_resamples - done)
+            out = np.empty((b, self.n), dtype=np.float64)
+            start = 0
+            for s in self.strata:
+                local = rng.integers(0, s.size, size=(b, s.size), dtype=np.intp)
+                for i in range(b):
+                    out[i, start:start + s.size] = np.bincount(local[i], minlength=s.size)
+                start += s.size
             yield out
+            done += b
 
 
 # --- what is resampled ---------------------------------------------------------------------
@@ -117,6 +170,8 @@ class ColumnEvaluator:
         self._micro_of = micro  # measure -> the pooled table
         self._groups: dict[int, tuple[npt.NDArray[np.intp], int]] = {}
         self._slots: dict[int, tuple[npt.NDArray[np.intp], int]] = {}
+        self._auc_keys: dict[int, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp],
+                                        npt.NDArray[np.intp], int]] = {}
         self._micro: tuple[CountTable, npt.NDArray[np.intp], int] | None = None
 
     def _class_groups(self, c: int) -> tuple[npt.NDArray[np.intp], int]:
@@ -143,6 +198,79 @@ class ColumnEvaluator:
             S = 2 * int(idx.size) + 1
             self._slots[c] = ((slot[g] + S * ~self.positive[:, c]).astype(np.intp), S)
         return self._slots[c]
+
+    def _class_auc_keys(self, c: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp],
+                                               npt.NDArray[np.intp], int]:
+        """What the rank-sum AUC of class c reads (:meth:`_class_auc`): its positive
+        rows, the rank q of each one's group among the groups holding positives, and
+        each row's slot (2q: negative-only groups above the q-th positive group, 2q + 1:
+        tied with it), the positive rows at slot 2Q + 1; Q the positive groups."""
+        if c not in self._auc_keys:
+            g, G = self._class_groups(c)
+            holds = self._table_of(c).pos > 0
+            idx = np.flatnonzero(holds)
+            q = np.searchsorted(idx, np.arange(G))
+            pos_rows = np.flatnonzero(self.positive[:, c])
+            slot = (2 * q + holds)[g].astype(np.intp)
+            slot[pos_rows] = 2 * idx.size + 1
+            self._auc_keys[c] = (pos_rows, q[g[pos_rows]].astype(np.intp), slot, idx.size)
+        return self._auc_keys[c]
+
+    def _class_auc(self, W: FloatArray, c: int, total: FloatArray) -> FloatArray:
+        r"""The one-vs-rest AUC of class c in each replicate of ``W``, by the rank sum
+        (Mann-Whitney): :math:`U = \sum_{j \in neg} m_j (A_j + T_j / 2)` with
+        :math:`A_j` the multiplicities of the positives above row j's score and
+        :math:`T_j` of those tied with it, AUC = U / (P N). The positives' counts per
+        group and their cumulative sums are short (one per positive group); each row
+        then reads its :math:`A_j + T_j / 2` from that table, so a replicate is one
+        pass over the rows (the count-matrix kernel bins every row first). Equals
+        :func:`~binmetrics.measures.kernels.auc_kernel` on the replicate's table
+        (``total``: each replicate's sum of weights, P + N)."""
+        pos_rows, pos_q, slot, Q = self._class_auc_keys(c)
+        b = W.shape[0]
+        out = np.full(b, np.nan)
+        if Q == 0:  # no positives: undefined
+            return out
+        for i in range(b):
+            pc = np.bincount(pos_q, weights=W[i, pos_rows], minlength=Q)
+            table = np.zeros(2 * Q + 2)
+            np.cumsum(pc, out=table[2:2 * Q + 1:2])  # slot 2q: the positives above
+            table[1:2 * Q:2] = table[0:2 * Q - 1:2] + 0.5 * pc  # 2q + 1: and half the tied
+            P = table[2 * Q]
+            N = total[i] - P
+            U = float(np.einsum("i,i->", W[i], np.take(table, slot)))  # no BLAS threads
+            out[i] = U / (P * N) if P > 0 and N > 0 else np.nan
+        return out
+
+    def in_order(self, order: npt.NDArray[np.intp] | None) -> None:
+        """Read the row weights of :meth:`evaluate` in ``order`` (a sampler's; None: the
+        rows' own): the per-row arrays are permuted once, before anything is found."""
+        if order is None:
+            return
+        assert not (self._groups or self._slots or self._auc_keys or self._micro)
+        self.proba = self.proba[order]
+        self.positive = self.positive[order]
+
+    def prepare(self) -> None:
+        """Find what the requests read (each class's groups or slots, the pooled table)
+        before the threads of :func:`run_bootstrap` share this evaluator; the classes'
+        (a sort each) in threads too."""
+        finds: list[Callable[[int], Any]] = []
+        for r in self.requests:
+            if r.measure.family == "confusion":
+                continue
+            if r.average == "micro":
+                self._micro_groups()
+            elif r.average in ("per_class", "macro", "weighted"):
+                kern = r.measure.resampling_kernel
+                if kern is not None and auc_transform(kern) is not None:
+                    finds.append(self._class_auc_keys)
+                elif kern is not None:
+                    finds.append(self._class_slots)
+                else:
+                    finds.append(self._class_groups)
+        for find in dict.fromkeys(finds):
+            thread_map(find, range(self.k), parallel=self.proba.shape[0] >= THREAD_ROWS)
 
     def _micro_groups(self) -> tuple[CountTable, npt.NDArray[np.intp], int]:
         if self._micro is None:
@@ -190,11 +318,19 @@ class ColumnEvaluator:
                            out: dict[str, FloatArray]) -> None:
         b = W.shape[0]
         values = {r.key: np.full((b, self.k), np.nan) for r in reqs}
+        total: FloatArray | None = None
         for c in range(self.k):
             tables: list[CountTable] | None = None
             slots: tuple[FloatArray, FloatArray] | None = None
+            auc: FloatArray | None = None
             for r in reqs:
                 kern = r.measure.resampling_kernel
+                from_auc = None if kern is None else auc_transform(kern)
+                if from_auc is not None:  # a function of the AUC: by the rank sum
+                    total = W.sum(axis=1) if total is None else total
+                    auc = self._class_auc(W, c, total) if auc is None else auc
+                    values[r.key][:, c] = from_auc(auc)
+                    continue
                 if kern is not None:
                     slots = self._class_counts(W, c, "slot") if slots is None else slots
                     values[r.key][:, c] = kern(*slots)
@@ -377,14 +513,26 @@ def run_bootstrap(ev: ColumnEvaluator, sampler: RowSampler, weight: FloatArray |
     B = check_resamples(n_resamples, per_resample=len(reqs) * len(classes),
                         what="one per measure and class")
     seed = check_random_state(random_state)
-    rng = np.random.default_rng(seed)
     base = np.ones(sampler.n) if weight is None else weight
+    if sampler.order is not None:  # the multiplicities' order
+        ev.in_order(sampler.order)
+        base = base[sampler.order]
     call = as_callback(progress, "bootstrap")
+    ev.prepare()
+    streams = sampler.streams(seed, B)
+
+    def stream(item: tuple[np.random.Generator, int]) -> list[dict[str, FloatArray]]:
+        rng, b = item
+        return [ev.evaluate(M if weight is None else M * base)
+                for M in sampler.multiplicities(rng, b)]
+
     chunks: list[dict[str, FloatArray]] = []
     done = 0
-    for M in sampler.multiplicities(rng, B):
-        chunks.append(ev.evaluate(M if weight is None else M * base))
-        done += M.shape[0]
+    parallel = len(streams) > 1 and sampler.n >= THREAD_ROWS
+    for (_, b), got in zip(streams, thread_imap(stream, streams, parallel=parallel),
+                           strict=True):
+        chunks += got
+        done += b
         if call is not None:
             call(done, B)
     reps: dict[str, FloatArray] = {}
@@ -433,7 +581,7 @@ class _Jackknife:
             for start in range(0, every.size, b):
                 chunk = every[start:start + b]
                 W = np.tile(self.base, (chunk.size, 1))
-                W[np.arange(chunk.size), chunk] = 0.0
+                W[np.arange(chunk.size), self.sampler.positions(chunk)] = 0.0
                 parts.append(self.ev.evaluate(W))
             self._values = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
         return self._values

@@ -24,13 +24,15 @@ fraction of the cost (benchmarks/bench_thresholds.py).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.evaluation.cut_choice import choose_cuts
+from binmetrics.backends import THREAD_ROWS, thread_imap
+from binmetrics.evaluation.cut_choice import choose_cuts, keeps_on_fewer_fp
 from binmetrics.exceptions import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
@@ -38,9 +40,9 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
-from binmetrics.inference.cut_blocks import bootstrap_positive_cuts, positive_cuts
+from binmetrics.inference.cut_blocks import positive_cut_streams, positive_cuts
 from binmetrics.inference.intervals import Interval
-from binmetrics.inference.resampling import bootstrap_count_blocks, quantiles
+from binmetrics.inference.resampling import bootstrap_count_streams, quantiles
 from binmetrics.measures import Measure, get_measure
 from binmetrics.table.counts import Confusion, CountTable, FloatArray
 from binmetrics.validation import check_level
@@ -74,25 +76,23 @@ def _block_cuts(table: CountTable, pos: Any, neg: Any) -> Confusion:
     return Confusion(tp=tp, fp=fp, fn=tp[:, -1:] - tp, tn=fp[:, -1:] - fp, **costs)
 
 
-def _keeps_on_fewer_fp(con: Constraint) -> bool:
-    """Whether a cut meeting ``con`` still meets it with fewer false positives."""
-    cm = get_measure(con.measure)
-    if not cm.monotone_in_fp:
-        return False
-    return (con.op in (">=", ">")) if cm.direction > 0 else (con.op in ("<=", "<"))
-
-
-def _replicate_blocks(table: CountTable, m: Measure, constraints: tuple[Constraint, ...],
-                      n_resamples: int,
-                      random_state: Any) -> tuple[Any, npt.NDArray[np.intp] | None]:
-    """The replicates' confusion blocks and the cut of each column (None: every cut)."""
-    if m.monotone_in_fp and all(_keeps_on_fewer_fp(c) for c in constraints) and \
+def _replicate_streams(table: CountTable, m: Measure, constraints: tuple[Constraint, ...],
+                       n_resamples: int, random_state: Any
+                       ) -> tuple[list[tuple[int, Callable[[], Iterator[Confusion]]]],
+                                  npt.NDArray[np.intp] | None]:
+    """The replicates' confusion blocks as streams (each ``(replicates, blocks)``, drawn
+    by its own generator: the same blocks in any thread) and the cut of each column
+    (None: every cut)."""
+    if m.monotone_in_fp and all(keeps_on_fewer_fp(c) for c in constraints) and \
             not table.weighted and table.case_costs is None and table.P > 0 and table.N > 0:
-        return (bootstrap_positive_cuts(table, n_resamples, random_state=random_state),
+        return (positive_cut_streams(table, n_resamples, random_state=random_state),
                 positive_cuts(table))
-    blocks = (_block_cuts(table, pos, neg) for pos, neg in
-              bootstrap_count_blocks(table, n_resamples, random_state=random_state))
-    return blocks, None
+
+    def cuts_of(counts: Callable[[], Iterator[Any]]) -> Iterator[Confusion]:
+        return (_block_cuts(table, pos, neg) for pos, neg in counts())
+
+    streams = bootstrap_count_streams(table, n_resamples, random_state=random_state)
+    return [(b, functools.partial(cuts_of, counts)) for b, counts in streams], None
 
 
 def bootstrap_choice(table: CountTable, best: BestThreshold, m: Measure,
@@ -103,22 +103,33 @@ def bootstrap_choice(table: CountTable, best: BestThreshold, m: Measure,
     """``best`` with the bootstrap of its choice (see the module docstring)."""
     lv = check_level(level)
     thresholds = table.thresholds()
-    chosen: list[FloatArray] = []
-    on_rep: list[FloatArray] = []
-    blocks, cuts = _replicate_blocks(table, m, constraints, n_resamples, random_state)
-    with undefined_policy("ignore"), np.errstate(divide="ignore", invalid="ignore"):
-        for c in blocks:
-            v = np.asarray(m.func(c, **params), dtype=np.float64)
-            ok = np.ones(v.shape, dtype=bool)
-            for con in constraints:
-                ok &= con.holds(np.asarray(get_measure(con.measure).func(c), dtype=np.float64))
-            ks = choose_cuts(v, ok, m.direction)
-            rows = np.arange(v.shape[0])
-            got = v[rows, np.maximum(ks, 0)]
-            if cuts is not None:  # the column's cut
-                ks = np.where(ks >= 0, cuts[np.maximum(ks, 0)], -1)
-            chosen.append(np.where(ks >= 0, ks, -1).astype(np.float64))
-            on_rep.append(np.where(ks >= 0, got, np.nan))
+    streams, cuts = _replicate_streams(table, m, constraints, n_resamples, random_state)
+
+    def choose(item: tuple[int, Callable[[], Iterator[Confusion]]]
+               ) -> list[tuple[FloatArray, FloatArray]]:
+        """Each block's chosen cut per replicate (-1: none feasible) and its value."""
+        out = []
+        with undefined_policy("ignore"), np.errstate(divide="ignore", invalid="ignore"):
+            for c in item[1]():
+                v = np.asarray(m.func(c, **params), dtype=np.float64)
+                ok = np.ones(v.shape, dtype=bool)
+                for con in constraints:
+                    ok &= con.holds(np.asarray(get_measure(con.measure).func(c),
+                                               dtype=np.float64))
+                ks = choose_cuts(v, ok, m.direction)
+                got = v[np.arange(v.shape[0]), np.maximum(ks, 0)]
+                if cuts is not None:  # the column's cut
+                    ks = np.where(ks >= 0, cuts[np.maximum(ks, 0)], -1)
+                out.append((np.where(ks >= 0, ks, -1).astype(np.float64),
+                            np.where(ks >= 0, got, np.nan)))
+        return out
+
+    # streams in parallel threads on large tables: NumPy's draws, counts and cumulative
+    # sums release the GIL, and each stream's draws are its own whatever the thread
+    parallel = len(streams) > 1 and table.total >= THREAD_ROWS
+    done = [pair for got in thread_imap(choose, streams, parallel=parallel) for pair in got]
+    chosen = [c for c, _ in done]
+    on_rep = [v for _, v in done]
     ks_all = np.concatenate(chosen).astype(np.intp)
     rep_values = np.concatenate(on_rep)
     defined = ks_all >= 0

@@ -18,6 +18,7 @@ import numpy as np
 from binmetrics.evaluation.cut_choice import (
     BestThreshold,
     all_cuts,
+    best_cut,
     choose_cuts,
     cut_threshold,
     infeasible_reason,
@@ -62,12 +63,13 @@ class ThresholdMethods:
                        **params: Any) -> BestThreshold:
         """The threshold whose cut optimises a confusion measure, with its value.
 
-        Every cut of the table is scored at once (the measure is vectorised over
-        the cumulative counts): exact over every distinct score, and a cut never
-        splits tied scores. Higher is better unless the measure's direction says
-        otherwise; among equal values the strictest cut wins (the highest
-        threshold; the lowest when lower scores mean positive, whose thresholds are
-        reported in the scores' own units).
+        Every cut of the table is scored (the measure is vectorised over the
+        cumulative counts, read block by block on an unweighted table:
+        :func:`~binmetrics.evaluation.cut_choice.best_cut`): exact over every distinct
+        score, and a cut never splits tied scores. Higher is better unless the
+        measure's direction says otherwise; among equal values the strictest cut wins
+        (the highest threshold; the lowest when lower scores mean positive, whose
+        thresholds are reported in the scores' own units).
 
         Parameters
         ----------
@@ -127,6 +129,15 @@ class ThresholdMethods:
             raise ValueError(f"{m.id} has no direction (neither higher nor lower is better)")
         p = m.resolve_params(**params)
         constraints = parse_constraints(subject_to)
+        shown = tuple(str(c) for c in constraints)
+        common = {"subject_to": shown, "pos_label": self.pos_label,
+                  "higher_is_positive": self.higher_is_positive, "params": p}
+        if not ci and not self.table.weighted and self.table.case_costs is None:
+            k, value = best_cut(self.table, m, p, constraints)  # blockwise, no full arrays
+            if k >= 0:
+                th = cut_threshold(self.table, k)
+                return BestThreshold(m.id, float(self.oriented(th)), value,
+                                     self._shown(self.table.confusion(th)), **common)
         cuts = all_cuts(self.table)
         with undefined_policy("ignore"):
             values = np.asarray(m.func(cuts, **p), dtype=np.float64)
@@ -136,9 +147,6 @@ class ThresholdMethods:
         for c, v in zip(constraints, limits, strict=True):
             ok &= c.holds(v)
         k = int(choose_cuts(values, ok, m.direction))
-        shown = tuple(str(c) for c in constraints)
-        common = {"subject_to": shown, "pos_label": self.pos_label,
-                  "higher_is_positive": self.higher_is_positive}
         if k < 0:
             if constraints and not ok.any():
                 reason = infeasible_reason(constraints, limits,

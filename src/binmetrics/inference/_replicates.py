@@ -11,7 +11,8 @@ the measures are evaluated on blocks of them.
   permutations, each with the views the measures need (a :class:`Confusion` of arrays,
   count matrices for the kernels, count tables); :func:`_evaluate_blocks` runs the
   measures over any such blocks.
-* :func:`_jackknife`, :func:`_acceleration`: the jackknife of the BCa interval.
+* :func:`replicate_streams`, :func:`_evaluate_streams`: the replicates in streams, each
+  drawn by its own generator spawned from the seed, evaluated in parallel threads.
 * :class:`ResamplingWarning` and :func:`_report_undefined_replicates`, shared with
   :mod:`~binmetrics.inference.paired` and :mod:`~binmetrics.inference.refit`.
 
@@ -22,12 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import THREAD_ROWS, thread_imap
 from binmetrics.exceptions import (
     BinmetricsWarning,
     UndefinedMeasureError,
@@ -38,7 +41,6 @@ from binmetrics.exceptions import (
 )
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.measures import Measure, get_measure
-from binmetrics.measures._util import dot
 from binmetrics.measures.kernels import Kernel, auc_transform
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
 from binmetrics.validation import check_count
@@ -54,15 +56,12 @@ _BLOCK_ELEMENTS = 1 << 20
 _MULTINOMIAL_RATIO = 20
 #: Weighted index draws need a binary search (~30 ns per case).
 _MULTINOMIAL_RATIO_WEIGHTED = 4
+#: The fewest replicates of a stream: one generator's draws, one thread's unit of work.
+_STREAM = 16
+
 #: Choosing k of n cases costs ~15 ns per chosen case; the marginal hypergeometric
 #: split ~110 ns per group. The split is used when groups * this < k.
 _HYPERGEOMETRIC_RATIO = 8
-
-#: The BCa jackknife is exact (one evaluation per (score, label) cell) up to this
-#: many cells; beyond, about this many runs of adjacent cells of a class are each
-#: represented by one cell (see
-#: :meth:`binmetrics.inference.resampling.BootstrapResult.acceleration`).
-_JACKKNIFE_CELLS = 2000
 
 
 #: A progress callback: called with (replicates done, replicates in all).
@@ -366,12 +365,24 @@ class _BootstrapSampler:
             self._plan = _SumsPlan(self, groups)
         return self._plan
 
-    def blocks(self, rng: np.random.Generator, n: int) -> Iterator[_BootstrapBlock]:
+    def streams(self, rng: np.random.Generator, n: int) -> list[tuple[np.random.Generator, int]]:
+        """The ``n`` replicates as streams of at least :data:`_STREAM` (a block's worth
+        when a block holds more), each with its own generator (:func:`replicate_streams`)."""
+        return replicate_streams(rng, n, max(_STREAM, self.block))
+
+    def stream_blocks(self, rng: np.random.Generator, n: int) -> Iterator[_BootstrapBlock]:
+        """The blocks of one stream of ``n`` replicates, drawn by its generator."""
         done = 0
         while done < n:
             b = min(self.block, n - done)
             yield _BootstrapBlock(self, b, [s.draw(rng, b) for s in self.strata])
             done += b
+
+    def blocks(self, rng: np.random.Generator, n: int) -> Iterator[_BootstrapBlock]:
+        """Every block of the ``n`` replicates, stream after stream: the draws of
+        :func:`_evaluate_streams` with the same generator, whatever its threads."""
+        for child, b in self.streams(rng, n):
+            yield from self.stream_blocks(child, b)
 
 
 class _BootstrapBlock:
@@ -662,127 +673,51 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     return out
 
 
-# --- the jackknife (BCa acceleration) ---------------------------------------------------------
-_Sample = tuple[FloatArray, FloatArray]  # (leave-one-out values, cases each stands for)
+def replicate_streams(rng: np.random.Generator, n: int,
+                      size: int) -> list[tuple[np.random.Generator, int]]:
+    """(generator, replicates) of each stream of ``size`` replicates (the last may hold
+    fewer), in order: stream j is drawn by the j-th child of a seed sequence whose entropy
+    is one draw from ``rng``. Streams can then be drawn in any order, in parallel
+    threads, and the same seed still gives the same replicates.
 
-
-def _jackknife(table: CountTable, target: _Target, threshold: float,
-               units: tuple[float, float]) -> list[_Sample]:
-    """Leave-one-case-out values of a statistic per class: [positives, negatives].
-
-    All cases of one (score, label) cell give the same value, so one evaluation per
-    cell suffices (returned with the cell's number of cases). ``units`` is the weight
-    of one case of each class (1 for unweighted tables).
+    >>> [b for _, b in replicate_streams(np.random.default_rng(0), 40, 16)]
+    [16, 16, 8]
     """
-    with undefined_policy("ignore"):
-        if target.family == "confusion":
-            return _jackknife_confusion(table, target, threshold, units)
-        from_auc = None if target.kernel is None else auc_transform(target.kernel)
-        if from_auc is not None:
-            return _jackknife_auc(table, from_auc, units)
-        return _jackknife_cells(table, target, threshold, units)
+    entropy = rng.integers(0, 2**63, size=4, dtype=np.int64).tolist()
+    sizes = [min(size, n - start) for start in range(0, n, size)]
+    children = np.random.SeedSequence(entropy).spawn(len(sizes))
+    return [(np.random.default_rng(c), b) for c, b in zip(children, sizes, strict=True)]
 
 
-def _jackknife_confusion(table: CountTable, target: _Target, threshold: float,
-                         units: tuple[float, float]) -> list[_Sample]:
-    c = table.confusion(threshold)
-    cells = np.array([c.tp, c.fn, c.fp, c.tn], dtype=np.float64)
-    unit = np.array([units[0], units[0], units[1], units[1]])
-    r = np.minimum(unit, cells)
-    base = np.tile(cells, (4, 1))
-    base[np.arange(4), np.arange(4)] -= r
-    values = target.on_confusion(Confusion(tp=base[:, 0], fn=base[:, 1], fp=base[:, 2],
-                                           tn=base[:, 3]), 4)
-    mult = np.divide(cells, unit, out=np.zeros(4), where=unit > 0)
-    keep = cells > 0
-    return [(values[:2][keep[:2]], mult[:2][keep[:2]]), (values[2:][keep[2:]], mult[2:][keep[2:]])]
+def _evaluate_streams(sampler: _BootstrapSampler, rng: np.random.Generator,
+                      targets: list[_Target], threshold: float, cut: int, n: int,
+                      progress: Progress | None = None) -> dict[str, FloatArray]:
+    """:func:`_evaluate_blocks` over the sampler's streams, in parallel threads when the
+    replicates are large enough to gain from them (NumPy's draws and counts release the
+    GIL); the values are those of the sequential loop over ``sampler.blocks(rng, n)``,
+    bit for bit, whatever the number of threads.
 
-
-def _jackknife_auc(table: CountTable, from_auc: Callable[[Any], Any],
-                   units: tuple[float, float]) -> list[_Sample]:
-    """The closed-form jackknife of a function ``from_auc`` of the AUC (see
-    :func:`binmetrics.measures.kernels.auc_transform`): each left-out case changes the
-    Mann-Whitney count by the pairs it wins (a positive) or loses (a negative)."""
-    pos = table.pos.astype(np.float64)
-    neg = table.neg.astype(np.float64)
-    P, N = table.P, table.N
-    tp1, fp1 = np.cumsum(pos), np.cumsum(neg)
-    beats = N - fp1 + 0.5 * neg  # pairs won by one positive of each group
-    beaten = (tp1 - pos) + 0.5 * pos  # pairs won against one negative of each group
-    U = dot(pos, beats)
-    ip, ineg = pos > 0, neg > 0
-    rp = np.minimum(units[0], pos[ip])
-    rn = np.minimum(units[1], neg[ineg])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        vp = (U - rp * beats[ip]) / ((P - rp) * N)
-        vn = (U - rn * beaten[ineg]) / (P * (N - rn))
-    vp[(P - rp) <= 0] = np.nan
-    vn[(N - rn) <= 0] = np.nan
-    vp, vn = from_auc(vp), from_auc(vn)
-    return [(vp, pos[ip] / units[0]), (vn, neg[ineg] / units[1])]
-
-
-def _jackknife_cells(table: CountTable, target: _Target, threshold: float,
-                     units: tuple[float, float]) -> list[_Sample]:
-    """One evaluation per (score, label) cell: one case of the cell left out.
-
-    Beyond :data:`_JACKKNIFE_CELLS` cells, each class's cells (in score order) are cut
-    into about that many runs of adjacent cells, and the middle cell of a run stands
-    for every case of the run.
+    The first stream runs in this thread, so that what the sampler finds once and keeps
+    (the levels, runs and sum plans the targets read) exists before threads share it.
     """
-    idx = [np.flatnonzero(table.pos), np.flatnonzero(table.neg)]
-    n_cells = idx[0].size + idx[1].size
-    out: list[_Sample] = []
-    for j in (0, 1):
-        cells = idx[j]
-        w = (table.pos if j == 0 else table.neg)[cells].astype(np.float64)
-        if n_cells <= _JACKKNIFE_CELLS:
-            reps, cases = np.arange(cells.size), w
-        else:
-            k = max(1, min(cells.size, round(_JACKKNIFE_CELLS * cells.size / n_cells)))
-            bounds = np.linspace(0, cells.size, k + 1).astype(np.intp)
-            reps = (bounds[:-1] + bounds[1:]) // 2
-            cases = np.add.reduceat(w, bounds[:-1])
-        values = np.array([
-            target.value(_leave_one_out(table, j, int(cells[r]), units[j]), threshold)
-            for r in reps.tolist()
-        ], dtype=np.float64)
-        out.append((values, cases / units[j]))
+    streams = sampler.streams(rng, n)
+
+    def run(item: tuple[np.random.Generator, int]) -> dict[str, FloatArray]:
+        child, b = item
+        return _evaluate_blocks(sampler.stream_blocks(child, b), targets, threshold, cut, b)
+
+    out = {t.key: np.empty(n) for t in targets}
+    parallel = len(streams) > 2 and sampler.n_draws >= THREAD_ROWS
+    done = 0
+    first = [run(streams[0])] if streams else []
+    for (_, b), got in zip(streams, chain(first, thread_imap(run, streams[1:],
+                                                             parallel=parallel)), strict=True):
+        for key, values in got.items():
+            out[key][done:done + b] = values
+        done += b
+        if progress is not None:
+            progress(done, n)
     return out
-
-
-def _leave_one_out(table: CountTable, label: int, group: int, unit: float) -> CountTable:
-    """The table without one case (weight ``unit``, at most the cell's) of a cell."""
-    pos, neg = table.pos.copy(), table.neg.copy()
-    arr = pos if label == 0 else neg
-    if table.weighted:
-        arr[group] -= min(unit, float(arr[group]))
-        return CountTable(table.scores, pos, neg, weighted=True, _trusted=True)
-    arr[group] -= 1
-    totals = (table.P - (label == 0), table.N - (label == 1))
-    scores = table.scores
-    if pos[group] == 0 and neg[group] == 0:  # the group is gone
-        scores, pos, neg = (np.delete(a, group) for a in (scores, pos, neg))
-    return CountTable(scores, pos, neg, weighted=False, _trusted=True, _totals=totals)
-
-
-def _acceleration(samples: list[_Sample]) -> float:
-    """Efron's acceleration from jackknife values (scipy.stats.bootstrap's formula; with
-    several samples, as for a stratified bootstrap, their sums are pooled)."""
-    num = den = 0.0
-    for values, mult in samples:
-        n = float(mult.sum())
-        if n <= 0:
-            continue
-        if np.isnan(values).any():
-            return float("nan")
-        mean = dot(mult, values) / n
-        u = (n - 1.0) * (mean - values)
-        num += dot(mult, u**3) / n**3
-        den += dot(mult, u**2) / n**2
-    if den == 0.0:  # the statistic does not move when a case is left out
-        return 0.0
-    return num / (6.0 * den**1.5)
 
 
 # --- undefined replicates ----------------------------------------------------------------

@@ -19,7 +19,8 @@ arguments (stratified), so the choices equal those of the full scan.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,7 @@ from binmetrics.inference._replicates import _BootstrapSampler
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import check_random_state, check_resamples
 
-__all__ = ["bootstrap_positive_cuts", "positive_cuts"]
+__all__ = ["bootstrap_positive_cuts", "positive_cut_streams", "positive_cuts"]
 
 
 def positive_cuts(table: CountTable) -> npt.NDArray[np.intp]:
@@ -60,6 +61,16 @@ def bootstrap_positive_cuts(table: CountTable, n_resamples: int, *,
     >>> c.tp.shape, bool((c.tp + c.fn == 2).all()), bool((c.fp + c.tn == 3).all())
     ((2, 3), True, True)
     """
+    for _, stream in positive_cut_streams(table, n_resamples, random_state=random_state):
+        yield from stream()
+
+
+def positive_cut_streams(table: CountTable, n_resamples: int, *, random_state: Any = None
+                         ) -> list[tuple[int, Callable[[], Iterator[Confusion]]]]:
+    """The blocks of :func:`bootstrap_positive_cuts` as streams ``(replicates, blocks)``,
+    each drawn by its own generator (as
+    :func:`~binmetrics.inference.resampling.bootstrap_count_streams`): the same blocks
+    whichever thread draws them."""
     if table.weighted or table.case_costs is not None or not (table.P > 0 and table.N > 0):
         raise ValueError("the cuts of positive scores need an unweighted table with both "
                          "classes and no per-case costs")
@@ -75,15 +86,19 @@ def bootstrap_positive_cuts(table: CountTable, n_resamples: int, *,
     width = g0 + 1 + m  # the number of cuts
     starts = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
     run_of_start = run[starts]
-    for block in sampler.blocks(rng, B):
-        c_pos, c_neg = block.cell_counts()
-        b = c_pos.shape[0]
-        tp = np.zeros((b, width), dtype=np.int64)
-        np.cumsum(c_pos, axis=1, out=tp[:, g0 + 1:])
-        runs = np.zeros((b, width + 1), dtype=np.int64)
-        runs[:, run_of_start] = np.add.reduceat(c_neg, starts, axis=1)
-        fp_all = np.cumsum(runs, axis=1)
-        fp = fp_all[:, :width]
-        yield Confusion(tp=tp.astype(np.float64), fp=fp.astype(np.float64),
-                        fn=(tp[:, -1:] - tp).astype(np.float64),
-                        tn=(fp_all[:, -1:] - fp).astype(np.float64))
+
+    def blocks(child: np.random.Generator, n: int) -> Iterator[Confusion]:
+        for block in sampler.stream_blocks(child, n):
+            c_pos, c_neg = block.cell_counts()
+            b = c_pos.shape[0]
+            tp = np.zeros((b, width), dtype=np.int64)
+            np.cumsum(c_pos, axis=1, out=tp[:, g0 + 1:])
+            runs = np.zeros((b, width + 1), dtype=np.int64)
+            runs[:, run_of_start] = np.add.reduceat(c_neg, starts, axis=1)
+            fp_all = np.cumsum(runs, axis=1)
+            fp = fp_all[:, :width]
+            yield Confusion(tp=tp.astype(np.float64), fp=fp.astype(np.float64),
+                            fn=(tp[:, -1:] - tp).astype(np.float64),
+                            tn=(fp_all[:, -1:] - fp).astype(np.float64))
+
+    return [(b, functools.partial(blocks, child, b)) for child, b in sampler.streams(rng, B)]

@@ -15,10 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from binmetrics.inference._replicates import (
-    _acceleration,
-    _replicate_table,
-)
+from binmetrics.inference._jackknife import _acceleration
+from binmetrics.inference._replicates import _replicate_table
 from binmetrics.inference.resampling import (  # the one interval formula
     INTERVAL_KINDS,
     check_kind,

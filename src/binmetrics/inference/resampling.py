@@ -66,6 +66,7 @@ Randomness
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -78,17 +79,18 @@ import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
 from binmetrics.formatting import HypothesisTest, Tabular
+from binmetrics.inference._jackknife import _acceleration, _jackknife
 from binmetrics.inference._replicates import (
     Progress,
     ResamplingWarning,
-    _acceleration,
     _BootstrapSampler,
     _evaluate_blocks,
-    _jackknife,
+    _evaluate_streams,
     _PermutationSampler,
     _report_undefined_replicates,
     _Target,
     _targets,
+    replicate_streams,
 )
 from binmetrics.inference.intervals import Interval
 from binmetrics.measures import Measure, get_measure
@@ -112,10 +114,12 @@ __all__ = [
     "ResamplingWarning",
     "bootstrap",
     "bootstrap_count_blocks",
+    "bootstrap_count_streams",
     "bootstrap_tables",
     "permutation_pvalue",
     "permutation_tables",
     "permutation_test",
+    "replicate_streams",
 ]
 
 IntervalKind = Literal["percentile", "basic", "bca"]
@@ -398,7 +402,7 @@ def bootstrap(
     estimate = {tg.key: tg.value(t, th) for tg in targets}  # ambient undefined policy
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(check_random_state(random_state))
-    reps = _evaluate_blocks(sampler.blocks(rng, B), targets, th, t.cut_index(th), B, progress)
+    reps = _evaluate_streams(sampler, rng, targets, th, t.cut_index(th), B, progress)
     for r in reps.values():
         r.flags.writeable = False
     units = sampler.units if stratified else (sampler.units[0], sampler.units[0])
@@ -463,12 +467,44 @@ def bootstrap_count_blocks(
     >>> (pos.sum(axis=1) == 2).all() and (neg.sum(axis=1) == 2).all()  # stratified
     np.True_
     """
+    for _, stream in bootstrap_count_streams(table, n_resamples, stratified=stratified,
+                                             random_state=random_state, n_cases=n_cases):
+        yield from stream()
+
+
+def bootstrap_count_streams(
+    table: CountTable,
+    n_resamples: int,
+    *,
+    stratified: bool = True,
+    random_state: Any = None,
+    n_cases: int | tuple[int, int] | None = None,
+) -> list[tuple[int, Callable[[], Iterator[tuple[npt.NDArray[Any], npt.NDArray[Any]]]]]]:
+    """The blocks of :func:`bootstrap_count_blocks` as streams, for statistics computed in
+    parallel threads: ``(replicates, blocks)`` per stream, in order, where ``blocks()``
+    draws the stream's blocks with its own generator (:func:`replicate_streams`), so the
+    streams give the same counts whichever thread draws them and in whatever order.
+
+    Examples
+    --------
+    >>> t = CountTable.from_arrays([1, 0, 1, 0], [0.9, 0.7, 0.6, 0.2])
+    >>> streams = bootstrap_count_streams(t, 3, random_state=0)
+    >>> [(b, [pos.shape for pos, _ in blocks()]) for b, blocks in streams]
+    [(3, [(3, 4)])]
+    """
     t = _check_table(table)
     B = check_resamples(n_resamples)
     sampler = _BootstrapSampler(t, bool(stratified), n_cases)
     rng = np.random.default_rng(check_random_state(random_state))
-    for block in sampler.blocks(rng, B):
-        yield block.counts("group")
+    for i in range(len(sampler.strata)):  # found once, before threads share the sampler
+        sampler.runs("group", i)
+
+    def blocks(child: np.random.Generator,
+               b: int) -> Iterator[tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
+        for block in sampler.stream_blocks(child, b):
+            yield block.counts("group")
+
+    return [(b, functools.partial(blocks, child, b)) for child, b in sampler.streams(rng, B)]
 
 
 def permutation_pvalue(

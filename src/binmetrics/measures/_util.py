@@ -77,6 +77,8 @@ def ratio(num: Any, den: Any, measure: str, reason: str) -> FloatOrArray:
     den = np.asarray(den, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = num / den
+    if np.all(den):  # no zero denominator (NaN counts as non-zero, as below): one pass
+        return as_result(out)
     undefined = (den == 0) & (num == 0)
     if np.any(undefined):
         out = np.where(undefined, np.nan, out)

@@ -16,15 +16,26 @@ cut, the one predicting nothing positive included. When no cut meets the floor (
 possible for ``tpr_at_ppv``) the value is 0, the recall of predicting nothing positive
 (torchmetrics returns 0 there too). A table without positives or without negatives gives
 NaN with an :class:`~binmetrics.exceptions.UndefinedMeasureWarning`.
+
+Read without table-sized arrays (:mod:`binmetrics.measures.cut_scan`): the TPR never
+decreases and the TNR never increases from a cut to the next more lenient one, so a floor
+on either holds on a run of cuts found by binary search
+(:func:`~binmetrics.measures.cut_scan.first_change`), and a largest TPR or TNR over a run
+is at its end. With the TP of a cut, the cut ending at the last score holding positives
+has the fewest FP, so the best precision, and the most recall at a precision floor, are
+read at those cuts only (:meth:`CountTable.positive_groups`; in floats too: a larger
+denominator never rounds to a larger ratio). The values equal the full scan's, bit for
+bit.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from binmetrics.measures.cut_scan import cut_blocks, first_change
 from binmetrics.measures.ranking import both_classes
 from binmetrics.measures.registry import register
-from binmetrics.table.counts import CountTable, FloatArray
+from binmetrics.table.counts import CountTable
 from binmetrics.validation import check_in_range
 
 __all__ = ["ppv_at_tpr", "tnr_at_min_tpr", "tpr_at_ppv", "tpr_at_tnr"]
@@ -33,12 +44,10 @@ _SOURCE = ("torchmetrics {} (the largest {} among cuts with {} >= the floor); "
            "docs/howto/thresholds.md")
 
 
-def _best(values: FloatArray, ok: np.ndarray) -> float:
-    return float(values[ok].max()) if ok.any() else 0.0
-
-
-def _rates(t: CountTable) -> tuple[FloatArray, FloatArray]:
-    return t.tp / t.P, t.fp / t.N
+def _after(t: CountTable, k: int) -> tuple[float, float]:
+    """(TP, FP) at cut k, as :attr:`CountTable.tp` and :attr:`CountTable.fp` hold them."""
+    tp, fp = t.prefix_sums_at([k])
+    return float(tp[0]), float(fp[0])
 
 
 @register("tpr_at_ppv", name="Recall at a fixed precision", family="ranking", plot="pr",
@@ -59,8 +68,12 @@ def tpr_at_ppv(t: CountTable, *, ppv: float = 0.9) -> float:
     floor = check_in_range(ppv, "ppv", 0.0, 1.0)
     if not both_classes(t, "tpr_at_ppv"):
         return float("nan")
-    tp, fp = t.tp[1:], t.fp[1:]
-    return _best(tp / t.P, tp / (tp + fp) >= floor)
+    g = t.positive_groups()  # a cut meeting the floor with the most TP: one ending at
+    tp, fp = g.tp1, g.fp1  # a positive score (the stricter cut with its TP has less FP)
+    ok = tp / (tp + fp) >= floor
+    if ok.any():  # the largest TPR: the last such cut
+        return float(tp[ok.size - 1 - int(np.argmax(ok[::-1]))] / t.P)
+    return 0.0
 
 
 @register("ppv_at_tpr", name="Precision at a fixed recall", family="ranking", plot="pr",
@@ -81,8 +94,17 @@ def ppv_at_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
     floor = check_in_range(tpr, "tpr", 0.0, 1.0)
     if not both_classes(t, "ppv_at_tpr"):
         return float("nan")
-    tp, fp = t.tp[1:], t.fp[1:]
-    return _best(tp / (tp + fp), tp / t.P >= floor)
+    P = t.P
+    if not t.weighted:  # the recall moves only at positive scores, and with its TP the
+        g = t.positive_groups()  # cut ending at one has the fewest FP: the best precision
+        tp, fp = g.tp1, g.fp1
+        return float(np.max((tp / (tp + fp))[tp / P >= floor]))
+    first = first_change(t, lambda tp, fp: tp / P >= floor) if floor > 0 else 1
+    best = []  # the cuts from `first` on meet the floor (the last one always does)
+    with np.errstate(divide="ignore", invalid="ignore"):  # weights of 0: 0/0 is NaN
+        for _, tp, fp in cut_blocks(t, max(first, 1)):
+            best.append(np.max(tp / (tp + fp)))
+    return float(np.max(best))
 
 
 @register("tpr_at_tnr", name="Sensitivity at a fixed specificity (a cut's)",
@@ -105,8 +127,9 @@ def tpr_at_tnr(t: CountTable, *, tnr: float = 0.9) -> float:
     floor = check_in_range(tnr, "tnr", 0.0, 1.0)
     if not both_classes(t, "tpr_at_tnr"):
         return float("nan")
-    tpr, fpr = _rates(t)
-    return _best(tpr, 1.0 - fpr >= floor)
+    N = t.N
+    last = first_change(t, lambda tp, fp: 1.0 - fp / N >= floor) - 1  # cut 0 meets it
+    return float(_after(t, last)[0] / t.P)
 
 
 @register("tnr_at_min_tpr", name="Specificity at a fixed sensitivity (a cut's)",
@@ -129,5 +152,6 @@ def tnr_at_min_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
     floor = check_in_range(tpr, "tpr", 0.0, 1.0)
     if not both_classes(t, "tnr_at_min_tpr"):
         return float("nan")
-    tpr_, fpr = _rates(t)
-    return _best(1.0 - fpr, tpr_ >= floor)
+    P = t.P
+    first = first_change(t, lambda tp, fp: tp / P >= floor) if floor > 0 else 0
+    return float(1.0 - _after(t, first)[1] / t.N)

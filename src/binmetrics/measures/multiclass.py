@@ -69,12 +69,18 @@ class MulticlassData:
         return self.cm.sum(axis=1)
 
 
-def multiclass_form(measure: str) -> Callable[[Callable[..., float]], Callable[..., float]]:
+def multiclass_form(measure: str, *, rows: Callable[..., FloatArray] | None = None,
+                    ) -> Callable[[Callable[..., float]], Callable[..., float]]:
     """Declare ``func(data: MulticlassData, **params)`` the natively multiclass form of
-    the registered ``measure``."""
+    the registered ``measure``; ``rows(data, **params)``, when the form is the weighted
+    mean of per-row terms, gives those terms (``Measure.multiclass_rows``: a row
+    bootstrap then reads each replicate as a dot product, with no (n, k) work)."""
 
     def deco(func: Callable[..., float]) -> Callable[..., float]:
-        declare_fast_path(measure, multiclass=func)
+        if rows is None:
+            declare_fast_path(measure, multiclass=func)
+        else:
+            declare_fast_path(measure, multiclass=func, multiclass_rows=rows)
         return func
 
     return deco
@@ -184,19 +190,35 @@ def _true_proba(data: MulticlassData) -> npt.NDArray[np.float64]:
     return data.proba[np.arange(data.codes.size), data.codes]
 
 
-@multiclass_form("brier")
+def _brier_rows(data: MulticlassData) -> FloatArray:
+    """Each case's sum_j (f_ij - o_ij)^2."""
+    d = data.proba.copy()
+    d[np.arange(data.codes.size), data.codes] -= 1.0
+    return np.einsum("ij,ij->i", d, d)
+
+
+@multiclass_form("brier", rows=_brier_rows)
 def brier(data: MulticlassData) -> float:
     """Multiclass Brier score (paper Table 5): (1/n) sum_i sum_j (f_ij - o_ij)^2.
 
     Summed over the k classes, so for two classes it is twice the binary Brier score
     of either column (and equals scikit-learn's multiclass brier_score_loss).
     """
+    return float(np.average(_brier_rows(data), weights=data.weight))
+
+
+def _rps_rows(data: MulticlassData) -> FloatArray:
+    """Each case's 1/(K-1) sum_{k<K} (P_ik - O_ik)^2 (NaN for one class)."""
+    k = data.n_classes
+    if k < 2:
+        return np.full(data.codes.size, np.nan)
     d = data.proba.copy()
     d[np.arange(data.codes.size), data.codes] -= 1.0
-    return float(np.average(np.einsum("ij,ij->i", d, d), weights=data.weight))
+    cum = np.cumsum(d, axis=1)[:, :-1]  # the last cumulative sum is 1 - 1 = 0
+    return np.einsum("ij,ij->i", cum, cum) / (k - 1)
 
 
-@multiclass_form("rps")
+@multiclass_form("rps", rows=_rps_rows)
 def rps(data: MulticlassData) -> float:
     """Ranked probability score of ordered classes (Epstein 1969; Murphy 1971):
     (1/n) sum_i 1/(K-1) sum_{k=1}^{K-1} (P_ik - O_ik)^2, with P_ik = sum_{j<=k} p_ij and
@@ -220,13 +242,17 @@ def rps(data: MulticlassData) -> float:
     if k < 2:
         data.report("rps", "there is one class, so no cumulative distribution to compare")
         return float("nan")
-    d = data.proba.copy()
-    d[np.arange(data.codes.size), data.codes] -= 1.0
-    cum = np.cumsum(d, axis=1)[:, :-1]  # the last cumulative sum is 1 - 1 = 0
-    return float(np.average(np.einsum("ij,ij->i", cum, cum), weights=data.weight) / (k - 1))
+    return float(np.average(_rps_rows(data), weights=data.weight))
 
 
-@multiclass_form("log_loss")
+def _log_loss_rows(data: MulticlassData, *, base: float = 2.0,
+                   eps: float = EPS) -> FloatArray:
+    """Each case's -log_b max(p_i,y_i, eps)."""
+    e = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
+    return -np.log(np.maximum(_true_proba(data), e)) / log_base(base)
+
+
+@multiclass_form("log_loss", rows=_log_loss_rows)
 def log_loss(data: MulticlassData, *, base: float = 2.0,
                      eps: float = EPS) -> float:
     """Multiclass cross-entropy -(1/n) sum_i log_b p_i,y_i (Berrar Def. 20 over k classes).
@@ -234,10 +260,7 @@ def log_loss(data: MulticlassData, *, base: float = 2.0,
     As the binary :func:`~binmetrics.measures.probabilistic.log_loss`: base 2 by default
     (``np.e`` for scikit-learn's nats) and p clipped at ``eps`` inside the logarithm.
     """
-    e = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
-    lb = log_base(base)
-    losses = -np.log(np.maximum(_true_proba(data), e))
-    return float(np.average(losses, weights=data.weight) / lb)
+    return float(np.average(_log_loss_rows(data, base=base, eps=eps), weights=data.weight))
 
 
 def _priors(data: MulticlassData, prior: str, priors: Any,

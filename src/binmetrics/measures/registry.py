@@ -89,6 +89,11 @@ class Measure:
     multiclass : the natively multiclass form, ``func(data, **params)`` of a
         :class:`~binmetrics.measures.multiclass.MulticlassData`; without it a
         multiclass evaluation averages the binary measure one-vs-rest.
+    multiclass_rows : for a native multiclass form that is a (weighted) mean over the
+        rows, ``rows(data, **params) -> (n,) terms``: each row's term, the form being
+        ``np.average(rows(data), weights=data.weight)``. A row bootstrap reads a
+        replicate as the dot product of its row multiplicities with the terms,
+        computed once (:mod:`binmetrics.evaluation.multiclass_ci`).
     sums : for a probabilistic measure, the :class:`~binmetrics.measures.sums.SumGroup`\ s
         it reads: weighted sums over the raw scores that a binned or SQL engine collects
         alongside the count table, so the measure stays exact on binned scores.
@@ -116,6 +121,7 @@ class Measure:
     multiclass: Callable[..., float] | None = None
     sums: tuple[Any, ...] = ()
     plot: str | None = None
+    multiclass_rows: Callable[..., Any] | None = None
     prevalence_dependent: bool | None = None
     monotone_in_fp: bool = False
 
@@ -217,14 +223,15 @@ def register(
 
 
 def declare_fast_path(id: str, **fast_paths: Any) -> None:
-    """Attach fast paths (``multiclass=``, ``resampling_kernel=``, ``sums=``, ``plot=``)
+    """Attach fast paths (``multiclass=``, ``multiclass_rows=``, ``resampling_kernel=``,
+    ``sums=``, ``plot=``)
     to a declared measure, from the module that implements them.
 
     This is how a decorator next to a kernel declares it (e.g.
     :func:`binmetrics.measures.multiclass.multiclass_form`); the measure's entry is
     still the one place that holds it.
     """
-    allowed = {"multiclass", "resampling_kernel", "sums", "plot"}
+    allowed = {"multiclass", "multiclass_rows", "resampling_kernel", "sums", "plot"}
     unknown = set(fast_paths) - allowed
     if unknown:
         raise TypeError(f"unknown fast path(s) {', '.join(sorted(unknown))}; the fast paths: "
@@ -363,12 +370,14 @@ def with_params(m: Measure, **params: Any) -> Measure:
     if not changed:
         return base
     shown = ", ".join(f"{k}={v!r}" for k, v in changed.items())
-    mc = None
+    mc = rows = None
     if base.multiclass is not None and set(changed) <= set(base.multiclass_params):
         mc = functools.partial(base.multiclass, **changed)
+        if base.multiclass_rows is not None:
+            rows = functools.partial(base.multiclass_rows, **changed)
     return replace(base, id=f"{base.id}({shown})", name=f"{base.name} ({shown})",
                    aliases=(), params=MappingProxyType(p), resampling_kernel=None,
-                   multiclass=mc)
+                   multiclass=mc, multiclass_rows=rows)
 
 
 def _same(a: Any, b: Any) -> bool:
