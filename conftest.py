@@ -20,10 +20,11 @@ A module whose import fails for want of a peer is collected as one skipped ``pee
 item, so that the run without peers deselects it instead of failing to collect it. A
 test not marked that fails for want of a peer says so in its report.
 
-``--binmetrics-warnings-as-errors``: binmetrics' own warnings (the classes of
-:data:`BINMETRICS_WARNINGS`, binmetrics/exceptions.py: a measure undefined, a caveat)
-fail the test unless it expects them (``pytest.warns``); the goal is a suite that runs
-with it (issue 33, point 9).
+binmetrics' own warnings (:class:`binmetrics.exceptions.BinmetricsWarning` and its
+subclasses: a measure undefined, a caveat, rows left out, a threshold outside the scores'
+range) fail a test unless it expects them (``pytest.warns``): pyproject.toml's
+``filterwarnings`` says so for every run (issue 33, point 9).
+``--binmetrics-warnings-as-errors``, which used to turn this on, is kept as a no-op.
 
 ``--own-warnings-as-errors``: a DeprecationWarning, PendingDeprecationWarning or
 FutureWarning that a binmetrics module's call raises (pandas, NumPy and SciPy attribute
@@ -56,9 +57,6 @@ PEERS = frozenset({
 })
 TESTS = Path(__file__).resolve().parent / "tests"
 OWN_WARNINGS = ("DeprecationWarning", "PendingDeprecationWarning", "FutureWarning")
-#: binmetrics' own warning classes (binmetrics/exceptions.py)
-BINMETRICS_WARNINGS = ("binmetrics.exceptions.UndefinedMeasureWarning",
-                       "binmetrics.exceptions.MeasureCaveatWarning")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -66,17 +64,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="fail on a Deprecation/PendingDeprecation/FutureWarning "
                           "that a binmetrics module's call raises")
     parser.addoption("--binmetrics-warnings-as-errors", action="store_true",
-                     help="fail on binmetrics' own warnings (UndefinedMeasureWarning, "
-                          "MeasureCaveatWarning) that a test does not expect")
+                     help="no-op, kept for compatibility: binmetrics' own warnings "
+                          "(BinmetricsWarning) fail a test that does not expect them in "
+                          "every run (pyproject.toml's filterwarnings)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "peer: needs a package that `pip install -e .` does not install "
                    "(set automatically by conftest.py)")
-    if config.getoption("--binmetrics-warnings-as-errors"):
-        for category in BINMETRICS_WARNINGS:
-            config.addinivalue_line("filterwarnings", f"error::{category}")
     if config.getoption("--own-warnings-as-errors"):
         for category in OWN_WARNINGS:  # last in the list: these take precedence
             config.addinivalue_line("filterwarnings", rf"error::{category}:binmetrics(\.|$)")

@@ -103,6 +103,7 @@ from binmetrics.evaluation.scorer import make_scorer as make_scorer, Scorer as S
 from binmetrics.evaluation.summary import Summary as Summary
 from binmetrics.evaluation.undersampling import UndersampledEvaluation as UndersampledEvaluation
 from binmetrics.exceptions import (
+    BinmetricsWarning as BinmetricsWarning,
     MeasureCaveatWarning as MeasureCaveatWarning,
     undefined_policy as undefined_policy,
     UndefinedMeasureError as UndefinedMeasureError,

@@ -42,7 +42,15 @@ _DEFERRED: contextvars.ContextVar[Deferred | None] = contextvars.ContextVar(
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
-class UndefinedMeasureWarning(UserWarning):
+class BinmetricsWarning(UserWarning):
+    """The base of every warning binmetrics issues (a :class:`UserWarning`): an undefined
+    measure, a caveat, rows left out, a threshold outside the scores' range. One filter
+    silences them all, or makes them errors, as the test suite does
+    (``filterwarnings = ["error::binmetrics.exceptions.BinmetricsWarning"]``).
+    """
+
+
+class UndefinedMeasureWarning(BinmetricsWarning):
     """A measure is undefined for this input and was returned as NaN.
 
     ``measures`` names the measures concerned and ``reason`` says why.
@@ -59,7 +67,7 @@ def undefined_message(measures: tuple[str, ...], reason: str) -> str:
     return f"{', '.join(measures)} {verb} undefined: {reason}; returning NaN"
 
 
-class MeasureCaveatWarning(UserWarning):
+class MeasureCaveatWarning(BinmetricsWarning):
     """A measure is defined but should be read with care (e.g. BEDROC with alpha*Ra > 1)."""
 
 
@@ -117,7 +125,8 @@ def report_undefined(measure: str, reason: str) -> None:
                                          reason))
 
 
-def warn_at_user(message: Warning | str, category: type[Warning] = UserWarning) -> None:
+def warn_at_user(message: Warning | str,
+                 category: type[Warning] = BinmetricsWarning) -> None:
     """``warnings.warn`` with the stack level of the first frame outside binmetrics: the
     warning names the user's line, however deep in the package it was raised."""
     deferred = _DEFERRED.get()

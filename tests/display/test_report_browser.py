@@ -178,8 +178,10 @@ def test_nothing_positive_and_measure_chart(page: Any, tmp_path: Path) -> None:
 def test_undefined_reason_survives_the_slider(page: Any, tmp_path: Path) -> None:
     """At the model's own threshold an undefined value keeps binmetrics' reason as its
     tooltip, also after the slider went elsewhere and came back."""
-    ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0], [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1],
-                     threshold=0.99)  # nothing predicted positive: PPV undefined
+    with pytest.warns(bm.BinmetricsWarning, match="threshold 0.99 is outside the scores' range"):
+        ev = bm.evaluate([1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+                         [.95, .8, .75, .6, .5, .45, .3, .25, .2, .1],
+                         threshold=0.99)  # nothing predicted positive: PPV undefined
     path = tmp_path / "undefined.html"
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")

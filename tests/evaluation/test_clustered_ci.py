@@ -95,7 +95,9 @@ def test_auc_gets_obuchowskis_interval() -> None:
     with pytest.raises(ValueError, match="does not apply to tpr on clustered"):
         ev.ci_table(["sensitivity"], method="wilson")
     # lower scores positive, and omitted rows: the same clusters' interval
-    neg = bm.evaluate(y, -p, clusters=patient, higher_is_positive=False).ci("auc", level=0.9)
+    with pytest.warns(bm.BinmetricsWarning, match=r"threshold 0\.5 \(the default\) is outside"):
+        neg_ev = bm.evaluate(y, -p, clusters=patient, higher_is_positive=False)
+    neg = neg_ev.ci("auc", level=0.9)
     assert (neg.low, neg.high) == pytest.approx((want.low, want.high), abs=1e-12)
     q = p.astype(float).copy()
     q[:3] = np.nan

@@ -355,13 +355,15 @@ def test_measure_ci_bad_arguments() -> None:
 
 def test_measure_ci_follows_the_evaluations_policy() -> None:
     # nothing predicted positive: the precision is 0/0
-    ev = bm.evaluate(BERRAR_Y, BERRAR_S, threshold=2.0, undefined="raise")
+    with pytest.warns(bm.BinmetricsWarning, match="threshold 2 is outside the scores' range"):
+        ev = bm.evaluate(BERRAR_Y, BERRAR_S, threshold=2.0, undefined="raise")
     with pytest.raises(bm.UndefinedMeasureError):
         measure_ci(ev, "precision")
     ev = bm.evaluate(BERRAR_Y, BERRAR_S, threshold=2.0, undefined="ignore")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert math.isnan(measure_ci(ev, "precision").low)
-    ev = bm.evaluate(BERRAR_Y, BERRAR_S, threshold=2.0)
+    with pytest.warns(bm.BinmetricsWarning, match="threshold 2 is outside the scores' range"):
+        ev = bm.evaluate(BERRAR_Y, BERRAR_S, threshold=2.0)
     with pytest.warns(UndefinedMeasureWarning):
         measure_ci(ev, "precision")

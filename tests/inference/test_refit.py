@@ -282,7 +282,8 @@ def test_refit_bad_data() -> None:
         bm.refit_permutation_test(lr, X[:10], y[:10], X[10:], np.arange(10))
     with pytest.raises(TypeError, match="fit method"):
         bm.refit_permutation_test(object(), X[:10], y[:10], X[10:], y[10:])
-    with pytest.raises(AttributeError, match="no decision_function"):
+    with (pytest.raises(AttributeError, match="no decision_function"),
+          pytest.warns(bm.BinmetricsWarning, match="random_state is None")):
         bm.refit_permutation_test(DecisionTreeClassifier(), X[:10], y[:10], X[10:], y[10:],
                                   response_method="decision_function")
     with pytest.raises(ValueError, match="X has 20 rows but y has 19"):

@@ -8,6 +8,7 @@ count-table jackknife too).
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from types import SimpleNamespace
 from typing import Any
@@ -105,11 +106,19 @@ def test_replicates_do_not_depend_on_the_threads(monkeypatch: pytest.MonkeyPatch
     ms = ["auc", "mcc", "brier", "average_precision"]
     monkeypatch.setattr(rs, "_BLOCK_ELEMENTS", 4 * y.size)  # 4 replicates a block
     monkeypatch.setattr(rs, "THREAD_ROWS", 1)
+    # non-integer weights: each draw says it reads them as frequencies (asserted)
+    def warns() -> Any:
+        return (pytest.warns(rs.ResamplingWarning, match="non-integer weights") if weighted
+                else contextlib.nullcontext())
+
     monkeypatch.setattr(backends, "threads", lambda: 2)
-    threaded = bootstrap(t, ms, n_resamples=70, random_state=5)
+    with warns():
+        threaded = bootstrap(t, ms, n_resamples=70, random_state=5)
     monkeypatch.setattr(backends, "threads", lambda: 1)
-    alone = bootstrap(t, ms, n_resamples=70, random_state=5)
-    tables = list(bootstrap_tables(t, 70, random_state=5))
+    with warns():
+        alone = bootstrap(t, ms, n_resamples=70, random_state=5)
+    with warns():
+        tables = list(bootstrap_tables(t, 70, random_state=5))
     for m in ms:
         assert np.array_equal(threaded.replicates[m], alone.replicates[m]), m
     auc = bm.get_measure("auc")

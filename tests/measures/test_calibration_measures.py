@@ -156,7 +156,8 @@ def test_net_benefit_agrees_with_dcurves(seed: int) -> None:
     for thr, nb in zip(model.threshold, model.net_benefit, strict=True):
         assert ev.value("net_benefit", threshold=thr) == pytest.approx(nb, abs=1e-9), thr
     # treat all: the net benefit of p = 1 for everyone
-    treat_all = bm.evaluate(y, np.ones(n))
+    with pytest.warns(bm.BinmetricsWarning, match=r"threshold 0\.5 \(the default\) is outside"):
+        treat_all = bm.evaluate(y, np.ones(n))
     every = ref[ref.model == "all"]
     for thr, nb in zip(every.threshold, every.net_benefit, strict=True):
         assert treat_all.value("net_benefit", threshold=thr) == pytest.approx(nb, abs=1e-9)

@@ -118,7 +118,8 @@ def test_spec_example_matches_rdkit() -> None:
     y = np.zeros(100, dtype=int)
     y[[0, 4, 11, 29, 69]] = 1
     s = np.arange(100, 0, -1, dtype=np.float64)
-    ev = bm.evaluate(y, s)
+    with pytest.warns(bm.BinmetricsWarning, match=r"threshold 0\.5 \(the default\)"):
+        ev = bm.evaluate(y, s)  # ranks as scores: all above the default threshold
     rows = rdkit_rows(y, s)
     assert abs(ev.value("rie", alpha=20.0) - Scoring.CalcRIE(rows, 1, 20.0)) <= TOL
     assert abs(ev.value("bedroc", alpha=20.0) - Scoring.CalcBEDROC(rows, 1, 20.0)) <= TOL

@@ -28,6 +28,9 @@ import pytest
 
 import binmetrics as bm
 
+# ranks as scores lie above the default threshold 0.5: bm.evaluate says so (asserted)
+DEFAULT_OUTSIDE = r"threshold 0\.5 \(the default\) is outside the scores' range"
+
 
 def ranked(n_total: int, active_ranks: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     """Labels and scores of N cases whose actives sit at the given 1-based ranks."""
@@ -52,7 +55,8 @@ def value_checking_caveat(ev: bm.Evaluation, measure: str, alpha: float) -> floa
 # --- section 2: N = 100, actives at ranks 1, 5, 12, 30, 70 -----------------------------
 @pytest.fixture(scope="module")
 def ev100() -> bm.Evaluation:
-    return bm.evaluate(*ranked(100, [1, 5, 12, 30, 70]))
+    with pytest.warns(bm.BinmetricsWarning, match=DEFAULT_OUTSIDE):
+        return bm.evaluate(*ranked(100, [1, 5, 12, 30, 70]))
 
 
 @pytest.mark.parametrize(
@@ -110,7 +114,8 @@ def test_auc_n100(ev100: bm.Evaluation) -> None:
 # --- section 2: N = 10, actives at ranks 1, 3, 7 ----------------------------------------
 @pytest.fixture(scope="module")
 def ev10() -> bm.Evaluation:
-    return bm.evaluate(*ranked(10, [1, 3, 7]))
+    with pytest.warns(bm.BinmetricsWarning, match=DEFAULT_OUTSIDE):
+        return bm.evaluate(*ranked(10, [1, 3, 7]))
 
 
 def test_rie_bedroc_n10(ev10: bm.Evaluation) -> None:
@@ -131,7 +136,8 @@ def test_enrichment_factor_ties_example() -> None:
     # the list (ranks 5..10) holds one more active below the cutoff.
     scores = [10, 9, 9, 9, 6, 5, 4, 3, 2, 1]
     labels = [1, 0, 1, 0, 0, 1, 0, 0, 0, 0]
-    ev = bm.evaluate(labels, scores)
+    with pytest.warns(bm.BinmetricsWarning, match=DEFAULT_OUTSIDE):
+        ev = bm.evaluate(labels, scores)
     assert ev.table.total == 10 and ev.table.P == 3
     expected = (1 + 1 / 3) / 2 / 0.3
     assert expected == pytest.approx(2.2222, abs=1e-4)
@@ -140,7 +146,8 @@ def test_enrichment_factor_ties_example() -> None:
 
 def test_bedroc_alpha_1000_stable() -> None:
     # RDKit overflows in math.exp(1000); the stable form gives 1.0 for actives on top
-    ev = bm.evaluate(*ranked(100, [1, 2, 3, 4, 5]))
+    with pytest.warns(bm.BinmetricsWarning, match=DEFAULT_OUTSIDE):
+        ev = bm.evaluate(*ranked(100, [1, 2, 3, 4, 5]))
     with np.errstate(over="raise", invalid="raise", divide="raise"):  # underflow is fine
         got = value_checking_caveat(ev, "bedroc", 1000.0)
     assert math.isfinite(got)
@@ -159,14 +166,18 @@ def test_alpha_must_be_positive(ev10: bm.Evaluation) -> None:
 def test_auprg_prg_docstring_data() -> None:
     labels = [int(c) for c in "1110111111011101001000101"]
     scores = np.arange(25, 0, -1, dtype=np.float64)
-    assert bm.score("auprg", labels, scores) == pytest.approx(0.43246210357423226, abs=1e-12)
-    assert bm.evaluate(labels, scores).prg().area() == pytest.approx(0.43246210357423226,
-                                                                     abs=1e-12)
+    with pytest.warns(bm.BinmetricsWarning, match=DEFAULT_OUTSIDE):
+        assert bm.score("auprg", labels, scores) == pytest.approx(0.43246210357423226,
+                                                                  abs=1e-12)
+    with pytest.warns(bm.BinmetricsWarning, match=DEFAULT_OUTSIDE):
+        ev = bm.evaluate(labels, scores)
+    assert ev.prg().area() == pytest.approx(0.43246210357423226, abs=1e-12)
 
 
 @pytest.fixture(scope="module")
 def ev_prg8() -> bm.Evaluation:
-    return bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], np.arange(8, 0, -1, dtype=np.float64))
+    with pytest.warns(bm.BinmetricsWarning, match=DEFAULT_OUTSIDE):
+        return bm.evaluate([1, 0, 1, 1, 0, 0, 1, 0], np.arange(8, 0, -1, dtype=np.float64))
 
 
 def test_auprg_eight_cases(ev_prg8: bm.Evaluation) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn import metrics as skm
@@ -24,7 +26,11 @@ def test_top_k_accuracy_equals_sklearn(seed: int, weighted: bool) -> None:
     w = np.random.default_rng(9).uniform(0.1, 3, y.size) if weighted else None
     mev = bm.evaluate_multiclass(y, proba, sample_weight=w)
     for k in range(1, 6):
-        want = skm.top_k_accuracy_score(y, proba, k=k, sample_weight=w, labels=range(5))
+        with warnings.catch_warnings(record=True) as caught:  # k = 5 classes: sklearn warns
+            warnings.simplefilter("always")
+            want = skm.top_k_accuracy_score(y, proba, k=k, sample_weight=w, labels=range(5))
+        assert [c.category.__name__ for c in caught] == (
+            [] if k < 5 else ["UndefinedMetricWarning"])  # "will result in a perfect score"
         assert mev.value("top_k_accuracy", k=k) == pytest.approx(want, rel=1e-12)
     assert mev["top_k_accuracy"] == pytest.approx(
         skm.top_k_accuracy_score(y, proba, k=1, sample_weight=w), rel=1e-12)

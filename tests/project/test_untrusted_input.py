@@ -25,6 +25,7 @@ import pytest
 
 from binmetrics.cli import main
 from binmetrics.engines import evaluate_file
+from binmetrics.exceptions import BinmetricsWarning
 
 pytest.importorskip("duckdb")
 
@@ -473,8 +474,9 @@ def test_filters_within_the_limits_still_work(files: dict[str, Path]) -> None:
     assert evaluate_file(files["parquet"], label="y", score="p", where=flat).n_rows == 40
     deep = "p" + " + 0" * 90 + " > 0.5"
     df = pd.read_parquet(files["parquet"])
-    assert evaluate_file(files["parquet"], label="y", score="p",
-                         where=deep).n_rows == int((df.p > 0.5).sum())
+    with pytest.warns(BinmetricsWarning, match=r"threshold 0\.5 \(the default\)"):
+        kept = evaluate_file(files["parquet"], label="y", score="p", where=deep)  # p > 0.5
+    assert kept.n_rows == int((df.p > 0.5).sum())
 
 
 @pytest.mark.slow

@@ -54,12 +54,14 @@ def weighted_data(draw: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def test_the_issue_cases() -> None:
-    y, s = [0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4]
-    assert bm.score("enrichment_factor", y, s, sample_weight=[5e-324] * 4) == \
-        bm.score("enrichment_factor", y, s)
+    y, s = [0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4]  # below the default threshold 0.5
+    with pytest.warns(bm.BinmetricsWarning, match=r"threshold 0\.5 \(the default\) is outside"):
+        assert bm.score("enrichment_factor", y, s, sample_weight=[5e-324] * 4) == \
+            bm.score("enrichment_factor", y, s)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # no overflow inside NumPy
-        ev = bm.evaluate(y, s, sample_weight=[1e308] * 4)
+        with pytest.warns(bm.BinmetricsWarning, match=r"threshold 0\.5 \(the default\) is outside"):
+            ev = bm.evaluate(y, s, sample_weight=[1e308] * 4)
         assert ev["brier"] == pytest.approx(0.275)
     expected = values(y, s, None)
     got = values(y, s, [1e308] * 4)
@@ -201,7 +203,8 @@ def test_scores_must_be_real_numbers(name: str) -> None:
 
 
 def test_object_scores_of_numbers_still_work() -> None:
-    ev = bm.evaluate([0, 1, 0, 1], np.array([0.1, 0.2, 0.3, 0.4], dtype=object))
+    with pytest.warns(bm.BinmetricsWarning, match=r"threshold 0\.5 \(the default\) is outside"):
+        ev = bm.evaluate([0, 1, 0, 1], np.array([0.1, 0.2, 0.3, 0.4], dtype=object))
     assert ev["auc"] == 0.75
 
 

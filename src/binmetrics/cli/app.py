@@ -36,7 +36,7 @@ from binmetrics.cli.common import (
     one_line,
     text_problem,
 )
-from binmetrics.exceptions import MeasureCaveatWarning, UndefinedMeasureWarning
+from binmetrics.exceptions import BinmetricsWarning, MeasureCaveatWarning
 from binmetrics.io import write_text
 from binmetrics.version import __version__
 
@@ -120,7 +120,7 @@ def _show_warnings(caught: list[warnings.WarningMessage], cols: Columns | None) 
 
 
 #: binmetrics' own warnings: the CLI prints them ("warning: ..."), whatever the filters
-OWN_WARNINGS = (UndefinedMeasureWarning, MeasureCaveatWarning)
+OWN_WARNINGS = (BinmetricsWarning,)
 
 
 def _keep_errors(filters: list[Any]) -> None:

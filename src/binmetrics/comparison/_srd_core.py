@@ -25,6 +25,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.measures import get_measure
 from binmetrics.validation import check_nan_policy, weight_exponent
 
@@ -94,7 +95,8 @@ def _as_frame(table: Any, nan_policy: str,
             kept = ~bad.any(axis=1)
             dropped = list(frame.index[~kept])
             warnings.warn(f"SRD: dropped {len(dropped)} rows with missing values: "
-                          f"{dropped[:10]}{' ...' if len(dropped) > 10 else ''}", stacklevel=3)
+                          f"{dropped[:10]}{' ...' if len(dropped) > 10 else ''}", BinmetricsWarning,
+                          stacklevel=3)
             frame = frame.loc[kept]
         else:
             cells = [(frame.index[r], frame.columns[c]) for r, c in np.argwhere(bad)]

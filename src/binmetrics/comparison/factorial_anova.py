@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from binmetrics.exceptions import report_undefined
+from binmetrics.exceptions import BinmetricsWarning, report_undefined
 from binmetrics.formatting import Tabular
 from binmetrics.validation import (
     NanPolicy,
@@ -423,7 +423,7 @@ def _clean(frame: pd.DataFrame, factors: list[str], response: str,
             raise ValueError(f"all {n_bad} rows have a missing factor or a non-finite "
                              "response: nothing left to analyse")
         warnings.warn(f"nan_policy='omit': dropped {plural(n_bad, 'row')} with a missing factor "
-                      f"or a non-finite response ({int(keep.sum())} left)", UserWarning,
+                      f"or a non-finite response ({int(keep.sum())} left)", BinmetricsWarning,
                       stacklevel=3)
     out = pd.DataFrame(index=pd.RangeIndex(int(keep.sum())))
     for f in factors:

@@ -36,7 +36,7 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.comparison.comparison_plots import critical_difference as draw_critical_difference
-from binmetrics.exceptions import report_undefined
+from binmetrics.exceptions import BinmetricsWarning, report_undefined
 from binmetrics.formatting import HypothesisTest, Tabular
 from binmetrics.inference.signed_rank import signed_rank_test
 from binmetrics.validation import NanPolicy, check_nan_policy, plural
@@ -604,7 +604,7 @@ def rank_comparison(scores: Any, measure: str | None = None, *,
         dropped = table.index[nan_rows].tolist()
         kind = "missing" + (" or infinite" if infinite.any() else "")
         warnings.warn(f"rank_comparison: dropped {plural(len(dropped), 'data set')} with a "
-                      f"{kind} score ({where}{more})", UserWarning, stacklevel=2)
+                      f"{kind} score ({where}{more})", BinmetricsWarning, stacklevel=2)
         table = table[~nan_rows]
     if table.shape[0] < 2:
         raise ValueError(f"rank_comparison needs at least 2 data sets (rows) with every "

@@ -34,6 +34,7 @@ from binmetrics.comparison._srd_core import (
     _SRDFit,
     srd_max,
 )
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.formatting import Tabular
 from binmetrics.inference.signed_rank import signed_rank_test
 from binmetrics.validation import check_resamples
@@ -227,7 +228,7 @@ class SRDCrossValidation(Tabular):
             warnings.warn(f"pretreat={spec.pretreat!r}: some resamples leave a "
                           f"{'column' if spec.axis == 'columns' else 'row'} constant, so "
                           f"its scale is 0; it counts as all tied there: {shown}",
-                          stacklevel=3)
+                          BinmetricsWarning, stacklevel=3)
         self.folds = pd.DataFrame(records)[res.compared].reset_index(drop=True)
         self.folds.index.name = "fold"
         self.order = _rsrd_order(self.folds)

@@ -25,6 +25,7 @@ import pandas as pd
 from scipy import stats
 
 from binmetrics.comparison._srd_core import FloatArray, _Null, _SRDFit, srd_max
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.formatting import Tabular
 from binmetrics.progress import as_callback
 
@@ -216,7 +217,7 @@ class SRDRandomization(Tabular):
                 warnings.warn(f"null='exact' is the law of tie-free rankings, but "
                               f"{'the reference has' if ref_tied else f'columns {tied[:10]} have'}"
                               " ties; null='auto' tests those with the tie-preserving "
-                              "permutation null", stacklevel=3)
+                              "permutation null", BinmetricsWarning, stacklevel=3)
         report = as_callback(progress, "srd randomization")
         for done, label in enumerate(res.compared, 1):
             if report is not None:
@@ -261,7 +262,7 @@ class SRDRandomization(Tabular):
         if best > alpha:
             warnings.warn(f"with n = {n} rows, even a ranking identical to the reference has "
                           f"p = {best:.3g} > alpha = {alpha}: no column can be shown better "
-                          "than random; use more rows", stacklevel=3)
+                          "than random; use more rows", BinmetricsWarning, stacklevel=3)
 
     def to_frame(self) -> pd.DataFrame:
         """SRD, SRD%, p-values and decision per column, closest to the reference first."""

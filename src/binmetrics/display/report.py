@@ -53,6 +53,7 @@ from binmetrics.display.report_groups import check_grouped, groups_section
 from binmetrics.display.report_html import paired_mismatch, render_page
 from binmetrics.display.report_thresholds import check_best_thresholds, thresholds_section
 from binmetrics.display.thinning import DEFAULT_MAX_POINTS, Thinned, thin_curve
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.io import check_writable, write_text
 from binmetrics.measures.registry import iter_measures
 
@@ -276,7 +277,7 @@ def report(
     for w in {str(w.message): w for w in caught}.values():  # each message once
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if mismatch:
-        warnings.warn(mismatch, UserWarning, stacklevel=2)
+        warnings.warn(mismatch, BinmetricsWarning, stacklevel=2)
     j0 = data[0].payload["own"]
     from binmetrics.version import __version__
 

@@ -35,6 +35,7 @@ import pandas as pd
 from binmetrics.evaluation.binary import Evaluation
 from binmetrics.evaluation.by import ByResult, by_tables
 from binmetrics.evaluation.options import DEFAULTS, EvalOptions
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.measures import EPS
 from binmetrics.measures.sums import raw_sum_names, raw_sums_from_columns
 from binmetrics.table.binning import Binning, BinSpec
@@ -432,7 +433,7 @@ class AggregateJob:
         n_bad = sum(g.n_omitted for g in groups)
         if n_bad:
             warnings.warn(f"nan_policy='omit': dropped {plural(n_bad, 'row')} with non-finite "
-                          "scores", UserWarning, stacklevel=4)
+                          "scores", BinmetricsWarning, stacklevel=4)
         finite = [g for g in groups if g.n_fin]
         low = min(g.s_min for g in finite)
         high = max(g.s_max for g in finite)

@@ -16,6 +16,7 @@ from binmetrics.evaluation.per_case import PerCaseMethods
 from binmetrics.evaluation.thresholds import ThresholdMethods
 from binmetrics.evaluation.tracking import TrackingMethods
 from binmetrics.exceptions import (
+    BinmetricsWarning,
     Deferred,
     SumsUnavailable,
     UnaskedCaveats,
@@ -166,7 +167,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
         Examples
         --------
         >>> import binmetrics as bm
-        >>> bm.evaluate([1, 0], [1.0, 2.0], higher_is_positive=False).oriented(1.5)
+        >>> bm.evaluate([1, 0], [1.0, 2.0], threshold=1.5, higher_is_positive=False).oriented(1.5)
         -1.5
         """
         return values if self.higher_is_positive else -values
@@ -384,7 +385,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
             raise ValueError(f"method must be 'reweight' or 'undersample'; got {method!r}")
         if (n_resamples, random_state) != (100, None):
             warnings.warn("n_resamples and random_state apply to method='undersample'; "
-                          "the reweighted calibration is exact", UserWarning, stacklevel=2)
+                          "the reweighted calibration is exact", BinmetricsWarning, stacklevel=2)
         cal = Evaluation(self.table.calibrated(pi0), threshold=self.threshold,
                          pos_label=self.pos_label, n_omitted=self.n_omitted,
                          undefined=self.undefined, n_rows=self.n_rows,
@@ -599,9 +600,19 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
         tpr               True positive rate                    0.6
         ...
         brier             Brier score (mean squared error)    0.192
-        >>> ev.summary(n_resamples=200, random_state=0).to_frame().method.tolist()[:2]
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     summary = ev.summary(n_resamples=200, random_state=0)
+        >>> summary.to_frame().method.tolist()[:2]
         ['clopper-pearson', 'clopper-pearson']
-        """
+
+        Ten cases are few: some bootstrap replicates predict a single class, where MCC is
+        undefined; one warning says how many.
+
+        >>> [str(w.message) for w in caught]  # doctest: +ELLIPSIS
+        ['mcc is undefined (NaN) in ... of 200 bootstrap replicates; the result uses the ... defined ones']
+        """  # noqa: E501
         from binmetrics.evaluation.summary import summarize
 
         return summarize(self, ci=ci, level=level, n_resamples=n_resamples,

@@ -32,7 +32,7 @@ import pandas as pd
 from binmetrics.chart import ChartData, Drawable, Series
 from binmetrics.evaluation.by import ByResult, evaluate_by
 from binmetrics.evaluation.group_gaps import GapResult, group_label, null_pvalue
-from binmetrics.exceptions import warn_at_user
+from binmetrics.exceptions import BinmetricsWarning, warn_at_user
 from binmetrics.formatting import Tabular
 from binmetrics.inference.resampling import quantiles
 from binmetrics.validation import check_level, check_random_state, check_resamples
@@ -264,7 +264,7 @@ def fairness(
     if no_interval:
         warn_at_user(f"{' and '.join(no_interval)}: no interval with method='to_overall' "
                      "(their overall value is not resampled from the groups' 2x2 tables); "
-                     "use method='between_groups' for intervals", UserWarning)
+                     "use method='between_groups' for intervals", BinmetricsWarning)
     return FairnessResult(frame=frame, grouped=g, method=method, agg=agg, level=lv,
                           n_resamples=B, threshold=float(threshold))
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from binmetrics.exceptions import (
+    BinmetricsWarning,
     UndefinedPolicy,
     caveats_once,
     report_caveat,
@@ -146,7 +147,7 @@ class InferenceMethods:
             if (kind, n_resamples, stratified, random_state) != ("percentile", 2000, True, None):
                 warnings.warn(f"kind, n_resamples, stratified and random_state apply to the "
                               f"bootstrap; {m.id} gets a {chosen} interval",
-                              UserWarning, stacklevel=2)
+                              BinmetricsWarning, stacklevel=2)
             if chosen == "obuchowski":
                 assert ct is not None
                 with undefined_policy(self.undefined):

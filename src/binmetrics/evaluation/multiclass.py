@@ -38,6 +38,7 @@ import pandas as pd
 from binmetrics.evaluation.multiclass_ci import MulticlassInferenceMethods
 from binmetrics.evaluation.multiclass_report import MulticlassViews
 from binmetrics.exceptions import (
+    BinmetricsWarning,
     UndefinedMeasureError,
     UndefinedMeasureWarning,
     UndefinedPolicy,
@@ -154,7 +155,7 @@ def _check_inputs(y_true: Any, y_proba: Any, labels: Any, sample_weight: Any,
                 raise ValueError("the rows left after nan_policy='omit' carry no weight")
         n_omitted = n_bad
         warnings.warn(f"nan_policy='omit': dropped {plural(n_bad, 'row')} with non-finite "
-                      "probabilities", UserWarning, stacklevel=4)
+                      "probabilities", BinmetricsWarning, stacklevel=4)
     outside = (proba < 0.0) | (proba > 1.0)
     if outside.any():
         out_rows = np.asarray(outside.any(axis=1), dtype=bool)

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from binmetrics.backends import THREAD_ROWS, thread_imap
 from binmetrics.exceptions import (
+    BinmetricsWarning,
     UndefinedMeasureError,
     UndefinedMeasureWarning,
     current_policy,
@@ -67,7 +68,7 @@ _HYPERGEOMETRIC_RATIO = 8
 Progress = Callable[[int, int], None]
 
 
-class ResamplingWarning(UserWarning):
+class ResamplingWarning(BinmetricsWarning):
     """A resampling result needs care (e.g. weights that may not be frequencies)."""
 
 

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.backends import parallel
-from binmetrics.exceptions import undefined_policy
+from binmetrics.exceptions import BinmetricsWarning, undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.inference._replicates import _report_undefined_replicates
 from binmetrics.inference.intervals import Interval
@@ -99,7 +99,7 @@ def _check_seeding(estimator: Any, random_state: Any, procedure: str) -> None:
         warnings.warn(f"{procedure}: the estimator's {', '.join(sorted(unseeded))} is None "
                       "and random_state=None, so the refits (and the result) differ between "
                       "runs; pass random_state= (each refit then seeds the estimator) to "
-                      "make it reproducible", UserWarning, stacklevel=3)
+                      "make it reproducible", BinmetricsWarning, stacklevel=3)
 
 
 def _clone(estimator: Any, seed: np.random.SeedSequence | None = None) -> Any:

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.formatting import HypothesisTest
 from binmetrics.inference.delong import delong_pairs, delong_unpaired_tables
 from binmetrics.inference.intervals import normal_pvalue
@@ -326,7 +327,7 @@ def roc_test(
     n_bad = int(diffs.size - ok.size)
     if n_bad:
         warnings.warn(f"{n_bad} of {B} bootstrap replicates gave an undefined difference and "
-                      "were left out (as pROC)", UserWarning, stacklevel=2)
+                      "were left out (as pROC)", BinmetricsWarning, stacklevel=2)
     d = est_a - est_b
     sd = float(np.std(ok, ddof=1)) if ok.size > 1 else math.nan
     stat = 0.0 if (d == 0 and sd == 0) else (d / sd if sd > 0 else math.copysign(math.inf, d))

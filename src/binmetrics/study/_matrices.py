@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.measures import get_measure
 from binmetrics.measures.registry import iter_measures
 
@@ -140,6 +141,6 @@ def _warn_dropped(mats: Mapping[tuple[Any, ...], pd.DataFrame], what: str,
         items = list(dict.fromkeys(frame["item"]))
         shown = ", ".join(items[:12]) + (", ..." if len(items) > 12 else "")
         warnings.warn(f"{what}: left out {len(frame)} time(s) in {len(mats)} group(s): {shown} "
-                      "(no direction, NaN/infinite or constant; see .dropped)", UserWarning,
+                      "(no direction, NaN/infinite or constant; see .dropped)", BinmetricsWarning,
                       stacklevel=3)
     return frame

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.measures import get_measure
 from binmetrics.validation import n_rows, take_rows
 
@@ -93,7 +94,7 @@ def _two_classes(name: str, labels: list[Any], two_class: Any, *,
             warnings.warn(f"datasets[{name!r}]: two_class='extremes' takes the first and last "
                           f"label in sorted order, {labels[0]!r} and {labels[-1]!r} (positive) "
                           f"of {labels}; for labels with another order pass y as an ordered "
-                          "pandas Categorical or two_class=(negative, positive)", UserWarning,
+                          "pandas Categorical or two_class=(negative, positive)", BinmetricsWarning,
                           stacklevel=4)
         return [labels[0], labels[-1]]
     if isinstance(spec, (str, bytes)) or not isinstance(spec, Sequence) or len(spec) != 2:

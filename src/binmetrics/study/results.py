@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from binmetrics.exceptions import UndefinedMeasureWarning
+from binmetrics.exceptions import BinmetricsWarning, UndefinedMeasureWarning
 from binmetrics.formatting import Tabular
 from binmetrics.measures.registry import select_measures
 from binmetrics.study._matrices import (
@@ -174,7 +174,7 @@ class Study(StudyFolds, Tabular):
                         f"{first['model']} on {first['dataset']} ({first['balance']}, "
                         f"{first['classes']}, {first['stage']}): {first['error']}. The other "
                         "results are kept; see study.failures")
-            warnings.warn(f"benchmark: {head}{tail}".rstrip(), UserWarning, stacklevel=3)
+            warnings.warn(f"benchmark: {head}{tail}".rstrip(), BinmetricsWarning, stacklevel=3)
         if len(self.undefined):
             reasons = self.undefined.groupby("reason", sort=False)
             ids = tuple(dict.fromkeys(self.undefined["measure"]))
@@ -518,7 +518,7 @@ class Study(StudyFolds, Tabular):
         single = [f for f in factors if data[f].nunique() < 2]
         if single:
             warnings.warn(f"anova: factor(s) {single} have a single level in this study "
-                          "and are left out", UserWarning, stacklevel=2)
+                          "and are left out", BinmetricsWarning, stacklevel=2)
             factors = [f for f in factors if f not in single]
         if not factors:
             raise ValueError("anova: no factor has two levels")
@@ -530,7 +530,7 @@ class Study(StudyFolds, Tabular):
             if incomplete:
                 warnings.warn(f"anova: {third} level(s) {incomplete} are missing from some "
                               f"{' × '.join(others)} groups (a failed model, a measure "
-                              "dropped from a group) and are left out", UserWarning,
+                              "dropped from a group) and are left out", BinmetricsWarning,
                               stacklevel=2)
                 data = data[~data[third].isin(incomplete)]
         return anova(data, factors=factors, response="srd_pct", typ=typ,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.formatting import Tabular
 from binmetrics.study._matrices import _warn_dropped
 from binmetrics.study._plan import _seed_int
@@ -130,7 +131,7 @@ class StudySRD(Tabular):
                                   f"leave-one-out needs at least {_MIN_LOO_ROWS}")
                     continue
                 warnings.warn(f"srd_{kind} ({where}): {m.shape[0]} rows, fewer than k = {k}"
-                              " folds; cross-validated leave-one-out instead", UserWarning,
+                              " folds; cross-validated leave-one-out instead", BinmetricsWarning,
                               stacklevel=3)
                 how, folds = "loo", m.shape[0]
             try:
@@ -144,12 +145,12 @@ class StudySRD(Tabular):
             if not results:
                 raise ValueError(f"srd_{kind}: no group is large enough for an SRD ({text})")
             warnings.warn(f"srd_{kind}: {len(too_small)} group(s) left out ({text}); the other "
-                          "groups are kept (see .skipped)", UserWarning, stacklevel=3)
+                          "groups are kept (see .skipped)", BinmetricsWarning, stacklevel=3)
         if no_cv:
             text = "; ".join(f"{named(key)}: {why}" for key, why in no_cv.items())
             warnings.warn(f"srd_{kind}: {len(no_cv)} group(s) could not be cross-validated "
                           f"and are left out of .long() and the ANOVA ({text}); their SRD is "
-                          "kept (see .not_cross_validated)", UserWarning, stacklevel=3)
+                          "kept (see .not_cross_validated)", BinmetricsWarning, stacklevel=3)
         return cls(kind, by, mats, results, cvs, dropped, no_cv, too_small)
 
     def _key(self, key: Any) -> tuple[Any, ...]:

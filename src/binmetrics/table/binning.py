@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.exceptions import BinmetricsWarning
 from binmetrics.table.counts import CountTable
 
 FloatArray = npt.NDArray[np.float64]
@@ -290,5 +291,5 @@ class Binning:
                       "confusion matrix counts them all as below the threshold, so it is not "
                       "that of the raw scores (error_bounds gives no bound); evaluate again "
                       f"with threshold={threshold:g}, which the engines and "
-                      "binned_table(threshold=) make a bin edge", UserWarning,
+                      "binned_table(threshold=) make a bin edge", BinmetricsWarning,
                       stacklevel=stacklevel + 1)

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.exceptions import BinmetricsWarning
+
 # the checks of options live in .arguments; every check is reached from here
 from binmetrics.validation.arguments import (
     MAX_REPLICATE_BYTES as MAX_REPLICATE_BYTES,
@@ -457,7 +459,7 @@ def check_binary_inputs(
         n_omitted = n_bad
         warnings.warn(
             f"nan_policy='omit': dropped {plural(n_bad, 'row')} with non-finite scores",
-            UserWarning,
+            BinmetricsWarning,
             stacklevel=3,
         )
     y, pos = check_labels(y_raw, pos_label)
@@ -630,7 +632,7 @@ def check_paired_inputs(
         if w is not None and not w[keep].sum() > 0:
             raise ValueError("the rows left after nan_policy='omit' carry no weight")
         warnings.warn(f"nan_policy='omit': dropped {plural(n_omitted, 'row')} with a "
-                      "non-finite score in some model (from every model)", UserWarning,
+                      "non-finite score in some model (from every model)", BinmetricsWarning,
                       stacklevel=3)
         y_raw, arrays = y_raw[keep], [s[keep] for s in arrays]
         w = None if w is None else w[keep]
