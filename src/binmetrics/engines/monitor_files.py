@@ -127,12 +127,21 @@ def file_batches(path: Any, *, label: str, score: str, time: str, reference: Any
         tables = job.tables(opts.replace(decimals=None, bins=None), st, pos, groups)
     finally:
         job.close()
-    n_batches = (last - origin) // step_len + 1
+    return prepared(groups, tables, first=first, last=last, origin=origin, step=step_len,
+                    width=width, bounds=(low, high), reference=reference, pos=pos)
+
+
+def prepared(groups: list[Group], tables: list[CountTable | None], *, first: pd.Timestamp,
+             last: pd.Timestamp, origin: pd.Timestamp, step: pd.Timedelta, width: int,
+             bounds: tuple[pd.Timestamp, pd.Timestamp], reference: Any,
+             pos: Any) -> win.Prepared:
+    """The windows' input from an engine's per-batch tables (DuckDB's or Spark's)."""
+    n_batches = (last - origin) // step + 1
     batches, ref = gather(groups, tables, n_batches)
     if ref.n == 0:
         raise win.no_reference_rows(reference, first, last)
     return win.Prepared(batches, ref, win.scores_of(ref), origin, width,
-                        max(n_batches - width + 1, 1), low, high,
+                        max(n_batches - width + 1, 1), *bounds,
                         pos.item() if isinstance(pos, np.generic) else pos)
 
 

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from binmetrics.engines import _windows as win
 from binmetrics.engines._common import check_names
-from binmetrics.engines.monitor_files import gather
+from binmetrics.engines.monitor_files import prepared
 from binmetrics.engines.spark import SparkJob, pyspark_sql
 from binmetrics.evaluation.options import EvalOptions
 
@@ -154,10 +153,5 @@ def spark_batches(df: Any, *, label: str, score: str, time: str, reference: Any,
     pos = job.resolve_pos_label(st, opts.pos_label)
     groups = job.groups(st, pos)
     tables = job.tables(opts.replace(decimals=None, bins=None), st, pos, groups)
-    n_batches = (last - origin) // step_len + 1
-    batches, ref = gather(groups, tables, n_batches)
-    if ref.n == 0:
-        raise win.no_reference_rows(reference, first, last)
-    return win.Prepared(batches, ref, win.scores_of(ref), origin, width,
-                        max(n_batches - width + 1, 1), low, high,
-                        pos.item() if isinstance(pos, np.generic) else pos)
+    return prepared(groups, tables, first=first, last=last, origin=origin, step=step_len,
+                    width=width, bounds=(low, high), reference=reference, pos=pos)
