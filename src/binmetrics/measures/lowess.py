@@ -20,15 +20,14 @@ over them; with many distinct scores the fits read instead precomputed power sum
 blocks of scores (``_LocalFit._taylor``: on each side of the fit point the tricube
 weight is a polynomial, so a block's weighted sums are exact combinations of its power
 sums) and sum term by term only the few blocks cut by the window's edges. Measured on
-2 cores (benchmarks/README.md, "issue 33, lowess at scale" and the fifth session's quiet
-figures): 0.10 s at 1e6 distinct scores and 0.58 s (250 MB) at 1e7 quiet (under load
-0.16 s and 1.9 s; on rows, before: 2.9 s at 1e6 and 73 s with 800 MB at 1e7); scores with
-3 decimals 0.01-0.03 s at any size. So the measures are computed by default up to
-``max_rows`` rows (10,000,000: about half a second there, a third of ``to_dict()`` of
-every measure); beyond it they are NaN with a warning that says how to ask for them at
-any size (``ev.value("ici", max_rows=None)``, on the command line
-``--measures "ici(max_rows=none)"``). A bootstrap of them refits every replicate: about
-0.1 s a replicate at 1e6 rows.
+2 cores shared with other jobs (benchmarks/README.md, "issue 33, lowess at scale"):
+0.06 s at 1e5 distinct scores, 0.16 s at 1e6 and 1.9 s (250 MB) at 1e7 (on rows,
+before: 2.9 s at 1e6 and 73 s with 800 MB at 1e7, at a lower load); scores with 3
+decimals 0.03 s at any size. At 1e6 distinct scores that would still add about 40% to
+``to_dict()`` of every measure, so by default the measures are computed up to
+``max_rows`` rows (100,000); beyond it they are NaN with a warning that says how to ask
+for them at any size (``ev.value("ici", max_rows=None)``, on the command line
+``--measures "ici(max_rows=none)"``).
 """
 
 from __future__ import annotations
@@ -50,7 +49,7 @@ IntArray = npt.NDArray[np.int64]
 __all__ = ["LOWESS_MAX_ROWS", "clowess_counts", "e50", "e90", "emax", "ici", "lowess_gaps"]
 
 #: the default size limit of the lowess family, in rows (total weight)
-LOWESS_MAX_ROWS = 10_000_000
+LOWESS_MAX_ROWS = 100_000
 
 
 def clowess_counts(x: FloatArray, neg: IntArray, pos: IntArray, f: float = 2 / 3,
@@ -431,7 +430,7 @@ def _groups(t: CountTable, measure: str, max_rows: float | None,
     if max_rows is not None and t.total > max_rows:
         report_undefined(measure, f"the lowess smoother of {t.total:g} rows exceeds "
                          f"max_rows={max_rows:g} (a limit that keeps every measure at once "
-                         "fast; about 0.6 s at 1e7 distinct scores); ask ev.value("
+                         "fast; about 2 s at 1e7 distinct scores); ask ev.value("
                          f"{measure!r}, max_rows=None), or on the command line --measures "
                          f"'{measure}(max_rows=none)', to compute it anyway")
         return None
