@@ -77,3 +77,15 @@ def test_threshold_outside_the_scores_range_warns_once_at_the_users_line(scored_
     _, caught = _range_warnings(lambda: bm.evaluate(y, p, threshold=1.5, undefined="ignore"))
     assert caught == []  # "ignore" silences the caveats of degenerate input
 
+
+
+def test_score_warns_of_the_threshold_only_for_measures_that_read_it(scored_frame):
+    high = scored_frame.assign(p=scored_frame["p"] + 1.0)  # the default 0.5 is outside
+    y, p = high["y"], high["p"]
+    for measure in ("auc", "average_precision", "ks"):  # ranking: no cut is read
+        value, caught = _range_warnings(lambda m=measure: bm.score(m, y, p))
+        assert caught == [] and value == bm.evaluate(y, p, threshold=1.5)[measure]
+    _, caught = _range_warnings(lambda: bm.score("tpr", y, p))  # a confusion measure
+    assert len(caught) == 1 and caught[0].filename == __file__
+    _, caught = _range_warnings(lambda: bm.evaluate(y, p))  # and evaluate still says so
+    assert len(caught) == 1

@@ -4,6 +4,7 @@ by the shape of the scores) and :func:`score` (one measure in functional form)."
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 import numpy as np
@@ -14,6 +15,7 @@ from binmetrics.evaluation.options import DEFAULTS, EvalOptions
 from binmetrics.exceptions import UndefinedPolicy
 from binmetrics.measures import get_measure
 from binmetrics.table.counts import CountTable
+from binmetrics.table.threshold_range import threshold_unread
 from binmetrics.validation import NanPolicy, check_binary_inputs, is_score_matrix
 
 if TYPE_CHECKING:
@@ -353,7 +355,10 @@ def score(
     """
     m = get_measure(measure)  # fail on a misspelt name before validating the data
     m.resolve_params(**params)
-    ev = evaluate(y_true, y_score, threshold=threshold, sample_weight=sample_weight,
-                  pos_label=pos_label, nan_policy=nan_policy, undefined=undefined,
-                  higher_is_positive=higher_is_positive)
+    # only the confusion family reads the threshold (Measure.compute): for the others
+    # a warning about its range would speak of a cut that nothing uses
+    with nullcontext() if m.family == "confusion" else threshold_unread():
+        ev = evaluate(y_true, y_score, threshold=threshold, sample_weight=sample_weight,
+                      pos_label=pos_label, nan_policy=nan_policy, undefined=undefined,
+                      higher_is_positive=higher_is_positive)
     return ev.value(m, **params)

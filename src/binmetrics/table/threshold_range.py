@@ -4,6 +4,9 @@ the same class), shared by every entry point that cuts scores at a threshold:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from binmetrics.exceptions import warn_at_user
@@ -12,11 +15,26 @@ from binmetrics.formatting import format_number
 if TYPE_CHECKING:
     from binmetrics.table.counts import CountTable
 
-__all__ = ["DEFAULT_THRESHOLD", "threshold_range_message", "warn_threshold_range"]
+__all__ = ["DEFAULT_THRESHOLD", "threshold_range_message", "threshold_unread",
+           "warn_threshold_range"]
 
 #: the default threshold of every entry point; compared by identity (``threshold is
 #: DEFAULT_THRESHOLD``) to tell the default from a 0.5 the user gave
 DEFAULT_THRESHOLD = 0.5
+
+_UNREAD: ContextVar[bool] = ContextVar("binmetrics_threshold_unread", default=False)
+
+
+@contextmanager
+def threshold_unread() -> Iterator[None]:
+    """Within it, nothing will read the threshold (``bm.score`` of a measure outside the
+    confusion family), so its range is not checked: a warning about a cut that no
+    result uses would be noise."""
+    token = _UNREAD.set(True)
+    try:
+        yield
+    finally:
+        _UNREAD.reset(token)
 
 
 def threshold_range_message(table: CountTable, threshold: float, *,
@@ -57,6 +75,8 @@ def threshold_range_message(table: CountTable, threshold: float, *,
 def warn_threshold_range(table: CountTable, threshold: float, *,
                          higher_is_positive: bool = True, default: bool = False) -> None:
     """Warn at the user's line with :func:`threshold_range_message`'s text, if any."""
+    if _UNREAD.get():
+        return
     message = threshold_range_message(table, threshold,
                                       higher_is_positive=higher_is_positive, default=default)
     if message is not None:
