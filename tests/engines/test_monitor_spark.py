@@ -9,7 +9,6 @@ import json
 import math
 import shutil
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,22 +29,7 @@ REF = ("2026-01-01", "2026-01-07")
 MEASURES = [m.id for m in bm.iter_measures()]
 
 
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("binmetrics-tests")
-               .config("spark.sql.shuffle.partitions", "1")
-               .config("spark.default.parallelism", "2")
-               .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-               .config("spark.sql.adaptive.enabled", "false")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
+SPARK_CONF = {"spark.sql.session.timeZone": "UTC"}  # times read as UTC
 
 
 def _data(n: int = 3000, days: int = 30, seed: int = 0) -> pd.DataFrame:

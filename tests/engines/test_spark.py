@@ -8,7 +8,6 @@ import json
 import math
 import shutil
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +26,6 @@ if shutil.which("java") is None:
                 allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("binmetrics-tests")
-               .config("spark.sql.shuffle.partitions", "1")
-               .config("spark.default.parallelism", "2")
-               .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-               .config("spark.sql.adaptive.enabled", "false")
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def values(ev: bm.Evaluation) -> dict[str, float]:
