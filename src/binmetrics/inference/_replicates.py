@@ -39,6 +39,7 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
+from binmetrics.inference._counting import compiled_kernels, count_rows
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel, auc_transform
@@ -180,15 +181,9 @@ def _slot_of_group(table: CountTable) -> tuple[npt.NDArray[np.intp], int]:
 
 def _bincount_rows(keys: npt.NDArray[Any], width: int,
                    lookup: npt.NDArray[Any] | None = None) -> IntArray:
-    """Row-wise bincount of a (b, d) matrix of keys in [0, width) (of ``lookup[keys]``).
-
-    One row at a time: a row's counts stay in cache, which a single bincount of the
-    offset keys of all rows does not (it is about twice as slow).
-    """
-    out = np.empty((keys.shape[0], width), dtype=np.int64)
-    for i in range(keys.shape[0]):
-        out[i] = np.bincount(keys[i] if lookup is None else lookup[keys[i]], minlength=width)
-    return out
+    """Row-wise bincount of a (b, d) matrix of keys in [0, width) (of ``lookup[keys]``):
+    :func:`~binmetrics.inference._counting.count_rows`."""
+    return count_rows(keys, width, lookup)
 
 
 # --- bootstrap sampling -------------------------------------------------------------------
@@ -426,10 +421,7 @@ class _BootstrapBlock:
                 if st.method == "counts":
                     out.append(d)
                     continue
-                width = st.hi - st.lo
-                rows = [np.bincount(d[i] if st.unit_cell is None else st.unit_cell[d[i]],
-                                    minlength=width) for i in range(self.size)]
-                out.append(rows[0][None, :] if self.size == 1 else np.stack(rows))
+                out.append(count_rows(d, st.hi - st.lo, st.unit_cell))
             self._cache["cells"] = out
         return self._cache["cells"]
 
@@ -701,6 +693,7 @@ def _evaluate_streams(sampler: _BootstrapSampler, rng: np.random.Generator,
     (the levels, runs and sum plans the targets read) exists before threads share it.
     """
     streams = sampler.streams(rng, n)
+    compiled_kernels()  # imports numba, if any, before the threads count with it
 
     def run(item: tuple[np.random.Generator, int]) -> dict[str, FloatArray]:
         child, b = item
