@@ -72,22 +72,38 @@ def test_environment_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _counting.compiled_kernels() is not None
 
 
-@pytest.mark.parametrize("scores", ["distinct", "tied"])
-def test_intervals_do_not_depend_on_the_compiled_kernels(scores: str) -> None:
+@pytest.mark.parametrize("scores", ["distinct", "tied", "weighted", "one class"])
+@pytest.mark.parametrize("stratified", [True, False])
+def test_intervals_do_not_depend_on_the_compiled_kernels(scores: str,
+                                                         stratified: bool) -> None:
+    """Every path that counts draws (cells, cumulative cuts, replicate tables) gives the
+    same intervals compiled and with NumPy, bit for bit."""
+    import warnings
+
     import binmetrics as bm
 
     rng = np.random.default_rng(7)
     y = rng.integers(0, 2, 3000)
-    p = rng.random(3000) if scores == "distinct" else np.round(rng.random(3000), 2)
-    ev = bm.evaluate(y, p)
+    if scores == "one class":
+        y[:] = 1
+    p = rng.random(3000) if scores in ("distinct", "one class") else np.round(rng.random(3000), 2)
+    w = rng.integers(1, 4, 3000) if scores == "weighted" else None
+    ev = bm.evaluate(y, p, sample_weight=w)
+    measures = ["tpr", "brier", "ece", "h_measure"] if scores == "one class" else \
+        ["auc", "mcc", "brier", "ece", "bedroc", "h_measure"]
     got = {}
     for on in (True, False):
-        with use_compiled(on):
-            best = ev.best_threshold("f1", ci=True, n_resamples=40, random_state=3)
-            got[on] = (ev.ci_table(["auc", "mcc", "brier"], n_resamples=40, random_state=3)
-                       .to_numpy().tolist(),
-                       best.threshold_ci.low, best.threshold_ci.high, best.value_ci.low)
-    assert got[True] == got[False]
+        with use_compiled(on), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            table = ev.ci_table(measures, method="bootstrap", n_resamples=40,
+                                random_state=3, stratified=stratified)
+            got[on] = [table.to_numpy()[:, 1:4].astype(float)]
+            if scores not in ("weighted", "one class") and stratified:
+                best = ev.best_threshold("f1", ci=True, n_resamples=40, random_state=3)
+                got[on] += [np.array([best.threshold_ci.low, best.threshold_ci.high,
+                                      best.value_ci.low])]
+    for a, b in zip(got[True], got[False], strict=True):
+        np.testing.assert_array_equal(a, b)  # bit for bit, NaN where NaN
 
 
 def test_count_rows_past_16_bits() -> None:

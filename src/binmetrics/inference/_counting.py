@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["compiled_kernels", "count_rows", "cumulative_counts", "use_compiled"]
+__all__ = ["compiled_kernels", "count_rows", "cumulative_counts", "nonempty_groups",
+           "use_compiled"]
 
 #: the environment variable that, set to "0", keeps NumPy
 ENV = "BINMETRICS_COMPILED"
@@ -100,12 +101,28 @@ def _build() -> Any:
                 acc += per_run[k]
                 out[i, k] = acc
 
-    return _Kernels(count, count_lookup, cumulate)
+    @numba.njit(nogil=True, cache=True)
+    def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: Any,
+                        p_out: Any, n_out: Any) -> int:  # pragma: no cover - compiled
+        k = 0
+        for g in range(pos_cell.shape[0]):
+            a = c_pos[pos_cell[g]] if pos_cell[g] >= 0 else 0
+            b = c_neg[neg_cell[g]] if neg_cell[g] >= 0 else 0
+            if a + b > 0:
+                keep[k] = g
+                p_out[k] = a
+                n_out[k] = b
+                k += 1
+        return k
+
+    return _Kernels(count, count_lookup, cumulate, nonempty_groups)
 
 
 class _Kernels:
-    def __init__(self, count: Any, count_lookup: Any, cumulate: Any) -> None:
+    def __init__(self, count: Any, count_lookup: Any, cumulate: Any,
+                 nonempty_groups: Any) -> None:
         self.count, self.count_lookup, self.cumulate = count, count_lookup, cumulate
+        self.nonempty_groups = nonempty_groups
 
 
 def compiled_kernels() -> Any:
@@ -195,3 +212,34 @@ def cumulative_counts(keys: npt.NDArray[Any], n_units: int,
         return out
     np.cumsum(count_rows(keys, width, run), axis=1, out=out)
     return out
+
+
+def nonempty_groups(c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any],
+                    pos_cell: npt.NDArray[Any], neg_cell: npt.NDArray[Any]
+                    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[Any], npt.NDArray[Any]]:
+    """One replicate's groups that hold cases: their indices and their positive and
+    negative counts, from the counts of its positive cells ``c_pos`` and negative cells
+    ``c_neg`` and each group's cell in them (-1: none). The replicate's count table in one
+    pass, without the two group-wide count arrays.
+
+    Examples
+    --------
+    >>> keep, p, n = nonempty_groups(np.array([2, 0]), np.array([1, 0]),
+    ...                              np.array([0, -1, 1]), np.array([-1, 0, 1]))
+    >>> keep.tolist(), p.tolist(), n.tolist()
+    ([0, 1], [2, 0], [0, 1])
+    """
+    k = compiled_kernels()
+    if k is not None:
+        size = pos_cell.shape[0]
+        keep = np.empty(size, dtype=np.intp)
+        p_out = np.empty(size, dtype=c_pos.dtype)
+        n_out = np.empty(size, dtype=c_neg.dtype)
+        m = k.nonempty_groups(c_pos, c_neg, pos_cell, neg_cell, keep, p_out, n_out)
+        return keep[:m], p_out[:m], n_out[:m]
+    p = np.where(pos_cell >= 0, c_pos[np.maximum(pos_cell, 0)], 0) if c_pos.size else \
+        np.zeros(pos_cell.shape[0], dtype=c_pos.dtype)
+    n = np.where(neg_cell >= 0, c_neg[np.maximum(neg_cell, 0)], 0) if c_neg.size else \
+        np.zeros(neg_cell.shape[0], dtype=c_neg.dtype)
+    keep = np.flatnonzero((p + n) > 0)
+    return keep, p.take(keep), n.take(keep)

@@ -39,7 +39,7 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
-from binmetrics.inference._counting import compiled_kernels, count_rows
+from binmetrics.inference._counting import compiled_kernels, count_rows, nonempty_groups
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel, auc_transform
@@ -296,6 +296,7 @@ class _BootstrapSampler:
         self._levels: dict[str, tuple[npt.NDArray[np.intp], int]] = {}
         self._plan: Any = None
         self._runs: dict[str, tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]] = {}
+        self._group_cells: npt.NDArray[np.intp] | None = None
 
     def _stratum(self, lo: int, hi: int, draws: int, unit: float) -> _Stratum:
         w = self.cells.weight[lo:hi]
@@ -353,6 +354,17 @@ class _BootstrapSampler:
                 starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]]).astype(np.intp)
                 self._runs[name] = (starts, k[starts])
         return self._runs[name]
+
+    def group_cells(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """Per group of the table, its positive cell and its negative cell (indices among
+        the positive cells and among the negative cells; -1 where it has none)."""
+        if self._group_cells is None:
+            c = self.cells
+            out = np.full((2, c.n_groups), -1, dtype=np.intp)
+            out[0, c.group[: c.n_pos]] = np.arange(c.n_pos)
+            out[1, c.group[c.n_pos:]] = np.arange(c.size - c.n_pos)
+            self._group_cells = out
+        return self._group_cells[0], self._group_cells[1]
 
     def sums_plan(self, groups: list[Any]) -> _SumsPlan:
         """The terms of ``groups`` over the cells, taken once per sampler."""
@@ -461,10 +473,37 @@ class _BootstrapBlock:
 
     def tables(self) -> list[CountTable]:
         if "tables" not in self._cache:
-            pos, neg = self.counts("group")
-            self._cache["tables"] = [_replicate_table(self.s.table, p, n)
-                                     for p, n in zip(pos, neg, strict=True)]
+            split = self._cells_by_class()
+            if split is not None and compiled_kernels() is not None:
+                # compiled: each replicate's non-empty groups in one pass over the cells'
+                # counts, with no group-wide count arrays (nor the GIL)
+                c_pos, c_neg, w_pos, w_neg = split
+                pos_cell, neg_cell = self.s.group_cells()
+                tabs = []
+                for i in range(self.size):
+                    keep, p, n = nonempty_groups(c_pos[i], c_neg[i], pos_cell, neg_cell)
+                    if self.s.table.weighted:
+                        p, n = p * w_pos, n * w_neg
+                    tabs.append(_table_of(self.s.table, keep, p, n))
+                self._cache["tables"] = tabs
+            else:
+                pos, neg = self.counts("group")
+                self._cache["tables"] = [_replicate_table(self.s.table, p, n)
+                                         for p, n in zip(pos, neg, strict=True)]
         return self._cache["tables"]
+
+    def _cells_by_class(self) -> tuple[Any, Any, float, float] | None:
+        """The counts of the positive and of the negative cells (size, cells) and their
+        unit weights, when the strata are the classes or one stratum of all cells and the
+        table has no per-case costs; else None."""
+        st, cc, n_pos = self.s.strata, self.cell_counts(), self.s.cells.n_pos
+        if self.s.table.case_costs is not None:
+            return None
+        if len(st) == 2:
+            return cc[0], cc[1], st[0].unit_weight, st[1].unit_weight
+        if len(st) == 1 and st[0].lo == 0 and st[0].hi == self.s.cells.size:
+            return cc[0][:, :n_pos], cc[0][:, n_pos:], st[0].unit_weight, st[0].unit_weight
+        return None
 
 
 def _mean_case_costs(table: CountTable) -> tuple[FloatArray, FloatArray]:
@@ -484,7 +523,14 @@ def _replicate_table(table: CountTable, pos: npt.NDArray[Any],
     # the indices, then take: a boolean mask with a third of its cells empty at random
     # costs mispredicted branches per element (28 ms against 7 ms at 1e6 groups)
     keep = np.flatnonzero((pos + neg) > 0)
-    s, p, n = table.scores.take(keep), pos.take(keep), neg.take(keep)
+    return _table_of(table, keep, pos.take(keep), neg.take(keep))
+
+
+def _table_of(table: CountTable, keep: npt.NDArray[np.intp], p: npt.NDArray[Any],
+              n: npt.NDArray[Any]) -> CountTable:
+    """The replicate table of the groups ``keep`` of ``table`` holding ``p`` positives
+    and ``n`` negatives (each group holds some)."""
+    s = table.scores.take(keep)
     if table.weighted:
         out = CountTable(s, p.astype(np.float64), n.astype(np.float64), weighted=True,
                          _trusted=True)
