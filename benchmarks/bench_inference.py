@@ -29,7 +29,9 @@ Targets (issue 3, continuous, n = 1e5): bootstrap >= 25x, permutations >= 50x.
 
 (c) Intervals at scale (issue 32): on n continuous scores (all distinct), the floors
 (``np.sort`` and ``np.argsort`` of the scores; one "draw": the stratified index draws of
-one replicate and their counts per cell, times B), then ``ev.ci(m, method="bootstrap")``
+one replicate and their counts per cell, times B, in one thread with ``np.bincount`` and
+in two threads counted as the bootstrap counts them, compiled with the ``fast`` extra),
+then ``ev.ci(m, method="bootstrap")``
 of single measures and ``ev.ci_table(method="bootstrap")`` of every measure defined on
 the data. With two values of ``--resamples`` (B1 < B2) each time is measured at both and
 extrapolated linearly to ``--target`` replicates (default 2000), which leaves out the
@@ -149,8 +151,25 @@ def scale(args: argparse.Namespace) -> None:
             np.bincount(rng.integers(0, n - P, n - P, dtype=np.intp), minlength=n - P)
 
     t_draw = _extrapolated(draw, counts, target)
+    from concurrent.futures import ThreadPoolExecutor
+
+    from binmetrics.inference._counting import compiled_kernels, count_rows
+
+    def draw_threads(b: int) -> None:  # the same on 2 threads, counted as the bootstrap does
+        def one(seed: int) -> None:
+            g = np.random.default_rng(seed)
+            for _ in range(b // 2):
+                count_rows(g.integers(0, P, (1, P), dtype=np.intp), P)
+                count_rows(g.integers(0, n - P, (1, n - P), dtype=np.intp), n - P)
+
+        with ThreadPoolExecutor(2) as ex:
+            list(ex.map(one, [1, 2]))
+
+    how_counted = "compiled" if compiled_kernels() is not None else "np.bincount"
+    t_draw2 = _extrapolated(draw_threads, counts, target)
     print(f"floors: np.sort {t_sort:.3f} s, np.argsort {t_arg:.3f} s, draws and counts of "
-          f"{target} replicates {t_draw:.2f} s")
+          f"{target} replicates {t_draw:.2f} s (one thread, np.bincount), "
+          f"{t_draw2:.2f} s (two threads, {how_counted})")
     print(f"{'interval':<34} | {'time':>9} | {'/ draws':>7} | target")
 
     def ci(m: str) -> Callable[[int], Any]:

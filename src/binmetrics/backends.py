@@ -49,6 +49,7 @@ EXTRAS: dict[str, tuple[str, str]] = {  # module: (package, extra)
     "dask": ("dask", "dask"),
     "polars": ("polars", "polars"),
     "mlflow": ("mlflow-skinny", "mlflow"),
+    "numba": ("numba", "fast"),
 }
 
 

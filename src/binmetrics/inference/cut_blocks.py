@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.inference._counting import compiled_kernels, cumulative_counts
 from binmetrics.inference._replicates import _BootstrapSampler
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import check_random_state, check_resamples
@@ -87,18 +88,31 @@ def positive_cut_streams(table: CountTable, n_resamples: int, *, random_state: A
     starts = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
     run_of_start = run[starts]
 
+    st_pos, st_neg = sampler.strata
+    # index draws: count them straight into the cumulative TP and FP (each negative cell
+    # through its run), with no table of cell counts (:mod:`._counting`)
+    direct = st_pos.method == st_neg.method == "index"
+    small = np.int32 if table.n_distinct < 2**31 - 2 else np.intp  # half the bytes to walk
+    pos_run = None if st_pos.unit_cell is None else st_pos.unit_cell.astype(small)
+    neg_run = (run if st_neg.unit_cell is None else run[st_neg.unit_cell]).astype(small)
+    compiled_kernels()  # imports numba, if any, before the streams' threads start
+
     def blocks(child: np.random.Generator, n: int) -> Iterator[Confusion]:
         for block in sampler.stream_blocks(child, n):
-            c_pos, c_neg = block.cell_counts()
-            b = c_pos.shape[0]
-            tp = np.zeros((b, width), dtype=np.int64)
-            np.cumsum(c_pos, axis=1, out=tp[:, g0 + 1:])
-            runs = np.zeros((b, width + 1), dtype=np.int64)
-            runs[:, run_of_start] = np.add.reduceat(c_neg, starts, axis=1)
-            fp_all = np.cumsum(runs, axis=1)
+            b = block.size
+            tp = np.zeros((b, width))
+            if direct:
+                d_pos, d_neg = block.draws
+                cumulative_counts(d_pos, st_pos.n_units, pos_run, m, out=tp[:, g0 + 1:])
+                fp_all = cumulative_counts(d_neg, st_neg.n_units, neg_run, width + 1,
+                                           out=np.empty((b, width + 1)))
+            else:
+                c_pos, c_neg = block.cell_counts()
+                np.cumsum(c_pos, axis=1, out=tp[:, g0 + 1:])
+                runs = np.zeros((b, width + 1), dtype=np.int64)
+                runs[:, run_of_start] = np.add.reduceat(c_neg, starts, axis=1)
+                fp_all = np.cumsum(runs, axis=1).astype(np.float64)
             fp = fp_all[:, :width]
-            yield Confusion(tp=tp.astype(np.float64), fp=fp.astype(np.float64),
-                            fn=(tp[:, -1:] - tp).astype(np.float64),
-                            tn=(fp_all[:, -1:] - fp).astype(np.float64))
+            yield Confusion(tp=tp, fp=fp, fn=tp[:, -1:] - tp, tn=fp_all[:, -1:] - fp)
 
     return [(b, functools.partial(blocks, child, b)) for child, b in sampler.streams(rng, B)]
