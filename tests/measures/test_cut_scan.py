@@ -123,8 +123,8 @@ CASES = [
     ("tnr", {"tnr": ("<=", 0.4)}, {}),
     ("tpr", {"tpr": (">=", 0.9), "tnr": (">=", 0.9)}, {}),  # infeasible
     ("ppv", {"tpr": (">=", 1.0)}, {}),
-    ("mcc", {"fpr": (">=", 0.05)}, {}),  # the block scan, from the binary search on
-    ("optimized_precision", {"ppv": ("<=", 0.7)}, {}),  # the FPR; not monotone_in_fp
+    ("mcc", {"fpr": (">=", 0.05)}, {}),  # the run from the binary search on the FPR
+    ("optimized_precision", {"ppv": ("<=", 0.7)}, {}),  # the block scan: not monotone_in_fp
 ]
 
 

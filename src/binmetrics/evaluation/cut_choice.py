@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +18,13 @@ from binmetrics.exceptions import undefined_policy
 from binmetrics.formatting import Tabular
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.cut_scan import (
+    SCAN,
     cut_blocks,
     first_change,
     ignores_fp,
     monotone_along_cuts,
 )
-from binmetrics.table.counts import Confusion, CountTable, FloatArray
+from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -157,22 +158,35 @@ def best_cut(table: CountTable, m: Measure, params: Mapping[str, Any],
     """``(k, value)``: the cut ``best_threshold`` chooses on an unweighted table without
     per-case costs, and the measure there; ``(-1, nan)`` when none qualifies. The same
     choice as :func:`choose_cuts` over every cut (the best defined value among the cuts
-    meeting every constraint, the strictest of equal ones), read block by block
-    (:func:`~binmetrics.measures.cut_scan.cut_blocks`): a constraint on a measure
-    monotone along the cuts (:func:`~binmetrics.measures.cut_scan.monotone_along_cuts`:
-    TPR, TNR, FPR, FNR) holds on a run of cuts found by binary search
-    (:func:`~binmetrics.measures.cut_scan.first_change`) and only that run is read; a
-    monotone measure is read from its better end and the scan stops at the first block
-    that cannot reach the best value so far. When the measure and every constraint
-    never get worse with fewer false positives (``monotone_in_fp``: F1, MCC, the TPR,
-    precision at a floor...), only the cuts ending at a score holding positives are
-    scored.
+    meeting every constraint, the strictest of equal ones), bit for bit: the same
+    registry formula on the same TP and FP floats, read at fewer cuts.
+
+    A constraint on a measure monotone along the cuts
+    (:func:`~binmetrics.measures.cut_scan.monotone_along_cuts`: TPR, TNR, FPR, FNR) holds
+    on a run of consecutive cuts, found by binary search
+    (:func:`~binmetrics.measures.cut_scan.first_change`); together they hold on the run
+    ``lo..hi``, and only that run is read.
+
+    When the measure never gets worse with fewer false positives (``monotone_in_fp``:
+    F1, MCC, precision, expected cost...) and every other constraint keeps holding with
+    fewer false positives (:func:`keeps_on_fewer_fp`: ``ppv >= x``, ``fpr <= x``, any
+    bound on the TPR), only a few cuts of the run are candidates (:func:`_best_run_cut`):
+    ``lo``, the cuts with no true positive, and the cuts ending at a score holding
+    positives. Otherwise (e.g. ``ppv <= x``, or a measure such as the optimized
+    precision) the run is read block by block
+    (:func:`~binmetrics.measures.cut_scan.cut_blocks`): a monotone measure from its
+    better end, stopping at the first block that cannot reach the best value so far.
 
     Examples
     --------
     >>> t = CountTable.from_arrays([1, 1, 0, 1, 0, 0], [.9, .8, .7, .6, .5, .4])
     >>> best_cut(t, get_measure("tpr"), {}, parse_constraints("ppv>=0.7"))
     (4, 1.0)
+    >>> t = CountTable.from_arrays([1, 1, 0, 0, 0, 1, 0, 0], [.9, .8, .7, .6, .5, .4, .3, .2])
+    >>> best_cut(t, get_measure("mcc"), {}, ())
+    (2, 0.7453559924999299)
+    >>> best_cut(t, get_measure("mcc"), {}, parse_constraints("fpr>=0.2"))  # the run's first
+    (3, 0.4666666666666667)
     """
     if table.weighted or table.case_costs is not None:
         raise ValueError("best_cut reads unweighted tables without per-case costs")
@@ -181,16 +195,16 @@ def best_cut(table: CountTable, m: Measure, params: Mapping[str, Any],
     def cuts(tp: FloatArray, fp: FloatArray) -> Confusion:  # as all_cuts builds them
         return Confusion(tp=tp, fp=fp, fn=P - tp, tn=N - fp)
 
-    if m.monotone_in_fp and all(keeps_on_fewer_fp(c) for c in constraints) and \
-            table.P > 0:
-        return _best_positive_cut(table, m, params, constraints, cuts)
+    run_only = m.monotone_in_fp and table.P > 0 and all(
+        keeps_on_fewer_fp(c) or monotone_along_cuts(get_measure(c.measure)) != 0
+        for c in constraints)
     first, stop = 0, table.n_distinct + 1
     rest = []
     with undefined_policy("ignore"), np.errstate(divide="ignore", invalid="ignore"):
         for c in constraints:
             cm = get_measure(c.measure)
-            if monotone_along_cuts(cm) == 0:
-                rest.append((c, cm))
+            if monotone_along_cuts(cm) == 0 or (run_only and keeps_on_fewer_fp(c)):
+                rest.append((c, cm))  # read at the cuts scored
                 continue
             pred = functools.partial(_holds_at, c, cm, cuts)
             change = first_change(table, pred)
@@ -198,22 +212,16 @@ def best_cut(table: CountTable, m: Measure, params: Mapping[str, Any],
                 stop = min(stop, change)  # holds on the cuts before the change
             else:
                 first = max(first, change)  # holds from the change on
+        if run_only:
+            return _best_run_cut(table, m, params, rest, cuts, first, stop - 1)
         toward = monotone_along_cuts(m) * m.direction  # +1: better on more lenient cuts
         best_k, best_v, best_s = -1, float("nan"), -np.inf
         for k0, tp, fp in cut_blocks(table, first, stop, reverse=toward > 0):
-            block = cuts(tp, fp)
-            ok: npt.NDArray[np.bool_] | None = None
-            for con, cm in rest:
-                met = con.holds(np.asarray(cm.func(block), dtype=np.float64))
-                ok = met if ok is None else np.logical_and(ok, met, out=ok)
-            if ok is None or ok.any():  # else no cut of the block qualifies
-                v = np.asarray(m.func(block, **params), dtype=np.float64)
-                i = int(choose_cuts(v, np.ones(v.shape, dtype=bool) if ok is None else ok,
-                                    m.direction))
-                if i >= 0:
-                    s = float(v[i]) * m.direction
-                    if best_k < 0 or s > best_s or (s == best_s and k0 + i < best_k):
-                        best_k, best_v, best_s = k0 + i, float(v[i]), s
+            i, v = _block_best(cuts(tp, fp), m, params, rest)
+            if i >= 0:
+                s = v * m.direction
+                if best_k < 0 or s > best_s or (s == best_s and k0 + i < best_k):
+                    best_k, best_v, best_s = k0 + i, v, s
             if toward and best_k >= 0:  # the blocks left are no better than this edge
                 end = slice(0, 1) if toward > 0 else slice(-1, None)
                 edge = float(np.asarray(m.func(cuts(tp[end], fp[end]), **params))[0])
@@ -234,31 +242,98 @@ def keeps_on_fewer_fp(con: Constraint) -> bool:
     return (con.op in (">=", ">")) if cm.direction > 0 else (con.op in ("<=", "<"))
 
 
-def _best_positive_cut(table: CountTable, m: Measure, params: Mapping[str, Any],
-                       constraints: tuple[Constraint, ...],
-                       cuts: Callable[[FloatArray, FloatArray], Confusion]
-                       ) -> tuple[int, float]:
-    """:func:`best_cut` when the measure and every constraint never get worse with fewer
-    false positives: the strictest best cut is one above the first score holding
-    positives, or one ending at such a score (the stricter cut with the same TP and
-    fewer FP is as good, meets the constraints, and with TP > 0 is defined wherever the
-    cut is), as :mod:`binmetrics.inference.cut_blocks` argues for the bootstrap. Only
-    those cuts are scored: a tenth of them at a prevalence of 0.1."""
-    g = table.positive_groups()  # kept on the table for the ranking measures
-    g0 = int(g.idx[0])
-    head = np.zeros(g0 + 1)  # cuts 0 .. g0: no positive yet
-    np.cumsum(table.neg[:g0], out=head[1:])
-    ks = np.concatenate((np.arange(g0 + 1), g.idx + 1))
-    tp = np.concatenate((np.zeros(g0 + 1), g.tp1))
-    fp = np.concatenate((head, g.fp1))
-    block = cuts(tp, fp)
-    with undefined_policy("ignore"), np.errstate(divide="ignore", invalid="ignore"):
-        v = np.asarray(m.func(block, **params), dtype=np.float64)
-        ok = np.ones(v.shape, dtype=bool)
-        for c in constraints:
-            ok &= c.holds(np.asarray(get_measure(c.measure).func(block), dtype=np.float64))
-    i = int(choose_cuts(v, ok, m.direction))
-    return (int(ks[i]), float(v[i])) if i >= 0 else (-1, float("nan"))
+def _best_run_cut(table: CountTable, m: Measure, params: Mapping[str, Any],
+                  rest: list[tuple[Constraint, Measure]],
+                  cuts: Callable[[FloatArray, FloatArray], Confusion],
+                  lo: int, hi: int) -> tuple[int, float]:
+    """:func:`best_cut` for a ``monotone_in_fp`` measure (and a table with positives)
+    when the constraints hold on the run of cuts ``lo..hi`` (those monotone along the
+    cuts, found by binary search) and where the others (``rest``, each
+    :func:`keeps_on_fewer_fp`) hold: the strictest best cut is one of
+
+    - ``lo``, the run's first cut;
+    - a cut of the run with no true positive (at or above the first score holding
+      positives);
+    - a cut of the run ending at a score holding positives.
+
+    Why: take a feasible cut ``k > lo`` of the run with TP > 0 whose last score holds
+    negatives only. The stricter cut ``k - 1`` is in the run, so the monotone
+    constraints hold there; it has the same TP and fewer FP, so the constraints of
+    ``rest`` still hold and the measure is as good or better, and with TP > 0 every
+    denominator of ``k - 1`` is positive wherever ``k``'s is, so nothing defined at
+    ``k`` is undefined at ``k - 1`` (tests/measures/test_monotone_in_fp.py holds each
+    declaration to this). Among equal values the strictest cut wins, so ``k`` never
+    does. ``lo`` has no stricter cut in the run, hence kept; with no true positive the
+    stricter cut may predict no positive at all (cut 0, where precision and MCC are
+    undefined), hence those are all kept (as :mod:`binmetrics.inference.cut_blocks`
+    argues for the bootstrap). The argument is exact in floats too: the candidates'
+    values are the registry's formula on the same whole-number TP and FP, and each
+    declared measure's floats never get worse with fewer FP
+    (tests/evaluation/test_threshold_run_cuts.py checks them with no tolerance). For
+    MCC, ``(TP N - FP P) / sqrt(P N k (n - k))`` with ``k = TP + FP`` (Berrar Def. 15),
+    the derivative in FP is ``-n (P k + TP (n - 2k)) / (2 sqrt(P N) (k (n - k))^(3/2))``,
+    negative wherever MCC is defined, also where it is negative or ``k > n / 2``:
+    ``P k + TP (n - 2k)`` is at least ``P k > 0`` when ``2k <= n``, and at least
+    ``min(P, k) (n - k) > 0`` otherwise (as ``TP <= min(P, k)``). Each further FP moves
+    MCC by a relative ``1 / (2 N)`` or more, and its numerator (computed on fractions of
+    n) by ``P / n^2``, far above the few roundings of 1e-16 (relative, and
+    ``1e-16 P N / n^2`` in the numerator) while N stays below about 1e13.
+
+    The candidates are scored in blocks of
+    :data:`~binmetrics.measures.cut_scan.SCAN`, which stay in the core's cache.
+
+    At a prevalence of 0.1 and distinct scores, a tenth of the run is scored. TP and FP
+    at the candidates come from :meth:`CountTable.positive_groups` (kept on the table
+    for the ranking measures) and one block at ``lo``: whole numbers, so exactly
+    :attr:`CountTable.tp` and :attr:`CountTable.fp` there, with no table-sized array.
+    """
+    nan = float("nan")
+    if lo > hi:  # the monotone constraints hold nowhere together
+        return -1, nan
+    g = table.positive_groups()
+    idx = g.idx
+    g0 = int(idx[0])  # cuts 0 .. g0 have no true positive
+    size = min(block_size(), SCAN)  # blocks that stay in the core's cache
+    j0 = int(np.searchsorted(idx, lo - 1, side="left"))  # the groups whose cut idx + 1
+    j1 = int(np.searchsorted(idx, hi - 1, side="right"))  # is in lo .. hi
+
+    def candidates() -> Iterator[tuple[npt.NDArray[np.intp], FloatArray, FloatArray]]:
+        """``(ks, tp, fp)`` blocks of the candidate cuts, ascending."""
+        top = min(hi, g0)
+        if lo <= top:  # the cuts with no true positive, in the run
+            head = np.zeros(top + 1)
+            np.cumsum(table.neg[:top], out=head[1:])
+            for a in range(lo, top + 1, size):
+                z = min(a + size, top + 1)
+                yield np.arange(a, z), np.zeros(z - a), head[a:z]
+        if lo > g0 and not (j0 < idx.size and int(idx[j0]) == lo - 1):  # negatives only
+            _, tp_lo, fp_lo = next(cut_blocks(table, lo, lo + 1, few=True))
+            yield np.array([lo]), tp_lo, fp_lo
+        for a in range(j0, j1, size):  # the cuts ending at a score holding positives
+            z = min(a + size, j1)
+            yield idx[a:z] + 1, g.tp0[a:z] + g.pos[a:z], g.fp0[a:z] + g.neg[a:z]
+
+    best_k, best_v, best_s = -1, nan, -np.inf
+    for ks, tp, fp in candidates():
+        i, v = _block_best(cuts(tp, fp), m, params, rest)
+        if i >= 0 and (best_k < 0 or v * m.direction > best_s):  # ascending: the first
+            best_k, best_v, best_s = int(ks[i]), v, v * m.direction  # of equal ones wins
+    return best_k, best_v
+
+
+def _block_best(block: Confusion, m: Measure, params: Mapping[str, Any],
+                rest: list[tuple[Constraint, Measure]]) -> tuple[int, float]:
+    """``(i, value)``: :func:`choose_cuts` over the cuts of ``block`` where every
+    constraint of ``rest`` holds; ``(-1, nan)`` when none qualifies."""
+    ok: npt.NDArray[np.bool_] | None = None
+    for con, cm in rest:
+        met = con.holds(np.asarray(cm.func(block), dtype=np.float64))
+        ok = met if ok is None else np.logical_and(ok, met, out=ok)
+    if ok is not None and not ok.any():  # no cut of the block qualifies
+        return -1, float("nan")
+    v = np.asarray(m.func(block, **params), dtype=np.float64)
+    i = int(choose_cuts(v, np.ones(v.shape, dtype=bool) if ok is None else ok, m.direction))
+    return (i, float(v[i])) if i >= 0 else (-1, float("nan"))
 
 
 def _holds_at(c: Constraint, cm: Measure, cuts: Callable[[FloatArray, FloatArray], Confusion],
