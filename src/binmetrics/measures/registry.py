@@ -71,8 +71,10 @@ class Measure:
     monotone_in_fp : a confusion measure that never gets worse (in its ``direction``)
         when the false positives fall while TP, P and N stay (F1, MCC, precision,
         expected cost...): then the strictest best cut always ends at a score holding
-        positives, so the bootstrap of a chosen cut (``best_threshold(..., ci=True)``)
-        scans only those cuts. tests/measures/test_monotone_in_fp.py holds every
+        positives, so ``best_threshold`` (within the run of cuts where its constraints
+        hold, plus the run's first cut) and the bootstrap of a chosen cut
+        (``best_threshold(..., ci=True)``) score only those cuts.
+        tests/measures/test_monotone_in_fp.py holds every
         declaration to a scan.
     weight_unit : the measure reads weights as numbers of cases (a count, a rank, a test
         statistic that grows with n, an integer-weight-only estimator), so multiplying every
