@@ -165,7 +165,7 @@ def scale(args: argparse.Namespace) -> None:
         with ThreadPoolExecutor(2) as ex:
             list(ex.map(one, [1, 2]))
 
-    how_counted = "compiled" if compiled_kernels() is not None else "np.bincount"
+    how_counted = "compiled" if compiled_kernels(n) is not None else "np.bincount"
     t_draw2 = _extrapolated(draw_threads, counts, target)
     print(f"floors: np.sort {t_sort:.3f} s, np.argsort {t_arg:.3f} s, draws and counts of "
           f"{target} replicates {t_draw:.2f} s (one thread, np.bincount), "

@@ -27,7 +27,7 @@ def test_compiled_counts_equal_bincount(seed: int) -> None:
     want = np.stack([np.bincount(k, minlength=n_units) for k in keys])
     want_run = np.stack([np.bincount(run[k], minlength=width) for k in keys])
     with use_compiled(True):
-        assert _counting.compiled_kernels() is not None
+        assert _counting.compiled_kernels(0) is not None
         got, got_run = count_rows(keys, n_units), count_rows(keys, width, run)
         cum = cumulative_counts(keys, n_units, run, width, out=np.empty((len(keys), width)))
         cum_units = cumulative_counts(keys, n_units)
@@ -36,7 +36,7 @@ def test_compiled_counts_equal_bincount(seed: int) -> None:
     np.testing.assert_array_equal(cum, np.cumsum(want_run, axis=1))
     np.testing.assert_array_equal(cum_units, np.cumsum(want, axis=1))
     with use_compiled(False):
-        assert _counting.compiled_kernels() is None
+        assert _counting.compiled_kernels(10**9) is None
         np.testing.assert_array_equal(count_rows(keys, width, run), want_run)
         np.testing.assert_array_equal(cumulative_counts(keys, n_units, run, width), cum)
 
@@ -65,11 +65,19 @@ def test_strided_output_and_empty_rows() -> None:
         assert count_rows(np.zeros((2, 0), dtype=np.intp), 3).tolist() == [[0, 0, 0]] * 2
 
 
-def test_environment_switch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(_counting.ENV, "0")
-    assert _counting.compiled_kernels() is None
-    monkeypatch.setenv(_counting.ENV, "1")
-    assert _counting.compiled_kernels() is not None
+def test_environment_switch_and_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default the kernels count large draws only (small ones gain nothing and would
+    import numba); the environment variable turns them off whatever the size."""
+    big, small = _counting.COMPILED_ROWS, _counting.COMPILED_ROWS - 1
+    with use_compiled(None):
+        assert _counting.compiled_kernels(big) is not None
+        assert _counting.compiled_kernels(small) is None
+        monkeypatch.setenv(_counting.ENV, "0")
+        assert _counting.compiled_kernels(big) is None
+        with use_compiled(True):
+            assert _counting.compiled_kernels(small) is None  # the environment wins
+        monkeypatch.setenv(_counting.ENV, "1")
+        assert _counting.compiled_kernels(big) is not None
 
 
 @pytest.mark.parametrize("scores", ["distinct", "tied", "weighted", "one class"])

@@ -8,7 +8,9 @@ parallel threads; ``np.bincount`` does not, so with NumPy alone the counting run
 thread at a time (measured at 1e6 rows: 4.9 ms per replicate in one thread, 9.9 ms for
 two replicates in two). With the optional ``numba`` package (``pip install
 'binmetrics[fast]'``) the same loops are compiled once, cached on disk, and run without
-the GIL, so both cores count.
+the GIL, so both cores count. They count replicates of 20,000 draws or more
+(:data:`COMPILED_ROWS`, where the streams start running in threads); below that numba
+is not even imported.
 
 Counting is whole-number arithmetic: the compiled loops and their NumPy fallbacks give
 the same integers, so intervals do not depend on whether numba is installed (tested).
@@ -26,13 +28,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import THREAD_ROWS
+
 __all__ = ["compiled_kernels", "count_rows", "cumulative_counts", "nonempty_groups",
            "use_compiled"]
 
 #: the environment variable that, set to "0", keeps NumPy
 ENV = "BINMETRICS_COMPILED"
 
-_state: dict[str, Any] = {"enabled": True, "kernels": None, "tried": False}
+#: below this many draws the compiled kernels are not used (nor numba imported, 0.4 s):
+#: the counting is then a small part of a bootstrap, and runs in one thread anyway
+#: (:data:`binmetrics.backends.THREAD_ROWS`)
+COMPILED_ROWS = THREAD_ROWS
+
+# enabled: None: by size (COMPILED_ROWS), True: always (tests), False: never
+_state: dict[str, Any] = {"enabled": None, "kernels": None, "tried": False}
 
 
 def _build() -> Any:
@@ -127,10 +137,14 @@ class _Kernels:
         self.nonempty_groups = nonempty_groups
 
 
-def compiled_kernels() -> Any:
-    """The compiled kernels when numba is importable and not switched off, else None.
-    Call it in the thread that starts the work: the first call imports numba."""
-    if not _state["enabled"] or os.environ.get(ENV, "1") == "0":
+def compiled_kernels(rows: int) -> Any:
+    """The compiled kernels for counting ``rows`` draws, when numba is importable, not
+    switched off, and ``rows`` reaches :data:`COMPILED_ROWS`; else None. Call it in the
+    thread that starts the work: the first call imports numba."""
+    enabled = _state["enabled"]
+    if enabled is False or os.environ.get(ENV, "1") == "0":
+        return None
+    if enabled is None and rows < COMPILED_ROWS:
         return None
     if not _state["tried"]:
         _state["kernels"] = _build()
@@ -139,8 +153,9 @@ def compiled_kernels() -> Any:
 
 
 @contextlib.contextmanager
-def use_compiled(enabled: bool) -> Iterator[None]:
-    """Switch the compiled kernels on or off inside the block (for tests and benchmarks).
+def use_compiled(enabled: bool | None) -> Iterator[None]:
+    """Switch the compiled kernels on (whatever the size) or off inside the block, or
+    back to choosing by size with None (for tests and benchmarks).
 
     Examples
     --------
@@ -170,7 +185,7 @@ def count_rows(keys: npt.NDArray[Any], width: int,
     """
     keys = np.asarray(keys)
     out = np.zeros((keys.shape[0], width), dtype=np.int64)
-    k = compiled_kernels()
+    k = compiled_kernels(keys.size)
     if k is not None and keys.size:
         if lookup is None:
             k.count(keys, np.zeros(width, dtype=np.uint16), out)
@@ -207,7 +222,7 @@ def cumulative_counts(keys: npt.NDArray[Any], n_units: int,
     width = n_units if width is None else width
     if out is None:
         out = np.empty((keys.shape[0], width), dtype=np.int64)
-    k = compiled_kernels()
+    k = compiled_kernels(keys.size)
     if k is not None and keys.size:
         k.cumulate(keys, np.asarray(run), np.zeros(n_units, dtype=np.uint16),
                    np.zeros(width, dtype=np.int64), out)
@@ -231,7 +246,7 @@ def nonempty_groups(c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any],
     >>> keep.tolist(), p.tolist(), n.tolist()
     ([0, 1], [2, 0], [0, 1])
     """
-    k = compiled_kernels()
+    k = compiled_kernels(pos_cell.shape[0])
     if k is not None:
         size = pos_cell.shape[0]
         # a class without cells: one zero to read (every group's cell index is -1)

@@ -474,7 +474,7 @@ class _BootstrapBlock:
     def tables(self) -> list[CountTable]:
         if "tables" not in self._cache:
             split = self._cells_by_class()
-            if split is not None and compiled_kernels() is not None:
+            if split is not None and compiled_kernels(self.s.n_draws) is not None:
                 # compiled: each replicate's non-empty groups in one pass over the cells'
                 # counts, with no group-wide count arrays (nor the GIL)
                 c_pos, c_neg, w_pos, w_neg = split
@@ -741,7 +741,7 @@ def _evaluate_streams(sampler: _BootstrapSampler, rng: np.random.Generator,
     (the levels, runs and sum plans the targets read) exists before threads share it.
     """
     streams = sampler.streams(rng, n)
-    compiled_kernels()  # imports numba, if any, before the threads count with it
+    compiled_kernels(sampler.n_draws)  # imports numba, if any, before the threads count
 
     def run(item: tuple[np.random.Generator, int]) -> dict[str, FloatArray]:
         child, b = item

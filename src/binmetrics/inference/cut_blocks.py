@@ -95,7 +95,7 @@ def positive_cut_streams(table: CountTable, n_resamples: int, *, random_state: A
     small = np.int32 if table.n_distinct < 2**31 - 2 else np.intp  # half the bytes to walk
     pos_run = None if st_pos.unit_cell is None else st_pos.unit_cell.astype(small)
     neg_run = (run if st_neg.unit_cell is None else run[st_neg.unit_cell]).astype(small)
-    compiled_kernels()  # imports numba, if any, before the streams' threads start
+    compiled_kernels(sampler.n_draws)  # imports numba, if any, before the threads start
 
     def blocks(child: np.random.Generator, n: int) -> Iterator[Confusion]:
         for block in sampler.stream_blocks(child, n):
