@@ -16,7 +16,7 @@ import pytest
 
 import binmetrics as bm
 from binmetrics.evaluation import cut_choice
-from binmetrics.evaluation.cut_choice import all_cuts, best_cut, choose_cuts, parse_constraints
+from binmetrics.evaluation.cut_choice import best_cut, parse_constraints
 from binmetrics.exceptions import UndefinedMeasureWarning
 from binmetrics.measures.registry import iter_measures
 from binmetrics.table import counts
@@ -84,20 +84,6 @@ def _exhaustive(y, s, w, measure, constraints, params, higher_is_positive):
     return best
 
 
-def _whole_scan(t: CountTable, measure: str, constraints, params) -> tuple[int, float]:
-    """choose_cuts over the whole cumulative arrays: the path of weighted tables."""
-    m = bm.get_measure(measure)
-    cuts = all_cuts(t)
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        v = np.asarray(m.func(cuts, **params), dtype=np.float64)
-        ok = np.ones(v.shape, dtype=bool)
-        for c in parse_constraints(constraints):
-            ok &= c.holds(np.asarray(bm.get_measure(c.measure).func(cuts), dtype=np.float64))
-    k = int(choose_cuts(v, ok, m.direction))
-    return k, (float(v[k]) if k >= 0 else math.nan)
-
-
 def _lo_only(t: CountTable, k: int) -> bool:
     """Whether cut k > 0 ends at a score holding negatives only, below the first positive
     score: a cut only the run's first cut ``lo`` brings into the candidates."""
@@ -141,7 +127,8 @@ def test_best_threshold_is_the_exhaustive_scan(measure, params, ties, weighted,
 
 @pytest.mark.parametrize("chunk", [7, 1 << 16])
 @pytest.mark.parametrize(("measure", "params"), MEASURES, ids=[m for m, _ in MEASURES])
-def test_run_cut_is_the_whole_scan_bit_for_bit(measure, params, chunk, monkeypatch):
+def test_run_cut_is_the_whole_scan_bit_for_bit(measure, params, chunk, monkeypatch,
+                                               whole_scan):
     """best_cut against choose_cuts over every cut, the candidates scored in blocks of
     ``chunk``; some choices are cuts that only the run's first cut brings in (so
     dropping ``lo`` from the candidates fails here)."""
@@ -154,7 +141,7 @@ def test_run_cut_is_the_whole_scan_bit_for_bit(measure, params, chunk, monkeypat
                 y, s, _ = _rows(seed, ties, False, prevalence, n=300)
                 t = CountTable.from_arrays(y, s)
                 for constraints in CONSTRAINTS:
-                    want = _whole_scan(t, measure, constraints, params)
+                    want = whole_scan(t, measure, constraints, params)
                     got = best_cut(t, m, m.resolve_params(**params),
                                    parse_constraints(constraints))
                     assert got[0] == want[0], (ties, seed, prevalence, constraints)

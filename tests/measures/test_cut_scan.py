@@ -6,13 +6,12 @@ with ties, weights, and the cumulative arrays built or not."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pytest
 
 import binmetrics as bm
-from binmetrics.evaluation.cut_choice import all_cuts, best_cut, choose_cuts, parse_constraints
+from binmetrics.evaluation.cut_choice import all_cuts, best_cut, parse_constraints
 from binmetrics.measures import at_fixed
 from binmetrics.measures.cut_scan import cut_blocks, first_change, monotone_along_cuts
 from binmetrics.table import counts
@@ -92,20 +91,6 @@ def test_the_monotone_measures_are_monotone():
             assert (d >= 0).all(), mid
 
 
-def _full_scan(t: CountTable, measure: str, constraints, params) -> tuple[int, float]:
-    """best_threshold's choice over whole arrays (the path of weighted tables)."""
-    m = bm.get_measure(measure)
-    cuts = all_cuts(t)
-    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
-        warnings.simplefilter("ignore")
-        v = np.asarray(m.func(cuts, **params), dtype=np.float64)
-        ok = np.ones(v.shape, dtype=bool)
-        for c in parse_constraints(constraints):
-            ok &= c.holds(np.asarray(bm.get_measure(c.measure).func(cuts), dtype=np.float64))
-    k = int(choose_cuts(v, ok, m.direction))
-    return k, (float(v[k]) if k >= 0 else math.nan)
-
-
 CASES = [
     ("tpr", {"ppv": (">=", 0.5)}, {}),
     ("tpr", {"ppv": (">=", 0.45), "tnr": (">=", 0.6)}, {}),
@@ -131,10 +116,11 @@ CASES = [
 @pytest.mark.parametrize("built", [False, True])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize(("measure", "constraints", "params"), CASES)
-def test_best_cut_is_the_full_scan(chunk, measure, constraints, params, seed, built):
+def test_best_cut_is_the_full_scan(chunk, measure, constraints, params, seed, built,
+                                   whole_scan):
     for ties in (1, None):
         t = _table(seed, ties=ties)
-        want = _full_scan(t, measure, constraints, params)
+        want = whole_scan(t, measure, constraints, params)
         if built:
             _ = t.tp, t.fp
         m = bm.get_measure(measure)

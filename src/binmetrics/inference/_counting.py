@@ -46,95 +46,13 @@ _state: dict[str, Any] = {"enabled": None, "kernels": None, "tried": False}
 
 
 def _build() -> Any:
-    """The compiled kernels, or None when numba cannot be imported (not installed, or
-    built for another NumPy)."""
+    """The compiled kernels (:mod:`._counting_numba`), or None when numba cannot be
+    imported (not installed, or built for another NumPy)."""
     try:
-        import numba
+        from binmetrics.inference import _counting_numba
     except Exception:  # any failure to import (absent, built for another NumPy): NumPy
         return None
-
-    @numba.njit(nogil=True, cache=True)
-    def count(keys: Any, small: Any, out: Any) -> None:  # pragma: no cover - compiled
-        for i in range(keys.shape[0]):
-            small[:] = 0  # 16 bits: see cumulate
-            wide = False
-            for j in range(keys.shape[1]):
-                u = keys[i, j]
-                v = small[u]
-                if v == 65535:
-                    wide = True
-                    break
-                small[u] = v + 1
-            row = out[i]
-            if wide:
-                for j in range(keys.shape[1]):
-                    row[keys[i, j]] += 1
-            else:
-                for u in range(row.shape[0]):
-                    row[u] = small[u]
-
-    @numba.njit(nogil=True, cache=True)
-    def count_lookup(keys: Any, lookup: Any, out: Any) -> None:  # pragma: no cover
-        for i in range(keys.shape[0]):
-            row = out[i]
-            for j in range(keys.shape[1]):
-                row[lookup[keys[i, j]]] += 1
-
-    @numba.njit(nogil=True, cache=True)
-    def cumulate(keys: Any, run: Any, small: Any, per_run: Any,
-                 out: Any) -> None:  # pragma: no cover - compiled
-        for i in range(keys.shape[0]):
-            # counts per unit in 16 bits stay in the core's cache where 64 bits do not
-            # (1e6 units: 2 MB against 8 MB); a unit drawn 65,535 times sends the row
-            # to a 64-bit count
-            small[:] = 0
-            wide = False
-            for j in range(keys.shape[1]):
-                u = keys[i, j]
-                v = small[u]
-                if v == 65535:
-                    wide = True
-                    break
-                small[u] = v + 1
-            per_run[:] = 0
-            if wide:
-                large = np.zeros(run.shape[0], dtype=np.int64)
-                for j in range(keys.shape[1]):
-                    large[keys[i, j]] += 1
-                for u in range(run.shape[0]):
-                    per_run[run[u]] += large[u]
-            else:
-                for u in range(run.shape[0]):  # the runs never decrease: a forward walk
-                    per_run[run[u]] += small[u]
-            acc = 0
-            for k in range(out.shape[1]):
-                acc += per_run[k]
-                out[i, k] = acc
-
-    @numba.njit(nogil=True, cache=True)
-    def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: Any,
-                        p_out: Any, n_out: Any) -> int:  # pragma: no cover - compiled
-        # without branches: which groups are empty is random, and mispredicted branches
-        # cost 14 ms per 1e6 groups against 3 ms; every group is written, kept or not
-        k = 0
-        for g in range(pos_cell.shape[0]):
-            i, j = pos_cell[g], neg_cell[g]
-            a = c_pos[max(i, 0)] * (i >= 0)
-            b = c_neg[max(j, 0)] * (j >= 0)
-            keep[k] = g
-            p_out[k] = a
-            n_out[k] = b
-            k += (a + b) > 0
-        return k
-
-    return _Kernels(count, count_lookup, cumulate, nonempty_groups)
-
-
-class _Kernels:
-    def __init__(self, count: Any, count_lookup: Any, cumulate: Any,
-                 nonempty_groups: Any) -> None:
-        self.count, self.count_lookup, self.cumulate = count, count_lookup, cumulate
-        self.nonempty_groups = nonempty_groups
+    return _counting_numba
 
 
 def compiled_kernels(rows: int) -> Any:
