@@ -29,7 +29,8 @@ def test_compiled_counts_equal_bincount(seed: int) -> None:
     with use_compiled(True):
         assert _counting.compiled_kernels(0) is not None
         got, got_run = count_rows(keys, n_units), count_rows(keys, width, run)
-        cum = cumulative_counts(keys, n_units, run, width, out=np.empty((len(keys), width)))
+        ends = np.searchsorted(run, np.arange(width), side="right")  # run k: units < ends[k]
+        cum = cumulative_counts(keys, n_units, ends, out=np.empty((len(keys), width)))
         cum_units = cumulative_counts(keys, n_units)
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(got_run, want_run)
@@ -38,21 +39,25 @@ def test_compiled_counts_equal_bincount(seed: int) -> None:
     with use_compiled(False):
         assert _counting.compiled_kernels(10**9) is None
         np.testing.assert_array_equal(count_rows(keys, width, run), want_run)
-        np.testing.assert_array_equal(cumulative_counts(keys, n_units, run, width), cum)
+        np.testing.assert_array_equal(cumulative_counts(keys, n_units, ends), cum)
 
 
-def test_a_unit_drawn_more_often_than_16_bits_hold() -> None:
-    """The 16-bit counts of the cumulative kernel overflow at 65,535 draws of one unit:
-    that row is counted again in 64 bits, the others are not disturbed."""
-    keys = np.zeros((3, 70_000), dtype=np.intp)
-    keys[1] = np.arange(70_000) % 7
-    keys[2, :65_535] = 1
+@pytest.mark.parametrize("drawn", [254, 255, 256, 70_000])
+def test_a_unit_drawn_more_often_than_8_bits_hold(drawn: int) -> None:
+    """The 8-bit counts of the kernels overflow at 255 draws of one unit: that row is
+    counted again in 64 bits, the others are not disturbed."""
+    keys = np.zeros((3, drawn + 10), dtype=np.intp)
+    keys[1] = np.arange(drawn + 10) % 7
+    keys[2, :drawn] = 1
     run = np.array([0, 1, 1, 2, 2, 2, 3])
+    ends = np.searchsorted(run, np.arange(4), side="right")
     with use_compiled(True):
-        got = cumulative_counts(keys, 7, run, 4)
+        got = cumulative_counts(keys, 7, ends)
+        counted = count_rows(keys, 7)
     want = np.cumsum(np.stack([np.bincount(run[k], minlength=4) for k in keys]), axis=1)
     np.testing.assert_array_equal(got, want)
-    assert got[0].tolist() == [70_000] * 4
+    np.testing.assert_array_equal(counted, np.stack([np.bincount(k, minlength=7) for k in keys]))
+    assert got[0].tolist() == [drawn + 10] * 4
 
 
 def test_strided_output_and_empty_rows() -> None:
@@ -114,9 +119,57 @@ def test_intervals_do_not_depend_on_the_compiled_kernels(scores: str,
         np.testing.assert_array_equal(a, b)  # bit for bit, NaN where NaN
 
 
-def test_count_rows_past_16_bits() -> None:
-    keys = np.zeros((2, 70_000), dtype=np.intp)
-    keys[1] = np.arange(70_000) % 3
+def test_integers_are_numpys_values_and_state() -> None:
+    """The compiled draws are Generator.integers' values, and leave the generator where
+    NumPy leaves it (the buffered half-word included), for every bound and size: with
+    bounds near 2**31 a third of the words are rejected."""
+    from binmetrics.inference._counting import integers
+
+    pick = np.random.default_rng(11)
+    for trial in range(200):
+        seed = int(pick.integers(2**31))
+        n = int(pick.choice([2, 3, 7, 1000, 999_983, 2**31 - 1, 3 * 2**29 + 1,
+                             int(pick.integers(2, 2**31))]))
+        shape = (int(pick.integers(0, 4)), int(pick.integers(0, 40)))
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        if trial % 2:  # an odd number of 32-bit words drawn before: a half is buffered
+            a.integers(0, 10, 3)
+            b.integers(0, 10, 3)
+        want = a.integers(0, n, size=shape, dtype=np.intp)
+        with use_compiled(True):
+            got = integers(b, n, shape)
+        np.testing.assert_array_equal(got, want)
+        assert got.dtype == want.dtype
+        assert b.bit_generator.state == a.bit_generator.state
+        assert b.integers(0, 2**20, 3).tolist() == a.integers(0, 2**20, 3).tolist()
+    # other generators, bounds and sizes: NumPy's own call
     with use_compiled(True):
-        got = count_rows(keys, 3)
-    assert got.tolist() == [[70_000, 0, 0], [23_334, 23_333, 23_333]]
+        mt = np.random.Generator(np.random.MT19937(3))
+        assert integers(mt, 5, (4,)).tolist() == \
+            np.random.Generator(np.random.MT19937(3)).integers(0, 5, 4).tolist()
+        assert integers(np.random.default_rng(1), 1, (3,)).tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("n", [2, 5, 1000, 3 * 2**20 + 1])
+def test_draw_cumulative_counts_numpys_draws(n: int) -> None:
+    """Counted as they are drawn, the draws give the counts of rng.integers' values and
+    leave the generator as that call does; with n = 2 or 5 and 600 draws per row a value
+    passes 255 and the row is drawn again, kept, from the saved state."""
+    from binmetrics.inference._counting import draw_cumulative
+
+    pick = np.random.default_rng(n)
+    for trial in range(30):
+        seed = int(pick.integers(2**31))
+        shape = (int(pick.integers(1, 4)), int(pick.integers(1, 600)))
+        ends = np.sort(pick.integers(0, min(n, 50) + 1, size=int(pick.integers(1, 8))))
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        if trial % 2:
+            a.integers(0, 10, 1)
+            b.integers(0, 10, 1)
+        draws = a.integers(0, n, size=shape, dtype=np.intp)
+        want = np.stack([(row[:, None] < ends[None, :]).sum(axis=0) for row in draws])
+        got = np.full((shape[0], ends.size), -1.0)
+        with use_compiled(True):
+            draw_cumulative(b, n, shape, ends, got)
+        np.testing.assert_array_equal(got, want)
+        assert b.bit_generator.state == a.bit_generator.state

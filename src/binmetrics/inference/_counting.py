@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,8 +31,8 @@ import numpy.typing as npt
 
 from binmetrics.backends import THREAD_ROWS
 
-__all__ = ["compiled_kernels", "count_rows", "cumulative_counts", "nonempty_groups",
-           "use_compiled"]
+__all__ = ["compiled_kernels", "count_rows", "cumulative_counts", "draw_cumulative", "integers",
+           "nonempty_groups", "use_compiled"]
 
 #: the environment variable that, set to "0", keeps NumPy
 ENV = "BINMETRICS_COMPILED"
@@ -90,9 +91,12 @@ def use_compiled(enabled: bool | None) -> Iterator[None]:
 
 
 def count_rows(keys: npt.NDArray[Any], width: int,
-               lookup: npt.NDArray[Any] | None = None) -> npt.NDArray[np.int64]:
+               lookup: npt.NDArray[Any] | None = None, *,
+               draws: int | None = None) -> npt.NDArray[np.int64]:
     """Row-wise counts of a (b, d) matrix of keys in [0, width) (of ``lookup[keys]``):
-    ``out[i] = np.bincount(keys[i], minlength=width)``.
+    ``out[i] = np.bincount(keys[i], minlength=width)``. Compiled when a replicate draws
+    ``draws`` (default ``d``) cases or more (:func:`compiled_kernels`): the size of one
+    replicate, not of a block of them.
 
     Examples
     --------
@@ -103,10 +107,10 @@ def count_rows(keys: npt.NDArray[Any], width: int,
     """
     keys = np.asarray(keys)
     out = np.zeros((keys.shape[0], width), dtype=np.int64)
-    k = compiled_kernels(keys.size)
+    k = compiled_kernels(keys.shape[1] if draws is None else draws)
     if k is not None and keys.size:
         if lookup is None:
-            k.count(keys, np.zeros(width, dtype=np.uint16), out)
+            k.count(keys, np.zeros(width, dtype=np.uint8), out)
         else:
             k.count_lookup(keys, np.asarray(lookup), out)
         return out
@@ -118,44 +122,48 @@ def count_rows(keys: npt.NDArray[Any], width: int,
 
 
 def cumulative_counts(keys: npt.NDArray[Any], n_units: int,
-                      run: npt.NDArray[Any] | None = None, width: int | None = None,
-                      out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
-    """Row-wise cumulative counts over runs of units: ``out[i, k]`` is the number of
-    keys of row ``i`` (units in [0, n_units)) whose unit's run ``run[u]`` is at most
-    ``k``, for ``k < width`` (default: each unit its own run, ``width = n_units``); that
-    is ``np.cumsum(count_rows(keys, width, run), axis=1)``. ``run`` never decreases along
-    the units. Written into ``out`` (a (b, width) array of any numeric dtype, possibly a
-    strided view); compiled, no table of counts per run is built.
+                      ends: npt.NDArray[Any] | None = None,
+                      out: npt.NDArray[Any] | None = None, *,
+                      draws: int | None = None) -> npt.NDArray[Any]:
+    """Row-wise cumulative counts at given ends: ``out[i, k]`` is the number of keys of
+    row ``i`` (units in [0, n_units)) below ``ends[k]`` (non-decreasing; default every
+    unit, ``ends = 1, 2, ..., n_units``): ``np.cumsum(count_rows(keys, n_units),
+    axis=1)`` read at ``ends - 1``. Written into ``out`` (a (b, len(ends)) array of any
+    numeric dtype, possibly a strided view); compiled (from ``draws`` per replicate, as
+    :func:`count_rows`): a running sum over the units' counts, read at the ends.
 
     Examples
     --------
     >>> cumulative_counts(np.array([[0, 2, 2]]), 3).tolist()
     [[1, 1, 3]]
-    >>> cumulative_counts(np.array([[0, 2, 2]]), 3, run=np.array([0, 2, 2]), width=4).tolist()
+    >>> cumulative_counts(np.array([[0, 2, 2]]), 3, ends=np.array([1, 1, 3, 3])).tolist()
     [[1, 1, 3, 3]]
     """
     keys = np.asarray(keys)
-    if run is None:
-        run = np.arange(n_units, dtype=np.int32 if n_units < 2**31 else np.intp)
-    width = n_units if width is None else width
+    if ends is None:
+        ends = np.arange(1, n_units + 1)
     if out is None:
-        out = np.empty((keys.shape[0], width), dtype=np.int64)
-    k = compiled_kernels(keys.size)
+        out = np.empty((keys.shape[0], len(ends)), dtype=np.int64)
+    k = compiled_kernels(keys.shape[1] if draws is None else draws)
     if k is not None and keys.size:
-        k.cumulate(keys, np.asarray(run), np.zeros(n_units, dtype=np.uint16),
-                   np.zeros(width, dtype=np.int64), out)
+        sums = np.zeros(n_units + 1, dtype=np.int32 if keys.shape[1] < 2**31 else np.int64)
+        k.cumulate(keys, np.asarray(ends), np.zeros(n_units, dtype=np.uint8), sums, out)
         return out
-    np.cumsum(count_rows(keys, width, run), axis=1, out=out)
+    total = np.zeros((keys.shape[0], n_units + 1), dtype=np.int64)
+    np.cumsum(count_rows(keys, n_units), axis=1, out=total[:, 1:])
+    out[...] = total[:, ends]
     return out
 
 
 def nonempty_groups(c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any],
-                    pos_cell: npt.NDArray[Any], neg_cell: npt.NDArray[Any]
+                    pos_cell: npt.NDArray[Any], neg_cell: npt.NDArray[Any], *,
+                    draws: int | None = None
                     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[Any], npt.NDArray[Any]]:
     """One replicate's groups that hold cases: their indices and their positive and
     negative counts, from the counts of its positive cells ``c_pos`` and negative cells
     ``c_neg`` and each group's cell in them (-1: none). The replicate's count table in one
-    pass, without the two group-wide count arrays.
+    pass, without the two group-wide count arrays (compiled from ``draws`` per replicate,
+    default the number of groups, as :func:`count_rows`).
 
     Examples
     --------
@@ -164,7 +172,7 @@ def nonempty_groups(c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any],
     >>> keep.tolist(), p.tolist(), n.tolist()
     ([0, 1], [2, 0], [0, 1])
     """
-    k = compiled_kernels(pos_cell.shape[0])
+    k = compiled_kernels(pos_cell.shape[0] if draws is None else draws)
     if k is not None:
         size = pos_cell.shape[0]
         # a class without cells: one zero to read (every group's cell index is -1)
@@ -181,3 +189,117 @@ def nonempty_groups(c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any],
         np.zeros(neg_cell.shape[0], dtype=c_neg.dtype)
     keep = np.flatnonzero((p + n) > 0)
     return keep, p.take(keep), n.take(keep)
+
+
+def integers(rng: np.random.Generator, n: int, shape: tuple[int, ...]) -> npt.NDArray[np.intp]:
+    """``rng.integers(0, n, size=shape, dtype=np.intp)``: the same values, and the same
+    state of ``rng`` after, faster when compiled.
+
+    NumPy draws each value through a function call per 32-bit word (4.4 ms per 1e6
+    values here, the largest cost of a bootstrap replicate); compiled, the words come
+    from ``random_raw`` in one call (two per 64-bit output, low half first, as PCG64's
+    ``next_uint32`` gives them, the buffered half included) and Lemire's method runs on
+    them as NumPy runs it (:func:`._counting_numba.lemire`): 1.8 ms. Only for PCG64
+    (the generator of every replicate stream) and 1 < n < 2**31; else NumPy's call.
+    tests/inference/test_counting.py holds it to ``rng.integers``, values and state.
+
+    Examples
+    --------
+    >>> a, b = np.random.default_rng(0), np.random.default_rng(0)
+    >>> bool((integers(a, 10, (2, 3)) == b.integers(0, 10, (2, 3))).all())
+    True
+    """
+    size = int(np.prod(shape))
+    k = _drawing_kernels(rng, n, shape[-1] if shape else 1)
+    if k is None:
+        return rng.integers(0, n, size=shape, dtype=np.intp)
+    out = np.empty(size, dtype=np.intp)
+    words = _Words(rng.bit_generator, n)
+    filled = 0
+    while filled < size:
+        filled, used = k.lemire(words.next(size - filled), n, words.threshold, out, filled)
+        words.used(used)
+    words.close()
+    return out.reshape(shape)
+
+
+def draw_cumulative(rng: np.random.Generator, n: int, shape: tuple[int, int],
+                    ends: npt.NDArray[Any], out: npt.NDArray[Any]) -> None:
+    """``cumulative_counts(rng.integers(0, n, size=shape), n, ends, out=out)``, the draws
+    counted as they are made, never stored (compiled; the same counts, and ``rng`` left
+    where that call leaves it; else that call).
+
+    Examples
+    --------
+    >>> out = np.zeros((2, 2), dtype=np.int64)
+    >>> draw_cumulative(np.random.default_rng(0), 4, (2, 5), np.array([2, 4]), out)
+    >>> out[:, -1].tolist()
+    [5, 5]
+    """
+    b, d = shape
+    k = _drawing_kernels(rng, n, d)
+    if k is None:
+        cumulative_counts(rng.integers(0, n, size=shape, dtype=np.intp), n, ends, out=out)
+        return
+    saved = rng.bit_generator.state
+    words = _Words(rng.bit_generator, n)
+    small = np.zeros(n, dtype=np.uint8)
+    sums = np.zeros(n + 1, dtype=np.int32 if d < 2**31 else np.int64)
+    for i in range(b):
+        small[:] = 0
+        filled = 0
+        while filled < d:
+            filled, used, over = k.lemire_count8(words.next(d - filled), n, words.threshold,
+                                                 small, filled, d)
+            words.used(used)
+            if over:  # a case drawn 255 times: the draws again, kept, counted in 64 bits
+                rng.bit_generator.state = saved
+                cumulative_counts(integers(rng, n, shape), n, ends, out=out)
+                return
+        k.read_ends(small, ends, sums, out[i])
+    words.close()
+
+
+def _drawing_kernels(rng: np.random.Generator, n: int, draws: int) -> Any:
+    """The compiled kernels if they may draw values below ``n`` for ``rng``, ``draws`` per
+    replicate (:func:`compiled_kernels`):
+    a PCG64 generator (that of every replicate stream), 1 < n < 2**31, a little-endian
+    machine (the words of an output: low half first)."""
+    k = compiled_kernels(draws)
+    if (k is None or not 1 < n < 2**31 or type(rng.bit_generator) is not np.random.PCG64
+            or sys.byteorder != "little"):
+        return None
+    return k
+
+
+class _Words:
+    """The 32-bit words of a PCG64 generator as its ``next_uint32`` gives them (the half
+    of a 64-bit output that an earlier draw left first), fetched with ``random_raw``
+    only as they are needed; :meth:`close` leaves the generator as NumPy would."""
+
+    def __init__(self, bg: Any, n: int) -> None:
+        self.bg, self.threshold = bg, (2**32 - n) % n
+        state = bg.state
+        self.last_high = int(state["uinteger"])
+        self.spare: int | None = self.last_high if state["has_uint32"] else None
+        self.words: npt.NDArray[np.uint32] = np.empty(0, dtype=np.uint32)
+
+    def next(self, need: int) -> npt.NDArray[np.uint32]:
+        """At least ``need`` words (``need`` >= 1), at most one more: a spare half first,
+        else new 64-bit outputs."""
+        if self.spare is not None:
+            self.words = np.array([self.spare], dtype=np.uint32)
+        else:
+            self.words = self.bg.random_raw((need + 1) // 2).view(np.uint32)
+            self.last_high = int(self.words[-1])
+        return self.words
+
+    def used(self, count: int) -> None:
+        """``count`` words of the last :meth:`next` were used: at most its last one is
+        left, as the spare half."""
+        self.spare = int(self.words[-1]) if count < self.words.size else None
+
+    def close(self) -> None:
+        state = self.bg.state  # as next_uint32 leaves it: the last high half, spare or spent
+        state["has_uint32"], state["uinteger"] = int(self.spare is not None), self.last_high
+        self.bg.state = state

@@ -13,30 +13,43 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["count", "count16", "count_lookup", "cumulate", "nonempty_groups"]
+
+def _jit(f: Any) -> Any:
+    """``numba.njit(nogil=True, cache=True)``, or without the on-disk cache when numba
+    finds nowhere to write it (a read-only install and home directory): each process then
+    compiles the kernels once."""
+    try:
+        return numba.njit(nogil=True, cache=True)(f)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return numba.njit(nogil=True)(f)
+
+
+__all__ = ["count", "count8", "count_lookup", "cumulate", "lemire", "lemire_count8",
+           "nonempty_groups", "read_ends"]
 
 
 
-@numba.njit(nogil=True, cache=True)
-def count16(keys: Any, small: Any) -> bool:  # pragma: no cover - compiled
-    # counts per unit in 16 bits stay in the core's cache where 64 bits do not (1e6
-    # units: 2 MB against 8 MB); True when a unit is drawn 65,535 times: the caller
-    # counts that row again in 64 bits
+@_jit
+def count8(keys: Any, small: Any) -> bool:  # pragma: no cover - compiled
+    # counts per unit in 8 bits stay in the core's cache where wider ones do not (9e5
+    # units: 0.9 MB; 16 bits took 1.2x the time, 64 bits 1.6x): a unit is a case drawn
+    # with probability 1 / (cases) per draw, so it is drawn once on average and 255
+    # times (almost) never; if it is, True: the caller counts the row again in 64 bits
     small[:] = 0
     for j in range(keys.shape[0]):
         u = keys[j]
         v = small[u]
-        if v == 65535:
+        if v == 255:
             return True
         small[u] = v + 1
     return False
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def count(keys: Any, small: Any, out: Any) -> None:  # pragma: no cover - compiled
     for i in range(keys.shape[0]):
         row = out[i]
-        if count16(keys[i], small):
+        if count8(keys[i], small):
             for j in range(keys.shape[1]):
                 row[keys[i, j]] += 1
         else:
@@ -44,7 +57,7 @@ def count(keys: Any, small: Any, out: Any) -> None:  # pragma: no cover - compil
                 row[u] = small[u]
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def count_lookup(keys: Any, lookup: Any, out: Any) -> None:  # pragma: no cover
     for i in range(keys.shape[0]):
         row = out[i]
@@ -52,27 +65,34 @@ def count_lookup(keys: Any, lookup: Any, out: Any) -> None:  # pragma: no cover
             row[lookup[keys[i, j]]] += 1
 
 
-@numba.njit(nogil=True, cache=True)
-def cumulate(keys: Any, run: Any, small: Any, per_run: Any,
+@_jit
+def read_ends(small: Any, ends: Any, cs: Any, out: Any) -> None:  # pragma: no cover
+    # out[k]: the counts of units [0, ends[k]), from the running sum cs[u] of the first
+    # u units' counts (a plain prefix sum, then one read per end: a walk that stops at
+    # each end mispredicts its exit, 4x slower); cs[0] = 0
+    acc = 0
+    for u in range(small.shape[0]):
+        acc += small[u]
+        cs[u + 1] = acc
+    for k in range(out.shape[0]):
+        out[k] = cs[ends[k]]
+
+
+@_jit
+def cumulate(keys: Any, ends: Any, small: Any, cs: Any,
              out: Any) -> None:  # pragma: no cover - compiled
+    # out[i, k]: the draws of row i among units [0, ends[k])
     for i in range(keys.shape[0]):
-        per_run[:] = 0
-        if count16(keys[i], small):
-            large = np.zeros(run.shape[0], dtype=np.int64)
+        if count8(keys[i], small):
+            large = np.zeros(small.shape[0], dtype=np.int64)
             for j in range(keys.shape[1]):
                 large[keys[i, j]] += 1
-            for u in range(run.shape[0]):
-                per_run[run[u]] += large[u]
+            read_ends(large, ends, cs, out[i])
         else:
-            for u in range(run.shape[0]):  # the runs never decrease: a forward walk
-                per_run[run[u]] += small[u]
-        acc = 0
-        for k in range(out.shape[1]):
-            acc += per_run[k]
-            out[i, k] = acc
+            read_ends(small, ends, cs, out[i])
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: Any,
                     p_out: Any, n_out: Any) -> int:  # pragma: no cover - compiled
     # without branches: which groups are empty is random, and mispredicted branches
@@ -87,3 +107,55 @@ def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: 
         n_out[k] = b
         k += (a + b) > 0
     return k
+
+
+@_jit
+def lemire(words: Any, n: int, threshold: int, out: Any,
+           filled: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    # NumPy's bounded integers (Lemire's method, as Generator.integers draws them below
+    # 2**32): each 32-bit word w gives floor(w n / 2**32) unless the low half of w n is
+    # under 2**32 mod n (a chance of n / 2**32 per word), when the next word is used
+    # instead. Stretches of 256 words without a rejection (most of them) run as one
+    # loop without a branch per word.
+    size = out.shape[0]
+    i = 0
+    while filled < size and i < words.shape[0]:
+        take = min(size - filled, words.shape[0] - i, 256)
+        rejected = False
+        for j in range(take):
+            m = np.uint64(words[i + j]) * np.uint64(n)
+            out[filled + j] = m >> np.uint64(32)
+            rejected |= bool((m & np.uint64(0xFFFFFFFF)) < threshold)
+        if not rejected:
+            filled += take
+            i += take
+            continue
+        for _ in range(take):  # the stretch again, a word at a time
+            m = np.uint64(words[i]) * np.uint64(n)
+            i += 1
+            if (m & np.uint64(0xFFFFFFFF)) >= threshold:
+                out[filled] = m >> np.uint64(32)
+                filled += 1
+                if filled == size:
+                    break
+    return filled, i
+
+
+@_jit
+def lemire_count8(words: Any, n: int, threshold: int, small: Any, filled: int,
+                  size: int) -> tuple[int, int, bool]:  # pragma: no cover - compiled
+    # lemire's values counted into 8-bit counts as they are drawn (never stored); True
+    # when a count would pass 255: the caller draws the row again, kept, from the state
+    # it saved
+    i = 0
+    while filled < size and i < words.shape[0]:
+        m = np.uint64(words[i]) * np.uint64(n)
+        i += 1
+        if (m & np.uint64(0xFFFFFFFF)) >= threshold:
+            u = m >> np.uint64(32)
+            v = small[u]
+            if v == 255:
+                return filled, i, True
+            small[u] = v + 1
+            filled += 1
+    return filled, i, False

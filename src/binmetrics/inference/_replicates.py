@@ -39,7 +39,12 @@ from binmetrics.exceptions import (
     undefined_policy,
     warn_at_user,
 )
-from binmetrics.inference._counting import compiled_kernels, count_rows, nonempty_groups
+from binmetrics.inference._counting import (
+    compiled_kernels,
+    count_rows,
+    integers,
+    nonempty_groups,
+)
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel, auc_transform
@@ -210,7 +215,7 @@ class _Stratum:
             assert self.probs is not None
             return rng.multinomial(self.draws, self.probs, size=b)
         if self.cum_weight is None:  # cases, equally likely (intp: the fastest to index with)
-            return rng.integers(0, self.n_units, size=(b, self.draws), dtype=np.intp)
+            return integers(rng, self.n_units, (b, self.draws))
         x = rng.random((b, self.draws))
         x *= self.cum_weight[-1]
         u = np.searchsorted(self.cum_weight, x, side="right")
@@ -433,7 +438,7 @@ class _BootstrapBlock:
                 if st.method == "counts":
                     out.append(d)
                     continue
-                out.append(count_rows(d, st.hi - st.lo, st.unit_cell))
+                out.append(count_rows(d, st.hi - st.lo, st.unit_cell, draws=self.s.n_draws))
             self._cache["cells"] = out
         return self._cache["cells"]
 
@@ -481,7 +486,8 @@ class _BootstrapBlock:
                 pos_cell, neg_cell = self.s.group_cells()
                 tabs = []
                 for i in range(self.size):
-                    keep, p, n = nonempty_groups(c_pos[i], c_neg[i], pos_cell, neg_cell)
+                    keep, p, n = nonempty_groups(c_pos[i], c_neg[i], pos_cell, neg_cell,
+                                                 draws=self.s.n_draws)
                     if self.s.table.weighted:
                         p, n = p * w_pos, n * w_neg
                     tabs.append(_table_of(self.s.table, keep, p, n))

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.inference._counting import compiled_kernels, cumulative_counts
+from binmetrics.inference._counting import compiled_kernels, draw_cumulative
 from binmetrics.inference._replicates import _BootstrapSampler
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.validation import check_random_state, check_resamples
@@ -89,30 +89,41 @@ def positive_cut_streams(table: CountTable, n_resamples: int, *, random_state: A
     run_of_start = run[starts]
 
     st_pos, st_neg = sampler.strata
-    # index draws: count them straight into the cumulative TP and FP (each negative cell
-    # through its run), with no table of cell counts (:mod:`._counting`)
-    direct = st_pos.method == st_neg.method == "index"
-    small = np.int32 if table.n_distinct < 2**31 - 2 else np.intp  # half the bytes to walk
-    pos_run = None if st_pos.unit_cell is None else st_pos.unit_cell.astype(small)
-    neg_run = (run if st_neg.unit_cell is None else run[st_neg.unit_cell]).astype(small)
+    # equally likely index draws: counted straight into the cumulative TP and FP (each
+    # negative cell through its run), with no table of cell counts (:mod:`._counting`)
+    direct = (st_pos.method == st_neg.method == "index" and st_pos.cum_weight is None
+              and st_neg.cum_weight is None)
+    # each unit (a case, or a cell when each holds one case) drawn counts at every cut
+    # from its cell's first one: the cumulative counts are read where each cut's units end
+    pos_unit_cut = (np.arange(m) if st_pos.unit_cell is None else st_pos.unit_cell)
+    pos_ends = np.searchsorted(pos_unit_cut, np.arange(m), side="right")
+    neg_unit_cut = run if st_neg.unit_cell is None else run[st_neg.unit_cell]
+    neg_ends = np.searchsorted(neg_unit_cut, np.arange(width + 1), side="right")
     compiled_kernels(sampler.n_draws)  # imports numba, if any, before the threads start
 
     def blocks(child: np.random.Generator, n: int) -> Iterator[Confusion]:
+        if direct:  # the blocks of sampler.stream_blocks, each stratum's draws counted
+            done = 0  # as they are made (the same counts: _counting.draw_cumulative)
+            while done < n:
+                b = min(sampler.block, n - done)
+                tp = np.zeros((b, width))
+                fp_all = np.empty((b, width + 1))
+                draw_cumulative(child, st_pos.n_units, (b, st_pos.draws), pos_ends,
+                                tp[:, g0 + 1:])
+                draw_cumulative(child, st_neg.n_units, (b, st_neg.draws), neg_ends, fp_all)
+                done += b
+                yield _confusion(tp, fp_all)
+            return
         for block in sampler.stream_blocks(child, n):
-            b = block.size
-            tp = np.zeros((b, width))
-            if direct:
-                d_pos, d_neg = block.draws
-                cumulative_counts(d_pos, st_pos.n_units, pos_run, m, out=tp[:, g0 + 1:])
-                fp_all = cumulative_counts(d_neg, st_neg.n_units, neg_run, width + 1,
-                                           out=np.empty((b, width + 1)))
-            else:
-                c_pos, c_neg = block.cell_counts()
-                np.cumsum(c_pos, axis=1, out=tp[:, g0 + 1:])
-                runs = np.zeros((b, width + 1), dtype=np.int64)
-                runs[:, run_of_start] = np.add.reduceat(c_neg, starts, axis=1)
-                fp_all = np.cumsum(runs, axis=1).astype(np.float64)
-            fp = fp_all[:, :width]
-            yield Confusion(tp=tp, fp=fp, fn=tp[:, -1:] - tp, tn=fp_all[:, -1:] - fp)
+            c_pos, c_neg = block.cell_counts()
+            tp = np.zeros((block.size, width))
+            np.cumsum(c_pos, axis=1, out=tp[:, g0 + 1:])
+            runs = np.zeros((block.size, width + 1), dtype=np.int64)
+            runs[:, run_of_start] = np.add.reduceat(c_neg, starts, axis=1)
+            yield _confusion(tp, np.cumsum(runs, axis=1).astype(np.float64))
+
+    def _confusion(tp: Any, fp_all: Any) -> Confusion:
+        fp = fp_all[:, :width]
+        return Confusion(tp=tp, fp=fp, fn=tp[:, -1:] - tp, tn=fp_all[:, -1:] - fp)
 
     return [(b, functools.partial(blocks, child, b)) for child, b in sampler.streams(rng, B)]

@@ -79,6 +79,7 @@ import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
 from binmetrics.formatting import HypothesisTest, Tabular
+from binmetrics.inference._counting import compiled_kernels
 from binmetrics.inference._jackknife import _acceleration, _jackknife
 from binmetrics.inference._replicates import (
     Progress,
@@ -498,6 +499,7 @@ def bootstrap_count_streams(
     rng = np.random.default_rng(check_random_state(random_state))
     for i in range(len(sampler.strata)):  # found once, before threads share the sampler
         sampler.runs("group", i)
+    compiled_kernels(sampler.n_draws)  # imports numba, if any, before the threads count
 
     def blocks(child: np.random.Generator,
                b: int) -> Iterator[tuple[npt.NDArray[Any], npt.NDArray[Any]]]:

@@ -230,7 +230,8 @@ def _haldane(c: Confusion, correction: float) -> Confusion:
 
 
 @register("lr_plus", name="Positive likelihood ratio", family="confusion", direction=1,
-          monotone_in_fp=True,
+          # not monotone_in_fp: with a Haldane ``correction`` the ratio jumps where a
+          # cell empties, so a cut with more false positives can be better
           prevalence_dependent=False,
           plot="measure",
           range=_POSITIVE, aliases=("positive_likelihood_ratio", "lr+"),
@@ -254,7 +255,8 @@ def lr_plus(c: Confusion, *, correction: float = 0.0) -> FloatOrArray:
 
 
 @register("lr_minus", name="Negative likelihood ratio", family="confusion", direction=-1,
-          monotone_in_fp=True,
+          # not monotone_in_fp: with a Haldane ``correction`` the ratio jumps where a
+          # cell empties, so a cut with more false positives can be better
           prevalence_dependent=False,
           plot="measure",
           range=_POSITIVE, aliases=("negative_likelihood_ratio", "lr-"),

@@ -72,7 +72,8 @@ def adjusted_g_mean(c: Confusion) -> FloatOrArray:
 
 
 @register("iba", name="Index of balanced accuracy", family="confusion", direction=1,
-          monotone_in_fp=True,
+          # not monotone_in_fp: d IBA / d TNR = TPR (1 + alpha TPR - 2 alpha TNR), negative
+          # for some tables once alpha > 0.5 (PyCM's alpha = 1 among them)
           prevalence_dependent=False,
           range=(0.0, 2.0), plot="measure", aliases=("index_of_balanced_accuracy",),
           source="García, Mollineda & Sánchez 2009; imbalanced-learn; PyCM IBA (alpha = 1)",
