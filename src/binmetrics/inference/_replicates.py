@@ -184,13 +184,6 @@ def _slot_of_group(table: CountTable) -> tuple[npt.NDArray[np.intp], int]:
     return slot.astype(np.intp), 2 * int(idx.size) + 1
 
 
-def _bincount_rows(keys: npt.NDArray[Any], width: int,
-                   lookup: npt.NDArray[Any] | None = None) -> IntArray:
-    """Row-wise bincount of a (b, d) matrix of keys in [0, width) (of ``lookup[keys]``):
-    :func:`~binmetrics.inference._counting.count_rows`."""
-    return count_rows(keys, width, lookup)
-
-
 # --- bootstrap sampling -------------------------------------------------------------------
 @dataclass
 class _Stratum:
@@ -623,8 +616,8 @@ class _PermutationBlock:
         if self.s.method == "hypergeometric":
             return np.asarray(self.draws, dtype=np.int64)
         if self.s.identity:
-            return _bincount_rows(self.draws, self.s.G)
-        return _bincount_rows(self.draws, self.s.G, self.s.case_group)
+            return count_rows(self.draws, self.s.G)
+        return count_rows(self.draws, self.s.G, self.s.case_group)
 
     def counts(self) -> tuple[IntArray, IntArray]:
         if "counts" not in self._cache:

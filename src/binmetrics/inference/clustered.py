@@ -45,8 +45,8 @@ import numpy.typing as npt
 from scipy import sparse
 from scipy.special import ndtri
 
+from binmetrics.inference._counting import count_rows
 from binmetrics.inference._replicates import (
-    _bincount_rows,
     _evaluate_blocks,
     _replicate_table,
     _targets,
@@ -189,7 +189,7 @@ class _ClusterBlock:
         self.ct = ct
         self.size = int(draws.shape[0])
         self.draws = draws
-        mult = _bincount_rows(draws, ct.n_clusters).astype(np.float64)
+        mult = count_rows(draws, ct.n_clusters).astype(np.float64)
         both = np.asarray((sparse.csr_matrix(mult) @ ct.counts).toarray())
         g = ct.table.n_distinct
         if not ct.table.weighted:
