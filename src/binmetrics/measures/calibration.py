@@ -26,6 +26,7 @@ repeated rows. Conventions, which decide agreement with the peers:
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,7 @@ from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
 from binmetrics.measures.registry import declare_fast_path, register
-from binmetrics.measures.sums import POLY, RawSum, SumGroup, table_sums
+from binmetrics.measures.sums import POLY, Block, RawSum, SumGroup, table_sums
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
 from binmetrics.validation import check_bin_count, check_in_range
 
@@ -410,6 +411,21 @@ def _unit_bound(low: float, high: float) -> float:
     return (1.0 + a) ** 4
 
 
+def _spiegelhalter_block(t: CountTable) -> Callable[[Block], list[Any]]:
+    def block(b: Block) -> list[Any]:
+        # five passes over the chunk before the four sums, not nine: each is a full
+        # pass over the table at large n
+        s, p, n = b.s, b.p, b.n
+        q = s * -2.0
+        q += 1.0            # 1 - 2p
+        sq = s * q          # p (1 - 2p)
+        rq = q - sq         # (1 - p)(1 - 2p)
+        v = sq * rq         # (1 - 2p)^2 p (1 - p)
+        return [dot(p, rq), dot(n, sq), dot(p, v), dot(n, v)]
+
+    return block
+
+
 #: Spiegelhalter's z: sum pos (1-p)(1-2p), sum neg p(1-2p), and the variance terms
 #: sum (1-2p)^2 p(1-p) over the positives and the negatives
 SPIEGELHALTER = SumGroup("spiegelhalter", "Spiegelhalter's z", (
@@ -421,7 +437,7 @@ SPIEGELHALTER = SumGroup("spiegelhalter", "Spiegelhalter's z", (
            lambda x, _p, _pi: _one_minus_2x(x) ** 2 * x * (1.0 - x), _unit_bound),
     RawSum("spiegel_var_neg", "neg", "((1.0 - 2.0 * x) * (1.0 - 2.0 * x) * x * (1.0 - x))",
            lambda x, _p, _pi: _one_minus_2x(x) ** 2 * x * (1.0 - x), _unit_bound),
-))
+), block=_spiegelhalter_block, scores="probabilities")
 
 
 @register("spiegelhalter_z", name="Spiegelhalter's z", family="probabilistic", direction=0,
@@ -447,18 +463,7 @@ def spiegelhalter_z(t: CountTable) -> float:
     0.502519
     """
     require_probabilities(t, "spiegelhalter_z")
-
-    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
-        # five passes over the chunk before the four sums, not nine: each is a full
-        # pass over the table at large n
-        q = s * -2.0
-        q += 1.0            # 1 - 2p
-        sq = s * q          # p (1 - 2p)
-        rq = q - sq         # (1 - p)(1 - 2p)
-        v = sq * rq         # (1 - 2p)^2 p (1 - p)
-        return [dot(p, rq), dot(n, sq), dot(p, v), dot(n, v)]
-
-    sp, sn, vp, vn = table_sums(t, SPIEGELHALTER, block)
+    sp, sn, vp, vn = table_sums(t, SPIEGELHALTER)
     var = vp + vn
     if not var > 0:
         report_undefined("spiegelhalter_z", "its variance sum (1-2p)^2 p(1-p) is 0 (every p "
