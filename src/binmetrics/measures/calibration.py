@@ -35,7 +35,7 @@ import numpy.typing as npt
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
 from binmetrics.measures._special import beta_integrals
 from binmetrics.measures._util import dot, ratio
-from binmetrics.measures.logistic_fit import Fit, fit_table, inside
+from binmetrics.measures.logistic_fit import COMPRESSED, Fit, cases_inside, fit_table, inside
 from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
@@ -286,7 +286,7 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
     require_probabilities(t, measure)
     _exact_scores(t, measure)
     i0, i1 = inside(t)
-    total, npos = t.memo(("cases_strictly_inside_0_1",), lambda: _cases_inside(t, i0, i1))
+    total, npos = cases_inside(t)
     dropped = t.total - total
     if i0 > 0 or i1 < t.n_distinct:
         # one warning for the three fits (slope, intercept, in-the-large) of a call
@@ -299,13 +299,6 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
         return None
     slope_fit, citl_fit, _ = t.memo(("logistic_fits",), lambda: fit_table(t))
     return slope_fit, citl_fit
-
-
-def _cases_inside(t: CountTable, i0: int, i1: int) -> tuple[float, float]:
-    """(cases, positives) of the rows with 0 < p < 1: asked by each of the three fit
-    measures, and at 1e7 rows each sum is a full pass."""
-    pos, neg = (np.sum(c[i0:i1], dtype=np.float64) for c in (t.pos, t.neg))
-    return float(pos + neg), float(pos)
 
 
 def _report_divergence(measure: str) -> None:
@@ -335,6 +328,7 @@ def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> t
 
 @register("calibration_slope", name="Calibration slope", family="probabilistic",
           prevalence_dependent=True,
+          passes=(COMPRESSED,),
           direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("logistic_calibration_slope",),
           source="Cox 1958; Steyerberg 2019; rms::val.prob (Slope)",
@@ -356,6 +350,7 @@ def calibration_slope(t: CountTable) -> float:
 
 @register("calibration_intercept", name="Calibration intercept (joint fit)",
           prevalence_dependent=True,
+          passes=(COMPRESSED,),
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, source="Cox 1958; rms::val.prob (Intercept)",
           formula="a in logit P(y=1) = a + b logit(p), fitted jointly with b")
@@ -376,6 +371,7 @@ def calibration_intercept(t: CountTable) -> float:
 
 @register("calibration_in_the_large", name="Calibration-in-the-large",
           prevalence_dependent=True,
+          passes=(COMPRESSED,),
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("citl",),
           source="Steyerberg 2019; Van Calster et al. 2016",

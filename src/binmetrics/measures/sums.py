@@ -51,6 +51,7 @@ __all__ = [
     "POLY",
     "PRIOR",
     "Block",
+    "BlockPass",
     "RawSum",
     "SumGroup",
     "blocks",
@@ -189,6 +190,36 @@ class SumGroup:
         return out if self.from_raw is None else self.from_raw(out)
 
 
+@dataclass(frozen=True)
+class BlockPass:
+    """A computation over the blocks of a table, other than a sum group, that a measure
+    reads and that can share the blocked pass of :func:`shared_sums` (the compressed
+    table that starts the logistic calibration fits). A measure lists it in the
+    registry (``register(..., passes=(...))``).
+
+    Attributes
+    ----------
+    key : its memo key is ``(key,)``.
+    prepare : ``prepare(t)``: a function of one :class:`Block` giving that block's part
+        (or None), or None when table ``t`` does not need it (the measure then never
+        reads it, or computes it alone).
+    combine : the parts of the blocks, in order (None left out) -> the memoised value.
+    """
+
+    key: str
+    prepare: Callable[[CountTable], Callable[[Block], Any] | None]
+    combine: Callable[[list[Any]], Any]
+
+    def compute(self, t: CountTable) -> Any:
+        """The value for table ``t`` (memoised; a pass of its own when no shared pass
+        computed it), or None when ``t`` does not need it."""
+        part = self.prepare(t)
+        if part is None:
+            return None
+        return t.memo((self.key,), lambda: self.combine(
+            [x for x in map(part, table_blocks(t)) if x is not None]))
+
+
 def _shown(default: Any, prior: float) -> str:
     return f"the data's prevalence {prior:.6g}" if default is PRIOR else format(default, "g")
 
@@ -203,6 +234,7 @@ class Block:
     Attributes
     ----------
     s : the scores; ``p``, ``n``: the positives and negatives as float64.
+    start : the table row of the block's first row.
     miss : 1 - s; ``miss2``: (1 - s)^2; ``s2``: s^2 (each in that one rounding).
 
     Examples
@@ -212,10 +244,12 @@ class Block:
     ([0.25, 0.5], [0.5625, 0.25], [1.0, 0.0])
     """
 
-    __slots__ = ("_logs", "_memo", "neg_counts", "pos_counts", "s")
+    __slots__ = ("_logs", "_memo", "neg_counts", "pos_counts", "s", "start")
 
-    def __init__(self, s: FloatArray, pos: npt.NDArray[Any], neg: npt.NDArray[Any]) -> None:
+    def __init__(self, s: FloatArray, pos: npt.NDArray[Any], neg: npt.NDArray[Any],
+                 start: int = 0) -> None:
         self.s = s
+        self.start = start
         self.pos_counts, self.neg_counts = pos, neg
         self._memo: dict[str, FloatArray] = {}
         self._logs: dict[tuple[str, float], FloatArray] = {}
@@ -270,7 +304,7 @@ class Block:
 def table_blocks(t: CountTable) -> Iterator[Block]:
     """The table as consecutive :class:`Block` s of :func:`~binmetrics.table.counts.chunks`."""
     for sl in chunks(t.n_distinct):
-        yield Block(t.scores[sl], t.pos[sl], t.neg[sl])
+        yield Block(t.scores[sl], t.pos[sl], t.neg[sl], sl.start)
 
 
 def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
@@ -478,15 +512,18 @@ def table_sums(t: CountTable, group: SumGroup, block_sums: Callable[..., Any] | 
     return t.memo(key, compute)
 
 
-def _sum_blocks(t: CountTable, fns: list[Callable[[Block], Any]],
-                width: int = 0) -> list[tuple[float, ...]]:
+def _sum_blocks(t: CountTable, fns: list[Callable[[Block], Any]], width: int = 0,
+                also: Callable[[Block], None] | None = None) -> list[tuple[float, ...]]:
     """Per function, the sum over the table's blocks of its output on each block (one
-    pass: every function reads the block's shared terms while they are in cache)."""
+    pass: every function reads the block's shared terms while they are in cache);
+    ``also(block)`` runs on each block after them."""
     totals: list[Any] = [None] * len(fns)
     for b in table_blocks(t):
         for i, fn in enumerate(fns):
             part = np.asarray(fn(b), dtype=np.float64)
             totals[i] = part if totals[i] is None else totals[i] + part
+        if also is not None:
+            also(b)
     return [tuple(float(x) for x in (np.zeros(width) if total is None else total))
             for total in totals]
 
@@ -494,9 +531,11 @@ def _sum_blocks(t: CountTable, fns: list[Callable[[Block], Any]],
 def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
     """Compute, in one blocked pass over the table, every sum group that the measures
     declare (:attr:`Measure.sums <binmetrics.measures.Measure.sums>`) with an in-memory
-    :attr:`SumGroup.block`, at the measures' parameters, and memoise each under the key
-    :func:`table_sums` reads: the measures then read their sums without a pass of their
-    own, bit for bit the values they would compute alone.
+    :attr:`SumGroup.block`, at the measures' parameters, and every
+    :class:`BlockPass` they declare (:attr:`Measure.passes
+    <binmetrics.measures.Measure.passes>`), and memoise each under the key
+    :func:`table_sums` (:meth:`BlockPass.compute`) reads: the measures then read them
+    without a pass of their own, bit for bit the values they would compute alone.
 
     Nothing is computed for binned scores (the engine's sums serve them), for groups
     memoised already or not meant for these scores (:attr:`SumGroup.scores`), nor at
@@ -513,6 +552,7 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
     if t.binning is not None:
         return
     ok = t.probabilities_ok
+    measures = list(measures)
     wanted: dict[Hashable, Callable[[Block], Any]] = {}
     for m in measures:
         for group in getattr(m, "sums", ()):
@@ -528,10 +568,28 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
                 wanted[key] = group.block(t, **params)
             except (TypeError, ValueError):  # parameters the measure will refuse itself
                 continue
-    if not wanted:
+    passes: dict[str, tuple[BlockPass, Callable[[Block], Any]]] = {}
+    for m in measures:
+        for bp in getattr(m, "passes", ()):
+            if bp.key not in passes and not t.memoised((bp.key,)):
+                part = bp.prepare(t)
+                if part is not None:
+                    passes[bp.key] = (bp, part)
+    if not wanted and not passes:
         return
-    for done, total in zip(wanted, _sum_blocks(t, list(wanted.values())), strict=True):
+    parts: dict[str, list[Any]] = {name: [] for name in passes}
+
+    def with_passes(b: Block) -> None:
+        for name, (_, part) in passes.items():
+            x = part(b)
+            if x is not None:
+                parts[name].append(x)
+
+    sums = _sum_blocks(t, list(wanted.values()), also=with_passes if passes else None)
+    for done, total in zip(wanted, sums, strict=True):
         t.memo(done, lambda total=total: total)  # type: ignore[misc]
+    for name, (bp, _) in passes.items():
+        t.memo((name,), lambda bp=bp, name=name: bp.combine(parts[name]))  # type: ignore[misc]
 
 
 def _term_block(group: SumGroup, pi: float) -> Callable[..., list[Any]]:
