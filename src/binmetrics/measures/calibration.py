@@ -35,7 +35,7 @@ import numpy.typing as npt
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
 from binmetrics.measures._special import beta_integrals
 from binmetrics.measures._util import dot, ratio
-from binmetrics.measures.logistic_fit import COMPRESSED, Fit, cases_inside, fit_table, inside
+from binmetrics.measures.logistic_fit import FITS, Fit, cases_inside, fit_table, inside
 from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
@@ -328,7 +328,7 @@ def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> t
 
 @register("calibration_slope", name="Calibration slope", family="probabilistic",
           prevalence_dependent=True,
-          passes=(COMPRESSED,),
+          passes=(FITS,),
           direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("logistic_calibration_slope",),
           source="Cox 1958; Steyerberg 2019; rms::val.prob (Slope)",
@@ -350,7 +350,7 @@ def calibration_slope(t: CountTable) -> float:
 
 @register("calibration_intercept", name="Calibration intercept (joint fit)",
           prevalence_dependent=True,
-          passes=(COMPRESSED,),
+          passes=(FITS,),
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, source="Cox 1958; rms::val.prob (Intercept)",
           formula="a in logit P(y=1) = a + b logit(p), fitted jointly with b")
@@ -371,7 +371,7 @@ def calibration_intercept(t: CountTable) -> float:
 
 @register("calibration_in_the_large", name="Calibration-in-the-large",
           prevalence_dependent=True,
-          passes=(COMPRESSED,),
+          passes=(FITS,),
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("citl",),
           source="Steyerberg 2019; Van Calster et al. 2016",

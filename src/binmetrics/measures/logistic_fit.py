@@ -10,7 +10,7 @@ table-sized temporaries. :func:`fit_table` instead
 1. compresses the rows strictly inside (0, 1), in one pass, into about :data:`N_BLOCKS`
    (65536; twice as many beyond 64 rows a block) consecutive blocks of the (sorted)
    table, none across the table's own blocks: each block's positives, cases, and the
-   case-weighted mean of its logit(p). This pass is :data:`COMPRESSED`, declared by the
+   case-weighted mean of its logit(p). This pass is :data:`FITS`, declared by the
    fit measures in the registry, so it runs in the blocked pass the probabilistic
    measures share when they are asked together (:func:`~binmetrics.measures.sums.
    shared_sums`), reading the logarithms of p and 1 - p the log losses take there;
@@ -41,7 +41,7 @@ from binmetrics.measures._util import EPS, dot
 from binmetrics.measures.sums import Block, BlockPass
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 
-__all__ = ["COMPRESSED", "FINAL_STEP", "N_BLOCKS", "SMALL_TABLE", "Fit", "cases_inside",
+__all__ = ["FINAL_STEP", "FITS", "N_BLOCKS", "SMALL_TABLE", "Fit", "cases_inside",
            "fit_table", "inside", "logit_rows", "newton_fit"]
 
 #: Blocks of the compressed table that gives the starting values: enough that the
@@ -159,7 +159,7 @@ def cases_inside(t: CountTable) -> tuple[float, float]:
 
 
 def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
-    """The compression of one block (see :data:`COMPRESSED`), or None when the fits of
+    """The compression of one block (see :data:`FITS`), or None when the fits of
     table ``t`` do not read it: scores outside [0, 1], binned, at most
     :data:`SMALL_TABLE` rows inside (0, 1), or one class among them (undefined)."""
     if t.binning is not None or not t.probabilities_ok:
@@ -205,12 +205,6 @@ def _combine(parts: list[tuple[FloatArray, FloatArray, FloatArray]]
              ) -> tuple[FloatArray, FloatArray, FloatArray]:
     return (np.concatenate([q[0] for q in parts]), np.concatenate([q[1] for q in parts]),
             np.concatenate([q[2] for q in parts]))
-
-
-#: The compressed table of the fits: block sums of cases x logit(p), positives and cases
-#: of the rows strictly inside (0, 1), the blocks never across the table's own blocks
-#: (declared by the fit measures: ``register(..., passes=(COMPRESSED,))``).
-COMPRESSED = BlockPass("logistic_compressed", _compressed_part, _combine)
 
 
 def _blocks(sx: FloatArray, p: FloatArray, tot: FloatArray,
@@ -345,16 +339,22 @@ def fit_table(t: CountTable) -> tuple[Fit, Fit, float]:
     for a fit that does not converge), and the weight of the cases with p exactly 0 or
     1, which are left out. Both classes must be present among the rows inside (0, 1)."""
     i0, i1 = inside(t)
+    if i1 - i0 > SMALL_TABLE:
+        fits = FITS.run(t)  # the compressed table, in a pass of its own
+        if fits is not None:
+            return fits
+    x, pos, tot, dropped = logit_rows(t)
+    return (newton_fit(x, pos, tot, True), newton_fit(x, pos, tot, False), dropped)
+
+
+def _finish(t: CountTable, parts: list[tuple[FloatArray, FloatArray, FloatArray]]
+            ) -> tuple[Fit, Fit, float]:
+    """The fits from the compressed table's parts: started on it, finished by Newton
+    steps on the full table (falling back to the reference iteration)."""
+    i0, i1 = inside(t)
     slopes = [True, False]
-    if i1 - i0 <= SMALL_TABLE:
-        x, pos, tot, dropped = logit_rows(t)
-        return (newton_fit(x, pos, tot, True), newton_fit(x, pos, tot, False), dropped)
     dropped = float(sum(_float(c[:i0]).sum() + _float(c[i1:]).sum() for c in (t.pos, t.neg)))
-    # at 1e7 rows 65536 blocks left the start just too far for one full pass: 131072
-    sums = COMPRESSED.compute(t)
-    if sums is None:  # one class inside (0, 1): the reference algorithm says so
-        x, pos, tot, _ = logit_rows(t)
-        return (newton_fit(x, pos, tot, True), newton_fit(x, pos, tot, False), dropped)
+    sums = _combine(parts)
     with np.errstate(all="ignore"):
         starts = [_start(s, sums) for s in slopes]
         fits = _refine(t, i0, i1, starts, slopes)
@@ -363,3 +363,12 @@ def fit_table(t: CountTable) -> tuple[Fit, Fit, float]:
         fits = [newton_fit(x, pos, tot, s) if f is False else f
                 for f, s in zip(fits, slopes, strict=True)]
     return fits[0], fits[1], dropped  # type: ignore[return-value]
+
+
+#: The logistic calibration fits of a table of more than :data:`SMALL_TABLE` rows inside
+#: (0, 1), as a pass over the table's blocks that compresses them (block sums of cases x
+#: logit(p), positives and cases, the compressed blocks never across the table's own)
+#: and then finishes the fits; its value, memoised under ``("logistic_fits",)``, is
+#: :func:`fit_table`'s. Declared by the fit measures (``register(..., passes=(FITS,))``),
+#: so the compression shares the blocked pass of the probabilistic measures.
+FITS = BlockPass("logistic_fits", _compressed_part, _finish)

@@ -203,21 +203,22 @@ class BlockPass:
     prepare : ``prepare(t)``: a function of one :class:`Block` giving that block's part
         (or None), or None when table ``t`` does not need it (the measure then never
         reads it, or computes it alone).
-    combine : the parts of the blocks, in order (None left out) -> the memoised value.
+    combine : ``combine(t, parts)``, the parts of the blocks in order (None left out)
+        -> the value, memoised under ``(key,)`` by :func:`shared_sums`, where the
+        measure reads it.
     """
 
     key: str
     prepare: Callable[[CountTable], Callable[[Block], Any] | None]
-    combine: Callable[[list[Any]], Any]
+    combine: Callable[[CountTable, list[Any]], Any]
 
-    def compute(self, t: CountTable) -> Any:
-        """The value for table ``t`` (memoised; a pass of its own when no shared pass
-        computed it), or None when ``t`` does not need it."""
+    def run(self, t: CountTable) -> Any:
+        """The value for table ``t`` from a pass of its own (not memoised), or None when
+        ``t`` does not need it."""
         part = self.prepare(t)
         if part is None:
             return None
-        return t.memo((self.key,), lambda: self.combine(
-            [x for x in map(part, table_blocks(t)) if x is not None]))
+        return self.combine(t, [x for x in map(part, table_blocks(t)) if x is not None])
 
 
 def _shown(default: Any, prior: float) -> str:
@@ -534,7 +535,7 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
     :attr:`SumGroup.block`, at the measures' parameters, and every
     :class:`BlockPass` they declare (:attr:`Measure.passes
     <binmetrics.measures.Measure.passes>`), and memoise each under the key
-    :func:`table_sums` (:meth:`BlockPass.compute`) reads: the measures then read them
+    :func:`table_sums` (and the measure declaring the pass) reads: the measures then read them
     without a pass of their own, bit for bit the values they would compute alone.
 
     Nothing is computed for binned scores (the engine's sums serve them), for groups
@@ -589,7 +590,7 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
     for done, total in zip(wanted, sums, strict=True):
         t.memo(done, lambda total=total: total)  # type: ignore[misc]
     for name, (bp, _) in passes.items():
-        t.memo((name,), lambda bp=bp, name=name: bp.combine(parts[name]))  # type: ignore[misc]
+        t.memo((name,), lambda bp=bp, name=name: bp.combine(t, parts.pop(name)))  # type: ignore[misc]
 
 
 def _term_block(group: SumGroup, pi: float) -> Callable[..., list[Any]]:
