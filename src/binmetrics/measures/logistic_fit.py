@@ -12,8 +12,9 @@ table-sized temporaries. :func:`fit_table` instead
    table, none across the table's own blocks: each block's positives, cases, and the
    case-weighted mean of its logit(p). This pass is :data:`FITS`, declared by the
    fit measures in the registry, so it runs in the blocked pass the probabilistic
-   measures share when they are asked together (:func:`~binmetrics.measures.sums.
-   shared_sums`), reading the logarithms of p and 1 - p the log losses take there;
+   measures share when they are asked together
+   (:func:`~binmetrics.measures.sums.shared_sums`), reading the logarithms of p and
+   1 - p the log losses take there;
 2. fits both models on the blocks (started from a fit on 4096 blocks);
 3. finishes with exact Newton steps on the full table, both fits in the same passes,
    in cache-sized chunks (no table-sized temporary). Newton converges quadratically
