@@ -32,6 +32,7 @@ from binmetrics.exceptions import (
 from binmetrics.formatting import frame_text
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.registry import Family, select_measures
+from binmetrics.measures.sums import shared_sums
 from binmetrics.table.counts import Confusion, CountTable
 from binmetrics.table.threshold_range import warn_threshold_range as _warn_range
 from binmetrics.validation import check_threshold
@@ -261,6 +262,7 @@ class Evaluation(InferenceMethods, CalibrationMethods, ThresholdMethods, PerCase
         # groups of evaluate_by call this in threads
         with asked_for(asked), caveats_once():
             with Deferred() as held:
+                shared_sums(self.table, measures)  # one pass for every declared sum group
                 values = {m.id: self._value_or_nan(m) for m in measures}
             undefined: list[UndefinedMeasureWarning] = []
             others = []

@@ -26,6 +26,7 @@ repeated rows. Conventions, which decide agreement with the peers:
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -34,12 +35,12 @@ import numpy.typing as npt
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
 from binmetrics.measures._special import beta_integrals
 from binmetrics.measures._util import dot, ratio
-from binmetrics.measures.logistic_fit import Fit, fit_table, inside
+from binmetrics.measures.logistic_fit import FITS, Fit, cases_inside, fit_table, inside
 from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
 from binmetrics.measures.registry import declare_fast_path, register
-from binmetrics.measures.sums import POLY, RawSum, SumGroup, table_sums
+from binmetrics.measures.sums import POLY, Block, RawSum, SumGroup, table_sums
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
 from binmetrics.validation import check_bin_count, check_in_range
 
@@ -285,7 +286,7 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
     require_probabilities(t, measure)
     _exact_scores(t, measure)
     i0, i1 = inside(t)
-    total, npos = t.memo(("cases_strictly_inside_0_1",), lambda: _cases_inside(t, i0, i1))
+    total, npos = cases_inside(t)
     dropped = t.total - total
     if i0 > 0 or i1 < t.n_distinct:
         # one warning for the three fits (slope, intercept, in-the-large) of a call
@@ -298,13 +299,6 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
         return None
     slope_fit, citl_fit, _ = t.memo(("logistic_fits",), lambda: fit_table(t))
     return slope_fit, citl_fit
-
-
-def _cases_inside(t: CountTable, i0: int, i1: int) -> tuple[float, float]:
-    """(cases, positives) of the rows with 0 < p < 1: asked by each of the three fit
-    measures, and at 1e7 rows each sum is a full pass."""
-    pos, neg = (np.sum(c[i0:i1], dtype=np.float64) for c in (t.pos, t.neg))
-    return float(pos + neg), float(pos)
 
 
 def _report_divergence(measure: str) -> None:
@@ -334,6 +328,7 @@ def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> t
 
 @register("calibration_slope", name="Calibration slope", family="probabilistic",
           prevalence_dependent=True,
+          passes=(FITS,),
           direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("logistic_calibration_slope",),
           source="Cox 1958; Steyerberg 2019; rms::val.prob (Slope)",
@@ -355,6 +350,7 @@ def calibration_slope(t: CountTable) -> float:
 
 @register("calibration_intercept", name="Calibration intercept (joint fit)",
           prevalence_dependent=True,
+          passes=(FITS,),
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, source="Cox 1958; rms::val.prob (Intercept)",
           formula="a in logit P(y=1) = a + b logit(p), fitted jointly with b")
@@ -375,6 +371,7 @@ def calibration_intercept(t: CountTable) -> float:
 
 @register("calibration_in_the_large", name="Calibration-in-the-large",
           prevalence_dependent=True,
+          passes=(FITS,),
           family="probabilistic", direction=0, range=(-np.inf, np.inf), plot="reliability",
           needs_probabilities=True, aliases=("citl",),
           source="Steyerberg 2019; Van Calster et al. 2016",
@@ -410,6 +407,21 @@ def _unit_bound(low: float, high: float) -> float:
     return (1.0 + a) ** 4
 
 
+def _spiegelhalter_block(t: CountTable) -> Callable[[Block], list[Any]]:
+    def block(b: Block) -> list[Any]:
+        # five passes over the chunk before the four sums, not nine: each is a full
+        # pass over the table at large n
+        s, p, n = b.s, b.p, b.n
+        q = s * -2.0
+        q += 1.0            # 1 - 2p
+        sq = s * q          # p (1 - 2p)
+        rq = q - sq         # (1 - p)(1 - 2p)
+        v = sq * rq         # (1 - 2p)^2 p (1 - p)
+        return [dot(p, rq), dot(n, sq), dot(p, v), dot(n, v)]
+
+    return block
+
+
 #: Spiegelhalter's z: sum pos (1-p)(1-2p), sum neg p(1-2p), and the variance terms
 #: sum (1-2p)^2 p(1-p) over the positives and the negatives
 SPIEGELHALTER = SumGroup("spiegelhalter", "Spiegelhalter's z", (
@@ -421,7 +433,7 @@ SPIEGELHALTER = SumGroup("spiegelhalter", "Spiegelhalter's z", (
            lambda x, _p, _pi: _one_minus_2x(x) ** 2 * x * (1.0 - x), _unit_bound),
     RawSum("spiegel_var_neg", "neg", "((1.0 - 2.0 * x) * (1.0 - 2.0 * x) * x * (1.0 - x))",
            lambda x, _p, _pi: _one_minus_2x(x) ** 2 * x * (1.0 - x), _unit_bound),
-))
+), block=_spiegelhalter_block, scores="probabilities")
 
 
 @register("spiegelhalter_z", name="Spiegelhalter's z", family="probabilistic", direction=0,
@@ -447,18 +459,7 @@ def spiegelhalter_z(t: CountTable) -> float:
     0.502519
     """
     require_probabilities(t, "spiegelhalter_z")
-
-    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
-        # five passes over the chunk before the four sums, not nine: each is a full
-        # pass over the table at large n
-        q = s * -2.0
-        q += 1.0            # 1 - 2p
-        sq = s * q          # p (1 - 2p)
-        rq = q - sq         # (1 - p)(1 - 2p)
-        v = sq * rq         # (1 - 2p)^2 p (1 - p)
-        return [dot(p, rq), dot(n, sq), dot(p, v), dot(n, v)]
-
-    sp, sn, vp, vn = table_sums(t, SPIEGELHALTER, block)
+    sp, sn, vp, vn = table_sums(t, SPIEGELHALTER)
     var = vp + vn
     if not var > 0:
         report_undefined("spiegelhalter_z", "its variance sum (1-2p)^2 p(1-p) is 0 (every p "

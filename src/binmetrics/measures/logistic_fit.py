@@ -7,9 +7,14 @@ table each full pass computes a logarithm and an exponential per row, and the pl
 iteration (:func:`newton_fit`) needs five to eight of them per fit, each with several
 table-sized temporaries. :func:`fit_table` instead
 
-1. compresses the rows strictly inside (0, 1), in one pass, into :data:`N_BLOCKS`
+1. compresses the rows strictly inside (0, 1), in one pass, into about :data:`N_BLOCKS`
    (65536; twice as many beyond 64 rows a block) consecutive blocks of the (sorted)
-   table: each block's positives, cases, and the case-weighted mean of its logit(p);
+   table, none across the table's own blocks: each block's positives, cases, and the
+   case-weighted mean of its logit(p). This pass is :data:`FITS`, declared by the
+   fit measures in the registry, so it runs in the blocked pass the probabilistic
+   measures share when they are asked together
+   (:func:`~binmetrics.measures.sums.shared_sums`), reading the logarithms of p and
+   1 - p the log losses take there;
 2. fits both models on the blocks (started from a fit on 4096 blocks);
 3. finishes with exact Newton steps on the full table, both fits in the same passes,
    in cache-sized chunks (no table-sized temporary). Newton converges quadratically
@@ -27,15 +32,18 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from binmetrics.measures._special import expit
-from binmetrics.measures._util import dot
+from binmetrics.measures._util import EPS, dot
+from binmetrics.measures.sums import Block, BlockPass
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 
-__all__ = ["FINAL_STEP", "N_BLOCKS", "SMALL_TABLE", "Fit", "fit_table", "inside", "logit_rows",
-           "newton_fit"]
+__all__ = ["FINAL_STEP", "FITS", "N_BLOCKS", "SMALL_TABLE", "Fit", "cases_inside",
+           "fit_table", "inside", "logit_rows", "newton_fit"]
 
 #: Blocks of the compressed table that gives the starting values: enough that the
 #: compressed fit is within about 1e-6 of the full one, so one full pass finishes it.
@@ -140,28 +148,64 @@ def _newton_steps(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
     return None
 
 
-def _compress(t: CountTable, i0: int, i1: int,
-              blocks: int) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Block sums of rows i0..i1 (``blocks`` blocks): the sum of cases x logit(p), the
-    positives and the cases."""
-    size = -(-(i1 - i0) // blocks)
-    step = size * max(1, block_size() // size)  # whole blocks per chunk
+def cases_inside(t: CountTable) -> tuple[float, float]:
+    """(cases, positives) of the rows with 0 < p < 1 (memoised: asked by each of the
+    three fit measures, and at 1e7 rows each sum is a full pass)."""
+    def compute() -> tuple[float, float]:
+        i0, i1 = inside(t)
+        pos, neg = (np.sum(c[i0:i1], dtype=np.float64) for c in (t.pos, t.neg))
+        return float(pos + neg), float(pos)
+
+    return t.memo(("cases_strictly_inside_0_1",), compute)
+
+
+def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
+    """The compression of one block (see :data:`FITS`), or None when the fits of
+    table ``t`` do not read it: scores outside [0, 1], binned, at most
+    :data:`SMALL_TABLE` rows inside (0, 1), or one class among them (undefined)."""
+    if t.binning is not None or not t.probabilities_ok:
+        return None
+    i0, i1 = inside(t)
+    total, npos = cases_inside(t)
+    if i1 - i0 <= SMALL_TABLE or not 0 < npos < total:
+        return None
+    blocks = N_BLOCKS * (2 if i1 - i0 > 64 * N_BLOCKS else 1)
+    size = -(-(i1 - i0) // blocks)  # rows per compressed block
     unit = not t.weighted and t.total == t.n_distinct  # one case per row: tot = 1
-    xs, ps, ts = [], [], []
-    for a in range(i0, i1, step):
-        sl = slice(a, min(a + step, i1))
-        x = _logit(t.scores[sl])
-        p = _float(t.pos[sl])
-        starts = np.arange(0, x.size, size)
+
+    def part(b: Block) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+        lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
+        if hi <= lo:
+            return None
+        x = _block_logit(b, lo, hi)
+        p = b.p[lo:hi]
+        starts = np.arange(0, hi - lo, size)
         if unit:
-            ts.append(np.diff(np.append(starts, x.size)).astype(np.float64))
+            ts = np.diff(np.append(starts, hi - lo)).astype(np.float64)
         else:
-            tot = p + t.neg[sl]
+            tot = p + b.n[lo:hi]
             x *= tot
-            ts.append(np.add.reduceat(tot, starts))
-        xs.append(np.add.reduceat(x, starts))
-        ps.append(np.add.reduceat(p, starts))
-    return np.concatenate(xs), np.concatenate(ps), np.concatenate(ts)
+            ts = np.add.reduceat(tot, starts)
+        return np.add.reduceat(x, starts), np.add.reduceat(p, starts), ts
+
+    return part
+
+
+def _block_logit(b: Block, lo: int, hi: int) -> FloatArray:
+    """ln p - ln(1 - p) of the block's rows lo..hi (all strictly inside (0, 1)), a new
+    array: from the logarithms the block shares with the log losses (clipped at eps
+    there, which leaves every p in [eps, 1 - eps] as it is), or taken here for rows
+    beyond them."""
+    if b.s[hi - 1] >= EPS and b.miss[lo] >= EPS:
+        return b.log_s(EPS)[lo:hi] - b.log_miss(EPS)[lo:hi]
+    s = b.s[lo:hi]
+    return np.log(s) - np.log(b.miss[lo:hi])
+
+
+def _combine(parts: list[tuple[FloatArray, FloatArray, FloatArray]]
+             ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    return (np.concatenate([q[0] for q in parts]), np.concatenate([q[1] for q in parts]),
+            np.concatenate([q[2] for q in parts]))
 
 
 def _blocks(sx: FloatArray, p: FloatArray, tot: FloatArray,
@@ -296,15 +340,23 @@ def fit_table(t: CountTable) -> tuple[Fit, Fit, float]:
     for a fit that does not converge), and the weight of the cases with p exactly 0 or
     1, which are left out. Both classes must be present among the rows inside (0, 1)."""
     i0, i1 = inside(t)
+    if i1 - i0 > SMALL_TABLE:
+        fits = FITS.run(t)  # the compressed table, in a pass of its own
+        if fits is not None:
+            return fits
+    x, pos, tot, dropped = logit_rows(t)
+    return (newton_fit(x, pos, tot, True), newton_fit(x, pos, tot, False), dropped)
+
+
+def _finish(t: CountTable, parts: list[tuple[FloatArray, FloatArray, FloatArray]]
+            ) -> tuple[Fit, Fit, float]:
+    """The fits from the compressed table's parts: started on it, finished by Newton
+    steps on the full table (falling back to the reference iteration)."""
+    i0, i1 = inside(t)
     slopes = [True, False]
-    if i1 - i0 <= SMALL_TABLE:
-        x, pos, tot, dropped = logit_rows(t)
-        return (newton_fit(x, pos, tot, True), newton_fit(x, pos, tot, False), dropped)
     dropped = float(sum(_float(c[:i0]).sum() + _float(c[i1:]).sum() for c in (t.pos, t.neg)))
+    sums = _combine(parts)
     with np.errstate(all="ignore"):
-        # at 1e7 rows 65536 blocks left the start just too far for one full pass
-        blocks = N_BLOCKS * (2 if i1 - i0 > 64 * N_BLOCKS else 1)
-        sums = _compress(t, i0, i1, blocks)
         starts = [_start(s, sums) for s in slopes]
         fits = _refine(t, i0, i1, starts, slopes)
     if any(f is False for f in fits):
@@ -312,3 +364,12 @@ def fit_table(t: CountTable) -> tuple[Fit, Fit, float]:
         fits = [newton_fit(x, pos, tot, s) if f is False else f
                 for f, s in zip(fits, slopes, strict=True)]
     return fits[0], fits[1], dropped  # type: ignore[return-value]
+
+
+#: The logistic calibration fits of a table of more than :data:`SMALL_TABLE` rows inside
+#: (0, 1), as a pass over the table's blocks that compresses them (block sums of cases x
+#: logit(p), positives and cases, the compressed blocks never across the table's own)
+#: and then finishes the fits; its value, memoised under ``("logistic_fits",)``, is
+#: :func:`fit_table`'s. Declared by the fit measures (``register(..., passes=(FITS,))``),
+#: so the compression shares the blocked pass of the probabilistic measures.
+FITS = BlockPass("logistic_fits", _compressed_part, _finish)

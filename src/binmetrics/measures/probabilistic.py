@@ -43,67 +43,20 @@ def _rows_outside_unit(t: CountTable) -> float:
 
 
 def _poly_sums(t: CountTable) -> tuple[float, ...]:
-    """sum pos (1-p), sum neg p, sum pos (1-p)^2, sum neg p^2."""
-
-    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
-        miss = 1.0 - s
-        return [dot(p, miss), dot(n, s), dot(p, miss * miss), dot(n, s * s)]
-
-    return table_sums(t, POLY, block)
-
-
+    """sum pos (1-p), sum neg p, sum pos (1-p)^2, sum neg p^2
+    (:data:`~binmetrics.measures.sums.POLY`)."""
+    return table_sums(t, POLY)
 
 
 def _log_pass(t: CountTable, eps: float) -> tuple[float, ...]:
-    """The sums behind every log-based loss, from one pass that takes each logarithm once.
-
-    Logarithms dominate the cost of these losses, so one pass serves the log loss
-    and its balanced form (eps), the focal loss at its default gamma = 2, and the
-    information score at its default prior (the data's prevalence):
-    (-sum pos ln p, -sum neg ln(1-p), the same weighted by (1-p_t)^2, information in nats).
-    Clipping at eps never touches the information score's terms when
-    eps <= min(pi, 1 - pi) (see ``_information_sum``).
-    """
+    """The sums behind every log-based loss, from one pass that takes each logarithm once
+    (:data:`~binmetrics.measures.sums.LOG_PASS`): -sum pos ln p, -sum neg ln(1-p), the
+    same weighted by (1-p_t)^2, and the information in nats at the data's prevalence
+    (NaN when eps > min(pi, 1 - pi))."""
     eps = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
     pi = t.prevalence
-    with_info = eps <= pi <= 1.0 - eps
-    lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
-
-    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
-        # the scores fall along the block, so s >= pi and s > pi hold on prefixes [:u], [:v]
-        size = s.size
-        u = _n_above(s, pi) if with_info else size
-        v = _n_above(s, pi, strict=True) if with_info else 0
-        miss = 1.0 - s
-        # ln p is read for the positives and the negatives above the prior (information),
-        # ln(1 - p) for the negatives and the positives below it; both are taken on every
-        # row all the same: a masked logarithm (``where=``) runs 4-10x slower than the
-        # vectorised one, and clipped at eps each is finite, so 0 x it adds nothing
-        ls = np.log(s if s[-1] >= eps else np.maximum(s, eps))
-        l1 = np.log(miss if s[0] <= 1.0 - eps else np.maximum(miss, eps))
-        info: Any = 0.0
-        if with_info:
-            info = (dot(p[:u], ls[:u]) - lpi * p[:u].sum() + l1pi * p[u:].sum() - dot(p[u:], l1[u:])
-                    + lpi * n[:v].sum() - dot(n[:v], ls[:v]) + dot(n[v:], l1[v:])
-                    - l1pi * n[v:].sum())
-        miss *= miss
-        miss *= ls
-        sq = s * s
-        sq *= l1
-        return [-dot(p, ls), -dot(n, l1), -dot(p, miss), -dot(n, sq), info]
-
-    sums = table_sums(t, LOG_PASS, block, eps=eps)
-    return sums if with_info else (*sums[:4], float("nan"))
-
-
-def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
-    """How many of the descending scores s are >= x (> x if strict); most blocks lie
-    wholly on one side, which the end points tell."""
-    if (s[-1] > x) if strict else (s[-1] >= x):
-        return int(s.size)
-    if not ((s[0] > x) if strict else (s[0] >= x)):
-        return 0
-    return int(np.count_nonzero((s > x) if strict else (s >= x)))
+    sums = table_sums(t, LOG_PASS, eps=eps)
+    return sums if eps <= pi <= 1.0 - eps else (*sums[:4], float("nan"))
 
 
 def _clipped_logs(s: FloatArray, p: FloatArray, n: FloatArray,
@@ -378,10 +331,7 @@ def hinge_loss(t: CountTable) -> float:
         pos_miss, neg_s = _poly_sums(t)[:2]
         return (pos_miss + t.N + neg_s) / t.total
 
-    def block(s: FloatArray, p: FloatArray, n: FloatArray) -> list[Any]:
-        return [dot(p, np.maximum(0.0, 1.0 - s)) + dot(n, np.maximum(0.0, 1.0 + s))]
-
-    return table_sums(t, HINGE, block)[0] / t.total
+    return table_sums(t, HINGE)[0] / t.total
 
 
 def triplet_loss(

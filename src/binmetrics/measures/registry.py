@@ -98,7 +98,13 @@ class Measure:
         computed once (:mod:`binmetrics.evaluation.multiclass_ci`).
     sums : for a probabilistic measure, the :class:`~binmetrics.measures.sums.SumGroup`\ s
         it reads: weighted sums over the raw scores that a binned or SQL engine collects
-        alongside the count table, so the measure stays exact on binned scores.
+        alongside the count table, so the measure stays exact on binned scores; a
+        group's in-memory computation (``SumGroup.block``) runs in the one blocked pass
+        shared by every measure asked together
+        (:func:`~binmetrics.measures.sums.shared_sums`).
+    passes : other computations over the table's blocks the measure reads
+        (:class:`~binmetrics.measures.sums.BlockPass`: the compressed table that starts
+        the logistic calibration fits), run in that same shared pass.
     plot : the plot kind that draws the measure (``"roc"`` for the AUC): ``ev.plot(id)``
         draws it and the HTML report names the chart.
     """
@@ -122,6 +128,7 @@ class Measure:
     resampling_kernel: Callable[[Any, Any], Any] | None = None
     multiclass: Callable[..., float] | None = None
     sums: tuple[Any, ...] = ()
+    passes: tuple[Any, ...] = ()
     plot: str | None = None
     multiclass_rows: Callable[..., Any] | None = None
     prevalence_dependent: bool | None = None
@@ -189,6 +196,7 @@ def register(
     resampling_kernel: Callable[[Any, Any], Any] | None = None,
     multiclass: Callable[..., float] | None = None,
     sums: tuple[Any, ...] = (),
+    passes: tuple[Any, ...] = (),
     plot: str | None = None,
     prevalence_dependent: bool | None = None,
     monotone_in_fp: bool = False,
@@ -209,7 +217,7 @@ def register(
             proportion=proportion, interval_methods=tuple(interval_methods),
             paired_tests=tuple(paired_tests), binning_bound=binning_bound,
             weight_unit=weight_unit, resampling_kernel=resampling_kernel,
-            multiclass=multiclass, sums=tuple(sums),
+            multiclass=multiclass, sums=tuple(sums), passes=tuple(passes),
             plot=plot, prevalence_dependent=prevalence_dependent,
             monotone_in_fp=monotone_in_fp,
         )

@@ -12,6 +12,13 @@ registry (``register(..., sums=(POLY,))``); the engines ask :func:`engine_sums` 
 raw sums the registered measures need, so a measure declared anywhere is summed by
 every engine, with no list of measure ids here.
 
+In memory, a group may also declare its computation over a block of the table
+(``block=``), written with the per-row terms the groups share (:class:`Block`: the
+scores' complements, squares and logarithms, each taken once per block). When several
+measures are asked together, :func:`shared_sums` runs every group they declare in one
+blocked pass over the distinct scores; a measure asked alone runs its groups the same
+way (:func:`table_sums`), so both give the same floats.
+
 Examples
 --------
 >>> [s.name for s in POLY.terms]
@@ -23,7 +30,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
@@ -35,6 +42,7 @@ from binmetrics.exceptions import SumsUnavailable
 from binmetrics.measures._util import EPS, dot
 from binmetrics.measures.registry import iter_measures
 from binmetrics.table.counts import CountTable, chunks
+from binmetrics.validation import check_in_range
 
 __all__ = [
     "HINGE",
@@ -42,6 +50,8 @@ __all__ = [
     "LOG_PASS",
     "POLY",
     "PRIOR",
+    "Block",
+    "BlockPass",
     "RawSum",
     "SumGroup",
     "blocks",
@@ -50,13 +60,17 @@ __all__ = [
     "raw_sum_sql",
     "raw_sums_from_columns",
     "raw_sums_of_rows",
+    "shared_sums",
     "sql_double",
+    "table_blocks",
     "table_sums",
     "term_bound",
 ]
 
 FloatArray = npt.NDArray[np.float64]
 Rows = Literal["pos", "neg", "all"]
+#: the scores a group's in-memory computation applies to (see :attr:`SumGroup.scores`)
+Scores = Literal["probabilities", "margins", "any"]
 
 #: The information score's logarithms are clipped here only to keep them finite: the
 #: terms it takes never reach the clip (see ``probabilistic._information_sum``).
@@ -118,6 +132,14 @@ class SumGroup:
         prevalence); other values need the raw scores again.
     from_raw : the computation's output from the terms' sums (negatives already scaled
         for a calibrated table); default: the sums themselves.
+    block : the in-memory computation over a table of exact scores:
+        ``block(t, **params)`` (the params named in ``params``; it checks them) returns
+        a function of one :class:`Block` giving the group's output on that block; the
+        output is the sum over the blocks. None: the measure's own code computes the
+        group (:func:`shared_sums` leaves it out).
+    scores : the tables whose measures read the group: ``"probabilities"`` (every
+        score in [0, 1]), ``"margins"`` (some score outside it) or ``"any"``;
+        :func:`shared_sums` computes it for those only.
     """
 
     key: str
@@ -125,6 +147,8 @@ class SumGroup:
     terms: tuple[RawSum, ...]
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     from_raw: Callable[[tuple[float, ...]], tuple[float, ...]] | None = None
+    block: Callable[..., Callable[[Block], Any]] | None = None
+    scores: Scores = "any"
 
     def binned(self, t: CountTable, **params: Any) -> tuple[float, ...]:
         """The output for a table of binned scores, from the sums its engine took over
@@ -166,8 +190,188 @@ class SumGroup:
         return out if self.from_raw is None else self.from_raw(out)
 
 
+@dataclass(frozen=True)
+class BlockPass:
+    """A computation over the blocks of a table, other than a sum group, that a measure
+    reads and that can share the blocked pass of :func:`shared_sums` (the compressed
+    table that starts the logistic calibration fits). A measure lists it in the
+    registry (``register(..., passes=(...))``).
+
+    Attributes
+    ----------
+    key : its memo key is ``(key,)``.
+    prepare : ``prepare(t)``: a function of one :class:`Block` giving that block's part
+        (or None), or None when table ``t`` does not need it (the measure then never
+        reads it, or computes it alone).
+    combine : ``combine(t, parts)``, the parts of the blocks in order (None left out)
+        -> the value, memoised under ``(key,)`` by :func:`shared_sums`, where the
+        measure reads it.
+    """
+
+    key: str
+    prepare: Callable[[CountTable], Callable[[Block], Any] | None]
+    combine: Callable[[CountTable, list[Any]], Any]
+
+    def run(self, t: CountTable) -> Any:
+        """The value for table ``t`` from a pass of its own (not memoised), or None when
+        ``t`` does not need it."""
+        part = self.prepare(t)
+        if part is None:
+            return None
+        return self.combine(t, [x for x in map(part, table_blocks(t)) if x is not None])
+
+
 def _shown(default: Any, prior: float) -> str:
     return f"the data's prevalence {prior:.6g}" if default is PRIOR else format(default, "g")
+
+
+# --- one block of a table and the per-row terms the groups share -------------------------
+class Block:
+    """One block of consecutive rows of a table: its scores ``s`` (descending), and the
+    per-row terms the sum groups read, each computed on first use and then shared by
+    every group of the pass (never written to: a group computes its own products in new
+    arrays).
+
+    Attributes
+    ----------
+    s : the scores; ``p``, ``n``: the positives and negatives as float64.
+    start : the table row of the block's first row.
+    miss : 1 - s; ``miss2``: (1 - s)^2; ``s2``: s^2 (each in that one rounding).
+
+    Examples
+    --------
+    >>> b = Block(np.array([0.75, 0.5]), np.array([1, 0]), np.array([0, 1]))
+    >>> b.miss.tolist(), b.s2.tolist(), b.p.tolist()
+    ([0.25, 0.5], [0.5625, 0.25], [1.0, 0.0])
+    """
+
+    __slots__ = ("_logs", "_memo", "neg_counts", "pos_counts", "s", "start")
+
+    def __init__(self, s: FloatArray, pos: npt.NDArray[Any], neg: npt.NDArray[Any],
+                 start: int = 0) -> None:
+        self.s = s
+        self.start = start
+        self.pos_counts, self.neg_counts = pos, neg
+        self._memo: dict[str, FloatArray] = {}
+        self._logs: dict[tuple[str, float], FloatArray] = {}
+
+    def _term(self, name: str, compute: Callable[[], FloatArray]) -> FloatArray:
+        out = self._memo.get(name)
+        if out is None:
+            out = self._memo[name] = compute()
+        return out
+
+    @property
+    def p(self) -> FloatArray:
+        return self._term("p", lambda: self.pos_counts.astype(np.float64, copy=False))
+
+    @property
+    def n(self) -> FloatArray:
+        return self._term("n", lambda: self.neg_counts.astype(np.float64, copy=False))
+
+    @property
+    def miss(self) -> FloatArray:
+        return self._term("miss", lambda: 1.0 - self.s)
+
+    @property
+    def miss2(self) -> FloatArray:
+        return self._term("miss2", lambda: self.miss * self.miss)
+
+    @property
+    def s2(self) -> FloatArray:
+        return self._term("s2", lambda: self.s * self.s)
+
+    def log_s(self, eps: float) -> FloatArray:
+        """ln max(s, eps) (the maximum taken only in a block that reaches below eps)."""
+        key = ("s", eps)
+        out = self._logs.get(key)
+        if out is None:
+            s = self.s
+            out = self._logs[key] = np.log(s if s[-1] >= eps else np.maximum(s, eps))
+        return out
+
+    def log_miss(self, eps: float) -> FloatArray:
+        """ln max(1 - s, eps) (the maximum taken only in a block that reaches above
+        1 - eps)."""
+        key = ("miss", eps)
+        out = self._logs.get(key)
+        if out is None:
+            miss = self.miss
+            out = self._logs[key] = np.log(miss if self.s[0] <= 1.0 - eps
+                                           else np.maximum(miss, eps))
+        return out
+
+
+def table_blocks(t: CountTable) -> Iterator[Block]:
+    """The table as consecutive :class:`Block` s of :func:`~binmetrics.table.counts.chunks`."""
+    for sl in chunks(t.n_distinct):
+        yield Block(t.scores[sl], t.pos[sl], t.neg[sl], sl.start)
+
+
+def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
+    """How many of the descending scores s are >= x (> x if strict); most blocks lie
+    wholly on one side, which the end points tell."""
+    if (s[-1] > x) if strict else (s[-1] >= x):
+        return int(s.size)
+    if not ((s[0] > x) if strict else (s[0] >= x)):
+        return 0
+    return int(np.count_nonzero((s > x) if strict else (s >= x)))
+
+
+def _poly_block(t: CountTable) -> Callable[[Block], list[Any]]:
+    """sum pos (1-p), sum neg p, sum pos (1-p)^2, sum neg p^2."""
+
+    def block(b: Block) -> list[Any]:
+        p, n = b.p, b.n
+        return [dot(p, b.miss), dot(n, b.s), dot(p, b.miss2), dot(n, b.s2)]
+
+    return block
+
+
+def _log_pass_block(t: CountTable, *, eps: float) -> Callable[[Block], list[Any]]:
+    """The sums behind every log-based loss, each logarithm taken once per row.
+
+    Logarithms dominate the cost of these losses, so one pass serves the log loss
+    and its balanced form (eps), the focal loss at its default gamma = 2, and the
+    information score at its default prior (the data's prevalence):
+    (-sum pos ln p, -sum neg ln(1-p), the same weighted by (1-p_t)^2, information in nats;
+    the information is 0 unless eps <= pi <= 1 - eps). Clipping at eps never touches the
+    information score's terms when eps <= min(pi, 1 - pi) (see
+    ``probabilistic._information_sum``).
+    """
+    eps = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
+    pi = t.prevalence
+    with_info = eps <= pi <= 1.0 - eps
+    lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
+
+    def block(b: Block) -> list[Any]:
+        s, p, n = b.s, b.p, b.n
+        # the scores fall along the block, so s >= pi and s > pi hold on prefixes [:u], [:v]
+        size = s.size
+        u = _n_above(s, pi) if with_info else size
+        v = _n_above(s, pi, strict=True) if with_info else 0
+        # ln p is read for the positives and the negatives above the prior (information),
+        # ln(1 - p) for the negatives and the positives below it; both are taken on every
+        # row all the same: a masked logarithm (``where=``) runs 4-10x slower than the
+        # vectorised one, and clipped at eps each is finite, so 0 x it adds nothing
+        ls, l1 = b.log_s(eps), b.log_miss(eps)
+        pos_log, neg_log = dot(p, ls), dot(n, l1)
+        info: Any = 0.0
+        if with_info:  # a block wholly on one side of pi reads the two sums above again
+            info = ((pos_log if u == size else dot(p[:u], ls[:u])) - lpi * p[:u].sum()
+                    + l1pi * p[u:].sum() - dot(p[u:], l1[u:])
+                    + lpi * n[:v].sum() - dot(n[:v], ls[:v])
+                    + (neg_log if v == 0 else dot(n[v:], l1[v:])) - l1pi * n[v:].sum())
+        return [-pos_log, -neg_log, -dot(p, b.miss2 * ls), -dot(n, b.s2 * l1), info]
+
+    return block
+
+
+def _hinge_block(t: CountTable) -> Callable[[Block], list[Any]]:
+    def block(b: Block) -> list[Any]:
+        return [dot(b.p, np.maximum(0.0, b.miss)) + dot(b.n, np.maximum(0.0, 1.0 + b.s))]
+
+    return block
 
 
 # --- the groups of the built-in probabilistic measures -----------------------------------
@@ -227,7 +431,7 @@ POLY = SumGroup("poly", "the absolute and squared errors", (
     RawSum("pos_miss2", "pos", "((1.0 - x) * (1.0 - x))",
            lambda x, _p, _pi: _miss(x) * _miss(x), _poly_bound),
     RawSum("neg_p2", "neg", "(x * x)", lambda x, _p, _pi: x * x, _poly_bound),
-))
+), block=_poly_block, scores="probabilities")
 
 #: the log losses (-sum pos ln p, -sum neg ln(1-p)), the focal loss at gamma = 2 and
 #: the information score at the data's prevalence, from one pass
@@ -240,7 +444,8 @@ LOG_PASS = SumGroup("log_pass", "the log losses", (
            lambda x, _p, _pi: x * x * _log_clip(1.0 - x), _log_bound),
     _INFO,
 ), MappingProxyType({"eps": EPS}),
-    from_raw=lambda v: (-v[0], -v[1], -v[2], -v[3], v[4]))
+    from_raw=lambda v: (-v[0], -v[1], -v[2], -v[3], v[4]),
+    block=_log_pass_block, scores="probabilities")
 
 #: the focal loss at other gamma: the engines sum it at gamma = 2 only (in LOG_PASS)
 FOCAL = SumGroup("focal", "the focal loss", (),
@@ -252,7 +457,7 @@ HINGE = SumGroup("hinge", "the hinge loss", (
            lambda x, _p, _pi: np.maximum(0.0, 1.0 - x), _poly_bound),
     RawSum("neg_hinge", "neg", "greatest(0.0, 1.0 + x)",
            lambda x, _p, _pi: np.maximum(0.0, 1.0 + x), _poly_bound),
-), from_raw=lambda v: (v[0] + v[1],))
+), from_raw=lambda v: (v[0] + v[1],), block=_hinge_block, scores="margins")
 
 #: the information score at a prior: summed at the data's prevalence only
 INFORMATION = SumGroup("information", "the information score", (_INFO,),
@@ -275,11 +480,14 @@ def table_sums(t: CountTable, group: SumGroup, block_sums: Callable[..., Any] | 
                **params: Any) -> tuple[float, ...]:
     """The group's output for table ``t``, memoised under the group and its parameters.
 
-    On exact scores: the column sums of ``block_sums(s, pos, neg)`` over the table's
-    blocks (default: each term of the group summed, ``pos @ term(s)`` and/or
-    ``neg @ term(s)``). On binned scores: from the sums the engine took over the raw
-    scores (:meth:`SumGroup.binned`; :class:`SumsUnavailable` for parameters it did not
-    sum at).
+    On exact scores: the sum over the table's blocks (:func:`table_blocks`) of
+    ``block_sums(s, pos, neg)`` when given (a measure's own computation at parameters
+    the group does not declare), else of the group's declared :attr:`SumGroup.block`,
+    else of each term of the group (``pos @ term(s)`` and/or ``neg @ term(s)``). On
+    binned scores: from the sums the engine took over the raw scores
+    (:meth:`SumGroup.binned`; :class:`SumsUnavailable` for parameters it did not sum at).
+    :func:`shared_sums` may have computed it already, with the same blocks and the
+    same floats.
 
     Examples
     --------
@@ -291,18 +499,98 @@ def table_sums(t: CountTable, group: SumGroup, block_sums: Callable[..., Any] | 
     key = (group.key, *params.values())
     if t.binning is not None:
         return t.memo(key, lambda: group.binned(t, **params))
-    block = block_sums if block_sums is not None else _term_block(group, t.prevalence)
 
     def compute() -> tuple[float, ...]:
-        total: Any = None
-        for s, p, n in blocks(t):
-            part = np.asarray(block(s, p, n), dtype=np.float64)
-            total = part if total is None else total + part
-        if total is None:
-            total = np.zeros(len(group.terms))
-        return tuple(float(x) for x in total)
+        if block_sums is None and group.block is not None:
+            block = group.block(t, **params)
+        else:
+            own = block_sums if block_sums is not None else _term_block(group, t.prevalence)
+
+            def block(b: Block) -> Any:
+                return own(b.s, b.p, b.n)
+        return _sum_blocks(t, [block], len(group.terms))[0]
 
     return t.memo(key, compute)
+
+
+def _sum_blocks(t: CountTable, fns: list[Callable[[Block], Any]], width: int = 0,
+                also: Callable[[Block], None] | None = None) -> list[tuple[float, ...]]:
+    """Per function, the sum over the table's blocks of its output on each block (one
+    pass: every function reads the block's shared terms while they are in cache);
+    ``also(block)`` runs on each block after them."""
+    totals: list[Any] = [None] * len(fns)
+    for b in table_blocks(t):
+        for i, fn in enumerate(fns):
+            part = np.asarray(fn(b), dtype=np.float64)
+            totals[i] = part if totals[i] is None else totals[i] + part
+        if also is not None:
+            also(b)
+    return [tuple(float(x) for x in (np.zeros(width) if total is None else total))
+            for total in totals]
+
+
+def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
+    """Compute, in one blocked pass over the table, every sum group that the measures
+    declare (:attr:`Measure.sums <binmetrics.measures.Measure.sums>`) with an in-memory
+    :attr:`SumGroup.block`, at the measures' parameters, and every
+    :class:`BlockPass` they declare (:attr:`Measure.passes
+    <binmetrics.measures.Measure.passes>`), and memoise each under the key
+    :func:`table_sums` (and the measure declaring the pass) reads: the measures then read them
+    without a pass of their own, bit for bit the values they would compute alone.
+
+    Nothing is computed for binned scores (the engine's sums serve them), for groups
+    memoised already or not meant for these scores (:attr:`SumGroup.scores`), nor at
+    parameters the group's check refuses (the measure reports them itself).
+
+    Examples
+    --------
+    >>> import binmetrics as bm
+    >>> t = bm.CountTable.from_arrays([1, 0, 1], [0.9, 0.2, 0.6])
+    >>> shared_sums(t, [bm.get_measure(m) for m in ("brier", "log_loss", "mae")])
+    >>> t.memoised(("poly",)), t.memoised(("log_pass", EPS))
+    (True, True)
+    """
+    if t.binning is not None:
+        return
+    ok = t.probabilities_ok
+    measures = list(measures)
+    wanted: dict[Hashable, Callable[[Block], Any]] = {}
+    for m in measures:
+        for group in getattr(m, "sums", ()):
+            if group.block is None or group.scores == ("margins" if ok else "probabilities"):
+                continue
+            params = {k: m.params.get(k, d) for k, d in group.params.items()}
+            if any(v is PRIOR for v in params.values()):
+                params = {k: t.prevalence if v is PRIOR else v for k, v in params.items()}
+            key = (group.key, *params.values())
+            if key in wanted or t.memoised(key):
+                continue
+            try:
+                wanted[key] = group.block(t, **params)
+            except (TypeError, ValueError):  # parameters the measure will refuse itself
+                continue
+    passes: dict[str, tuple[BlockPass, Callable[[Block], Any]]] = {}
+    for m in measures:
+        for bp in getattr(m, "passes", ()):
+            if bp.key not in passes and not t.memoised((bp.key,)):
+                part = bp.prepare(t)
+                if part is not None:
+                    passes[bp.key] = (bp, part)
+    if not wanted and not passes:
+        return
+    parts: dict[str, list[Any]] = {name: [] for name in passes}
+
+    def with_passes(b: Block) -> None:
+        for name, (_, part) in passes.items():
+            x = part(b)
+            if x is not None:
+                parts[name].append(x)
+
+    sums = _sum_blocks(t, list(wanted.values()), also=with_passes if passes else None)
+    for done, total in zip(wanted, sums, strict=True):
+        t.memo(done, lambda total=total: total)  # type: ignore[misc]
+    for name, (bp, _) in passes.items():
+        t.memo((name,), lambda bp=bp, name=name: bp.combine(t, parts.pop(name)))  # type: ignore[misc]
 
 
 def _term_block(group: SumGroup, pi: float) -> Callable[..., list[Any]]:

@@ -225,6 +225,10 @@ class CountTable(Tabular):
             self._memo[key] = compute()
         return self._memo[key]
 
+    def memoised(self, key: Hashable) -> bool:
+        """Whether :meth:`memo` holds a result under ``key`` already."""
+        return key in self._memo
+
     def in_user_units(self, x: float) -> float | str:
         """A count or total of this table in the weights' own unit (undoing
         :attr:`weight_exponent`): a float where exact, else a 10-digit string.
