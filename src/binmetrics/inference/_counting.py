@@ -57,9 +57,9 @@ def _build() -> Any:
     imported (not installed, or built for another NumPy)."""
     try:
         from binmetrics.inference import _counting_numba
-    except Exception:  # any failure to import (absent, built for another NumPy): NumPy
+    except Exception:  # any failure to import (built for another NumPy...): NumPy
         return None
-    return _counting_numba
+    return _counting_numba if _counting_numba.numba is not None else None
 
 
 def compiled_kernels(rows: int) -> Any:

@@ -1,23 +1,30 @@
 """The compiled loops of :mod:`binmetrics.inference._counting` (numba, the ``fast`` extra).
 
-Imported only by :func:`binmetrics.inference._counting.compiled_kernels`, and only when
-numba can be imported: importing this module imports numba. The functions are at module
-level so that numba's on-disk cache finds them again in a new process (a function built
-inside another one, calling a third, is compiled again in every process).
+Used only by :func:`binmetrics.inference._counting.compiled_kernels`, and only when
+numba can be imported (without it the module still imports, its loops plain Python).
+The functions are at module level so that numba's on-disk cache finds them again in a
+new process (a function built inside another one, calling a third, is compiled again in
+every process).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
+
+try:
+    import numba
+except ImportError:  # every module of the package imports without its extras; with no
+    numba = None  # type: ignore[assignment]  # numba: the loops stay plain Python, unused
 
 
 def _jit(f: Any) -> Any:
     """``numba.njit(nogil=True, cache=True)``, or without the on-disk cache when numba
     finds nowhere to write it (a read-only install and home directory): each process then
     compiles the kernels once."""
+    if numba is None:
+        return f
     try:
         return numba.njit(nogil=True, cache=True)(f)
     except RuntimeError:  # "cannot cache function ...: no locator available"
