@@ -13,14 +13,6 @@ import binmetrics as bm
 from binmetrics.exceptions import UndefinedMeasureWarning
 
 
-def _data(seed: int, n: int = 300, weighted: bool = False):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < 0.35).astype(int)
-    s = np.round(rng.normal(y * 0.8, 1.0), 1)  # heavy ties
-    w = rng.uniform(0.2, 3.0, n) if weighted else None
-    return y, s, w
-
-
 def _confusion_at(y, s, w, th):
     w = np.ones(y.size) if w is None else w
     pred = s >= th
@@ -68,8 +60,9 @@ CASES = [
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize(("measure", "constraints", "params"), CASES)
-def test_constrained_best_matches_brute_force(measure, constraints, params, seed, weighted):
-    y, s, w = _data(seed, weighted=weighted)
+def test_constrained_best_matches_brute_force(measure, constraints, params, seed, weighted,
+                                              tied_scores):
+    y, s, w = tied_scores(seed, weighted=weighted)
     ev = bm.evaluate(y, s, sample_weight=w)
     th, v = _brute(y, s, w, measure, constraints, **params)
     with warnings.catch_warnings():
@@ -85,8 +78,8 @@ def test_constrained_best_matches_brute_force(measure, constraints, params, seed
     assert best.confusion.tp == pytest.approx(c.tp) and best.confusion.fp == pytest.approx(c.fp)
 
 
-def test_lower_is_positive_uses_the_scores_own_units():
-    y, s, _ = _data(5)
+def test_lower_is_positive_uses_the_scores_own_units(tied_scores):
+    y, s, _ = tied_scores(5)
     a = bm.evaluate(y, s).best_threshold("tpr", subject_to={"ppv": (">=", 0.6)})
     b = bm.evaluate(y, -s, higher_is_positive=False).best_threshold(
         "tpr", subject_to={"ppv": (">=", 0.6)})
@@ -106,8 +99,8 @@ def test_ties_are_never_split_and_the_strictest_optimum_wins():
     assert loose.threshold == 0.3  # 0.2 and 0.1 reach tpr 1 too, with more false positives
 
 
-def test_infeasible_is_a_result_that_names_the_best_value_reached():
-    y, s, _ = _data(3)
+def test_infeasible_is_a_result_that_names_the_best_value_reached(tied_scores):
+    y, s, _ = tied_scores(3)
     ev = bm.evaluate(y, s)
     top = max(float(np.nanmax(ev.threshold_curves().measure("ppv"))), 0.0)
     with pytest.warns(UndefinedMeasureWarning, match="no cut meets"):
@@ -127,8 +120,8 @@ def test_jointly_infeasible_constraints_say_each_alone_is_met():
     assert "together" in best.reason and "is met by some cuts" in best.reason
 
 
-def test_constraints_as_text_equal_the_mapping():
-    y, s, _ = _data(4)
+def test_constraints_as_text_equal_the_mapping(tied_scores):
+    y, s, _ = tied_scores(4)
     ev = bm.evaluate(y, s)
     a = ev.best_threshold("tpr", subject_to={"ppv": (">=", 0.6), "tnr": (">=", 0.5)})
     b = ev.best_threshold("tpr", subject_to="precision >= 0.6, specificity>=0.5")

@@ -19,14 +19,6 @@ from binmetrics.evaluation.cut_choice import feasible_cuts, parse_constraints
 from binmetrics.exceptions import UndefinedMeasureWarning
 
 
-def _data(seed: int, n: int = 300, weighted: bool = False):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < 0.35).astype(int)
-    s = np.round(rng.normal(y * 0.8, 1.0), 1)  # heavy ties
-    w = rng.uniform(0.2, 3.0, n) if weighted else None
-    return y, s, w
-
-
 def _holds(v: float, op: str, b: float) -> bool:
     if math.isnan(v):
         return False
@@ -77,8 +69,9 @@ CASES = [
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize(("measure", "constraints"), CASES)
-def test_the_region_drawn_is_the_feasible_cuts(measure, constraints, seed, weighted, higher):
-    y, s, w = _data(seed, weighted=weighted)
+def test_the_region_drawn_is_the_feasible_cuts(measure, constraints, seed, weighted, higher,
+                                               tied_scores):
+    y, s, w = tied_scores(seed, weighted=weighted)
     s = s if higher else -s  # the same ranking, lower scores meaning positive
     ev = bm.evaluate(y, s, sample_weight=w, higher_is_positive=higher)
     brute = _brute_feasible(y, s, w, constraints, higher)
@@ -97,8 +90,8 @@ def test_the_region_drawn_is_the_feasible_cuts(measure, constraints, seed, weigh
     assert labels[0] == REGION_LABEL and not any(labels[1:])
 
 
-def test_an_infeasible_constraint_has_no_region():
-    y, s, _ = _data(3)
+def test_an_infeasible_constraint_has_no_region(tied_scores):
+    y, s, _ = tied_scores(3)
     ev = bm.evaluate(y, s)
     with pytest.warns(UndefinedMeasureWarning, match="no cut meets"):
         cd = bm.plot.chart_data("best_threshold", ev, measure="tpr",
@@ -115,8 +108,8 @@ def test_an_infeasible_constraint_has_no_region():
     assert "<svg" in section and "bm-band" not in section
 
 
-def test_the_report_draws_the_same_region():
-    y, s, _ = _data(4)
+def test_the_report_draws_the_same_region(tied_scores):
+    y, s, _ = tied_scores(4)
     ev = bm.evaluate(y, s)
     best = ev.best_threshold("tpr", subject_to="ppv>=0.55")
     cd = bm.plot.chart_data("best_threshold", ev, measure="tpr", subject_to="ppv>=0.55")
@@ -136,7 +129,7 @@ def test_the_report_draws_the_same_region():
     assert "chosen: tpr = " in section and f" at {best.threshold:g}" in section
 
 
-def test_spans_and_bad_measure():
+def test_spans_and_bad_measure(tied_scores):
     x = np.array([1.05, 1.0, 0.5, 0.0])
     assert cut_spans(x, np.array([True, True, False, False])) == [(1.05, 0.5)]
     assert cut_spans(x, np.zeros(4, bool)) == []
@@ -147,14 +140,14 @@ def test_spans_and_bad_measure():
         bm.plot.chart_data("best_threshold", ev, measure="tpr", subject_to={"ppv": ("=", 1)})
 
 
-def test_matplotlib_draws_the_region():
+def test_matplotlib_draws_the_region(tied_scores):
     pytest.importorskip("matplotlib")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    y, s, _ = _data(5)
+    y, s, _ = tied_scores(5)
     ev = bm.evaluate(y, s)
     ax = ev.plot("best_threshold", measure="tpr", subject_to="ppv>=0.55")
     cd = bm.plot.chart_data("best_threshold", ev, measure="tpr", subject_to="ppv>=0.55")

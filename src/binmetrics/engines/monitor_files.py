@@ -109,15 +109,7 @@ def file_batches(path: Any, *, label: str, score: str, time: str, reference: Any
                   format=format,
                   read_options=read_options)
     try:
-        bad, first_ns, last_ns = job.time_range()
-        if bad:
-            raise ValueError(f"time column {time!r} has {bad} missing values or values that "
-                             f"are not dates or times in {job.source}; drop or fill them")
-        if first_ns is None or last_ns is None:  # no finite score: the checks below say so
-            st = job.stats(opts.nan_policy)
-            raise ValueError(f"{job.source} has no rows to monitor ({st.total('n'):.0f} read)")
-        first = pd.Timestamp(int(first_ns), tz=job.tz)
-        last = pd.Timestamp(int(last_ns), tz=job.tz)
+        first, last = time_span(job, time, opts.nan_policy, 1)
         low, high = win.reference_bounds(reference, job.tz)
         origin = win.floor_origin(first, step_len)
         job.set_batches(origin.value, step_len.value, low.value, high.value)
@@ -130,6 +122,23 @@ def file_batches(path: Any, *, label: str, score: str, time: str, reference: Any
     return prepared(groups, tables, first=first, last=last, origin=origin, step=step_len,
                     width=width, bounds=(low, high), reference=reference, pos=pos)
 
+
+
+def time_span(job: Any, time: str, nan_policy: str,
+              ns_per_unit: int) -> tuple[pd.Timestamp, pd.Timestamp]:
+    """The first and last time of an engine job's rows (``job.time_range()``, in units of
+    ``ns_per_unit`` nanoseconds, in ``job.tz``), or the one-line error for a time column
+    with missing or non-time values, or for no row to monitor; shared by the DuckDB and
+    Spark windows."""
+    bad, first, last = job.time_range()
+    if bad:
+        raise ValueError(f"time column {time!r} has {bad} missing values or values that "
+                         f"are not dates or times in {job.source}; drop or fill them")
+    if first is None or last is None:  # no finite score: the checks below say so
+        st = job.stats(nan_policy)
+        raise ValueError(f"{job.source} has no rows to monitor ({st.total('n'):.0f} read)")
+    return (pd.Timestamp(int(first) * ns_per_unit, tz=job.tz),
+            pd.Timestamp(int(last) * ns_per_unit, tz=job.tz))
 
 def prepared(groups: list[Group], tables: list[CountTable | None], *, first: pd.Timestamp,
              last: pd.Timestamp, origin: pd.Timestamp, step: pd.Timedelta, width: int,

@@ -24,7 +24,7 @@ import pandas as pd
 
 from binmetrics.engines import _windows as win
 from binmetrics.engines._common import check_names
-from binmetrics.engines.monitor_files import prepared
+from binmetrics.engines.monitor_files import prepared, time_span
 from binmetrics.engines.spark import SparkJob, pyspark_sql
 from binmetrics.evaluation.options import EvalOptions
 
@@ -136,15 +136,7 @@ def spark_batches(df: Any, *, label: str, score: str, time: str, reference: Any,
     width = win.whole_steps(win_len, step_len)
     step_us = _to_micros(step_len, "step")
     job = SparkTimeJob(df, time=time, label=label, score=score, weight=weight, where=where)
-    bad, first_us, last_us = job.time_range()
-    if bad:
-        raise ValueError(f"time column {time!r} has {bad} missing values or values that "
-                         f"are not dates or times in {job.source}; drop or fill them")
-    if first_us is None or last_us is None:  # no finite score: the checks below say so
-        st = job.stats(opts.nan_policy)
-        raise ValueError(f"{job.source} has no rows to monitor ({st.total('n'):.0f} read)")
-    first = pd.Timestamp(int(first_us) * 1000, tz=job.tz)
-    last = pd.Timestamp(int(last_us) * 1000, tz=job.tz)
+    first, last = time_span(job, time, opts.nan_policy, 1000)  # Spark's microseconds
     low, high = win.reference_bounds(reference, job.tz)
     origin = win.floor_origin(first, step_len)
     job.set_batches(_to_micros(origin, "the first batch's start"), step_us,
