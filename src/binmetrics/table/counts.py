@@ -391,18 +391,48 @@ class CountTable(Tabular):
                 between[1:] = np.add.reduceat(self._neg, idx, dtype=np.float64)[:-1]
                 return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0,
                                       fp0=np.cumsum(between))
-            tp0 = np.empty(idx.size)
-            fp0 = np.empty(idx.size)
-            tp_before = fp_before = 0.0  # counts at the cut before each block
-            for start, tp, fp, _, _ in self.iter_cuts():
-                lo, hi = np.searchsorted(idx, [start, start + tp.size])
-                k = idx[lo:hi] - start  # the groups' positions in this block
-                tp0[lo:hi] = np.concatenate(([tp_before], tp[:-1]))[k]
-                fp0[lo:hi] = np.concatenate(([fp_before], fp[:-1]))[k]
-                tp_before, fp_before = float(tp[-1]), float(fp[-1])
+            tp0, fp0 = self._weighted_positive_sums(idx, pos)
             return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0, fp0=fp0)
 
         return self.memo("positive_groups", compute)
+
+    def _weighted_positive_sums(self, idx: npt.NDArray[np.intp],
+                                pos: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(TP, FP) at the cut before each group ``idx`` holding positives (weights
+        ``pos``), bit for bit :attr:`tp` and :attr:`fp`, and as a by-product the
+        :meth:`block_carries` of the default blocks (memoised).
+
+        Both are running sums in table order. The groups without positives add exact
+        zeros to TP, so its running sum over the positive groups alone has the same
+        floats (a tenth of the table at a prevalence of 0.1); FP is summed over every
+        group, block by block from the carry in one reused buffer, as :meth:`iter_cuts`
+        sums it.
+        """
+        n = self.n_distinct
+        size = block_size()
+        starts = np.append(np.arange(0, n, size), n)
+        bounds = np.searchsorted(idx, starts)
+        tp_after = np.cumsum(pos)
+        tp_at = np.concatenate(([0.0], tp_after))  # TP before the k-th positive group
+        fp0 = np.empty(idx.size)
+        fp_carries = np.zeros(starts.size)
+        buf = np.empty(min(size, n) + 1)
+        for j, sl in enumerate(chunks(n, size), 1):
+            m = sl.stop - sl.start
+            buf[0] = fp_carries[j - 1]
+            buf[1:m + 1] = self._neg[sl]
+            np.cumsum(buf[:m + 1], out=buf[:m + 1])  # buf[k]: FP before group start + k
+            lo, hi = bounds[j - 1], bounds[j]
+            fp0[lo:hi] = buf[idx[lo:hi] - sl.start]
+            fp_carries[j] = buf[m]
+        key = ("block_carries", size)
+        have = self._memo.get(key)
+        if have is None or have[0].size < starts.size:  # none, or only the top blocks'
+            carries = (tp_at[bounds], fp_carries)
+            for a in carries:
+                a.flags.writeable = False
+            self._memo[key] = carries
+        return tp_at[:-1], fp0
 
     def iter_cuts(self, size: int | None = None, *, first_block: int = 0) -> Iterator[
             tuple[int, FloatArray, FloatArray, npt.NDArray[Any], npt.NDArray[Any]]]:
