@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 import numpy as np
@@ -20,6 +19,7 @@ import numpy.typing as npt
 
 from binmetrics.formatting import Tabular
 from binmetrics.table.confusion import Confusion
+from binmetrics.table.positive_groups import PositiveGroups, weighted_sums_before
 from binmetrics.table.sorting import group_starts, positions, runs, weighted_rows
 from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold, in_user_units
 
@@ -96,35 +96,6 @@ def chunks(n: int, size: int | None = None, first: int = 0) -> Iterator[slice]:
     size = block_size(size)
     for a in range(first * size, n, size):
         yield slice(a, min(a + size, n))
-
-
-@dataclass(frozen=True)
-class PositiveGroups:
-    """The groups of a table that hold positives: their index, own counts, and the
-    cumulative counts before them (``tp0``, ``fp0``; after them: + pos, + neg)."""
-
-    idx: npt.NDArray[np.intp]
-    pos: FloatArray
-    neg: FloatArray
-    tp0: FloatArray
-    fp0: FloatArray
-
-    # not cached: each is a tenth of the score bytes at a prevalence of 0.1, and held
-    # they lift the peak memory of to_dict() over 3x the score bytes (issue 18)
-    @property
-    def tp1(self) -> FloatArray:
-        return self.tp0 + self.pos
-
-    @property
-    def fp1(self) -> FloatArray:
-        return self.fp0 + self.neg
-
-    @cached_property
-    def precision(self) -> FloatArray:
-        """TP / (TP + FP) at the cut after each group (read by two measures)."""
-        tp1 = self.tp1
-        cases = tp1 + self.fp1
-        return np.divide(tp1, cases, out=cases)
 
 
 #: memo key of the rows holding positives when the build found them (positive_groups)
@@ -391,48 +362,15 @@ class CountTable(Tabular):
                 between[1:] = np.add.reduceat(self._neg, idx, dtype=np.float64)[:-1]
                 return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0,
                                       fp0=np.cumsum(between))
-            tp0, fp0 = self._weighted_positive_sums(idx, pos)
+            size = block_size()
+            tp0, fp0, carries = weighted_sums_before(self._neg, idx, pos, size)
+            key = ("block_carries", size)  # a by-product: the blocks' carries
+            have = self._memo.get(key)
+            if have is None or have[0].size < carries[0].size:  # none, or the top's only
+                self._memo[key] = carries
             return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0, fp0=fp0)
 
         return self.memo("positive_groups", compute)
-
-    def _weighted_positive_sums(self, idx: npt.NDArray[np.intp],
-                                pos: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """(TP, FP) at the cut before each group ``idx`` holding positives (weights
-        ``pos``), bit for bit :attr:`tp` and :attr:`fp`, and as a by-product the
-        :meth:`block_carries` of the default blocks (memoised).
-
-        Both are running sums in table order. The groups without positives add exact
-        zeros to TP, so its running sum over the positive groups alone has the same
-        floats (a tenth of the table at a prevalence of 0.1); FP is summed over every
-        group, block by block from the carry in one reused buffer, as :meth:`iter_cuts`
-        sums it.
-        """
-        n = self.n_distinct
-        size = block_size()
-        starts = np.append(np.arange(0, n, size), n)
-        bounds = np.searchsorted(idx, starts)
-        tp_after = np.cumsum(pos)
-        tp_at = np.concatenate(([0.0], tp_after))  # TP before the k-th positive group
-        fp0 = np.empty(idx.size)
-        fp_carries = np.zeros(starts.size)
-        buf = np.empty(min(size, n) + 1)
-        for j, sl in enumerate(chunks(n, size), 1):
-            m = sl.stop - sl.start
-            buf[0] = fp_carries[j - 1]
-            buf[1:m + 1] = self._neg[sl]
-            np.cumsum(buf[:m + 1], out=buf[:m + 1])  # buf[k]: FP before group start + k
-            lo, hi = bounds[j - 1], bounds[j]
-            fp0[lo:hi] = buf[idx[lo:hi] - sl.start]
-            fp_carries[j] = buf[m]
-        key = ("block_carries", size)
-        have = self._memo.get(key)
-        if have is None or have[0].size < starts.size:  # none, or only the top blocks'
-            carries = (tp_at[bounds], fp_carries)
-            for a in carries:
-                a.flags.writeable = False
-            self._memo[key] = carries
-        return tp_at[:-1], fp0
 
     def iter_cuts(self, size: int | None = None, *, first_block: int = 0) -> Iterator[
             tuple[int, FloatArray, FloatArray, npt.NDArray[Any], npt.NDArray[Any]]]:
