@@ -70,7 +70,8 @@ def test_stand_in_groups_and_values_are_the_replicate_tables(
     # most ranking measures read no more than the groups (the test would pass vacuously
     # if every one fell back)
     assert {"mean_rank_positives", "auac", "best_f1", "aucpr_min", "ppv_at_tpr",
-            "partial_auc", "rie", "auch", "h_measure"} <= read
+            "partial_auc", "rie", "auch", "h_measure", "tpr_at_fpr", "tnr_at_tpr",
+            "tpr_at_tnr", "tnr_at_min_tpr", "roc_enrichment", "roc_ef5"} <= read
 
 
 def test_intervals_are_those_of_the_replicate_tables(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,8 +87,8 @@ def test_intervals_are_those_of_the_replicate_tables(monkeypatch: pytest.MonkeyP
 
 
 def test_a_measure_that_reads_more_falls_back_to_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """tpr_at_fpr reads the cumulative counts at its block: tables; mean_rank_positives
-    reads its groups only: none."""
+    """mean_precision reads every cut of a replicate (whose cases are not one per
+    score): tables; mean_rank_positives reads its groups only: none."""
     built: list[int] = []
     orig = rs._BootstrapBlock.tables
 
@@ -99,7 +100,7 @@ def test_a_measure_that_reads_more_falls_back_to_tables(monkeypatch: pytest.Monk
     t = _table(1, "continuous")
     bootstrap(t, ["mean_rank_positives", "auac"], n_resamples=20, random_state=0)
     assert built == []
-    bootstrap(t, ["mean_rank_positives", "tpr_at_fpr"], n_resamples=20, random_state=0)
+    bootstrap(t, ["mean_rank_positives", "mean_precision"], n_resamples=20, random_state=0)
     assert sum(built) == 20
 
 

@@ -329,38 +329,22 @@ def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> floa
         raise ValueError(f"at must be 'top' or 'bottom', got {at!r}")
     if not both_classes(t, "roc_enrichment"):
         return NAN
-    # the ROC points (FPR, TPR) around x, from the blocks that hold them (find_block)
-    def fpr_of(tp: FloatArray, fp: FloatArray) -> FloatArray:
-        return fp / t.N
-
-    read: dict[int, tuple[FloatArray, FloatArray]] = {}
-
-    def rates(k: int) -> tuple[FloatArray, FloatArray]:  # block k's (FPR, TPR)
-        if k not in read:
-            _, tp, fp, _, _ = next(t.iter_cuts(first_block=k))
-            read[k] = (fp / t.N, tp / t.P)
-        return read[k]
-
-    k, tps, fps = find_block(t, fpr_of, x, "right")  # the first point with FPR > x
-    f1 = t1 = NAN
-    i = 0
-    if k < tps.size - 1:
-        f, r = rates(k)
-        i = int(np.searchsorted(f, x, side="right"))
-        f1, t1 = float(f[i]), float(r[i])
-    if i > 0:  # the last point with FPR <= x: in the same block, or the one before's
-        f0, t0 = float(f[i - 1]), float(r[i - 1])
-    else:  # last (its carry, over N and P as the block divides it), or cut 0
-        f0, t0 = float(fps[k]) / t.N, float(tps[k]) / t.P
-    if f0 == x:
-        if at == "top":
-            return t0 / x
-        # a vertical run at x may start blocks earlier: its first point is in the first
-        # block whose last FPR reaches x
-        f, r = rates(find_block(t, fpr_of, x, "left")[0])
-        j = int(np.searchsorted(f, x, side="left"))
-        return (float(r[j]) if f[j] == x else t0) / x
-    return (t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x
+    # From the groups holding positives alone (the TPR steps only there): the last ROC
+    # point with FPR <= x is before the first such group k whose point after it has FPR
+    # above x, or in the negatives before it, with k's TP before; from there the curve
+    # is flat unless x falls inside k's own diagonal (a tied group of both classes)
+    g = t.positive_groups()
+    size = g.idx.size
+    k = int(np.searchsorted(g.fp1 / t.N, x, side="right"))
+    t0 = float((g.tp0[k] if k < size else g.tp1[-1]) / t.P)
+    if k < size and (f0 := float(g.fp0[k] / t.N)) < x:  # inside k's diagonal
+        f1, t1 = float(g.fp1[k] / t.N), float(g.tp1[k] / t.P)
+        return (t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x
+    if at == "bottom":  # groups j..k-1 have points at FPR x before and after them: a
+        j = int(np.searchsorted(g.fp0 / t.N, x, side="left"))  # vertical run at x
+        if j < k:
+            return float(g.tp0[j] / t.P) / x
+    return t0 / x
 
 
 @register("auac", binning_bound="refinements",
