@@ -74,12 +74,11 @@ class _FitsPlan:
     compressed blocks and the full-data fits (see the module docstring)."""
 
     def __init__(self, sampler: Any, segments: list[_Segment],
-                 outside: list[tuple[int, int, int]], start: tuple[Any, Any]) -> None:
+                 outside: list[tuple[int, int, int, bool]], start: tuple[Any, Any]) -> None:
         self.weighted = bool(sampler.table.weighted)
         self.strata = sampler.strata
-        self.n_pos = sampler.cells.n_pos
         self.segments = segments
-        self.outside = outside  # (stratum, lo, hi): cells at p exactly 0 or 1
+        self.outside = outside  # (stratum, lo, hi, positive): cells at p exactly 0 or 1
         self.start = start
 
     @classmethod
@@ -103,7 +102,7 @@ class _FitsPlan:
         blocks = lf.N_BLOCKS * (2 if i1 - i0 > 64 * lf.N_BLOCKS else 1)
         size = -(-(i1 - i0) // blocks)  # rows per block
         segments: list[_Segment] = []
-        outside: list[tuple[int, int, int]] = []
+        outside: list[tuple[int, int, int, bool]] = []
         with np.errstate(all="ignore"):
             for k, st in enumerate(sampler.strata):
                 for lo, hi, positive in ((st.lo, min(st.hi, cells.n_pos), True),
@@ -113,8 +112,8 @@ class _FitsPlan:
                     g = cells.group[lo:hi]  # ascending: p = 1 first, p = 0 last
                     j0 = lo + int(np.searchsorted(g, i0))
                     j1 = lo + int(np.searchsorted(g, i1))
-                    outside += [(k, a - st.lo, b - st.lo) for a, b in ((lo, j0), (j1, hi))
-                                if b > a]
+                    outside += [(k, a - st.lo, b - st.lo, positive)
+                                for a, b in ((lo, j0), (j1, hi)) if b > a]
                     if j1 <= j0:
                         continue
                     key = (cells.group[j0:j1] - i0) // size
@@ -140,14 +139,14 @@ class _FitsPlan:
     def _replicate(self, rows: list[npt.NDArray[Any]]) -> CountTable | None:
         """The stand-in of one replicate from its cells' counts (one row per stratum),
         or None when its fits need the table path."""
-        P = N = dropped = 0.0
-        for k, (st, c) in enumerate(zip(self.strata, rows, strict=True)):
-            w = self._unit(k)
-            a = max(min(st.hi, self.n_pos) - st.lo, 0)  # the stratum's positive cells: [0, a)
-            P += float(np.sum(c[:a], dtype=np.float64)) * w
-            N += float(np.sum(c[a:], dtype=np.float64)) * w
-        for k, lo, hi in self.outside:
-            dropped += float(np.sum(rows[k][lo:hi], dtype=np.float64)) * self._unit(k)
+        P = N = dropped = 0.0  # the cases at p exactly 0 or 1, positive and negative
+        for k, lo, hi, positive in self.outside:
+            d = float(np.sum(rows[k][lo:hi], dtype=np.float64)) * self._unit(k)
+            dropped += d
+            if positive:
+                P += d
+            else:
+                N += d
         weights, xs, ps, ts = [], [], [], []
         npos = nneg = 0.0
         for g in self.segments:
@@ -175,7 +174,7 @@ class _FitsPlan:
             if fits is None:
                 return None
             memo[("logistic_fits",)] = (*fits, dropped)
-        return _SumsTable(P, N, self.weighted, True, memo)
+        return _SumsTable(P + npos, N + nneg, self.weighted, True, memo)
 
     def _fits(self, x: FloatArray, pos: FloatArray, tot: FloatArray,
               weights: list[FloatArray]) -> tuple[lf.Fit, lf.Fit] | None:
