@@ -684,7 +684,9 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     :class:`Confusion` of arrays per block, ranking measures with a kernel the block's
     count matrices, probabilistic measures that declare sums the block's replicate sums
     (one pass of the block's counts over the terms of every declared sum group, see
-    :mod:`binmetrics.inference._replicate_sums`), the rest the block's tables.
+    :mod:`binmetrics.inference._replicate_sums`), the logistic calibration fits
+    (``passes``) fits on the block's cell counts
+    (:mod:`binmetrics.inference._replicate_fits`), the rest the block's tables.
     """
     out = {t.key: np.empty(n) for t in targets}
     groups = _groups(targets)
