@@ -62,8 +62,9 @@ _UNSET = object()
 
 
 #: One class of cells or of compressed blocks: (positive, counts, unit weight (a
-#: count's cases), logit(p), p or None).
-_Group = tuple[bool, npt.NDArray[Any], float, FloatArray, "FloatArray | None"]
+#: count's cases), x = logit(p), p or None, x^2, p (1 - p) or None).
+_Group = tuple[bool, npt.NDArray[Any], float, FloatArray, "FloatArray | None", FloatArray,
+               "FloatArray | None"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,8 @@ class _Segment:
     positive: bool
     x: FloatArray  # logit(p) of the cells
     s: FloatArray  # p of the cells
+    x2: FloatArray  # x^2
+    u: FloatArray  # p (1 - p)
     starts: npt.NDArray[np.intp]  # the compressed blocks' first cells, from lo
     # cache-sized chunks of whole blocks: (first cell, end cell, first block, end block)
     chunks: tuple[tuple[int, int, int, int], ...]
@@ -89,7 +92,7 @@ class _Segment:
         ends = [*cuts[1:].tolist(), m]
         chunks = tuple((int(starts[b0]), int(starts[b1]) if b1 < m else n, int(b0), b1)
                        for b0, b1 in zip(cuts.tolist(), ends, strict=True))
-        return cls(stratum, lo, hi, positive, x, s, starts, chunks)
+        return cls(stratum, lo, hi, positive, x, s, x * x, s * (1.0 - s), starts, chunks)
 
 
 class _FitsPlan:
@@ -178,7 +181,7 @@ class _FitsPlan:
         for g in self.segments:
             counts = rows[g.stratum][g.lo:g.hi]
             w = self._unit(g.stratum)
-            cells.append((g.positive, counts, w, g.x, g.s))
+            cells.append((g.positive, counts, w, g.x, g.s, g.x2, g.u))
             tot, sx = np.empty(g.starts.size), np.empty(g.starts.size)
             for a0, a1, b0, b1 in g.chunks:  # in the cache: cases, then cases x logit(p)
                 c = buf[:a1 - a0]
@@ -212,8 +215,9 @@ class _FitsPlan:
         then exact Newton steps over its cells; None for the table path."""
         slopes = [True, False]
         with np.errstate(all="ignore"):
-            blocks: list[_Group] = [(True, tot[pos > 0], 1.0, x[pos > 0], None),
-                                    (False, tot[pos == 0], 1.0, x[pos == 0], None)]
+            blocks: list[_Group] = [
+                (cls, tot[k], 1.0, x[k], None, x[k] * x[k], None)
+                for cls, k in ((True, pos > 0), (False, pos == 0))]
             starts = _newton(lambda points: _sums(blocks, points, slopes), self.start, slopes)
             if starts is None:
                 return None
@@ -259,43 +263,51 @@ def _sums(groups: list[_Group], points: list[tuple[float, float]],
     """The sums of ``logistic_fit._pass`` (r, r x, v, v x, v x^2 per point) over the
     groups of cells (or of compressed blocks), their weights c as cases: r = c (y - mu),
     v = c mu (1 - mu), mu = expit(a + b x), in cache-sized chunks. A cell a replicate did
-    not draw adds exact zeros (selecting the drawn cells costs more than their terms)."""
+    not draw adds exact zeros (selecting the drawn cells costs more than their terms).
+
+    Each is a full pass over a chunk, so the pass takes as few as it can: with
+    t = exp(-a - b x) and d = 1 + t, c mu = c / d and v = (c / d^2) t; with slope 1 and
+    p known (calibration-in-the-large), d = 1 + (e^a - 1) p, c mu = e^a p (c / d) and
+    v = e^a p (1 - p) (c / d^2), with no exponential; sums of products are dot products,
+    x^2 and p (1 - p) taken once per call."""
     acc = [np.zeros(5) for _ in points]
     chunk = block_size()  # read now: tests shrink it
     n = min(chunk, max((g[1].size for g in groups), default=0))
-    c_buf, mu_buf, cm_buf, v_buf = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
-    for positive, counts, w, xw, sw in groups:
+    c_buf, t_buf, d_buf, q_buf = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    for positive, counts, w, xw, sw, x2w, uw in groups:
         for a0 in range(0, counts.size, chunk):
-            x = xw[a0:a0 + chunk]
-            s = None if sw is None else sw[a0:a0 + chunk]
-            c, mu, cm, v = c_buf[:x.size], mu_buf[:x.size], cm_buf[:x.size], v_buf[:x.size]
-            np.multiply(counts[a0:a0 + chunk], w, out=c)  # the cells' cases
+            sl = slice(a0, a0 + chunk)
+            x = xw[sl]
+            c, t, d, q = c_buf[:x.size], t_buf[:x.size], d_buf[:x.size], q_buf[:x.size]
+            np.multiply(counts[sl], w, out=c)  # the cells' cases
             cases = float(c.sum()) if positive else 0.0
             cx = dot(c, x) if positive and any(slopes) else 0.0
             for out, (a, b), slope in zip(acc, points, slopes, strict=True):
-                if slope or s is None:  # 1 / (1 + exp(-a - b x)), in place
-                    np.multiply(x, -b, out=mu)
-                    mu -= a
-                    np.exp(mu, out=mu)
-                    mu += 1.0
-                    np.reciprocal(mu, out=mu)
-                else:  # expit(a + logit(p)) = e^a p / (1 + (e^a - 1) p)
+                if slope or sw is None:
+                    np.multiply(x, -b, out=t)
+                    t -= a
+                    np.exp(t, out=t)
+                    np.add(t, 1.0, out=d)
+                    np.divide(c, d, out=q)  # c mu
+                    smu = float(q.sum())
+                    smx = dot(q, x) if slope else 0.0
+                    np.divide(q, d, out=q)
+                    q *= t  # v
+                    sv = float(q.sum())
+                    if not slope:
+                        out += (cases - smu, 0.0, sv, 0.0, 0.0)
+                        continue
+                    out += (cases - smu, cx - smx, sv, dot(q, x), dot(q, x2w[sl]))
+                else:  # mu = expit(a + logit(p)) = e^a p / (1 + (e^a - 1) p)
                     e = math.exp(a)
-                    np.multiply(s, e - 1.0, out=mu)
-                    mu += 1.0
-                    np.divide(s, mu, out=mu)
-                    mu *= e
-                np.multiply(c, mu, out=cm)
-                sr = cases - float(cm.sum())
-                np.multiply(cm, mu, out=v)
-                np.subtract(cm, v, out=v)
-                if not slope:
-                    out += (sr, 0.0, float(v.sum()), 0.0, 0.0)
-                    continue
-                srx = cx - dot(cm, x)
-                sv = float(v.sum())
-                np.multiply(v, x, out=v)
-                out += (sr, srx, sv, float(v.sum()), dot(v, x))
+                    s = sw[sl]
+                    np.multiply(s, e - 1.0, out=d)
+                    d += 1.0
+                    np.divide(c, d, out=q)
+                    smu = e * dot(q, s)
+                    np.divide(q, d, out=q)
+                    sv = e * dot(q, uw[sl])
+                    out += (cases - smu, 0.0, sv, 0.0, 0.0)
     return acc
 
 
