@@ -299,6 +299,7 @@ def _sums(groups: list[_Group], points: list[tuple[float, float]],
                         continue
                     out += (cases - smu, cx - smx, sv, dot(q, x), dot(q, x2w[sl]))
                 else:  # mu = expit(a + logit(p)) = e^a p / (1 + (e^a - 1) p)
+                    assert uw is not None  # given with p
                     e = math.exp(a)
                     s = sw[sl]
                     np.multiply(s, e - 1.0, out=d)
