@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from binmetrics.measures.cut_scan import cut_blocks, first_change
+from binmetrics.measures.cut_scan import first_change
 from binmetrics.measures.ranking import both_classes
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable
@@ -94,17 +94,12 @@ def ppv_at_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
     floor = check_in_range(tpr, "tpr", 0.0, 1.0)
     if not both_classes(t, "ppv_at_tpr"):
         return float("nan")
-    P = t.P
-    if not t.weighted:  # the recall moves only at positive scores, and with its TP the
-        g = t.positive_groups()  # cut ending at one has the fewest FP: the best precision
-        tp, fp = g.tp1, g.fp1
-        return float(np.max((tp / (tp + fp))[tp / P >= floor]))
-    first = first_change(t, lambda tp, fp: tp / P >= floor) if floor > 0 else 1
-    best = []  # the cuts from `first` on meet the floor (the last one always does)
-    with np.errstate(divide="ignore", invalid="ignore"):  # weights of 0: 0/0 is NaN
-        for _, tp, fp in cut_blocks(t, max(first, 1)):
-            best.append(np.max(tp / (tp + fp)))
-    return float(np.max(best))
+    # the recall moves only at the groups holding positives, and along the run of cuts
+    # that follows one (its TP, more FP) the precision falls: the best cut meeting the
+    # floor ends at such a group (with weights too: the same sums as a walk of every cut)
+    g = t.positive_groups()
+    tp, fp = g.tp1, g.fp1
+    return float(np.max((tp / (tp + fp))[tp / t.P >= floor]))
 
 
 @register("tpr_at_tnr", name="Sensitivity at a fixed specificity (a cut's)",

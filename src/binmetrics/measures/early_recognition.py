@@ -150,33 +150,29 @@ def average_lift(t: CountTable) -> float:
     def compute() -> float:
         if not t.weighted and t.total == t.n_distinct:  # one case per score: g(j) = TP_j
             return tp_over_cases(t)
-        total = 0.0
-        tp_before = c_before = 0.0
-        for _, tp, fp, p, n in t.iter_cuts():
-            c = tp + fp
-            total += _lift_block(tp, c, p, n, tp_before, c_before)
-            tp_before, c_before = float(tp[-1]), float(c[-1])
-        return total
+        return _lift_sum(t)
 
     return float(t.memo("lift", compute)) / t.P
 
 
-def _lift_block(tp: FloatArray, c: FloatArray, p: Any, n: Any, tp_before: float,
-                c_before: float) -> float:
-    """Sum of g(j)/j over the cases j of one block of groups (c: cases up to each group)."""
-    # a single case j contributes g(j)/j = tp_g/c_g; inside a group of several cases,
-    # g(j) = tp0 + (j - c0) q with q = pos/m, so sum_j g(j)/j = (tp0 - c0 q)(H(c1) - H(c0))
-    # + pos_g
-    single = (p + n) == 1
-    if single.all():
-        return float(np.sum(tp / c))
-    c0 = np.concatenate(([c_before], c[:-1]))
-    tp0 = np.concatenate(([tp_before], tp[:-1]))
-    if not single.any():  # weighted tables, continuous scores: every group, no gathers
-        return float(np.sum(_group_lift(tp0, c0, c, p)))
-    multi = np.flatnonzero(~single)  # sum every group as single, then correct the others
-    exact = _group_lift(tp0[multi], c0[multi], c[multi], p[multi])
-    return float(np.sum(tp / c) + (np.sum(exact) - np.sum(tp[multi] / c[multi])))
+def _lift_sum(t: CountTable) -> float:
+    """Sum of g(j)/j over every case j, from the groups that hold positives alone.
+
+    Inside a group with positives, g rises linearly by its positives
+    (:func:`_group_lift`). Through the negative-only groups that follow it, up to the
+    next group with positives (or the end), g stays at the group's TP, so their cases
+    add TP (H(c_end) - H(c1)): one harmonic gap per run of negative groups, telescoped,
+    instead of one per group (at a prevalence of 0.1 about a tenth of the work, and
+    fewer roundings). The cumulative cases c are TP + FP at the group's cuts, as the
+    table's own sums give them.
+    """
+    g = t.positive_groups()
+    c0 = g.tp0 + g.fp0
+    tp1 = g.tp1
+    c1 = tp1 + g.fp1
+    end = np.append(c0[1:], t.total)  # cases before the next group with positives
+    own = _group_lift(g.tp0, c0, c1, g.pos)
+    return float(np.sum(own) + dot(tp1, _harmonic_gap(c1, end)))
 
 
 def _group_lift(tp0: FloatArray, c0: FloatArray, c1: FloatArray, pos: Any) -> FloatArray:
