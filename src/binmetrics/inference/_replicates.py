@@ -45,6 +45,7 @@ from binmetrics.inference._counting import (
     integers,
     nonempty_groups,
 )
+from binmetrics.inference._replicate_fits import passes_tables
 from binmetrics.inference._replicate_groups import _GroupsPlan
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.inference._replicate_tables import _mean_case_costs, _replicate_table, _table_of
@@ -91,6 +92,7 @@ class _Target:
     params: Mapping[str, Any]
     kernel: Kernel | None  # the measure's resampling kernel, if the registry declares one
     sums: tuple[Any, ...] = ()  # the measure's sum groups (registry), read from replicate sums
+    passes: tuple[Any, ...] = ()  # the measure's block passes (registry): the logistic fits
 
     def value(self, table: CountTable, threshold: float) -> float:
         if self.family == "confusion":
@@ -124,7 +126,8 @@ def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> l
             m = get_measure(item)
             p = m.resolve_params(**wanted.get(m.id, {}))
             out.append(_Target(m.id, m.family, m.func, MappingProxyType(p),
-                               m.resampling_kernel, m.sums if m.family == "probabilistic" else ()))
+                               m.resampling_kernel, m.sums if m.family == "probabilistic" else (),
+                               m.passes))
         elif callable(item):
             name = str(getattr(item, "__name__", "statistic"))
             out.append(_Target(name, "callable", item, MappingProxyType({}), None))
@@ -295,6 +298,7 @@ class _BootstrapSampler:
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n_draws, 2 * G, 1))
         self._levels: dict[str, tuple[npt.NDArray[np.intp], int]] = {}
         self._plan: Any = None
+        self.extras: dict[str, Any] = {}  # what other replicate paths find once per sampler
         self._groups_plan: _GroupsPlan | None = None
         self._runs: dict[str, tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]] = {}
         self._group_cells: npt.NDArray[np.intp] | None = None
@@ -665,11 +669,14 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     :class:`Confusion` of arrays per block, ranking measures with a kernel the block's
     count matrices, probabilistic measures that declare sums the block's replicate sums
     (one pass of the block's counts over the terms of every declared sum group, see
-    :mod:`binmetrics.inference._replicate_sums`), the rest the block's tables.
+    :mod:`binmetrics.inference._replicate_sums`), the logistic calibration fits
+    (``passes``) fits on the block's cell counts
+    (:mod:`binmetrics.inference._replicate_fits`), the rest the block's tables.
     """
     out = {t.key: np.empty(n) for t in targets}
     groups = _groups(targets)
     by_sums = {t.key for t in targets if t.sums}
+    by_passes = {t.key for t in targets if t.passes}
     by_groups = {t.key for t in targets if t.family == "ranking" and t.kernel is None}
     start = 0
     with undefined_policy("ignore"):
@@ -688,6 +695,13 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                                                   for tab in block.sums_tables(groups)]
                     except _NeedsTable:  # it reads more than its sums: tables, from now on
                         by_sums.discard(t.key)
+                        out[t.key][start:stop] = [t.value(tab, threshold)
+                                                  for tab in block.tables()]
+                elif t.key in by_passes and (fits := passes_tables(block, t.passes)) is not None:
+                    try:  # the logistic fits from the block's cell counts
+                        out[t.key][start:stop] = [t.value(tab, threshold) for tab in fits]
+                    except _NeedsTable:
+                        by_passes.discard(t.key)
                         out[t.key][start:stop] = [t.value(tab, threshold)
                                                   for tab in block.tables()]
                 elif t.key in by_groups and (stand_ins := _group_tables(block)) is not None:
