@@ -1,4 +1,4 @@
-"""Review of the weighted positive-group walk and of average_lift's group sums.
+"""The weighted positive-group walk, and average_lift's group sums against exact ones.
 
 * ``positive_groups`` of a weighted table and the block carries it records equal the
   whole cumulative arrays bit for bit, also when ``block_carries`` was partly memoised

@@ -1,4 +1,4 @@
-"""Review of the bootstrap's stand-in replicates (inference/_replicate_groups.py) on
+"""The bootstrap's stand-in replicates (inference/_replicate_groups.py) on
 the edge cases the first tests do not reach: tiny tables, every negative above or below
 the positives, one class missing from a replicate (unstratified), zero weights,
 non-integer weights drawn as ``n_cases``, multinomial draws (few cells, many cases),
