@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from binmetrics.exceptions import report_caveat
-from binmetrics.measures._special import digamma
+from binmetrics.measures._special import _SERIES, digamma
 from binmetrics.measures._util import dot, exact_sum
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum, tp_over_cases
 from binmetrics.measures.registry import register
@@ -176,10 +176,91 @@ def _lift_sum(t: CountTable) -> float:
 
 
 def _group_lift(tp0: FloatArray, c0: FloatArray, c1: FloatArray, pos: Any) -> FloatArray:
-    """sum_j g(j)/j over each group's cases j in (c0, c1] (g rising linearly by pos)."""
+    """sum_j g(j)/j over each group's cases j in (c0, c1] (g rising linearly by pos).
+
+    With m = c1 - c0 and q = pos / m, g(j) = tp0 + (j - c0) q, so the sum is
+    tp0 (H(c1) - H(c0)) + pos R, R = (1/m) sum_j (j - c0)/j (:func:`_mean_rise`, in
+    [0, 1]). Written as (tp0 - c0 q)(H(c1) - H(c0)) + pos, the two terms cancel where
+    m is small against c0 (positives tied below many cases: 5e-10 of the value lost
+    below 915 cases, 1e-4 below 1e12), and a group whose weight is under half an ulp of
+    c0 (m = 0 in floats) gave 0 * inf.
+    """
     pm = pos.astype(np.float64, copy=False)
-    q = pm / (c1 - c0)
-    return (tp0 - c0 * q) * _harmonic_gap(c0, c1) + pm
+    return tp0 * _harmonic_gap(c0, c1) + pm * _mean_rise(c0, c1)
+
+
+def _mean_rise(c0: FloatArray, c1: FloatArray) -> FloatArray:
+    """R = (1/m) sum_{j in (c0, c1]} (j - c0)/j = 1 - c0 (psi(b) - psi(a)) / m, with
+    a = c0 + 1, b = c1 + 1, m = c1 - c0, in terms that do not cancel.
+
+    From a >= 10, with the asymptotic series psi(x) = ln x - 1/(2x) - sum_k S_k x^-2k
+    of :mod:`binmetrics.measures._special` (error under 1e-15 there), u = 1/a, v = 1/b,
+    x = m/a, l = log1p(x)/x, and (u^2k - v^2k)/m = u v P_{2k-1}, P_n = sum_i u^(n-i) v^i
+    (positive terms):
+
+    R = (1 - l) + l u - (a - 1) u v (1/2 + sum_k S_k P_{2k-1}).
+
+    Below, shifted up by the recurrence of its terms (telescoping m = m (a - 1)
+    sum_k 1/((a-1+k)(a+k)) against c0 (psi(b) - psi(a)) = (a - 1) sum_k m/((a+k)(b+k))):
+
+    R(a) = (m + 1) sum_{k<K} (a-1)/((a-1+k)(a+k)(b+k)) + R(a+K) (a-1)/(a-1+K).
+
+    At m = 0 (a weight under half an ulp of c0) it is the limit 1 - c0 psi'(a).
+
+    Examples
+    --------
+    >>> r = _mean_rise(np.array([0.0, 1.0, 999.0, 1e12]), np.array([1.0, 3.0, 1000.0, 1e12 + 2]))
+    >>> r.round(14).tolist()  # 1, (1/2 + 2/3)/2, 1/1000, (1/(1e12+1) + 2/(1e12+2))/2
+    [1.0, 0.58333333333333, 0.001, 1.5e-12]
+    """
+    a, m = c0 + 1.0, c1 - c0
+    out = np.empty_like(a)
+    high = a >= 1000.0  # there two terms of the series are within 1e-19 (most groups)
+    out[high] = _rise_series(a[high], m[high], 2)
+    mid = np.flatnonzero((a >= 10.0) & ~high)
+    out[mid] = _rise_series(a[mid], m[mid], len(_SERIES))
+    low = np.flatnonzero(a < 10.0)
+    if low.size:  # shifted up to a + K >= 10 by the recurrence
+        a, m = a[low], m[low]
+        shift = np.ceil(10.0 - a)
+        head = np.zeros_like(a)  # the sum over k < K
+        for k in range(int(shift.max())):
+            on = k < shift
+            ak = a[on] - 1.0
+            ratio = ak / (ak + k) if k else 1.0  # (a-1)/(a-1+k): 1 at k = 0 (also c0 = 0)
+            head[on] += ratio / ((ak + 1.0 + k) * (ak + 1.0 + k + m[on]))
+        ak = a - 1.0
+        out[low] = (m + 1.0) * head + _rise_series(a + shift, m, len(_SERIES)) * ak / (ak + shift)
+    return out
+
+
+def _rise_series(a: FloatArray, m: FloatArray, terms: int) -> FloatArray:
+    """:func:`_mean_rise` at a >= 10 from ``terms`` terms S_k of psi's series."""
+    u = 1.0 / a
+    v = 1.0 / (a + m)
+    x = m / a
+    lx = np.ones_like(x)  # log1p(x) / x, 1 at x = 0
+    big = x > 0
+    lx[big] = np.log1p(x[big]) / x[big]
+    one_less = 1.0 - lx  # (x - log1p x)/x; below x = 0.1 its series x/2 - x^2/3 + ...
+    low = np.flatnonzero(x < 0.1)
+    if low.size:
+        xs = x[low]
+        top = float(xs.max())  # as many terms as x^k > 1e-17 needs
+        n = 17 if top >= 0.09 else max(1, math.ceil(-17.0 / math.log10(top))) if top > 0 else 1
+        acc = np.zeros_like(xs)
+        for k in range(n, 0, -1):
+            acc = xs * ((-1.0) ** (k + 1) / (k + 1) + acc)
+        one_less[low] = acc
+    series = 0.5 + _SERIES[0] * (u + v)  # 1/2 + sum_k S_k P_(2k-1); P_1 = u + v
+    p, vn = u + v, v
+    for k in range(1, terms):  # P_(n+2) = u^2 P_n + u v^(n+1) + v^(n+2)
+        vn = vn * v
+        p = u * (u * p + vn)
+        vn = vn * v
+        p += vn
+        series += _SERIES[k] * p
+    return one_less + lx * u - (a - 1.0) * u * v * series
 
 
 # --- early recognition (docs/methods.md §2) ------------------------------------------
