@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain
 from types import MappingProxyType
 from typing import Any
@@ -121,8 +122,10 @@ def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> l
         if isinstance(item, (str, Measure)):
             m = get_measure(item)
             p = m.resolve_params(**wanted.get(m.id, {}))
+            kernel = m.resampling_kernel  # a measure's parameters go to its kernel
+            kernel = partial(kernel, **p) if kernel is not None and p else kernel
             out.append(_Target(m.id, m.family, m.func, MappingProxyType(p),
-                               m.resampling_kernel, m.sums if m.family == "probabilistic" else ()))
+                               kernel, m.sums if m.family == "probabilistic" else ()))
         elif callable(item):
             name = str(getattr(item, "__name__", "statistic"))
             out.append(_Target(name, "callable", item, MappingProxyType({}), None))

@@ -87,7 +87,9 @@ class Measure:
     resampling_kernel : for a ranking measure, ``kernel(pos, neg) -> values``: the
         measure of each row of (replicates x groups) count matrices at once, so the
         bootstrap and permutation replicates need no loop over tables
-        (:mod:`binmetrics.inference.resampling`).
+        (:mod:`binmetrics.inference.resampling`). A measure with parameters has a kernel
+        that takes them as keywords (``kernel(pos, neg, alpha=20.0)``); the resampling
+        code passes the measure's parameters.
     multiclass : the natively multiclass form, ``func(data, **params)`` of a
         :class:`~binmetrics.measures.multiclass.MulticlassData`; without it a
         multiclass evaluation averages the binary measure one-vs-rest.
