@@ -208,3 +208,20 @@ def test_multiclass_per_class_intervals_pass_alpha(monkeypatch: pytest.MonkeyPat
     ref = mev.ci("bedroc", per_class=True, n_resamples=60, random_state=0, alpha=50.0)
     np.testing.assert_allclose(got.low.to_numpy(), ref.low.to_numpy(), rtol=1e-12)
     np.testing.assert_allclose(got.high.to_numpy(), ref.high.to_numpy(), rtol=1e-12)
+
+
+def test_a_bound_measure_keeps_its_kernel_at_its_parameters() -> None:
+    """``bedroc(alpha=80.5)`` (a measure with other defaults) resamples through the
+    kernel at alpha = 80.5, also where the kernel is called with the counts alone."""
+    rng = np.random.default_rng(3)
+    pos, neg = rng.poisson(0.5, (6, 40)), rng.poisson(2.0, (6, 40))
+    for m, kern in KERNELS.items():
+        bound = bm.get_measure(f"{m}(alpha=80.5)")
+        assert bound.resampling_kernel is not None
+        np.testing.assert_array_equal(bound.resampling_kernel(pos, neg),
+                                      kern(pos, neg, alpha=80.5))
+    t, _ = _table("weighted")
+    a = bootstrap(t, ["bedroc(alpha=80.5)"], n_resamples=40, random_state=0)
+    tables = list(bootstrap_tables(t, 40, random_state=0))
+    np.testing.assert_allclose(a.replicates["bedroc(alpha=80.5)"],
+                               _on_tables("bedroc", tables, alpha=80.5), rtol=1e-12, atol=0)

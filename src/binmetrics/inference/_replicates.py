@@ -46,6 +46,7 @@ from binmetrics.inference._counting import (
     integers,
     nonempty_groups,
 )
+from binmetrics.inference._replicate_bins import BinsOf, bin_values, bins_of
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel, auc_transform
@@ -90,6 +91,7 @@ class _Target:
     params: Mapping[str, Any]
     kernel: Kernel | None  # the measure's resampling kernel, if the registry declares one
     sums: tuple[Any, ...] = ()  # the measure's sum groups (registry), read from replicate sums
+    bins: BinsOf | None = None  # its bin sums (registry) and their edges, read per bin
 
     def value(self, table: CountTable, threshold: float) -> float:
         if self.family == "confusion":
@@ -125,7 +127,8 @@ def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> l
             kernel = m.resampling_kernel  # a measure's parameters go to its kernel
             kernel = partial(kernel, **p) if kernel is not None and p else kernel
             out.append(_Target(m.id, m.family, m.func, MappingProxyType(p),
-                               kernel, m.sums if m.family == "probabilistic" else ()))
+                               kernel, m.sums if m.family == "probabilistic" else (),
+                               bins_of(m, p)))
         elif callable(item):
             name = str(getattr(item, "__name__", "statistic"))
             out.append(_Target(name, "callable", item, MappingProxyType({}), None))
@@ -298,6 +301,7 @@ class _BootstrapSampler:
         self._plan: Any = None
         self._runs: dict[str, tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]] = {}
         self._group_cells: npt.NDArray[np.intp] | None = None
+        self.bin_plans: dict[tuple[float, ...], Any] = {}  # see _replicate_bins
 
     def _stratum(self, lo: int, hi: int, draws: int, unit: float) -> _Stratum:
         w = self.cells.weight[lo:hi]
@@ -683,7 +687,8 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     :class:`Confusion` of arrays per block, ranking measures with a kernel the block's
     count matrices, probabilistic measures that declare sums the block's replicate sums
     (one pass of the block's counts over the terms of every declared sum group, see
-    :mod:`binmetrics.inference._replicate_sums`), the rest the block's tables.
+    :mod:`binmetrics.inference._replicate_sums`), those that declare bin sums the
+    per-bin sums (:mod:`~binmetrics.inference._replicate_bins`), the rest the tables.
     """
     out = {t.key: np.empty(n) for t in targets}
     groups = _groups(targets)
@@ -699,6 +704,9 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                     out[t.key][start:stop] = t.on_confusion(conf, block.size)
                 elif t.kernel is not None:
                     out[t.key][start:stop] = block.kernel(t.kernel)
+                elif t.bins is not None and isinstance(block, _BootstrapBlock) and (v := bin_values(
+                        block.s, block.cell_counts(), t.bins, t.params)) is not None:
+                    out[t.key][start:stop] = v
                 elif t.key in by_sums and hasattr(block, "sums_tables"):
                     try:
                         out[t.key][start:stop] = [t.value(tab, threshold)

@@ -107,6 +107,11 @@ class Measure:
     passes : other computations over the table's blocks the measure reads
         (:class:`~binmetrics.measures.sums.BlockPass`: the compressed table that starts
         the logistic calibration fits), run in that same shared pass.
+    bin_sums : for a measure of per-bin sums over fixed score bins (ECE, MCE), a
+        :class:`~binmetrics.measures.calibration.BinSums`: the bins' edges for given
+        parameters and the measure's formula from the bins' sums, so a bootstrap
+        replicate's value is read from its cells' counts summed over the bins
+        (:mod:`binmetrics.inference._replicate_bins`), with no table per replicate.
     plot : the plot kind that draws the measure (``"roc"`` for the AUC): ``ev.plot(id)``
         draws it and the HTML report names the chart.
     """
@@ -132,6 +137,7 @@ class Measure:
     sums: tuple[Any, ...] = ()
     passes: tuple[Any, ...] = ()
     plot: str | None = None
+    bin_sums: Any = None
     multiclass_rows: Callable[..., Any] | None = None
     prevalence_dependent: bool | None = None
     monotone_in_fp: bool = False
@@ -200,6 +206,7 @@ def register(
     sums: tuple[Any, ...] = (),
     passes: tuple[Any, ...] = (),
     plot: str | None = None,
+    bin_sums: Any = None,
     prevalence_dependent: bool | None = None,
     monotone_in_fp: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -220,7 +227,7 @@ def register(
             paired_tests=tuple(paired_tests), binning_bound=binning_bound,
             weight_unit=weight_unit, resampling_kernel=resampling_kernel,
             multiclass=multiclass, sums=tuple(sums), passes=tuple(passes),
-            plot=plot, prevalence_dependent=prevalence_dependent,
+            plot=plot, bin_sums=bin_sums, prevalence_dependent=prevalence_dependent,
             monotone_in_fp=monotone_in_fp,
         )
         for n in (id, *aliases):
@@ -387,8 +394,11 @@ def with_params(m: Measure, **params: Any) -> Measure:
         mc = functools.partial(base.multiclass, **changed)
         if base.multiclass_rows is not None:
             rows = functools.partial(base.multiclass_rows, **changed)
+    # a kernel takes the measure's parameters as keywords: bound here too
+    kern = base.resampling_kernel
+    kern = None if kern is None else functools.partial(kern, **p)
     return replace(base, id=f"{base.id}({shown})", name=f"{base.name} ({shown})",
-                   aliases=(), params=MappingProxyType(p), resampling_kernel=None,
+                   aliases=(), params=MappingProxyType(p), resampling_kernel=kern,
                    multiclass=mc, multiclass_rows=rows)
 
 
