@@ -243,14 +243,14 @@ def register(
 
 def declare_fast_path(id: str, **fast_paths: Any) -> None:
     """Attach fast paths (``multiclass=``, ``multiclass_rows=``, ``resampling_kernel=``,
-    ``sums=``, ``plot=``)
+    ``sums=``, ``bin_sums=``, ``plot=``)
     to a declared measure, from the module that implements them.
 
     This is how a decorator next to a kernel declares it (e.g.
     :func:`binmetrics.measures.multiclass.multiclass_form`); the measure's entry is
     still the one place that holds it.
     """
-    allowed = {"multiclass", "multiclass_rows", "resampling_kernel", "sums", "plot"}
+    allowed = {"multiclass", "multiclass_rows", "resampling_kernel", "sums", "bin_sums", "plot"}
     unknown = set(fast_paths) - allowed
     if unknown:
         raise TypeError(f"unknown fast path(s) {', '.join(sorted(unknown))}; the fast paths: "
