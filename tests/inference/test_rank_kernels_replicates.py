@@ -1,8 +1,9 @@
-"""The resampling kernels of BEDROC and RIE (binmetrics.measures.kernels): each replicate
-equals the measure on the replicate's table (ties averaged, weights as frequencies,
-non-default alpha), at the group and the condensed slot level; the bootstrap builds no
-replicate table for them; intervals equal those of the table path; undefined
-replicates stay NaN and are reported as before."""
+"""The resampling kernels of BEDROC, RIE and the enrichment factor
+(binmetrics.measures.kernels): each replicate equals the measure on the replicate's
+table (ties averaged or split pro rata, weights as frequencies, non-default alpha and
+fraction), at the group and the condensed slot level; the bootstrap builds no replicate
+table for them; intervals equal those of the table path; undefined replicates stay NaN
+and are reported as before."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from binmetrics.exceptions import UndefinedMeasureWarning, undefined_policy
 from binmetrics.inference import _replicates as rs
 from binmetrics.inference.resampling import bootstrap, bootstrap_tables, permutation_tables
 from binmetrics.measures import registry
-from binmetrics.measures.kernels import bedroc_kernel, rie_kernel
+from binmetrics.measures.kernels import bedroc_kernel, enrichment_factor_kernel, rie_kernel
 
 # alpha * Ra > 1 draws a caveat on the estimate (not comparable across prevalences)
 pytestmark = pytest.mark.filterwarnings("ignore::binmetrics.exceptions.MeasureCaveatWarning")
@@ -126,8 +127,8 @@ def test_bootstrap_builds_no_replicate_table(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(rs._BootstrapBlock, "tables", spy)
     t, _ = _table("tied")
-    bootstrap(t, ["bedroc", "rie"], n_resamples=20, random_state=0,
-              params={"bedroc": {"alpha": 50.0}})
+    bootstrap(t, ["bedroc", "rie", "enrichment_factor"], n_resamples=20, random_state=0,
+              params={"bedroc": {"alpha": 50.0}, "enrichment_factor": {"fraction": 0.2}})
     assert built == []
 
 
@@ -225,3 +226,52 @@ def test_a_bound_measure_keeps_its_kernel_at_its_parameters() -> None:
     tables = list(bootstrap_tables(t, 40, random_state=0))
     np.testing.assert_allclose(a.replicates["bedroc(alpha=80.5)"],
                                _on_tables("bedroc", tables, alpha=80.5), rtol=1e-12, atol=0)
+
+
+FRACTIONS = [0.01, 0.1, 0.37, 1.0]
+
+
+@pytest.mark.parametrize("kind", ["continuous", "tied", "heavy_ties", "weighted", "fractional"])
+@pytest.mark.parametrize("stratified", [True, False])
+def test_enrichment_factor_replicates_equal_the_measure_on_each_table(kind: str,
+                                                                      stratified: bool) -> None:
+    t, n_cases = _table(kind)
+    kw = {"n_resamples": 30, "random_state": 3, "stratified": stratified}
+    ncase = {} if n_cases is None else {"n_cases": n_cases if stratified else sum(n_cases)}
+    tables = list(bootstrap_tables(t, **kw, **ncase))
+    for f in FRACTIONS:
+        res = bootstrap(t, "enrichment_factor", params={"enrichment_factor": {"fraction": f}},
+                        **kw, **ncase)
+        ref = _on_tables("enrichment_factor", tables, fraction=f)
+        assert np.isfinite(ref).all()
+        np.testing.assert_allclose(res.replicates["enrichment_factor"], ref, rtol=1e-12,
+                                   atol=0, err_msg=str(f))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_enrichment_factor_kernel_on_count_matrices(weighted: bool) -> None:
+    """Cut-offs inside tied groups, on group ends, inside merged negative runs, and at the
+    total; empty groups; rows lacking a class."""
+    rng = np.random.default_rng(12)
+    b, g = 40, 30
+    pos = rng.poisson(0.5, (b, g)) * (rng.random((b, g)) < 0.5)
+    neg = rng.poisson(1.5, (b, g))
+    pos[0], neg[1] = 0, 0
+    if weighted:
+        pos, neg = pos * 0.37, neg * 1.9
+    scores = np.linspace(1.0, 0.0, g)
+    tables = []
+    for p, n in zip(pos, neg, strict=True):
+        keep = (p + n) > 0
+        tables.append(bm.CountTable(scores[keep], p[keep], n[keep], weighted=weighted))
+    # fractions that put x on a group's end in some rows (whole cases over the totals)
+    ends = [float(k) / float(pos[5].sum() + neg[5].sum()) for k in (1, 4, 9)]
+    for f in [*FRACTIONS, 0.5, *ends]:
+        ref = _on_tables("enrichment_factor", tables, fraction=f)
+        assert np.isnan(ref[:2]).all() and np.isfinite(ref[2:]).all()
+        got = enrichment_factor_kernel(pos, neg, fraction=f)
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0, err_msg=str(f))
+        np.testing.assert_allclose(enrichment_factor_kernel(*_slots(pos, neg), fraction=f),
+                                   ref, rtol=1e-12, atol=0, err_msg=str(f))
+    with pytest.raises(ValueError, match="fraction"):
+        enrichment_factor_kernel(pos, neg, fraction=0.0)

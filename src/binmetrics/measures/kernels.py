@@ -41,6 +41,7 @@ __all__ = [
     "auc_transform",
     "average_precision_kernel",
     "bedroc_kernel",
+    "enrichment_factor_kernel",
     "gini_from_auc",
     "gini_kernel",
     "ks_kernel",
@@ -241,6 +242,46 @@ def bedroc_kernel(pos: Counts, neg: Counts, *, alpha: float = 20.0) -> FloatArra
         rie_max = np.expm1(-a * ra) / (ra * np.expm1(-a))
         low = np.exp(-a * (1.0 - ra))
         v = (rie / rie_max - low) / (1.0 - low)
+    return _defined(v, P, N)
+
+
+def enrichment_factor_kernel(pos: Counts, neg: Counts, *, fraction: float = 0.01) -> FloatArray:
+    """The enrichment factor of each replicate: the rate of positives among its top
+    ``fraction`` of cases over its overall rate, the group that straddles the cut-off
+    x = fraction * n contributing its positives pro rata, as the measure does (the
+    expected value over the orders of a tied group).
+
+    Each row of the (replicates x groups) count matrices ``pos``, ``neg`` is one
+    replicate's table, possibly with runs of adjacent negative-only groups merged (a
+    cut-off inside such a run finds no positive there either way); values equal the
+    measure's function (:func:`binmetrics.measures.early_recognition.enrichment_factor`)
+    on each table to rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> enrichment_factor_kernel(np.array([[1, 1, 0]]), np.array([[0, 1, 1]]),
+    ...                          fraction=0.25).tolist()  # top case positive: 1 / 0.5
+    [2.0]
+    """
+    f = check_in_range(fraction, "fraction", 0.0, 1.0, low_open=True)
+    P, N = pos.sum(axis=1), neg.sum(axis=1)
+    c = np.cumsum(pos + neg, axis=1)  # the cases down to each group's end
+    tp = np.cumsum(pos, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = np.asarray(P + N, dtype=np.float64)
+        x = f * total
+        # the first group whose end reaches x; none when x rounds above the total
+        i = np.count_nonzero(c < x[:, None], axis=1)
+        rows = np.arange(c.shape[0])
+        inside = i < c.shape[1]
+        j = np.minimum(i, c.shape[1] - 1)
+        before = np.maximum(j - 1, 0)
+        c0 = np.where(j > 0, c[rows, before], 0).astype(np.float64)
+        tp0 = np.where(j > 0, tp[rows, before], 0).astype(np.float64)
+        ratio = pos[rows, j].astype(np.float64) / (c[rows, j].astype(np.float64) - c0)
+        found = np.where(inside, tp0 + (x - c0) * ratio, P)
+        v = (found / x) / (P / total)
     return _defined(v, P, N)
 
 

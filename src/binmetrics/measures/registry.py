@@ -395,11 +395,34 @@ def with_params(m: Measure, **params: Any) -> Measure:
         if base.multiclass_rows is not None:
             rows = functools.partial(base.multiclass_rows, **changed)
     # a kernel takes the measure's parameters as keywords: bound here too
-    kern = base.resampling_kernel
-    kern = None if kern is None else functools.partial(kern, **p)
+    kern = None if base.resampling_kernel is None else _BoundKernel(base.resampling_kernel, p)
     return replace(base, id=f"{base.id}({shown})", name=f"{base.name} ({shown})",
                    aliases=(), params=MappingProxyType(p), resampling_kernel=kern,
                    multiclass=mc, multiclass_rows=rows)
+
+
+class _BoundKernel:
+    """A resampling kernel with a bound measure's parameters as its defaults; equal to
+    another with the same kernel and parameters (so a bound measure read back from its
+    id equals itself)."""
+
+    def __init__(self, kernel: Callable[..., Any], params: Mapping[str, Any]) -> None:
+        self.kernel = kernel
+        self.params = dict(params)
+
+    def __call__(self, pos: Any, neg: Any, **params: Any) -> Any:
+        return self.kernel(pos, neg, **{**self.params, **params})
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, _BoundKernel) and other.kernel is self.kernel
+                and repr(other.params) == repr(self.params))
+
+    def __hash__(self) -> int:
+        return hash((self.kernel, repr(self.params)))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{getattr(self.kernel, '__name__', 'kernel')}({shown})"
 
 
 def _same(a: Any, b: Any) -> bool:
