@@ -275,3 +275,20 @@ def test_enrichment_factor_kernel_on_count_matrices(weighted: bool) -> None:
                                    ref, rtol=1e-12, atol=0, err_msg=str(f))
     with pytest.raises(ValueError, match="fraction"):
         enrichment_factor_kernel(pos, neg, fraction=0.0)
+
+
+def test_kernel_replicates_in_parallel_streams_equal_the_tables() -> None:
+    """30,000 cases: the streams run in threads; each replicate is still its table's,
+    and the same whatever else is asked."""
+    rng = np.random.default_rng(8)
+    y, s = rng.random(30_000) < 0.05, np.round(rng.random(30_000), 4)
+    t = bm.CountTable.from_arrays(y, s)
+    asked = ["bedroc", "rie", "enrichment_factor"]
+    res = bootstrap(t, asked, n_resamples=48, random_state=9)
+    tables = list(bootstrap_tables(t, 48, random_state=9))
+    for m in asked:
+        np.testing.assert_allclose(res.replicates[m], _on_tables(m, tables), rtol=1e-12,
+                                   atol=0, err_msg=m)
+    more = bootstrap(t, [*asked, "auc", "ece", "h_measure"], n_resamples=48, random_state=9)
+    for m in asked:
+        np.testing.assert_array_equal(more.replicates[m], res.replicates[m])
