@@ -178,3 +178,14 @@ def test_scores_outside_the_unit_interval_keep_the_tables_error() -> None:
     with pytest.raises(ValueError, match="probabilit") as info:
         bootstrap(t, "ece", n_resamples=5, random_state=0)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"norm": "bogus"}, "norm must be one of"),
+    ({"n_bins": 0}, "n_bins must be"),
+    ({"strategy": "even"}, "strategy must be one of"),
+])
+def test_bad_parameters_raise_as_on_the_table(params: dict[str, Any], message: str) -> None:
+    t, _ = _table("tied")
+    with pytest.raises(ValueError, match=message):
+        bootstrap(t, "ece", n_resamples=5, random_state=0, params={"ece": params})
