@@ -107,7 +107,8 @@ def naive_permutation(y: np.ndarray, s: np.ndarray, B: int) -> float:
 
 
 #: the single measures timed by --scale: one of each way a replicate is evaluated
-SCALE_MEASURES = ["mcc", "auc", "average_precision", "brier", "log_loss", "spiegelhalter_z",
+SCALE_MEASURES = ["mcc", "auc", "average_precision", "mean_rank_positives", "best_f1", "brier",
+                  "log_loss", "spiegelhalter_z",
                   "ece", "calibration_slope", "bedroc", "h_measure"]
 
 

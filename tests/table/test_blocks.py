@@ -131,3 +131,5 @@ def test_both_weighted_sorts_build_the_same_table(seed: int) -> None:
     assert np.all(np.diff(a[0]) < 0)
     for arr in (*a, *b):
         assert arr.flags.c_contiguous and arr.dtype == np.float64
+    for arr in (a[1], a[2], b[1], b[2]):  # no -0.0 from a zero weight's sign
+        assert not np.signbit(arr).any()

@@ -47,7 +47,9 @@ from binmetrics.inference._counting import (
     nonempty_groups,
 )
 from binmetrics.inference._replicate_bins import BinsOf, bin_values, bins_of
+from binmetrics.inference._replicate_groups import _GroupsPlan
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
+from binmetrics.inference._replicate_tables import _mean_case_costs, _replicate_table, _table_of
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel, auc_transform
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
@@ -299,6 +301,7 @@ class _BootstrapSampler:
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n_draws, 2 * G, 1))
         self._levels: dict[str, tuple[npt.NDArray[np.intp], int]] = {}
         self._plan: Any = None
+        self._groups_plan: _GroupsPlan | None = None
         self._runs: dict[str, tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]] = {}
         self._group_cells: npt.NDArray[np.intp] | None = None
         self.bin_plans: dict[tuple[float, ...], Any] = {}  # see _replicate_bins
@@ -370,6 +373,13 @@ class _BootstrapSampler:
             out[1, c.group[c.n_pos:]] = np.arange(c.size - c.n_pos)
             self._group_cells = out
         return self._group_cells[0], self._group_cells[1]
+
+    def groups_plan(self) -> _GroupsPlan:
+        """Where the positive cells' groups fall among the negative cells (once)."""
+        if self._groups_plan is None:
+            group, n_pos = self.cells.group, self.cells.n_pos
+            self._groups_plan = _GroupsPlan(group[:n_pos], group[n_pos:], self.n_draws)
+        return self._groups_plan
 
     def sums_plan(self, groups: list[Any]) -> _SumsPlan:
         """The terms of ``groups`` over the cells, taken once per sampler."""
@@ -452,6 +462,21 @@ class _BootstrapBlock:
                                               self.s.table.weighted)
         return self._cache["sums"]
 
+    def group_tables(self) -> list[Any] | None:
+        """Stand-in replicates holding their groups with positives and totals only (see
+        :mod:`binmetrics.inference._replicate_groups`), from the cells' counts; None
+        when the cells are not split by class (per-case costs, other strata)."""
+        if "groups" not in self._cache:
+            split = self._cells_by_class()
+            if split is None:
+                self._cache["groups"] = None
+            else:
+                c_pos, c_neg, w_pos, w_neg = split
+                plan, weighted = self.s.groups_plan(), self.s.table.weighted
+                self._cache["groups"] = [plan.table(c_pos[i], c_neg[i], w_pos, w_neg, weighted)
+                                         for i in range(self.size)]
+        return self._cache["groups"]
+
     def _class_counts(self, c0: int, c1: int) -> npt.NDArray[Any]:
         total: Any = 0.0 if self.s.table.weighted else 0
         for st, d in zip(self.s.strata, self.draws, strict=True):
@@ -512,46 +537,6 @@ class _BootstrapBlock:
         return None
 
 
-def _mean_case_costs(table: CountTable) -> tuple[FloatArray, FloatArray]:
-    """Per group, the mean false-positive cost of its negatives and false-negative cost
-    of its positives (per unit of weight; 0 where the group has none): a bootstrap
-    replicate gives each case it draws its group's mean cost."""
-    assert table.case_costs is not None
-    cfp, cfn = table.case_costs
-    neg, pos = np.asarray(table.neg, np.float64), np.asarray(table.pos, np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (np.where(neg > 0, cfp / neg, 0.0), np.where(pos > 0, cfn / pos, 0.0))
-
-
-def _replicate_table(table: CountTable, pos: npt.NDArray[Any],
-                     neg: npt.NDArray[Any]) -> CountTable:
-    """A replicate's table: the original scores that hold cases, in their order."""
-    # the indices, then take: a boolean mask with a third of its cells empty at random
-    # costs mispredicted branches per element (28 ms against 7 ms at 1e6 groups)
-    keep = np.flatnonzero((pos + neg) > 0)
-    return _table_of(table, keep, pos.take(keep), neg.take(keep))
-
-
-def _table_of(table: CountTable, keep: npt.NDArray[np.intp], p: npt.NDArray[Any],
-              n: npt.NDArray[Any]) -> CountTable:
-    """The replicate table of the groups ``keep`` of ``table`` holding ``p`` positives
-    and ``n`` negatives (each group holds some)."""
-    s = table.scores.take(keep)
-    if table.weighted:
-        out = CountTable(s, p.astype(np.float64), n.astype(np.float64), weighted=True,
-                         _trusted=True)
-    else:
-        P, N = int(p.sum()), int(n.sum())
-        dt = count_dtype(float((p + n).max(initial=0)))  # group sizes fit, as in the core
-        out = CountTable(s, p.astype(dt), n.astype(dt), weighted=False, _trusted=True,
-                         _totals=(P, N))
-    if table.case_costs is not None:
-        mfp, mfn = _mean_case_costs(table)
-        out = out.with_case_costs(n * mfp[keep], p * mfn[keep])
-    return out
-
-
-# --- permutation sampling ------------------------------------------------------------------
 class _PermutationSampler:
     """Draws blocks of label permutations over the fixed sorted scores."""
 
@@ -693,6 +678,7 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     out = {t.key: np.empty(n) for t in targets}
     groups = _groups(targets)
     by_sums = {t.key for t in targets if t.sums}
+    by_groups = {t.key for t in targets if t.family == "ranking" and t.kernel is None}
     start = 0
     with undefined_policy("ignore"):
         for block in blocks:
@@ -715,12 +701,24 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                         by_sums.discard(t.key)
                         out[t.key][start:stop] = [t.value(tab, threshold)
                                                   for tab in block.tables()]
+                elif t.key in by_groups and (stand_ins := _group_tables(block)) is not None:
+                    try:  # its groups with positives, unless it reads more
+                        out[t.key][start:stop] = [t.value(tab, threshold) for tab in stand_ins]
+                    except _NeedsTable:
+                        by_groups.discard(t.key)
+                        out[t.key][start:stop] = [t.value(tab, threshold)
+                                                  for tab in block.tables()]
                 else:
                     out[t.key][start:stop] = [t.value(tab, threshold) for tab in block.tables()]
             start = stop
             if progress is not None:
                 progress(start, n)
     return out
+
+
+def _group_tables(block: Any) -> list[Any] | None:
+    """The block's stand-in replicates of their groups with positives, if it has them."""
+    return block.group_tables() if hasattr(block, "group_tables") else None
 
 
 def replicate_streams(rng: np.random.Generator, n: int,

@@ -17,22 +17,21 @@ possible for ``tpr_at_ppv``) the value is 0, the recall of predicting nothing po
 (torchmetrics returns 0 there too). A table without positives or without negatives gives
 NaN with an :class:`~binmetrics.exceptions.UndefinedMeasureWarning`.
 
-Read without table-sized arrays (:mod:`binmetrics.measures.cut_scan`): the TPR never
-decreases and the TNR never increases from a cut to the next more lenient one, so a floor
-on either holds on a run of cuts found by binary search
-(:func:`~binmetrics.measures.cut_scan.first_change`), and a largest TPR or TNR over a run
-is at its end. With the TP of a cut, the cut ending at the last score holding positives
-has the fewest FP, so the best precision, and the most recall at a precision floor, are
-read at those cuts only (:meth:`CountTable.positive_groups`; in floats too: a larger
-denominator never rounds to a larger ratio). The values equal the full scan's, bit for
-bit.
+Read from the groups that hold positives alone (:meth:`CountTable.positive_groups`, no
+table-sized arrays): the TPR rises only across those groups and the TNR falls only
+across groups holding negatives, so a floor on either holds on a run of cuts that starts
+or ends at one of them, with the TP and FP found there; and with the TP of a cut, the
+cut ending at the last score holding positives has the fewest FP, so the best precision,
+and the most recall at a precision floor, are read at those cuts only (in floats too: a
+larger denominator never rounds to a larger ratio). The values equal the full scan's,
+bit for bit (tested), and a bootstrap replicate needs no table for them
+(:mod:`binmetrics.inference._replicate_groups`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from binmetrics.measures.cut_scan import cut_blocks, first_change
 from binmetrics.measures.ranking import both_classes
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable
@@ -42,12 +41,6 @@ __all__ = ["ppv_at_tpr", "tnr_at_min_tpr", "tpr_at_ppv", "tpr_at_tnr"]
 
 _SOURCE = ("torchmetrics {} (the largest {} among cuts with {} >= the floor); "
            "docs/howto/thresholds.md")
-
-
-def _after(t: CountTable, k: int) -> tuple[float, float]:
-    """(TP, FP) at cut k, as :attr:`CountTable.tp` and :attr:`CountTable.fp` hold them."""
-    tp, fp = t.prefix_sums_at([k])
-    return float(tp[0]), float(fp[0])
 
 
 @register("tpr_at_ppv", name="Recall at a fixed precision", family="ranking", plot="pr",
@@ -94,17 +87,12 @@ def ppv_at_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
     floor = check_in_range(tpr, "tpr", 0.0, 1.0)
     if not both_classes(t, "ppv_at_tpr"):
         return float("nan")
-    P = t.P
-    if not t.weighted:  # the recall moves only at positive scores, and with its TP the
-        g = t.positive_groups()  # cut ending at one has the fewest FP: the best precision
-        tp, fp = g.tp1, g.fp1
-        return float(np.max((tp / (tp + fp))[tp / P >= floor]))
-    first = first_change(t, lambda tp, fp: tp / P >= floor) if floor > 0 else 1
-    best = []  # the cuts from `first` on meet the floor (the last one always does)
-    with np.errstate(divide="ignore", invalid="ignore"):  # weights of 0: 0/0 is NaN
-        for _, tp, fp in cut_blocks(t, max(first, 1)):
-            best.append(np.max(tp / (tp + fp)))
-    return float(np.max(best))
+    # the recall moves only at the groups holding positives, and along the run of cuts
+    # that follows one (its TP, more FP) the precision falls: the best cut meeting the
+    # floor ends at such a group (with weights too: the same sums as a walk of every cut)
+    g = t.positive_groups()
+    tp, fp = g.tp1, g.fp1
+    return float(np.max((tp / (tp + fp))[tp / t.P >= floor]))
 
 
 @register("tpr_at_tnr", name="Sensitivity at a fixed specificity (a cut's)",
@@ -127,9 +115,14 @@ def tpr_at_tnr(t: CountTable, *, tnr: float = 0.9) -> float:
     floor = check_in_range(tnr, "tnr", 0.0, 1.0)
     if not both_classes(t, "tpr_at_tnr"):
         return float("nan")
-    N = t.N
-    last = first_change(t, lambda tp, fp: 1.0 - fp / N >= floor) - 1  # cut 0 meets it
-    return float(_after(t, last)[0] / t.P)
+    # the TNR falls only across groups with negatives, the TPR rises only across groups
+    # with positives: the last cut meeting the floor lies before the first group with
+    # positives whose cut after it fails, or in the negatives before it, and has that
+    # group's TP before (all of them if none fails); the same TP as at that cut
+    g = t.positive_groups()
+    fails = ~(1.0 - g.fp1 / t.N >= floor)
+    tp = g.tp0[int(np.argmax(fails))] if fails.any() else g.tp1[-1]
+    return float(tp / t.P)
 
 
 @register("tnr_at_min_tpr", name="Specificity at a fixed sensitivity (a cut's)",
@@ -152,6 +145,10 @@ def tnr_at_min_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
     floor = check_in_range(tpr, "tpr", 0.0, 1.0)
     if not both_classes(t, "tnr_at_min_tpr"):
         return float("nan")
-    P = t.P
-    first = first_change(t, lambda tp, fp: tp / P >= floor) if floor > 0 else 0
-    return float(1.0 - _after(t, first)[1] / t.N)
+    if floor <= 0:  # cut 0 meets it: nothing predicted positive
+        return 1.0
+    # the first cut meeting the floor ends a group with positives (the TPR rises there
+    # only), the first whose TPR after it reaches the floor (the last one's is 1)
+    g = t.positive_groups()
+    k = int(np.argmax(g.tp1 / t.P >= floor))
+    return float(1.0 - g.fp1[k] / t.N)

@@ -151,33 +151,29 @@ def average_lift(t: CountTable) -> float:
     def compute() -> float:
         if not t.weighted and t.total == t.n_distinct:  # one case per score: g(j) = TP_j
             return tp_over_cases(t)
-        total = 0.0
-        tp_before = c_before = 0.0
-        for _, tp, fp, p, n in t.iter_cuts():
-            c = tp + fp
-            total += _lift_block(tp, c, p, n, tp_before, c_before)
-            tp_before, c_before = float(tp[-1]), float(c[-1])
-        return total
+        return _lift_sum(t)
 
     return float(t.memo("lift", compute)) / t.P
 
 
-def _lift_block(tp: FloatArray, c: FloatArray, p: Any, n: Any, tp_before: float,
-                c_before: float) -> float:
-    """Sum of g(j)/j over the cases j of one block of groups (c: cases up to each group)."""
-    # a single case j contributes g(j)/j = tp_g/c_g; inside a group of several cases,
-    # g(j) = tp0 + (j - c0) q with q = pos/m, so sum_j g(j)/j = (tp0 - c0 q)(H(c1) - H(c0))
-    # + pos_g
-    single = (p + n) == 1
-    if single.all():
-        return float(np.sum(tp / c))
-    c0 = np.concatenate(([c_before], c[:-1]))
-    tp0 = np.concatenate(([tp_before], tp[:-1]))
-    if not single.any():  # weighted tables, continuous scores: every group, no gathers
-        return float(np.sum(_group_lift(tp0, c0, c, p)))
-    multi = np.flatnonzero(~single)  # sum every group as single, then correct the others
-    exact = _group_lift(tp0[multi], c0[multi], c[multi], p[multi])
-    return float(np.sum(tp / c) + (np.sum(exact) - np.sum(tp[multi] / c[multi])))
+def _lift_sum(t: CountTable) -> float:
+    """Sum of g(j)/j over every case j, from the groups that hold positives alone.
+
+    Inside a group with positives, g rises linearly by its positives
+    (:func:`_group_lift`). Through the negative-only groups that follow it, up to the
+    next group with positives (or the end), g stays at the group's TP, so their cases
+    add TP (H(c_end) - H(c1)): one harmonic gap per run of negative groups, telescoped,
+    instead of one per group (at a prevalence of 0.1 about a tenth of the work, and
+    fewer roundings). The cumulative cases c are TP + FP at the group's cuts, as the
+    table's own sums give them.
+    """
+    g = t.positive_groups()
+    c0 = g.tp0 + g.fp0
+    tp1 = g.tp1
+    c1 = tp1 + g.fp1
+    end = np.append(c0[1:], t.total)  # cases before the next group with positives
+    own = _group_lift(g.tp0, c0, c1, g.pos)
+    return float(np.sum(own) + dot(tp1, _harmonic_gap(c1, end)))
 
 
 def _group_lift(tp0: FloatArray, c0: FloatArray, c1: FloatArray, pos: Any) -> FloatArray:
@@ -334,38 +330,22 @@ def roc_enrichment(t: CountTable, *, fpr: float = 0.01, at: str = "top") -> floa
         raise ValueError(f"at must be 'top' or 'bottom', got {at!r}")
     if not both_classes(t, "roc_enrichment"):
         return NAN
-    # the ROC points (FPR, TPR) around x, from the blocks that hold them (find_block)
-    def fpr_of(tp: FloatArray, fp: FloatArray) -> FloatArray:
-        return fp / t.N
-
-    read: dict[int, tuple[FloatArray, FloatArray]] = {}
-
-    def rates(k: int) -> tuple[FloatArray, FloatArray]:  # block k's (FPR, TPR)
-        if k not in read:
-            _, tp, fp, _, _ = next(t.iter_cuts(first_block=k))
-            read[k] = (fp / t.N, tp / t.P)
-        return read[k]
-
-    k, tps, fps = find_block(t, fpr_of, x, "right")  # the first point with FPR > x
-    f1 = t1 = NAN
-    i = 0
-    if k < tps.size - 1:
-        f, r = rates(k)
-        i = int(np.searchsorted(f, x, side="right"))
-        f1, t1 = float(f[i]), float(r[i])
-    if i > 0:  # the last point with FPR <= x: in the same block, or the one before's
-        f0, t0 = float(f[i - 1]), float(r[i - 1])
-    else:  # last (its carry, over N and P as the block divides it), or cut 0
-        f0, t0 = float(fps[k]) / t.N, float(tps[k]) / t.P
-    if f0 == x:
-        if at == "top":
-            return t0 / x
-        # a vertical run at x may start blocks earlier: its first point is in the first
-        # block whose last FPR reaches x
-        f, r = rates(find_block(t, fpr_of, x, "left")[0])
-        j = int(np.searchsorted(f, x, side="left"))
-        return (float(r[j]) if f[j] == x else t0) / x
-    return (t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x
+    # From the groups holding positives alone (the TPR steps only there): the last ROC
+    # point with FPR <= x is before the first such group k whose point after it has FPR
+    # above x, or in the negatives before it, with k's TP before; from there the curve
+    # is flat unless x falls inside k's own diagonal (a tied group of both classes)
+    g = t.positive_groups()
+    size = g.idx.size
+    k = int(np.searchsorted(g.fp1 / t.N, x, side="right"))
+    t0 = float((g.tp0[k] if k < size else g.tp1[-1]) / t.P)
+    if k < size and (f0 := float(g.fp0[k] / t.N)) < x:  # inside k's diagonal
+        f1, t1 = float(g.fp1[k] / t.N), float(g.tp1[k] / t.P)
+        return (t0 + (x - f0) * (t1 - t0) / (f1 - f0)) / x
+    if at == "bottom":  # groups j..k-1 have points at FPR x before and after them: a
+        j = int(np.searchsorted(g.fp0 / t.N, x, side="left"))  # vertical run at x
+        if j < k:
+            return float(g.tp0[j] / t.P) / x
+    return t0 / x
 
 
 @register("auac", binning_bound="refinements",

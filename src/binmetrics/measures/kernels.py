@@ -180,24 +180,27 @@ def _rie_rows(pos: Counts, neg: Counts, alpha: float) -> tuple[FloatArray, Float
                                                                Counts, Counts]:
     """Per row: RIE, Ra = P / n, the checked alpha, P and N, with the measure's tie
     convention (each positive of a tied group gets the group's mean of exp(-a r / n)
-    over the ranks it spans) and its floating-point steps
-    (:func:`binmetrics.measures.early_recognition.rie`)."""
+    over the ranks it spans) and its formula
+    (:func:`binmetrics.measures.early_recognition.rie`), to rounding."""
     a = check_in_range(alpha, "alpha", 0.0, np.inf, low_open=True, high_open=True)
     P, N = pos.sum(axis=1), neg.sum(axis=1)
-    m = pos + neg
-    c0 = np.cumsum(m, axis=1)  # the cases above each group: cumulative minus its own
-    c0 -= m
+    m = (pos + neg).astype(np.float64)  # whole counts stay exact (below 2^53)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        big_n = np.asarray(P + N, dtype=np.float64)[:, None]
-        # exp(-a (c0 + 1)/n) (1 - exp(-a m/n)) / (1 - exp(-a/n)) over the group's ranks,
-        # the factor shared with the random order cancelled, as the measure does
-        group = np.exp(-a * c0 / big_n)
-        group *= -np.expm1(-a * m / big_n)
-        # pos / m where a group holds cases, 0 / 1 where it holds none (a masked divide
-        # costs 2 ms per 1e5 groups, this 0.3)
-        share = pos / (m + (m == 0))
-        observed = np.einsum("ij,ij->i", share, group)
-        ra = P / big_n[:, 0]
+        big_n = np.asarray(P + N, dtype=np.float64)
+        k = (-a / big_n)[:, None]
+        # exp(-a (c0 + 1)/n) (1 - exp(-a m/n)) / (1 - exp(-a/n)) over the ranks of a
+        # group of m cases after c0 others; the factor the random order shares is
+        # cancelled, as the measure does. In place: each pass over the groups counts.
+        group = np.cumsum(m, axis=1)
+        group -= m  # the cases above each group
+        group *= k
+        np.exp(group, out=group)
+        spread = m * k
+        np.expm1(spread, out=spread)
+        group *= spread  # = -exp(-a c0/n) (1 - exp(-a m/n))
+        np.maximum(m, np.finfo(np.float64).tiny, out=m)  # an empty group: 0 / tiny
+        observed = -np.einsum("ij,ij->i", pos / m, group)
+        ra = P / big_n
         rie = observed / (ra * -np.expm1(-a))
     return rie, ra, a, P, N
 

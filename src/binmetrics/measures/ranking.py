@@ -182,8 +182,10 @@ def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
         # it is as high, before a vertical step the point after it is higher.
         g = t.positive_groups()
         after = g.idx + 1  # the cut after each group with positives
+        # the group after it holds negatives unless it is the next group with positives
+        # and that has none (a group without positives holds negatives: none is empty)
         inner = after < t.n_distinct
-        inner[inner] = t.neg[after[inner]] > 0
+        inner[:-1] &= (g.idx[1:] != after[:-1]) | (g.neg[1:] > 0)
         # in ROC space (rates), so that the cross products neither under- nor overflow
         x = np.concatenate(([0.0], g.fp1[inner] / t.N, [1.0]))
         y = np.concatenate(([0.0], g.tp1[inner] / t.P, [1.0]))

@@ -24,8 +24,8 @@ from binmetrics.measures.ranking import both_classes
 from binmetrics.measures.registry import register
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 
-__all__ = ["check_rates", "cut_counts", "cut_rates", "find_block", "read_curve",
-           "read_rate", "tnr_at_tpr", "tpr_at_fpr"]
+__all__ = ["check_rates", "find_block", "fpr_read_at_tpr", "read_curve", "tnr_at_tpr",
+           "tpr_at_fpr", "tpr_read_at_fpr"]
 
 
 # --- the ROC points without the table-sized cumulative arrays (issue 18: memory) ---------
@@ -59,65 +59,46 @@ def find_block(t: CountTable, end_of: Callable[[FloatArray, FloatArray], FloatAr
         blocks = 2 * ends.size
 
 
-def cut_counts(t: CountTable, on: str, values: list[float]) -> tuple[list[int], list[int]]:
-    """For each v: how many cuts have a rate on axis ``on`` (``"fpr"``: fp/N, ``"tpr"``:
-    tp/P; cut 0 included) below v, and at most v: ``np.searchsorted(rate, v)`` with
-    side "left" and "right". Each from the one block where the rates pass v
-    (:func:`find_block`), its rates computed as from ``t.fp / t.N`` or ``t.tp / t.P``
-    (:meth:`~binmetrics.table.counts.CountTable.iter_cuts` gives the same counts bit
-    for bit): the blocks before count whole, the blocks after not at all."""
+def tpr_read_at_fpr(t: CountTable, x: float) -> float:
+    """The ROC curve's TPR at FPR ``x`` by pROC's rules (:func:`read_curve` with
+    ``last=True`` on every cut: the top of a vertical run at x, else linear between the
+    cuts on either side), from the groups holding positives alone.
 
-    def rate_of(tp: FloatArray, fp: FloatArray) -> FloatArray:
-        return fp / t.N if on == "fpr" else tp / t.P
-
-    blocks: dict[int, tuple[int, FloatArray]] = {}  # (first group, rates) by block
-
-    def count(v: float, side: Literal["left", "right"]) -> int:
-        k = find_block(t, rate_of, v, side)[0]
-        at_zero = int(0.0 < v if side == "left" else 0.0 <= v)  # cut 0: rate 0
-        if k == -(-t.n_distinct // block_size()):  # every cut's rate is below (at most) v
-            return at_zero + t.n_distinct
-        if k not in blocks:
-            start, tp, fp, _, _ = next(t.iter_cuts(first_block=k))
-            blocks[k] = (start, rate_of(tp, fp))
-        start, rate = blocks[k]
-        return at_zero + start + int(np.searchsorted(rate, v, side=side))
-
-    return [count(v, "left") for v in values], [count(v, "right") for v in values]
+    The TPR steps only at those groups. The last cut with FPR at most x lies before the
+    first such group k whose cut after it has FPR above x, or in the run of negative
+    groups before it: its TP is k's TP before (``tp0``), and where the curve crosses x
+    along a run of negatives it is flat, so that is the reading. Only a crossing inside
+    k's own diagonal (a tied group holding both classes) interpolates, between the cuts
+    before and after k. The same floats as the reading of every cut (tested), without
+    the cuts between the groups.
+    """
+    g = t.positive_groups()
+    k = int(np.searchsorted(g.fp1 / t.N, x, side="right"))
+    if k == g.idx.size:  # past the last positive: every positive is in
+        return float(g.tp1[-1] / t.P)
+    f0, f1 = g.fp0[k] / t.N, g.fp1[k] / t.N
+    y0 = g.tp0[k] / t.P
+    if f0 >= x:  # the cut before k (at x: the top of a vertical run), or flat before it
+        return float(y0)
+    return float(y0 + (x - f0) / (f1 - f0) * (g.tp1[k] / t.P - y0))
 
 
-def cut_rates(t: CountTable, a: int, b: int) -> tuple[FloatArray, FloatArray]:
-    """(tp/P, fp/N) of the cuts a..b-1, equal to ``t.tp[a:b] / t.P`` and
-    ``t.fp[a:b] / t.N``, from the blocks that hold them (and no others)."""
-    tp, fp = np.zeros(b - a), np.zeros(b - a)  # cut 0: nothing predicted positive
-    if b > max(a, 1):  # some cut after cut 0: the block of cut c >= 1 holds group c - 1
-        first = max(a - 1, 0) // block_size()
-        for start, btp, bfp, _, _ in t.iter_cuts(first_block=first):
-            lo, hi = max(a, start + 1), min(b, start + 1 + btp.size)  # block: cuts start+1..
-            if lo < hi:
-                tp[lo - a:hi - a] = btp[lo - start - 1:hi - start - 1]
-                fp[lo - a:hi - a] = bfp[lo - start - 1:hi - start - 1]
-            if start + 1 + btp.size >= b:
-                break
-    tp /= t.P  # in place: the same quotients, no second pair of arrays
-    fp /= t.N
-    return tp, fp
-
-
-def read_rate(t: CountTable, on: str, x: FloatArray, *, last: bool) -> float:
-    """:func:`read_curve` of the ROC curve at one rate ``x`` on axis ``on`` (the other
-    rate returned), from the few cuts that it reads: those around the first cut at or
-    above x and the last cut at or below it. The same value as on the whole curve."""
-    below, upto = cut_counts(t, on, [float(x[0])])
-    size = t.n_distinct + 1
-    spans = sorted((max(k - 2, 0), min(k + 2, size)) for k in (below[0], upto[0]))
-    if spans[1][0] <= spans[0][1]:  # overlapping: one span
-        spans = [(spans[0][0], max(spans[0][1], spans[1][1]))]
-    rates = [cut_rates(t, a, b) for a, b in spans]  # each span's blocks read once
-    tpr = np.concatenate([r[0] for r in rates])
-    fpr = np.concatenate([r[1] for r in rates])
-    xs, ys = (fpr, tpr) if on == "fpr" else (tpr, fpr)
-    return float(read_curve(xs, ys, x, last=last)[0][0])
+def fpr_read_at_tpr(t: CountTable, x: float) -> float:
+    """The ROC curve's FPR at TPR ``x`` by pROC's rules (:func:`read_curve` with
+    ``last=False`` on every cut: the first cut at x, the lowest FPR, else linear between
+    the cuts on either side), from the groups holding positives alone: the first cut
+    with TPR at least x (x > 0) ends the first such group k whose TPR after it reaches
+    x; below it the curve runs up k's own segment from the cut before k."""
+    if x <= 0.0:  # cut 0
+        return 0.0
+    g = t.positive_groups()
+    r1 = g.tp1 / t.P
+    k = int(np.searchsorted(r1, x, side="left"))  # < size: the last reaches 1
+    f1 = g.fp1[k] / t.N
+    if r1[k] == x:
+        return float(f1)
+    r0, f0 = g.tp0[k] / t.P, g.fp0[k] / t.N
+    return float(f0 + (x - r0) / (r1[k] - r0) * (f1 - f0))
 
 
 def check_rates(values: Any, name: str) -> FloatArray:
@@ -185,7 +166,7 @@ def tpr_at_fpr(t: CountTable, *, fpr: float = 0.1) -> float:
     x = _one_rate(fpr, "fpr", "tpr_at_fpr")
     if not both_classes(t, "tpr_at_fpr"):
         return float("nan")
-    return read_rate(t, "fpr", x, last=True)
+    return tpr_read_at_fpr(t, float(x[0]))
 
 
 @register("tnr_at_tpr", name="Specificity at a fixed true positive rate", family="ranking",
@@ -207,4 +188,4 @@ def tnr_at_tpr(t: CountTable, *, tpr: float = 0.9) -> float:
     x = _one_rate(tpr, "tpr", "tnr_at_tpr")
     if not both_classes(t, "tnr_at_tpr"):
         return float("nan")
-    return 1.0 - read_rate(t, "tpr", x, last=False)
+    return 1.0 - fpr_read_at_tpr(t, float(x[0]))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 import numpy as np
@@ -20,6 +19,7 @@ import numpy.typing as npt
 
 from binmetrics.formatting import Tabular
 from binmetrics.table.confusion import Confusion
+from binmetrics.table.positive_groups import PositiveGroups, weighted_sums_before
 from binmetrics.table.sorting import group_starts, positions, runs, weighted_rows
 from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold, in_user_units
 
@@ -96,35 +96,6 @@ def chunks(n: int, size: int | None = None, first: int = 0) -> Iterator[slice]:
     size = block_size(size)
     for a in range(first * size, n, size):
         yield slice(a, min(a + size, n))
-
-
-@dataclass(frozen=True)
-class PositiveGroups:
-    """The groups of a table that hold positives: their index, own counts, and the
-    cumulative counts before them (``tp0``, ``fp0``; after them: + pos, + neg)."""
-
-    idx: npt.NDArray[np.intp]
-    pos: FloatArray
-    neg: FloatArray
-    tp0: FloatArray
-    fp0: FloatArray
-
-    # not cached: each is a tenth of the score bytes at a prevalence of 0.1, and held
-    # they lift the peak memory of to_dict() over 3x the score bytes (issue 18)
-    @property
-    def tp1(self) -> FloatArray:
-        return self.tp0 + self.pos
-
-    @property
-    def fp1(self) -> FloatArray:
-        return self.fp0 + self.neg
-
-    @cached_property
-    def precision(self) -> FloatArray:
-        """TP / (TP + FP) at the cut after each group (read by two measures)."""
-        tp1 = self.tp1
-        cases = tp1 + self.fp1
-        return np.divide(tp1, cases, out=cases)
 
 
 #: memo key of the rows holding positives when the build found them (positive_groups)
@@ -391,15 +362,12 @@ class CountTable(Tabular):
                 between[1:] = np.add.reduceat(self._neg, idx, dtype=np.float64)[:-1]
                 return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0,
                                       fp0=np.cumsum(between))
-            tp0 = np.empty(idx.size)
-            fp0 = np.empty(idx.size)
-            tp_before = fp_before = 0.0  # counts at the cut before each block
-            for start, tp, fp, _, _ in self.iter_cuts():
-                lo, hi = np.searchsorted(idx, [start, start + tp.size])
-                k = idx[lo:hi] - start  # the groups' positions in this block
-                tp0[lo:hi] = np.concatenate(([tp_before], tp[:-1]))[k]
-                fp0[lo:hi] = np.concatenate(([fp_before], fp[:-1]))[k]
-                tp_before, fp_before = float(tp[-1]), float(fp[-1])
+            size = block_size()
+            tp0, fp0, carries = weighted_sums_before(self._neg, idx, pos, size)
+            key = ("block_carries", size)  # a by-product: the blocks' carries
+            have = self._memo.get(key)
+            if have is None or have[0].size < carries[0].size:  # none, or the top's only
+                self._memo[key] = carries
             return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0, fp0=fp0)
 
         return self.memo("positive_groups", compute)
