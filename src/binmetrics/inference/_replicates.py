@@ -47,6 +47,7 @@ from binmetrics.inference._counting import (
     nonempty_groups,
 )
 from binmetrics.inference._replicate_bins import BinsOf, bin_values, bins_of
+from binmetrics.inference._replicate_fits import passes_tables
 from binmetrics.inference._replicate_groups import _GroupsPlan
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.inference._replicate_tables import _mean_case_costs, _replicate_table, _table_of
@@ -93,6 +94,7 @@ class _Target:
     params: Mapping[str, Any]
     kernel: Kernel | None  # the measure's resampling kernel, if the registry declares one
     sums: tuple[Any, ...] = ()  # the measure's sum groups (registry), read from replicate sums
+    passes: tuple[Any, ...] = ()  # the measure's block passes (registry): the logistic fits
     bins: BinsOf | None = None  # its bin sums (registry) and their edges, read per bin
 
     def value(self, table: CountTable, threshold: float) -> float:
@@ -130,7 +132,7 @@ def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> l
             kernel = partial(kernel, **p) if kernel is not None and p else kernel
             out.append(_Target(m.id, m.family, m.func, MappingProxyType(p),
                                kernel, m.sums if m.family == "probabilistic" else (),
-                               bins_of(m, p)))
+                               m.passes, bins_of(m, p)))
         elif callable(item):
             name = str(getattr(item, "__name__", "statistic"))
             out.append(_Target(name, "callable", item, MappingProxyType({}), None))
@@ -301,6 +303,7 @@ class _BootstrapSampler:
         self.block = max(1, _BLOCK_ELEMENTS // max(self.n_draws, 2 * G, 1))
         self._levels: dict[str, tuple[npt.NDArray[np.intp], int]] = {}
         self._plan: Any = None
+        self.extras: dict[str, Any] = {}  # what other replicate paths find once per sampler
         self._groups_plan: _GroupsPlan | None = None
         self._runs: dict[str, tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]] = {}
         self._group_cells: npt.NDArray[np.intp] | None = None
@@ -672,12 +675,15 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     :class:`Confusion` of arrays per block, ranking measures with a kernel the block's
     count matrices, probabilistic measures that declare sums the block's replicate sums
     (one pass of the block's counts over the terms of every declared sum group, see
-    :mod:`binmetrics.inference._replicate_sums`), those that declare bin sums the
+    :mod:`binmetrics.inference._replicate_sums`), the logistic calibration fits
+    (``passes``) fits on the block's cell counts
+    (:mod:`binmetrics.inference._replicate_fits`), those that declare bin sums the
     per-bin sums (:mod:`~binmetrics.inference._replicate_bins`), the rest the tables.
     """
     out = {t.key: np.empty(n) for t in targets}
     groups = _groups(targets)
     by_sums = {t.key for t in targets if t.sums}
+    by_passes = {t.key for t in targets if t.passes}
     by_groups = {t.key for t in targets if t.family == "ranking" and t.kernel is None}
     start = 0
     with undefined_policy("ignore"):
@@ -699,6 +705,13 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                                                   for tab in block.sums_tables(groups)]
                     except _NeedsTable:  # it reads more than its sums: tables, from now on
                         by_sums.discard(t.key)
+                        out[t.key][start:stop] = [t.value(tab, threshold)
+                                                  for tab in block.tables()]
+                elif t.key in by_passes and (fits := passes_tables(block, t.passes)) is not None:
+                    try:  # the logistic fits from the block's cell counts
+                        out[t.key][start:stop] = [t.value(tab, threshold) for tab in fits]
+                    except _NeedsTable:
+                        by_passes.discard(t.key)
                         out[t.key][start:stop] = [t.value(tab, threshold)
                                                   for tab in block.tables()]
                 elif t.key in by_groups and (stand_ins := _group_tables(block)) is not None:

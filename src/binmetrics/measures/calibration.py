@@ -36,7 +36,7 @@ import numpy.typing as npt
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
 from binmetrics.measures._special import beta_integrals
 from binmetrics.measures._util import dot, ratio
-from binmetrics.measures.logistic_fit import FITS, Fit, cases_inside, fit_table, inside
+from binmetrics.measures.logistic_fit import FITS, Fit, cases_inside, cases_outside, fit_table
 from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
@@ -326,10 +326,9 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
     None (with a warning) when they are undefined (one class among 0 < p < 1)."""
     require_probabilities(t, measure)
     _exact_scores(t, measure)
-    i0, i1 = inside(t)
     total, npos = cases_inside(t)
     dropped = t.total - total
-    if i0 > 0 or i1 < t.n_distinct:
+    if cases_outside(t):
         # one warning for the three fits (slope, intercept, in-the-large) of a call
         report_caveat(measure, f"{dropped:g} cases with p exactly 0 or 1 are left out of "
                       "the logistic calibration fit (as rms::val.prob does)",

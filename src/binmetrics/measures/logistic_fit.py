@@ -43,7 +43,7 @@ from binmetrics.measures.sums import Block, BlockPass
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 
 __all__ = ["FINAL_STEP", "FITS", "N_BLOCKS", "SMALL_TABLE", "Fit", "cases_inside",
-           "fit_table", "inside", "logit_rows", "newton_fit"]
+           "cases_outside", "fit_table", "inside", "logit_rows", "newton_fit", "refine"]
 
 #: Blocks of the compressed table that gives the starting values: enough that the
 #: compressed fit is within about 1e-6 of the full one, so one full pass finishes it.
@@ -146,6 +146,16 @@ def _newton_steps(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
                 break
             return float(a), float(b)
     return None
+
+
+def cases_outside(t: CountTable) -> bool:
+    """Whether some cases have p exactly 0 or 1 (left out of the fits; memoised, so
+    that a bootstrap replicate known by its counts can answer it)."""
+    def compute() -> bool:
+        i0, i1 = inside(t)
+        return i0 > 0 or i1 < t.n_distinct
+
+    return t.memo(("cases_at_p_0_or_1",), compute)
 
 
 def cases_inside(t: CountTable) -> tuple[float, float]:
@@ -308,17 +318,23 @@ def _step(sums: FloatArray, slope: bool) -> tuple[float, float] | None:
     return (sr / sv, 0.0) if sv > 0 else None
 
 
-def _refine(t: CountTable, i0: int, i1: int, starts: list[Fit],
-            slopes: list[bool]) -> list[Fit | bool]:
-    """Newton steps on the full table from the compressed fits, all fits per pass.
-    Per fit: the converged (a, b), or False when the reference algorithm must decide."""
+#: A full pass: per point (a, b) and whether it has a slope, the sums of :func:`_pass`.
+FullPass = Callable[[list[tuple[float, float]], list[bool]], list[FloatArray]]
+
+
+def refine(full_pass: FullPass, starts: list[Fit], slopes: list[bool]) -> list[Fit | bool]:
+    """Newton steps on the full data from the compressed fits, all fits per pass
+    (``full_pass``: the sums of :func:`_pass` over every row, or over the cells of a
+    bootstrap replicate). Per fit: the converged (a, b), or False when the reference
+    algorithm must decide (a step that is not finite or larger than 1, or no step below
+    :data:`FINAL_STEP` within :data:`MAX_PASSES` passes)."""
     cur: list[Fit | bool] = [s if s is not None else False for s in starts]
     active = [i for i, s in enumerate(cur) if s is not False]
     for _ in range(MAX_PASSES):
         if not active:
             break
-        sums = _pass(t, i0, i1, [cur[i] for i in active],  # type: ignore[misc]
-                     [slopes[i] for i in active])
+        sums = full_pass([cur[i] for i in active],  # type: ignore[misc]
+                         [slopes[i] for i in active])
         still = []
         for i, acc in zip(active, sums, strict=True):
             a, b = cur[i]  # type: ignore[misc]
@@ -358,7 +374,7 @@ def _finish(t: CountTable, parts: list[tuple[FloatArray, FloatArray, FloatArray]
     sums = _combine(parts)
     with np.errstate(all="ignore"):
         starts = [_start(s, sums) for s in slopes]
-        fits = _refine(t, i0, i1, starts, slopes)
+        fits = refine(lambda points, sl: _pass(t, i0, i1, points, sl), starts, slopes)
     if any(f is False for f in fits):
         x, pos, tot, _ = logit_rows(t)
         fits = [newton_fit(x, pos, tot, s) if f is False else f
