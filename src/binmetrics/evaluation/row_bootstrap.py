@@ -333,7 +333,7 @@ class ColumnEvaluator:
                     continue
                 if kern is not None:
                     slots = self._class_counts(W, c, "slot") if slots is None else slots
-                    values[r.key][:, c] = kern(*slots)
+                    values[r.key][:, c] = kern(*slots, **r.params)
                     continue
                 if tables is None:
                     pos, neg = self._class_counts(W, c)
@@ -357,7 +357,7 @@ class ColumnEvaluator:
             pos[i], neg[i] = both[:G], both[G:]
         kern = r.measure.resampling_kernel
         if kern is not None:
-            return np.asarray(kern(pos, neg), dtype=np.float64)
+            return np.asarray(kern(pos, neg, **r.params), dtype=np.float64)
         return np.array([self._on_table(r, x) for x in self._tables_of(t, pos, neg)])
 
     def _ranking(self, W: FloatArray) -> dict[str, FloatArray]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain
 from types import MappingProxyType
 from typing import Any
@@ -45,6 +46,7 @@ from binmetrics.inference._counting import (
     integers,
     nonempty_groups,
 )
+from binmetrics.inference._replicate_bins import BinsOf, bin_values, bins_of
 from binmetrics.inference._replicate_fits import passes_tables
 from binmetrics.inference._replicate_groups import _GroupsPlan
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
@@ -93,6 +95,7 @@ class _Target:
     kernel: Kernel | None  # the measure's resampling kernel, if the registry declares one
     sums: tuple[Any, ...] = ()  # the measure's sum groups (registry), read from replicate sums
     passes: tuple[Any, ...] = ()  # the measure's block passes (registry): the logistic fits
+    bins: BinsOf | None = None  # its bin sums (registry) and their edges, read per bin
 
     def value(self, table: CountTable, threshold: float) -> float:
         if self.family == "confusion":
@@ -125,9 +128,11 @@ def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> l
         if isinstance(item, (str, Measure)):
             m = get_measure(item)
             p = m.resolve_params(**wanted.get(m.id, {}))
+            kernel = m.resampling_kernel  # a measure's parameters go to its kernel
+            kernel = partial(kernel, **p) if kernel is not None and p else kernel
             out.append(_Target(m.id, m.family, m.func, MappingProxyType(p),
-                               m.resampling_kernel, m.sums if m.family == "probabilistic" else (),
-                               m.passes))
+                               kernel, m.sums if m.family == "probabilistic" else (),
+                               m.passes, bins_of(m, p)))
         elif callable(item):
             name = str(getattr(item, "__name__", "statistic"))
             out.append(_Target(name, "callable", item, MappingProxyType({}), None))
@@ -302,6 +307,7 @@ class _BootstrapSampler:
         self._groups_plan: _GroupsPlan | None = None
         self._runs: dict[str, tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]]] = {}
         self._group_cells: npt.NDArray[np.intp] | None = None
+        self.bin_plans: dict[tuple[float, ...], Any] = {}  # see _replicate_bins
 
     def _stratum(self, lo: int, hi: int, draws: int, unit: float) -> _Stratum:
         w = self.cells.weight[lo:hi]
@@ -671,7 +677,8 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     (one pass of the block's counts over the terms of every declared sum group, see
     :mod:`binmetrics.inference._replicate_sums`), the logistic calibration fits
     (``passes``) fits on the block's cell counts
-    (:mod:`binmetrics.inference._replicate_fits`), the rest the block's tables.
+    (:mod:`binmetrics.inference._replicate_fits`), those that declare bin sums the
+    per-bin sums (:mod:`~binmetrics.inference._replicate_bins`), the rest the tables.
     """
     out = {t.key: np.empty(n) for t in targets}
     groups = _groups(targets)
@@ -689,6 +696,9 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                     out[t.key][start:stop] = t.on_confusion(conf, block.size)
                 elif t.kernel is not None:
                     out[t.key][start:stop] = block.kernel(t.kernel)
+                elif t.bins is not None and isinstance(block, _BootstrapBlock) and (v := bin_values(
+                        block.s, block.cell_counts(), t.bins, t.params)) is not None:
+                    out[t.key][start:stop] = v
                 elif t.key in by_sums and hasattr(block, "sums_tables"):
                     try:
                         out[t.key][start:stop] = [t.value(tab, threshold)

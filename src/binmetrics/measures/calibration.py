@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,10 +43,11 @@ from binmetrics.measures.ranking import roc_hull
 from binmetrics.measures.registry import declare_fast_path, register
 from binmetrics.measures.sums import POLY, Block, RawSum, SumGroup, table_sums
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
-from binmetrics.validation import check_bin_count, check_in_range
+from binmetrics.validation import MIN_BIN_LIMIT, check_bin_count, check_in_range
 
 __all__ = [
     "SPIEGELHALTER",
+    "BinSums",
     "CalibrationBins",
     "brier_skill",
     "calibration_bins",
@@ -214,13 +216,60 @@ def calibration_bins(t: CountTable, n_bins: int = 10,
 
 
 # --- ECE, MCE -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BinSums:
+    """A measure's declaration that it is a function of per-bin sums over score bins
+    that its parameters fix (``register(..., bin_sums=...)``).
+
+    ``edges(**params)`` gives the ``n_bins + 1`` edges (bins assigned as
+    :func:`calibration_bins` assigns them), or None where the bins depend on the data
+    (quantile bins) or the parameters are not ones the shortcut takes (then the
+    measure is evaluated on tables); ``value(bins, **params)`` is the measure's own
+    formula from a :class:`CalibrationBins`, the one its function applies. A bootstrap
+    replicate's bins are its cells' counts summed over the runs of cells each bin
+    holds (:mod:`binmetrics.inference._replicate_bins`).
+    """
+
+    edges: Callable[..., FloatArray | None]
+    value: Callable[..., float]
+
+
+def _uniform_edges(*, n_bins: Any = 10, strategy: str = "uniform",
+                   **_: Any) -> FloatArray | None:
+    """The edges of ``n_bins`` uniform bins, or None: quantile bins, or a bin count that a
+    replicate with fewer distinct scores could refuse (as its table would)."""
+    if strategy != "uniform" or isinstance(n_bins, bool) \
+            or not isinstance(n_bins, (int, np.integer)) or not 1 <= n_bins <= MIN_BIN_LIMIT:
+        return None
+    return np.linspace(0.0, 1.0, int(n_bins) + 1)
+
+
+def _ece_of_bins(b: CalibrationBins, *, norm: str = "l1", **_: Any) -> float:
+    """ECE (``norm`` "l1", "l2" or "max") from the bins' sums: the measure's formula."""
+    keep = b.nonempty
+    w = b.weight[keep]
+    gap = np.abs(b.positives[keep] - b.sum_p[keep]) / w
+    if norm == "max":
+        return float(gap.max())
+    share = w / w.sum()
+    if norm == "l2":
+        return float(np.sqrt(dot(share, gap * gap)))
+    return dot(share, gap)
+
+
+def _mce_of_bins(b: CalibrationBins, **_: Any) -> float:
+    """MCE from the bins' sums: the largest gap, ECE's ``norm="max"``."""
+    return _ece_of_bins(b, norm="max")
+
+
 @register("ece", name="Expected calibration error", family="probabilistic", direction=-1,
           prevalence_dependent=True,
           range=(0.0, 1.0), plot="reliability", needs_probabilities=True,
           aliases=("expected_calibration_error",),
           source="Naeini, Cooper & Hauskrecht 2015; Guo et al. 2017",
           formula="sum_b (n_b/n) |mean y_b - mean p_b| (l1); sqrt(sum_b (n_b/n) gap_b^2) "
-                  "(l2); max_b gap_b (max)")
+                  "(l2); max_b gap_b (max)",
+          bin_sums=BinSums(_uniform_edges, _ece_of_bins))
 def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
         norm: str = "l1") -> float:
     r"""Expected calibration error: the gap between observed rate and mean predicted
@@ -247,23 +296,15 @@ def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
     if norm not in _NORMS:
         raise ValueError(f"norm must be one of {_NORMS}, got {norm!r}")
     _exact_scores(t, "ece")
-    b = calibration_bins(t, n_bins, strategy)
-    keep = b.nonempty
-    w = b.weight[keep]
-    gap = np.abs(b.positives[keep] - b.sum_p[keep]) / w
-    if norm == "max":
-        return float(gap.max())
-    share = w / w.sum()
-    if norm == "l2":
-        return float(np.sqrt(dot(share, gap * gap)))
-    return dot(share, gap)
+    return _ece_of_bins(calibration_bins(t, n_bins, strategy), norm=norm)
 
 
 @register("mce", name="Maximum calibration error", family="probabilistic", direction=-1,
           prevalence_dependent=True,
           range=(0.0, 1.0), plot="reliability", needs_probabilities=True,
           aliases=("maximum_calibration_error",), source="Naeini, Cooper & Hauskrecht 2015",
-          formula="max_b |mean y_b - mean p_b| over non-empty bins")
+          formula="max_b |mean y_b - mean p_b| over non-empty bins",
+          bin_sums=BinSums(_uniform_edges, _mce_of_bins))
 def mce(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform") -> float:
     """Maximum calibration error: the largest bin gap, ``ece`` with ``norm="max"``.
 

@@ -17,6 +17,7 @@ import numpy as np
 from binmetrics.exceptions import report_caveat
 from binmetrics.measures._special import _SERIES, digamma
 from binmetrics.measures._util import dot, exact_sum
+from binmetrics.measures.kernels import bedroc_kernel, enrichment_factor_kernel, rie_kernel
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum, tp_over_cases
 from binmetrics.measures.registry import register
 from binmetrics.measures.roc_points import find_block
@@ -288,7 +289,7 @@ def _rie_parts(t: CountTable, a: float) -> tuple[float, float]:
 
 
 @register("rie", binning_bound="refinements",
-          prevalence_dependent=True,
+          prevalence_dependent=True, resampling_kernel=rie_kernel,
           name="Robust initial enhancement", family="ranking", plot="gain", direction=1,
           range=(0.0, np.inf), aliases=("robust_initial_enhancement",),
           source="multi-level paper Table 5; Sheridan 2001; docs/methods.md §2",
@@ -316,7 +317,7 @@ def rie(t: CountTable, *, alpha: float = 20.0) -> float:
 
 
 @register("bedroc", binning_bound="refinements",
-          prevalence_dependent=True,
+          prevalence_dependent=True, resampling_kernel=bedroc_kernel,
           name="Boltzmann-enhanced discrimination of ROC", family="ranking", plot="gain",
           direction=1, range=UNIT,
           source="multi-level paper Table 6; Truchon & Bayly 2007; docs/methods.md §2",
@@ -364,7 +365,7 @@ def _positives_in_top(t: CountTable, x: float) -> float:
 
 
 @register("enrichment_factor", binning_bound="refinements",
-          prevalence_dependent=True,
+          prevalence_dependent=True, resampling_kernel=enrichment_factor_kernel,
           name="Enrichment factor", family="ranking", plot="lift", direction=1,
           range=(0.0, np.inf), aliases=("ef",),
           source="multi-level paper Table 5; docs/methods.md §2",

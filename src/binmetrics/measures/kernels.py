@@ -6,7 +6,9 @@ new counts, so B replicates are two (B x groups) count matrices ``pos`` and ``ne
 them with cumulative sums, instead of building B tables. Each measure that has one
 declares it in the registry (``@register(..., resampling_kernel=auc_kernel)``,
 :attr:`~binmetrics.measures.Measure.resampling_kernel`); the resampling code reads it
-from there and evaluates the other measures table by table.
+from there and evaluates the other measures table by table. A measure with parameters
+has a kernel that takes them as keywords (``bedroc_kernel(pos, neg, alpha=20.0)``): the
+resampling code passes the measure's resolved parameters.
 
 Every kernel is invariant to merging runs of adjacent groups that hold only negatives
 (the resampling code condenses the tables that way when it is cheaper). Integer counts
@@ -31,22 +33,27 @@ import numpy as np
 import numpy.typing as npt
 
 from binmetrics.measures._util import FloatOrArray
+from binmetrics.validation import check_in_range
 
 __all__ = [
     "Kernel",
     "auc_kernel",
     "auc_transform",
     "average_precision_kernel",
+    "bedroc_kernel",
+    "enrichment_factor_kernel",
     "gini_from_auc",
     "gini_kernel",
     "ks_kernel",
+    "rie_kernel",
     "youden_j_max_kernel",
 ]
 
 FloatArray = npt.NDArray[np.float64]
 Counts = npt.NDArray[Any]
 
-#: A resampling kernel: ``kernel(pos, neg)`` gives one value per row of the count matrices.
+#: A resampling kernel: ``kernel(pos, neg)`` gives one value per row of the count matrices
+#: (a measure's parameters, if it has any, come as keywords, bound before the call).
 Kernel = Callable[[Counts, Counts], FloatArray]
 
 
@@ -167,6 +174,118 @@ def youden_j_max_kernel(pos: Counts, neg: Counts) -> FloatArray:
     (:func:`binmetrics.measures.ranking.youden_j_max`) on each table.
     """
     return _gap_extremes(pos, neg, both=False)
+
+
+def _rie_rows(pos: Counts, neg: Counts, alpha: float) -> tuple[FloatArray, FloatArray, float,
+                                                               Counts, Counts]:
+    """Per row: RIE, Ra = P / n, the checked alpha, P and N, with the measure's tie
+    convention (each positive of a tied group gets the group's mean of exp(-a r / n)
+    over the ranks it spans) and its formula
+    (:func:`binmetrics.measures.early_recognition.rie`), to rounding."""
+    a = check_in_range(alpha, "alpha", 0.0, np.inf, low_open=True, high_open=True)
+    P, N = pos.sum(axis=1), neg.sum(axis=1)
+    m = (pos + neg).astype(np.float64)  # whole counts stay exact (below 2^53)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        big_n = np.asarray(P + N, dtype=np.float64)
+        k = (-a / big_n)[:, None]
+        # exp(-a (c0 + 1)/n) (1 - exp(-a m/n)) / (1 - exp(-a/n)) over the ranks of a
+        # group of m cases after c0 others; the factor the random order shares is
+        # cancelled, as the measure does. In place: each pass over the groups counts.
+        group = np.cumsum(m, axis=1)
+        group -= m  # the cases above each group
+        group *= k
+        np.exp(group, out=group)
+        spread = m * k
+        np.expm1(spread, out=spread)
+        group *= spread  # = -exp(-a c0/n) (1 - exp(-a m/n))
+        np.maximum(m, np.finfo(np.float64).tiny, out=m)  # an empty group: 0 / tiny
+        observed = -np.einsum("ij,ij->i", pos / m, group)
+        ra = P / big_n
+        rie = observed / (ra * -np.expm1(-a))
+    return rie, ra, a, P, N
+
+
+def rie_kernel(pos: Counts, neg: Counts, *, alpha: float = 20.0) -> FloatArray:
+    """The robust initial enhancement of each replicate (Truchon & Bayly eq. 18), ties
+    averaged as the measure averages them.
+
+    Each row of the (replicates x groups) count matrices ``pos``, ``neg`` is one
+    replicate's table, possibly with runs of adjacent negative-only groups merged (they
+    move no positive's rank); values equal the measure's function
+    (:func:`binmetrics.measures.early_recognition.rie`) on each table to rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rie_kernel(np.array([[1, 0, 1, 0]]), np.array([[0, 1, 0, 1]]), alpha=1.0).round(6)
+    array([1.124353])
+    """
+    rie, _, _, P, N = _rie_rows(pos, neg, alpha)
+    return _defined(rie, P, N)
+
+
+def bedroc_kernel(pos: Counts, neg: Counts, *, alpha: float = 20.0) -> FloatArray:
+    """BEDROC of each replicate: its RIE (:func:`rie_kernel`) rescaled between the worst
+    and best orders, in the measure's stable form
+    ``(RIE/RIEmax - e^(-a(1-Ra))) / (1 - e^(-a(1-Ra)))``.
+
+    Each row of the (replicates x groups) count matrices ``pos``, ``neg`` is one
+    replicate's table, possibly with runs of adjacent negative-only groups merged;
+    values equal the measure's function
+    (:func:`binmetrics.measures.early_recognition.bedroc`) on each table to rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bedroc_kernel(np.array([[2, 0, 0], [0, 0, 2]]), np.array([[0, 1, 1], [1, 1, 0]])).tolist()
+    [1.0, 0.0]
+    """
+    rie, ra, a, P, N = _rie_rows(pos, neg, alpha)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        rie_max = np.expm1(-a * ra) / (ra * np.expm1(-a))
+        low = np.exp(-a * (1.0 - ra))
+        v = (rie / rie_max - low) / (1.0 - low)
+    return _defined(v, P, N)
+
+
+def enrichment_factor_kernel(pos: Counts, neg: Counts, *, fraction: float = 0.01) -> FloatArray:
+    """The enrichment factor of each replicate: the rate of positives among its top
+    ``fraction`` of cases over its overall rate, the group that straddles the cut-off
+    x = fraction * n contributing its positives pro rata, as the measure does (the
+    expected value over the orders of a tied group).
+
+    Each row of the (replicates x groups) count matrices ``pos``, ``neg`` is one
+    replicate's table, possibly with runs of adjacent negative-only groups merged (a
+    cut-off inside such a run finds no positive there either way); values equal the
+    measure's function (:func:`binmetrics.measures.early_recognition.enrichment_factor`)
+    on each table to rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> enrichment_factor_kernel(np.array([[1, 1, 0]]), np.array([[0, 1, 1]]),
+    ...                          fraction=0.25).tolist()  # top case positive: 1 / 0.5
+    [2.0]
+    """
+    f = check_in_range(fraction, "fraction", 0.0, 1.0, low_open=True)
+    P, N = pos.sum(axis=1), neg.sum(axis=1)
+    c = np.cumsum(pos + neg, axis=1)  # the cases down to each group's end
+    tp = np.cumsum(pos, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = np.asarray(P + N, dtype=np.float64)
+        x = f * total
+        # the first group whose end reaches x; none when x rounds above the total
+        i = np.count_nonzero(c < x[:, None], axis=1)
+        rows = np.arange(c.shape[0])
+        inside = i < c.shape[1]
+        j = np.minimum(i, c.shape[1] - 1)
+        before = np.maximum(j - 1, 0)
+        c0 = np.where(j > 0, c[rows, before], 0).astype(np.float64)
+        tp0 = np.where(j > 0, tp[rows, before], 0).astype(np.float64)
+        ratio = pos[rows, j].astype(np.float64) / (c[rows, j].astype(np.float64) - c0)
+        found = np.where(inside, tp0 + (x - c0) * ratio, P)
+        v = (found / x) / (P / total)
+    return _defined(v, P, N)
 
 
 def _identity(auc: Any) -> Any:

@@ -87,7 +87,9 @@ class Measure:
     resampling_kernel : for a ranking measure, ``kernel(pos, neg) -> values``: the
         measure of each row of (replicates x groups) count matrices at once, so the
         bootstrap and permutation replicates need no loop over tables
-        (:mod:`binmetrics.inference.resampling`).
+        (:mod:`binmetrics.inference.resampling`). A measure with parameters has a kernel
+        that takes them as keywords (``kernel(pos, neg, alpha=20.0)``); the resampling
+        code passes the measure's parameters.
     multiclass : the natively multiclass form, ``func(data, **params)`` of a
         :class:`~binmetrics.measures.multiclass.MulticlassData`; without it a
         multiclass evaluation averages the binary measure one-vs-rest.
@@ -105,6 +107,11 @@ class Measure:
     passes : other computations over the table's blocks the measure reads
         (:class:`~binmetrics.measures.sums.BlockPass`: the compressed table that starts
         the logistic calibration fits), run in that same shared pass.
+    bin_sums : for a measure of per-bin sums over fixed score bins (ECE, MCE), a
+        :class:`~binmetrics.measures.calibration.BinSums`: the bins' edges for given
+        parameters and the measure's formula from the bins' sums, so a bootstrap
+        replicate's value is read from its cells' counts summed over the bins
+        (:mod:`binmetrics.inference._replicate_bins`), with no table per replicate.
     plot : the plot kind that draws the measure (``"roc"`` for the AUC): ``ev.plot(id)``
         draws it and the HTML report names the chart.
     """
@@ -130,6 +137,7 @@ class Measure:
     sums: tuple[Any, ...] = ()
     passes: tuple[Any, ...] = ()
     plot: str | None = None
+    bin_sums: Any = None
     multiclass_rows: Callable[..., Any] | None = None
     prevalence_dependent: bool | None = None
     monotone_in_fp: bool = False
@@ -198,6 +206,7 @@ def register(
     sums: tuple[Any, ...] = (),
     passes: tuple[Any, ...] = (),
     plot: str | None = None,
+    bin_sums: Any = None,
     prevalence_dependent: bool | None = None,
     monotone_in_fp: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -218,7 +227,7 @@ def register(
             paired_tests=tuple(paired_tests), binning_bound=binning_bound,
             weight_unit=weight_unit, resampling_kernel=resampling_kernel,
             multiclass=multiclass, sums=tuple(sums), passes=tuple(passes),
-            plot=plot, prevalence_dependent=prevalence_dependent,
+            plot=plot, bin_sums=bin_sums, prevalence_dependent=prevalence_dependent,
             monotone_in_fp=monotone_in_fp,
         )
         for n in (id, *aliases):
@@ -234,14 +243,14 @@ def register(
 
 def declare_fast_path(id: str, **fast_paths: Any) -> None:
     """Attach fast paths (``multiclass=``, ``multiclass_rows=``, ``resampling_kernel=``,
-    ``sums=``, ``plot=``)
+    ``sums=``, ``bin_sums=``, ``plot=``)
     to a declared measure, from the module that implements them.
 
     This is how a decorator next to a kernel declares it (e.g.
     :func:`binmetrics.measures.multiclass.multiclass_form`); the measure's entry is
     still the one place that holds it.
     """
-    allowed = {"multiclass", "multiclass_rows", "resampling_kernel", "sums", "plot"}
+    allowed = {"multiclass", "multiclass_rows", "resampling_kernel", "sums", "bin_sums", "plot"}
     unknown = set(fast_paths) - allowed
     if unknown:
         raise TypeError(f"unknown fast path(s) {', '.join(sorted(unknown))}; the fast paths: "
@@ -385,9 +394,35 @@ def with_params(m: Measure, **params: Any) -> Measure:
         mc = functools.partial(base.multiclass, **changed)
         if base.multiclass_rows is not None:
             rows = functools.partial(base.multiclass_rows, **changed)
+    # a kernel takes the measure's parameters as keywords: bound here too
+    kern = None if base.resampling_kernel is None else _BoundKernel(base.resampling_kernel, p)
     return replace(base, id=f"{base.id}({shown})", name=f"{base.name} ({shown})",
-                   aliases=(), params=MappingProxyType(p), resampling_kernel=None,
+                   aliases=(), params=MappingProxyType(p), resampling_kernel=kern,
                    multiclass=mc, multiclass_rows=rows)
+
+
+class _BoundKernel:
+    """A resampling kernel with a bound measure's parameters as its defaults; equal to
+    another with the same kernel and parameters (so a bound measure read back from its
+    id equals itself)."""
+
+    def __init__(self, kernel: Callable[..., Any], params: Mapping[str, Any]) -> None:
+        self.kernel = kernel
+        self.params = dict(params)
+
+    def __call__(self, pos: Any, neg: Any, **params: Any) -> Any:
+        return self.kernel(pos, neg, **{**self.params, **params})
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, _BoundKernel) and other.kernel is self.kernel
+                and repr(other.params) == repr(self.params))
+
+    def __hash__(self) -> int:
+        return hash((self.kernel, repr(self.params)))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{getattr(self.kernel, '__name__', 'kernel')}({shown})"
 
 
 def _same(a: Any, b: Any) -> bool:
