@@ -65,7 +65,7 @@ def _rows(kind: str, n: int = 2500, seed: int = 11):
     return y, p
 
 
-MEASURES = ["auc", "mcc", "brier", "ece", "h_measure", "bedroc"]
+MEASURES = ["auc", "mcc", "brier", "ece", "h_measure", "bedroc", "mean_precision"]
 
 
 @pytest.mark.parametrize("stratified", [True, False])

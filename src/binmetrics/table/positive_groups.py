@@ -53,8 +53,10 @@ def weighted_sums_before(neg: npt.NDArray[Any], idx: npt.NDArray[np.intp], pos: 
                          size: int) -> tuple[FloatArray, FloatArray,
                                              tuple[FloatArray, FloatArray]]:
     """(TP, FP) at the cut before each group ``idx`` holding positives (weights ``pos``)
-    of a weighted table with negatives ``neg``, bit for bit its cumulative :attr:`tp`
-    and :attr:`fp`, and as a by-product its block carries of blocks of ``size`` groups
+    of a weighted table with negatives ``neg``, bit for bit its cumulative
+    :attr:`~binmetrics.table.counts.CountTable.tp` and
+    :attr:`~binmetrics.table.counts.CountTable.fp`, and as a by-product its block
+    carries of blocks of ``size`` groups
     (:meth:`~binmetrics.table.counts.CountTable.block_carries`, read-only).
 
     Both are running sums in table order. The groups without positives add exact
