@@ -109,21 +109,9 @@ def test_replicates_in_parallel_streams_equal_the_tables() -> None:
         np.testing.assert_allclose(res.replicates[m], ref, rtol=1e-12, atol=0)
 
 
-def _spy_tables(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    built: list[int] = []
-    orig = rs._BootstrapBlock.tables
-
-    def spy(self: rs._BootstrapBlock) -> list[bm.CountTable]:
-        built.append(self.size)
-        return orig(self)
-
-    monkeypatch.setattr(rs._BootstrapBlock, "tables", spy)
-    return built
-
-
 def test_uniform_bins_build_no_replicate_table_quantile_bins_do(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    built = _spy_tables(monkeypatch)
+        tables_built: list[int]) -> None:
+    built = tables_built
     t, _ = _table("tied")
     bootstrap(t, ["ece", "mce"], n_resamples=20, random_state=0,
               params={"ece": {"n_bins": 20, "norm": "l2"}})

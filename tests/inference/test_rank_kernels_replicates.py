@@ -88,15 +88,14 @@ def _slots(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
-@pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("m", list(KERNELS))
-def test_kernel_on_count_matrices_with_empty_groups_and_one_class_rows(weighted: bool,
-                                                                        m: str) -> None:
-    rng = np.random.default_rng(11)
-    b, g = 25, 60
-    pos = rng.poisson(0.4, (b, g)) * (rng.random((b, g)) < 0.5)
+def _count_matrices(seed: int, b: int, g: int, rate: float,
+                    weighted: bool) -> tuple[Any, Any, list[bm.CountTable]]:
+    """(b, g) positive and negative count matrices with empty groups, a row without
+    positives and one without negatives, and each row's table (its non-empty groups)."""
+    rng = np.random.default_rng(seed)
+    pos = rng.poisson(rate, (b, g)) * (rng.random((b, g)) < 0.5)
     neg = rng.poisson(1.5, (b, g))
-    pos[0], neg[1] = 0, 0  # a row without positives, one without negatives
+    pos[0], neg[1] = 0, 0
     if weighted:
         pos, neg = pos * 0.37, neg * 1.9
     scores = np.linspace(1.0, 0.0, g)
@@ -104,6 +103,14 @@ def test_kernel_on_count_matrices_with_empty_groups_and_one_class_rows(weighted:
     for p, n in zip(pos, neg, strict=True):
         keep = (p + n) > 0
         tables.append(bm.CountTable(scores[keep], p[keep], n[keep], weighted=weighted))
+    return pos, neg, tables
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("m", list(KERNELS))
+def test_kernel_on_count_matrices_with_empty_groups_and_one_class_rows(weighted: bool,
+                                                                        m: str) -> None:
+    pos, neg, tables = _count_matrices(11, 25, 60, 0.4, weighted)
     for alpha in ALPHAS:
         ref = _on_tables(m, tables, alpha=alpha)
         assert np.isnan(ref[:2]).all() and np.isfinite(ref[2:]).all()
@@ -117,15 +124,8 @@ def test_kernel_checks_alpha() -> None:
         bedroc_kernel(np.ones((1, 2)), np.ones((1, 2)), alpha=0.0)
 
 
-def test_bootstrap_builds_no_replicate_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    built: list[int] = []
-    orig = rs._BootstrapBlock.tables
-
-    def spy(self: rs._BootstrapBlock) -> list[bm.CountTable]:
-        built.append(self.size)
-        return orig(self)
-
-    monkeypatch.setattr(rs._BootstrapBlock, "tables", spy)
+def test_bootstrap_builds_no_replicate_table(tables_built: list[int]) -> None:
+    built = tables_built
     t, _ = _table("tied")
     bootstrap(t, ["bedroc", "rie", "enrichment_factor"], n_resamples=20, random_state=0,
               params={"bedroc": {"alpha": 50.0}, "enrichment_factor": {"fraction": 0.2}})
@@ -252,18 +252,7 @@ def test_enrichment_factor_replicates_equal_the_measure_on_each_table(kind: str,
 def test_enrichment_factor_kernel_on_count_matrices(weighted: bool) -> None:
     """Cut-offs inside tied groups, on group ends, inside merged negative runs, and at the
     total; empty groups; rows lacking a class."""
-    rng = np.random.default_rng(12)
-    b, g = 40, 30
-    pos = rng.poisson(0.5, (b, g)) * (rng.random((b, g)) < 0.5)
-    neg = rng.poisson(1.5, (b, g))
-    pos[0], neg[1] = 0, 0
-    if weighted:
-        pos, neg = pos * 0.37, neg * 1.9
-    scores = np.linspace(1.0, 0.0, g)
-    tables = []
-    for p, n in zip(pos, neg, strict=True):
-        keep = (p + n) > 0
-        tables.append(bm.CountTable(scores[keep], p[keep], n[keep], weighted=weighted))
+    pos, neg, tables = _count_matrices(12, 40, 30, 0.5, weighted)
     # fractions that put x on a group's end in some rows (whole cases over the totals)
     ends = [float(k) / float(pos[5].sum() + neg[5].sum()) for k in (1, 4, 9)]
     for f in [*FRACTIONS, 0.5, *ends]:

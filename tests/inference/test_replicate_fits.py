@@ -72,18 +72,9 @@ def _tables(t: bm.CountTable, n: int, **kw: Any) -> list[bm.CountTable]:
 
 
 @pytest.fixture
-def no_tables(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def no_tables(tables_built: list[int]) -> list[int]:
     """The replicates for which a block's tables were built (there should be none)."""
-    built: list[int] = []
-    orig = rs._BootstrapBlock.tables
-
-    def spy(self: rs._BootstrapBlock) -> list[bm.CountTable]:
-        if "tables" not in self._cache:
-            built.append(self.size)
-        return orig(self)
-
-    monkeypatch.setattr(rs._BootstrapBlock, "tables", spy)
-    return built
+    return tables_built
 
 
 @pytest.mark.parametrize("kind", ["continuous", "tied", "weighted", "fractional", "extreme"])

@@ -86,17 +86,10 @@ def test_intervals_are_those_of_the_replicate_tables(monkeypatch: pytest.MonkeyP
         np.testing.assert_array_equal(fast.replicates[m], slow.replicates[m], err_msg=m)
 
 
-def test_a_measure_that_reads_more_falls_back_to_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_measure_that_reads_more_falls_back_to_tables(tables_built: list[int]) -> None:
     """mean_precision reads every cut of a replicate (whose cases are not one per
     score): tables; mean_rank_positives reads its groups only: none."""
-    built: list[int] = []
-    orig = rs._BootstrapBlock.tables
-
-    def spy(self: rs._BootstrapBlock) -> list[bm.CountTable]:
-        built.append(self.size)
-        return orig(self)
-
-    monkeypatch.setattr(rs._BootstrapBlock, "tables", spy)
+    built = tables_built
     t = _table(1, "continuous")
     bootstrap(t, ["mean_rank_positives", "auac"], n_resamples=20, random_state=0)
     assert built == []

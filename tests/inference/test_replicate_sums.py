@@ -9,7 +9,6 @@ import pytest
 
 import binmetrics as bm
 from binmetrics.exceptions import undefined_policy
-from binmetrics.inference import _replicates as rs
 from binmetrics.inference.resampling import bootstrap, bootstrap_tables
 from binmetrics.measures.registry import iter_measures
 
@@ -47,17 +46,10 @@ def test_replicate_sums_equal_the_measure_on_each_replicate_table(kind: str,
                                    err_msg=m)
 
 
-def test_sum_measures_take_no_replicate_table(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sum_measures_take_no_replicate_table(tables_built: list[int]) -> None:
     """The probabilistic measures that declare sums never build a replicate table; one
     that reads more (top_k_accuracy reads prefix sums) falls back to tables."""
-    built: list[int] = []
-    orig = rs._BootstrapBlock.tables
-
-    def spy(self: rs._BootstrapBlock) -> list[bm.CountTable]:
-        built.append(self.size)
-        return orig(self)
-
-    monkeypatch.setattr(rs._BootstrapBlock, "tables", spy)
+    built = tables_built
     t = _table("continuous")
     bootstrap(t, [m for m in SUMS if m != "top_k_accuracy"], n_resamples=20, random_state=0)
     assert built == []

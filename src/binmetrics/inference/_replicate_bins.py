@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.inference._replicate_sums import class_ranges
 from binmetrics.measures import Measure
 from binmetrics.measures.calibration import CalibrationBins
 from binmetrics.table.counts import FloatArray
@@ -68,10 +69,7 @@ class _BinsPlan:
         self.parts: list[list[tuple[Any, ...]]] = []
         for st in sampler.strata:
             parts = []
-            for lo, hi, positive in ((st.lo, min(st.hi, cells.n_pos), True),
-                                     (max(st.lo, cells.n_pos), st.hi, False)):
-                if hi <= lo:
-                    continue
+            for lo, hi, positive in class_ranges(st, cells.n_pos):
                 b = bins[lo:hi]  # scores descend, so bins never increase
                 starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]]).astype(np.intp)
                 stops = np.r_[starts[1:], hi - lo]

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.inference._replicate_sums import _SumsTable
+from binmetrics.inference._replicate_sums import _SumsTable, class_ranges
 from binmetrics.measures import logistic_fit as lf
 from binmetrics.measures._util import dot
 from binmetrics.table.counts import CountTable, FloatArray, block_size
@@ -131,10 +131,7 @@ class _FitsPlan:
         outside: list[tuple[int, int, int, bool]] = []
         with np.errstate(all="ignore"):
             for k, st in enumerate(sampler.strata):
-                for lo, hi, positive in ((st.lo, min(st.hi, cells.n_pos), True),
-                                         (max(st.lo, cells.n_pos), st.hi, False)):
-                    if hi <= lo:
-                        continue
+                for lo, hi, positive in class_ranges(st, cells.n_pos):
                     g = cells.group[lo:hi]  # ascending: p = 1 first, p = 0 last
                     j0 = lo + int(np.searchsorted(g, i0))
                     j1 = lo + int(np.searchsorted(g, i1))

@@ -19,7 +19,7 @@ the tests), not bit for bit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,15 @@ class _SumsTable(CountTable):
         return self._memo[key]
 
 
+def class_ranges(stratum: Any, n_pos: int) -> Iterator[tuple[int, int, bool]]:
+    """(lo, hi, positive) of the stratum's cells of each class, as global cell ranges
+    (cells: positive cells first, then negative cells); empty ranges left out."""
+    for lo, hi, positive in ((stratum.lo, min(stratum.hi, n_pos), True),
+                             (max(stratum.lo, n_pos), stratum.hi, False)):
+        if hi > lo:
+            yield lo, hi, positive
+
+
 def _groups(targets: Iterable[Any]) -> list[SumGroup]:
     """The sum groups (with terms) the targets declare, each once."""
     out: dict[str, SumGroup] = {}
@@ -112,10 +121,7 @@ class _SumsPlan:
         with np.errstate(all="ignore"):
             for st in sampler.strata:
                 parts = []
-                for lo, hi, positive in ((st.lo, min(st.hi, cells.n_pos), True),
-                                         (max(st.lo, cells.n_pos), st.hi, False)):
-                    if hi <= lo:
-                        continue
+                for lo, hi, positive in class_ranges(st, cells.n_pos):
                     s = scores[lo:hi]
                     for j, term in enumerate(self.terms):
                         if term.rows in ("all", "pos" if positive else "neg"):
@@ -132,10 +138,9 @@ class _SumsPlan:
         for st, c, parts, unit in zip(self.strata, counts, self.parts, units, strict=True):
             cf = c.astype(np.float64, copy=False)
             w = unit if weighted else 1.0
-            for lo, hi, into in ((st.lo, min(st.hi, self.n_pos), P),
-                                 (max(st.lo, self.n_pos), st.hi, N)):
-                if hi > lo:
-                    into += cf[:, lo - st.lo:hi - st.lo].sum(axis=1) * w
+            for lo, hi, positive in class_ranges(st, self.n_pos):
+                into = P if positive else N
+                into += cf[:, lo - st.lo:hi - st.lo].sum(axis=1) * w
             for sl, j, values in parts:
                 raw[:, j] += np.einsum("ij,j->i", cf[:, sl], values) * w
         out = []
