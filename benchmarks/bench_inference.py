@@ -107,9 +107,9 @@ def naive_permutation(y: np.ndarray, s: np.ndarray, B: int) -> float:
 
 
 #: the single measures timed by --scale: one of each way a replicate is evaluated
-SCALE_MEASURES = ["mcc", "auc", "average_precision", "mean_rank_positives", "best_f1", "brier",
-                  "log_loss", "spiegelhalter_z",
-                  "ece", "calibration_slope", "bedroc", "h_measure"]
+SCALE_MEASURES = ["mcc", "auc", "average_precision", "mean_rank_positives", "best_f1",
+                  "tpr_at_fpr", "brier", "log_loss", "spiegelhalter_z", "ece",
+                  "calibration_slope", "bedroc", "h_measure"]
 
 
 def _extrapolated(fn: Callable[[int], Any], counts: list[int], target: int,
