@@ -61,8 +61,11 @@ def _lift_every_group(t: bm.CountTable) -> float:
                         + np.asarray(t.pos, dtype=float)))
 
 
+@pytest.mark.parametrize("chunk", [5, 1 << 16])  # the lift sums pieces of the groups
 @pytest.mark.parametrize("seed", range(10))
-def test_average_lift_telescoped_equals_the_walk_of_every_group(seed: int) -> None:
+def test_average_lift_telescoped_equals_the_walk_of_every_group(
+        seed: int, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(counts, "CHUNK", chunk)
     y, s, w = _data(seed)
     for weights in (w, None):
         ev = bm.evaluate(y, s, sample_weight=weights)

@@ -165,15 +165,23 @@ def _lift_sum(t: CountTable) -> float:
     add TP (H(c_end) - H(c1)): one harmonic gap per run of negative groups, telescoped,
     instead of one per group (at a prevalence of 0.1 about a tenth of the work, and
     fewer roundings). The cumulative cases c are TP + FP at the group's cuts, as the
-    table's own sums give them.
+    table's own sums give them. In cache-sized pieces of the groups: each holds a
+    score of temporaries (with the groups whole, 2.3x the score bytes at 1e6 weighted).
     """
     g = t.positive_groups()
-    c0 = g.tp0 + g.fp0
-    tp1 = g.tp1
-    c1 = tp1 + g.fp1
-    end = np.append(c0[1:], t.total)  # cases before the next group with positives
-    own = _group_lift(g.tp0, c0, c1, g.pos)
-    return float(np.sum(own) + dot(tp1, _harmonic_gap(c1, end)))
+    size = g.idx.size
+    total = 0.0
+    for sl in chunks(size):
+        tp0, fp0 = g.tp0[sl], g.fp0[sl]
+        c0 = tp0 + fp0
+        tp1 = tp0 + g.pos[sl]
+        c1 = tp1 + (fp0 + g.neg[sl])
+        # cases before the next group with positives (the first of the next piece)
+        after = float(g.tp0[sl.stop] + g.fp0[sl.stop]) if sl.stop < size else t.total
+        end = np.append(c0[1:], after)
+        own = _group_lift(tp0, c0, c1, g.pos[sl])
+        total += float(np.sum(own) + dot(tp1, _harmonic_gap(c1, end)))
+    return total
 
 
 def _group_lift(tp0: FloatArray, c0: FloatArray, c1: FloatArray, pos: Any) -> FloatArray:
