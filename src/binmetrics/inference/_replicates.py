@@ -678,13 +678,14 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     :mod:`binmetrics.inference._replicate_sums`), the logistic calibration fits
     (``passes``) fits on the block's cell counts
     (:mod:`binmetrics.inference._replicate_fits`), those that declare bin sums the
-    per-bin sums (:mod:`~binmetrics.inference._replicate_bins`), the rest the tables.
+    per-bin sums (:mod:`~binmetrics.inference._replicate_bins`), ranking measures without
+    a kernel their groups with positives (:mod:`~binmetrics.inference._replicate_groups`),
+    the rest the tables. The stand-in replicates are tried in one way for all
+    (:func:`_on_stand_ins`).
     """
     out = {t.key: np.empty(n) for t in targets}
     groups = _groups(targets)
-    by_sums = {t.key for t in targets if t.sums}
-    by_passes = {t.key for t in targets if t.passes}
-    by_groups = {t.key for t in targets if t.family == "ranking" and t.kernel is None}
+    routes = {t.key: _stand_in_routes(t, groups) for t in targets}
     start = 0
     with undefined_policy("ignore"):
         for block in blocks:
@@ -699,39 +700,42 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                 elif t.bins is not None and isinstance(block, _BootstrapBlock) and (v := bin_values(
                         block.s, block.cell_counts(), t.bins, t.params)) is not None:
                     out[t.key][start:stop] = v
-                elif t.key in by_sums and hasattr(block, "sums_tables"):
-                    try:
-                        out[t.key][start:stop] = [t.value(tab, threshold)
-                                                  for tab in block.sums_tables(groups)]
-                    except _NeedsTable:  # it reads more than its sums: tables, from now on
-                        by_sums.discard(t.key)
-                        out[t.key][start:stop] = [t.value(tab, threshold)
-                                                  for tab in block.tables()]
-                elif t.key in by_passes and (fits := passes_tables(block, t.passes)) is not None:
-                    try:  # the logistic fits from the block's cell counts
-                        out[t.key][start:stop] = [t.value(tab, threshold) for tab in fits]
-                    except _NeedsTable:
-                        by_passes.discard(t.key)
-                        out[t.key][start:stop] = [t.value(tab, threshold)
-                                                  for tab in block.tables()]
-                elif t.key in by_groups and (stand_ins := _group_tables(block)) is not None:
-                    try:  # its groups with positives, unless it reads more
-                        out[t.key][start:stop] = [t.value(tab, threshold) for tab in stand_ins]
-                    except _NeedsTable:
-                        by_groups.discard(t.key)
-                        out[t.key][start:stop] = [t.value(tab, threshold)
-                                                  for tab in block.tables()]
                 else:
-                    out[t.key][start:stop] = [t.value(tab, threshold) for tab in block.tables()]
+                    out[t.key][start:stop] = _on_stand_ins(block, t, routes[t.key], threshold)
             start = stop
             if progress is not None:
                 progress(start, n)
     return out
 
 
-def _group_tables(block: Any) -> list[Any] | None:
-    """The block's stand-in replicates of their groups with positives, if it has them."""
-    return block.group_tables() if hasattr(block, "group_tables") else None
+def _stand_in_routes(t: _Target, groups: list[Any]) -> list[Callable[[Any], Any]]:
+    """The stand-in replicates a target may read, in order, each a function of a block
+    giving them (None where the block has none): its replicate sums (``sums=``), its
+    logistic fits (``passes=``), a ranking measure's groups with positives."""
+    routes: list[Callable[[Any], Any]] = []
+    if t.sums:
+        routes.append(lambda b: b.sums_tables(groups) if hasattr(b, "sums_tables") else None)
+    if t.passes:
+        routes.append(lambda b: passes_tables(b, t.passes))
+    if t.family == "ranking" and t.kernel is None:
+        routes.append(lambda b: b.group_tables() if hasattr(b, "group_tables") else None)
+    return routes
+
+
+def _on_stand_ins(block: Any, t: _Target, routes: list[Callable[[Any], Any]],
+                  threshold: float) -> list[float]:
+    """The target on the block's first stand-ins it can read, else on its tables. A
+    measure that asks a stand-in for more than it holds (:class:`_NeedsTable`) leaves
+    that route for the rest of the call (``routes`` is the call's)."""
+    for route in list(routes):
+        stand_ins = route(block)
+        if stand_ins is None:
+            continue
+        try:
+            return [t.value(tab, threshold) for tab in stand_ins]
+        except _NeedsTable:
+            routes.remove(route)
+    return [t.value(tab, threshold) for tab in block.tables()]
 
 
 def replicate_streams(rng: np.random.Generator, n: int,
