@@ -54,9 +54,12 @@ def test_a_unit_drawn_more_often_than_8_bits_hold(drawn: int) -> None:
     with use_compiled(True):
         got = cumulative_counts(keys, 7, ends)
         counted = count_rows(keys, 7)
+        looked_up = count_rows(keys, 4, run)
     want = np.cumsum(np.stack([np.bincount(run[k], minlength=4) for k in keys]), axis=1)
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(counted, np.stack([np.bincount(k, minlength=7) for k in keys]))
+    np.testing.assert_array_equal(looked_up,
+                                  np.stack([np.bincount(run[k], minlength=4) for k in keys]))
     assert got[0].tolist() == [drawn + 10] * 4
 
 

@@ -118,7 +118,8 @@ def count_rows(keys: npt.NDArray[Any], width: int,
         if lookup is None:
             k.count(keys, np.zeros(width, dtype=np.uint8), out)
         else:
-            k.count_lookup(keys, np.asarray(lookup), out)
+            lookup = np.asarray(lookup)
+            k.count_lookup(keys, lookup, np.zeros(lookup.shape[0], dtype=np.uint8), out)
         return out
     # one row at a time: a row's counts stay in cache, which a single bincount of the
     # offset keys of all rows does not (it is about twice as slow)

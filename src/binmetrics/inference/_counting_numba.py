@@ -65,11 +65,18 @@ def count(keys: Any, small: Any, out: Any) -> None:  # pragma: no cover - compil
 
 
 @_jit
-def count_lookup(keys: Any, lookup: Any, out: Any) -> None:  # pragma: no cover
+def count_lookup(keys: Any, lookup: Any, small: Any, out: Any) -> None:  # pragma: no cover
+    # per unit in 8 bits first, as count does, then unit by unit into its cell: a
+    # random increment of the 64-bit row per draw misses the cache (8 MB at 1e6
+    # cells: 11 ms per replicate of 1e6 draws, against 4 ms this way)
     for i in range(keys.shape[0]):
         row = out[i]
-        for j in range(keys.shape[1]):
-            row[lookup[keys[i, j]]] += 1
+        if count8(keys[i], small):
+            for j in range(keys.shape[1]):
+                row[lookup[keys[i, j]]] += 1
+        else:
+            for u in range(small.shape[0]):
+                row[lookup[u]] += small[u]
 
 
 @_jit
