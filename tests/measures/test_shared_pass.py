@@ -28,10 +28,9 @@ SHARED = [m.id for m in bm.iter_measures() if any(g.block for g in m.sums) or m.
 
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    # several table blocks at test sizes, and the logistic fits' compressed start
+    # several table blocks at test sizes, and the logistic fits' bins
     monkeypatch.setattr(counts, "CHUNK", 997)
     monkeypatch.setattr(lf, "SMALL_TABLE", 1000)
-    monkeypatch.setattr(lf, "N_BLOCKS", 512)
 
 
 def _data(kind: str, n: int = 6000) -> tuple[Any, Any, Any]:
