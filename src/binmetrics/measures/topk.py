@@ -73,13 +73,23 @@ def top_k_accuracy(t: CountTable, *, k: int = 1) -> float:
     kk = _check_k(k, 2)
     if kk == 2:
         return 1.0
-    if t.binning is not None:  # the engine's sums over the raw scores
-        pos_half, neg_half, pos_zero, neg_zero = table_sums(t, TOP1)
-        hits = pos_half + neg_half if t.probabilities_ok else pos_zero + neg_zero
-        return hits / float(t.total)
-    # the table is sorted: the rows with score > c are the cut at the next float above
-    # c, so the hits are its positives and the negatives after it (two prefix sums,
-    # not four passes)
-    c = 0.5 if t.probabilities_ok else 0.0
-    tp, fp = (float(v[0]) for v in t.prefix_sums_at([t.cut_index(np.nextafter(c, np.inf))]))
-    return (tp + (t.N - fp)) / float(t.total)
+    pos_half, neg_half, pos_zero, neg_zero = _top1_sums(t)
+    hits = pos_half + neg_half if t.probabilities_ok else pos_zero + neg_zero
+    return hits / float(t.total)
+
+
+def _top1_sums(t: CountTable) -> tuple[float, ...]:
+    """The sums of :data:`TOP1`, memoised under its key (where a bootstrap replicate
+    known by its sums holds them): on binned scores the engine's sums over the raw
+    scores; on a table, read at two cuts, since the table is sorted: the rows with
+    score > c are the cut at the next float above c, so the hits are its positives and
+    the negatives after it (two prefix sums, not four passes)."""
+    if t.binning is not None:
+        return table_sums(t, TOP1)
+
+    def compute() -> tuple[float, ...]:
+        cuts = [t.cut_index(np.nextafter(c, np.inf)) for c in (0.5, 0.0)]
+        tp, fp = t.prefix_sums_at(cuts)
+        return float(tp[0]), t.N - float(fp[0]), float(tp[1]), t.N - float(fp[1])
+
+    return t.memo((TOP1.key,), compute)
