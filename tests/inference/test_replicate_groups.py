@@ -21,6 +21,7 @@ from binmetrics.inference.resampling import bootstrap
 from binmetrics.measures.registry import iter_measures
 
 RANKING = [m for m in iter_measures("ranking") if m.resampling_kernel is None]
+WALKED = ("mean_precision", "taks")
 
 
 def _table(seed: int, kind: str) -> bm.CountTable:
@@ -66,12 +67,18 @@ def test_stand_in_groups_and_values_are_the_replicate_tables(
                                 continue
                             want = m.func(table)
                         read.add(m.id)
+                        if m.id in WALKED:  # sums over every group, in the walk's order
+                            np.testing.assert_allclose(got, want, rtol=1e-13, err_msg=m.id)
+                            continue
                         assert got == want or (np.isnan(got) and np.isnan(want)), m.id
     # most ranking measures read no more than the groups (the test would pass vacuously
     # if every one fell back)
     assert {"mean_rank_positives", "auac", "best_f1", "aucpr_min", "ppv_at_tpr",
             "partial_auc", "auch", "h_measure", "tpr_at_fpr", "tnr_at_tpr",
             "tpr_at_tnr", "tnr_at_min_tpr", "roc_enrichment", "roc_ef5"} <= read
+    # the two that sum over every group: from the compiled walk of an unweighted
+    # replicate's cells
+    assert (set(WALKED) <= read) == (compiled and kind in ("continuous", "tied"))
 
 
 def test_intervals_are_those_of_the_replicate_tables(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,13 +95,23 @@ def test_intervals_are_those_of_the_replicate_tables(monkeypatch: pytest.MonkeyP
 
 def test_a_measure_that_reads_more_falls_back_to_tables(tables_built: list[int]) -> None:
     """mean_precision reads every cut of a replicate (whose cases are not one per
-    score): tables; mean_rank_positives reads its groups only: none."""
+    score): tables, unless compiled (a walk of the cells); mean_rank_positives reads its
+    groups only: none."""
     built = tables_built
     t = _table(1, "continuous")
     bootstrap(t, ["mean_rank_positives", "auac"], n_resamples=20, random_state=0)
     assert built == []
-    bootstrap(t, ["mean_rank_positives", "mean_precision"], n_resamples=20, random_state=0)
+    with use_compiled(False):
+        bootstrap(t, ["mean_rank_positives", "mean_precision"], n_resamples=20, random_state=0)
     assert sum(built) == 20
+    with use_compiled(True):
+        walked = bootstrap(t, list(WALKED), n_resamples=20, random_state=0)
+    assert sum(built) == 20  # none more
+    with use_compiled(False):
+        tables = bootstrap(t, list(WALKED), n_resamples=20, random_state=0)
+    for m in WALKED:
+        np.testing.assert_allclose(walked.replicates[m], tables.replicates[m], rtol=1e-13,
+                                   err_msg=m)
 
 
 def test_per_case_costs_take_the_tables() -> None:

@@ -31,8 +31,8 @@ def _jit(f: Any) -> Any:
         return numba.njit(nogil=True)(f)
 
 
-__all__ = ["count", "count8", "count_lookup", "counts_above", "cumulate", "lemire",
-           "lemire_count8", "nonempty_groups", "read_ends"]
+__all__ = ["count", "count8", "count_lookup", "counts_above", "cumulate", "group_walk",
+           "lemire", "lemire_count8", "nonempty_groups", "read_ends"]
 
 
 
@@ -199,3 +199,44 @@ def counts_above(counts: Any, ends: Any, sums: Any,
         a += c
         z += c > 0
     return a, z
+
+
+@_jit
+def group_walk(c_pos: Any, c_neg: Any, below: Any,
+               same: Any) -> tuple[float, float]:  # pragma: no cover - compiled
+    # one replicate's non-empty groups in table order, merged from its positive and
+    # negative cells' counts (positive cell i's group comes after the negative cells
+    # [0, below[i]) and shares the cell below[i]'s group where same[i]): the sum over
+    # the cuts after each group of TP / (TP + FP), and of each group's row times its
+    # negatives (whole numbers: exact in floats below 2^53)
+    tp = 0
+    fp = 0
+    rows = 0
+    precision = 0.0
+    by_rank = 0.0
+    j = 0
+    n_pos = c_pos.shape[0]
+    for i in range(n_pos + 1):
+        end = below[i] if i < n_pos else c_neg.shape[0]
+        while j < end:
+            c = c_neg[j]
+            j += 1
+            if c > 0:
+                fp += c
+                by_rank += rows * c
+                rows += 1
+                precision += tp / (tp + fp)
+        if i == n_pos:
+            break
+        cp = c_pos[i]
+        cn = 0
+        if same[i]:
+            cn = c_neg[j]
+            j += 1
+        if cp + cn > 0:
+            tp += cp
+            fp += cn
+            by_rank += rows * cn
+            rows += 1
+            precision += tp / (tp + fp)
+    return precision, by_rank

@@ -39,6 +39,12 @@ from binmetrics.table.counts import CountTable, FloatArray, chunks
 
 NAN = float("nan")
 UNIT = (0.0, 1.0)
+#: Memo keys of two sums over every group of a table (a bootstrap replicate known by its
+#: cells gets them from a walk of the cells, :mod:`binmetrics.inference._replicate_groups`):
+#: sum over the cuts of TP / (TP + FP) (mean_precision), and sum over the groups of
+#: their row times their negatives (taKS).
+PRECISION_SUM = "precision_sum"
+NEGATIVES_BY_RANK = "negatives_by_rank"
 
 
 def both_classes(t: CountTable, measure: str) -> bool:
@@ -230,9 +236,14 @@ def _gap_stats(t: CountTable) -> tuple[float, float, float]:
         if not t.weighted and t.total == d:  # one case per group: g negatives are all but g pos
             neg_rank = d * (d - 1) / 2.0 - dot(g.pos, g.idx)
         else:
-            neg_rank = 0.0  # sum over groups of g * negatives
-            for sl in chunks(d):
-                neg_rank += dot(t.neg[sl], np.arange(sl.start, sl.stop, dtype=np.float64))
+            def by_rank() -> float:  # sum over groups of g * negatives
+                out = 0.0
+                for sl in chunks(d):
+                    out += dot(t.neg[sl], np.arange(sl.start, sl.stop, dtype=np.float64))
+                return out
+
+            # memoised: a bootstrap replicate known by its cells walks them for it
+            neg_rank = t.memo(NEGATIVES_BY_RANK, by_rank)
         sum_fp = d * t.N - neg_rank - t.N
         return max(hi, -lo), hi, (sum_tp / t.P - sum_fp / t.N) / (d - 1)
 
@@ -374,10 +385,15 @@ def mean_precision(t: CountTable) -> float:
         return NAN
     if not t.weighted and t.total == t.n_distinct:  # precision at cut k is TP_k / k
         return tp_over_cases(t) / t.n_distinct
-    total = 0.0  # block by block: no table-sized temporaries
-    for _, tp, fp, _, _ in t.iter_cuts():  # (iter_cuts carries fp[-1]: not in place)
-        total += float(np.sum(tp / (tp + fp)))
-    return total / t.n_distinct
+
+    def compute() -> float:
+        total = 0.0  # block by block: no table-sized temporaries
+        for _, tp, fp, _, _ in t.iter_cuts():  # (iter_cuts carries fp[-1]: not in place)
+            total += float(np.sum(tp / (tp + fp)))
+        return total
+
+    # memoised: a bootstrap replicate known by its cells walks them for it instead
+    return t.memo(PRECISION_SUM, compute) / t.n_distinct
 
 
 def tp_over_cases(t: CountTable) -> float:
