@@ -105,8 +105,8 @@ def test_intervals_do_not_depend_on_the_compiled_kernels(scores: str,
     p = rng.random(3000) if scores in ("distinct", "one class") else np.round(rng.random(3000), 2)
     w = rng.integers(1, 4, 3000) if scores == "weighted" else None
     ev = bm.evaluate(y, p, sample_weight=w)
-    # mean_precision reads replicate tables (built from the cells' counts in one pass);
-    # h_measure the replicates' groups with positives
+    # mean_precision reads replicate tables (built from the cells' counts in one pass)
+    # or, compiled, a walk of the cells; h_measure the replicates' groups with positives
     measures = ["tpr", "brier", "ece", "h_measure", "mean_precision"] if scores == "one class" \
         else ["auc", "mcc", "brier", "ece", "bedroc", "h_measure", "mean_precision"]
     got = {}

@@ -16,8 +16,11 @@ replicate against 20 ms).
 The measure's own function then runs on a :class:`_GroupsTable`, a stand-in replicate
 that holds those groups and the totals and nothing else. The sums are the ones the
 replicate's table would take, in the same order (whole numbers exactly; with weights the
-same running sums, zeros skipped), so the values are bit for bit the table's (tested). A
-measure that asks the stand-in for anything else raises
+same running sums, zeros skipped), so the values are bit for bit the table's (tested).
+Unweighted replicates also answer, when asked, two sums over every group
+(:data:`WALKED`: mean_precision's and taKS's) from one compiled walk of the cells, in
+the order the table sums them, and the confusion matrix at a score (net benefit's)
+from the cells above it. A measure that asks the stand-in for anything else raises
 :class:`~binmetrics.inference._replicate_sums._NeedsTable` and is evaluated on
 replicate tables instead, for the whole call.
 """
@@ -33,7 +36,7 @@ import numpy.typing as npt
 from binmetrics.inference._counting import compiled_kernels
 from binmetrics.inference._replicate_sums import _NeedsTable
 from binmetrics.measures.ranking import NEGATIVES_BY_RANK, PRECISION_SUM
-from binmetrics.table.counts import CountTable, FloatArray, PositiveGroups
+from binmetrics.table.counts import Confusion, CountTable, FloatArray, PositiveGroups
 
 __all__: list[str] = []
 
@@ -48,11 +51,14 @@ class _GroupsTable(CountTable):
     counts raise :class:`_NeedsTable`, and so does everything that reads them."""
 
     def __init__(self, P: float, N: float, n_distinct: int, weighted: bool,
-                 groups: PositiveGroups,
-                 walk: Callable[[], dict[str, float]] | None = None) -> None:
+                 groups: PositiveGroups, probabilities_ok: bool,
+                 walk: Callable[[], dict[str, float]] | None = None,
+                 confusion_at: Callable[[float], Confusion] | None = None) -> None:
         self.weighted = weighted
         self._memo: dict[Hashable, Any] = {"positive_groups": groups}
+        self._probabilities_ok = probabilities_ok
         self._walk = walk
+        self._confusion_at = confusion_at
         self.calibration = None
         self.uncalibrated = None
         self.binning = None
@@ -71,6 +77,17 @@ class _GroupsTable(CountTable):
     def n_distinct(self) -> int:
         return self._n_distinct
 
+    @property
+    def probabilities_ok(self) -> bool:
+        return self._probabilities_ok
+
+    def confusion(self, threshold: float) -> Confusion:
+        """The confusion matrix at ``score >= threshold`` from the cells' counts above
+        it (unweighted replicates: whole numbers, exactly the table's)."""
+        if self._confusion_at is None:
+            raise _NeedsTable
+        return self._confusion_at(threshold)
+
     def memo(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         # the sums over every group (WALKED) come from one compiled walk of the
         # replicate's cells, taken when a measure first asks for one of them
@@ -84,13 +101,26 @@ class _GroupsPlan:
     sampler: ``below[i]``, the negative cells of the groups above positive cell i's, and
     ``same[i]``, whether its group holds a negative cell (then the cell ``below[i]``)."""
 
-    def __init__(self, pos_groups: npt.NDArray[np.intp],
+    def __init__(self, table: CountTable, pos_groups: npt.NDArray[np.intp],
                  neg_groups: npt.NDArray[np.intp], draws: int) -> None:
         self.kernels = compiled_kernels(draws)  # in the thread that starts the work
+        self.source = table
+        self.probabilities_ok = table.probabilities_ok
+        self.pos_groups, self.neg_groups = pos_groups, neg_groups
+        self._above: dict[float, tuple[int, int]] = {}
         self.below = np.searchsorted(neg_groups, pos_groups).astype(np.intp)
         inside = self.below < neg_groups.size
         self.same = np.zeros(pos_groups.size, dtype=bool)
         self.same[inside] = neg_groups[self.below[inside]] == pos_groups[inside]
+
+    def cells_above(self, threshold: float) -> tuple[int, int]:
+        """The positive and the negative cells whose score is at least ``threshold``
+        (the first ones of each: cells are in table order), found once per threshold."""
+        if threshold not in self._above:
+            cut = self.source.cut_index(threshold)
+            self._above[threshold] = (int(np.searchsorted(self.pos_groups, cut)),
+                                      int(np.searchsorted(self.neg_groups, cut)))
+        return self._above[threshold]
 
     def table(self, c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any], w_pos: float,
               w_neg: float, weighted: bool) -> _GroupsTable:
@@ -137,10 +167,16 @@ class _GroupsPlan:
         idx = drawn_above + np.arange(sel.size) - both_above
         n_distinct = int(n_drawn) + sel.size - int(both.sum())
         groups = PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp_at[:-1], fp0=fp0)
-        walk = None
+        P, walk, confusion_at = float(tp_at[-1]), None, None
         if self.kernels is not None and not weighted:
             def walk() -> dict[str, float]:
                 precision, by_rank = self.kernels.group_walk(c_pos, c_neg, self.below,
                                                              self.same)
                 return {PRECISION_SUM: precision, NEGATIVES_BY_RANK: by_rank}
-        return _GroupsTable(tp_at[-1], n_neg, n_distinct, weighted, groups, walk)
+        if not weighted:
+            def confusion_at(threshold: float) -> Confusion:
+                kp, kn = self.cells_above(threshold)
+                tp, fp = float(c_pos[:kp].sum()), float(c_neg[:kn].sum())
+                return Confusion(tp=tp, fp=fp, fn=P - tp, tn=n_neg - fp)
+        return _GroupsTable(P, n_neg, n_distinct, weighted, groups, self.probabilities_ok,
+                            walk, confusion_at)

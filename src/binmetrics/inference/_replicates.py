@@ -381,7 +381,7 @@ class _BootstrapSampler:
         """Where the positive cells' groups fall among the negative cells (once)."""
         if self._groups_plan is None:
             group, n_pos = self.cells.group, self.cells.n_pos
-            self._groups_plan = _GroupsPlan(group[:n_pos], group[n_pos:], self.n_draws)
+            self._groups_plan = _GroupsPlan(self.table, group[:n_pos], group[n_pos:], self.n_draws)
         return self._groups_plan
 
     def sums_plan(self, groups: list[Any]) -> _SumsPlan:
@@ -711,13 +711,14 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
 def _stand_in_routes(t: _Target, groups: list[Any]) -> list[Callable[[Any], Any]]:
     """The stand-in replicates a target may read, in order, each a function of a block
     giving them (None where the block has none): its replicate sums (``sums=``), its
-    logistic fits (``passes=``), a ranking measure's groups with positives."""
+    logistic fits (``passes=``), its groups with positives (a ranking measure, or a
+    probabilistic one that reads the confusion matrix at a score, as net benefit)."""
     routes: list[Callable[[Any], Any]] = []
     if t.sums:
         routes.append(lambda b: b.sums_tables(groups) if hasattr(b, "sums_tables") else None)
     if t.passes:
         routes.append(lambda b: passes_tables(b, t.passes))
-    if t.family == "ranking" and t.kernel is None:
+    if t.family in ("ranking", "probabilistic") and t.kernel is None:
         routes.append(lambda b: b.group_tables() if hasattr(b, "group_tables") else None)
     return routes
 
