@@ -177,3 +177,16 @@ def test_bad_parameters_raise_as_on_the_table(params: dict[str, Any], message: s
     t, _ = _table("tied")
     with pytest.raises(ValueError, match=message):
         bootstrap(t, "ece", n_resamples=5, random_state=0, params={"ece": params})
+
+
+def test_ece_and_mce_at_the_same_bins_share_a_blocks_sums(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    t, _ = _table("continuous")
+    calls: list[int] = []
+    real = _BinsPlan.sums
+    monkeypatch.setattr(_BinsPlan, "sums", lambda self, *a: calls.append(1) or real(self, *a))
+    both = bootstrap(t, ["ece", "mce"], n_resamples=12, random_state=1)
+    shared = len(calls)
+    alone = bootstrap(t, ["mce"], n_resamples=12, random_state=1)
+    assert len(calls) == 2 * shared  # one set of sums per block, whether one reads it or two
+    np.testing.assert_array_equal(both.replicates["mce"], alone.replicates["mce"])

@@ -103,11 +103,12 @@ class _BinsPlan:
         return out
 
 
-def bin_values(sampler: Any, cell_counts: list[npt.NDArray[Any]], bins: BinsOf,
-               params: Mapping[str, Any]) -> FloatArray | None:
-    """The measure of each replicate of a block from its per-bin sums, or None when the
-    table takes the table path (binned scores, which the measure refuses, or scores
-    outside [0, 1]). The plan of each set of edges is kept on the sampler."""
+def bin_values(block: Any, bins: BinsOf, params: Mapping[str, Any]) -> FloatArray | None:
+    """The measure of each replicate of a bootstrap block from its per-bin sums, or None
+    when the table takes the table path (binned scores, which the measure refuses, or
+    scores outside [0, 1]). The plan of each set of edges is kept on the sampler, and
+    the block's sums for it on the block (ECE and MCE at the same bins share them)."""
+    sampler = block.s
     table = sampler.table
     if table.binning is not None or not table.probabilities_ok:
         return None
@@ -116,8 +117,11 @@ def bin_values(sampler: Any, cell_counts: list[npt.NDArray[Any]], bins: BinsOf,
     plan = sampler.bin_plans.get(key)
     if plan is None:
         plan = sampler.bin_plans[key] = _BinsPlan(sampler, edges)
-    sums = plan.sums(cell_counts, tuple(st.unit_weight for st in sampler.strata),
-                     table.weighted)
+    sums = block._cache.get(("bins", key))
+    if sums is None:
+        sums = block._cache[("bins", key)] = plan.sums(
+            block.cell_counts(), tuple(st.unit_weight for st in sampler.strata),
+            table.weighted)
     out = np.empty(sums.shape[1])
     for i in range(out.size):
         got = CalibrationBins(edges, *(s[i] for s in sums))

@@ -697,8 +697,8 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
                     out[t.key][start:stop] = t.on_confusion(conf, block.size)
                 elif t.kernel is not None:
                     out[t.key][start:stop] = block.kernel(t.kernel)
-                elif t.bins is not None and isinstance(block, _BootstrapBlock) and (v := bin_values(
-                        block.s, block.cell_counts(), t.bins, t.params)) is not None:
+                elif t.bins is not None and isinstance(block, _BootstrapBlock) and (
+                        v := bin_values(block, t.bins, t.params)) is not None:
                     out[t.key][start:stop] = v
                 else:
                     out[t.key][start:stop] = _on_stand_ins(block, t, routes[t.key], threshold)

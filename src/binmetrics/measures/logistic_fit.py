@@ -226,7 +226,7 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
 #: per bin, so its bins are wider, with more moments. Both give the fits' sums to about
 #: 1e-14 (:func:`_bin_sums`).
 TABLE_BINS = (2.0**-13, 3)
-REPLICATE_BINS = (2.0**-10, 5)
+REPLICATE_BINS = (2.0**-9, 6)
 
 
 def max_spread(order: int) -> float:
