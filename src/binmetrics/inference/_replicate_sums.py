@@ -124,8 +124,8 @@ class _SumsPlan:
     per class, and a block's sums are one pass over each part's counts
     (:func:`~binmetrics.inference._counting.term_sums`: compiled for large replicates,
     NumPy otherwise). An einsum per term and group read a float copy of the counts and
-    one term's values 22 times per replicate with every measure asked: 14 ms at 1e6
-    rows on this machine against 8.5 ms (memory-bound: the 10 terms' values of each
+    one term's values 22 times per replicate with every measure asked: 14-20 ms at 1e6
+    rows on this machine against 7.5-9.5 ms (memory-bound: the 10 terms' values of each
     cell, 80 MB, are the most of what is read).
     """
 
