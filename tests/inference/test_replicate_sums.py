@@ -9,6 +9,7 @@ import pytest
 
 import binmetrics as bm
 from binmetrics.exceptions import undefined_policy
+from binmetrics.inference._counting import compiled_kernels, use_compiled
 from binmetrics.inference.resampling import bootstrap, bootstrap_tables
 from binmetrics.measures.registry import iter_measures
 
@@ -32,12 +33,17 @@ def _table(kind: str) -> bm.CountTable:
     return bm.CountTable.from_arrays(y, s, sample_weight=w)
 
 
+@pytest.mark.parametrize("compiled", [True, False])
 @pytest.mark.parametrize("kind", ["tied", "weighted", "extreme", "continuous"])
 @pytest.mark.parametrize("stratified", [True, False])
-def test_replicate_sums_equal_the_measure_on_each_replicate_table(kind: str,
-                                                                  stratified: bool) -> None:
+def test_replicate_sums_equal_the_measure_on_each_replicate_table(kind: str, stratified: bool,
+                                                                  compiled: bool) -> None:
+    """Compiled (the pass over the terms, inference._counting.term_sums) and with NumPy."""
     t = _table(kind)
-    res = bootstrap(t, SUMS, n_resamples=40, random_state=3, stratified=stratified)
+    with use_compiled(compiled):
+        if compiled and compiled_kernels(1) is None:
+            pytest.skip("numba is not installed (the fast extra)")
+        res = bootstrap(t, SUMS, n_resamples=40, random_state=3, stratified=stratified)
     tables = list(bootstrap_tables(t, 40, random_state=3, stratified=stratified))
     for m in SUMS:
         with undefined_policy("ignore"):

@@ -19,7 +19,10 @@ would (2.3 ms per 9e5); :func:`draw_cumulative` counts them as they are drawn.
 
 Counting is whole-number arithmetic and the draws are NumPy's own: the compiled loops
 and their NumPy fallbacks give the same integers, so intervals do not depend on whether
-numba is installed (tested).
+numba is installed (tested). The one exception is in floating point: the replicate sums'
+dot products (:func:`term_sums`) are summed in another order compiled than by NumPy's
+``einsum``, so the probabilistic measures' replicates (and their intervals) agree to
+rounding, 1e-12 relative (tested), not bit for bit.
 ``BINMETRICS_COMPILED=0`` in the environment, or :func:`use_compiled` (tests), keeps
 NumPy.
 """
@@ -38,7 +41,7 @@ import numpy.typing as npt
 from binmetrics.backends import THREAD_ROWS
 
 __all__ = ["compiled_kernels", "count_rows", "cumulative_counts", "draw_cumulative", "integers",
-           "nonempty_groups", "use_compiled"]
+           "nonempty_groups", "term_sums", "use_compiled"]
 
 #: the environment variable that, set to "0", keeps NumPy
 ENV = "BINMETRICS_COMPILED"
@@ -47,6 +50,10 @@ ENV = "BINMETRICS_COMPILED"
 #: the counting is then a small part of a bootstrap, and runs in one thread anyway
 #: (:data:`binmetrics.backends.THREAD_ROWS`)
 COMPILED_ROWS = THREAD_ROWS
+
+#: count elements per piece of :func:`term_sums` without numba: a piece's float copy of
+#: the counts (256 kB) stays in cache while every term's product reads it
+_TERM_PIECE = 1 << 15
 
 # enabled: None: by size (COMPILED_ROWS), True: always (tests), False: never
 _state: dict[str, Any] = {"enabled": None, "kernels": None, "tried": False}
@@ -196,6 +203,48 @@ def nonempty_groups(c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any],
         np.zeros(neg_cell.shape[0], dtype=c_neg.dtype)
     keep = np.flatnonzero((p + n) > 0)
     return keep, p.take(keep), n.take(keep)
+
+
+def term_sums(counts: npt.NDArray[Any], values: npt.NDArray[np.float64], lo: int = 0,
+              hi: int | None = None, *, draws: int | None = None
+              ) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]]:
+    """Per replicate (row of ``counts``), the dot product of its counts at the cells
+    [lo, hi) with each term's values (``values``, (terms, hi - lo), C-contiguous
+    float64), and the total of those counts: ``einsum("ij,kj->ik", counts[:, lo:hi],
+    values)`` and ``counts[:, lo:hi].sum(axis=1)``, in one pass over the counts and
+    without a float copy of them all.
+
+    Compiled (whole-number counts, from ``draws`` per replicate, default ``hi - lo``, as
+    :func:`count_rows`): per tile of cells each replicate's counts become floats once
+    and every term's product reads them (:func:`._counting_numba.term_sums`); else
+    NumPy's ``einsum`` (never BLAS: see benchmarks/README.md, "No BLAS in the kernels")
+    over pieces of the cells whose float copy stays in cache. The two sum in other
+    orders, so they agree to rounding (1e-12 relative, tested), not bit for bit; each
+    term's sum does not depend on which other terms are summed with it.
+
+    Examples
+    --------
+    >>> sums, totals = term_sums(np.array([[1, 0, 2], [0, 3, 0]]),
+    ...                          np.array([[1.0, 2.0, 3.0], [0.5, 0.5, 0.5]]))
+    >>> sums.tolist(), totals.tolist()
+    ([[7.0, 1.5], [6.0, 1.5]], [3, 3])
+    """
+    hi = counts.shape[1] if hi is None else hi
+    b, K = counts.shape[0], values.shape[0]
+    out = np.zeros((b, K))
+    whole = counts.dtype.kind in "iu"
+    totals = np.zeros(b, dtype=np.int64 if whole else np.float64)
+    k = compiled_kernels(hi - lo if draws is None else draws)
+    if k is not None and whole and b and hi > lo:
+        k.term_sums(counts, lo, hi, values, out, totals)
+        return out, totals
+    step = max(256, _TERM_PIECE // max(b, 1))
+    for c0 in range(lo, hi, step):
+        c1 = min(c0 + step, hi)
+        piece = counts[:, c0:c1]
+        totals += piece.sum(axis=1)
+        out += np.einsum("ij,kj->ik", piece.astype(np.float64), values[:, c0 - lo:c1 - lo])
+    return out, totals
 
 
 def integers(rng: np.random.Generator, n: int, shape: tuple[int, ...]) -> npt.NDArray[np.intp]:

@@ -19,20 +19,26 @@ except ImportError:  # every module of the package imports without its extras; w
     numba = None  # type: ignore[assignment]  # numba: the loops stay plain Python, unused
 
 
-def _jit(f: Any) -> Any:
+def _jit(f: Any = None, *, fastmath: Any = False) -> Any:
     """``numba.njit(nogil=True, cache=True)``, or without the on-disk cache when numba
     finds nowhere to write it (a read-only install and home directory): each process then
-    compiles the kernels once."""
+    compiles the kernels once. ``@_jit(fastmath=...)`` passes numba's flags on."""
+    if f is None:
+        return lambda g: _jit(g, fastmath=fastmath)
     if numba is None:
         return f
     try:
-        return numba.njit(nogil=True, cache=True)(f)
+        return numba.njit(nogil=True, cache=True, fastmath=fastmath)(f)
     except RuntimeError:  # "cannot cache function ...: no locator available"
-        return numba.njit(nogil=True)(f)
+        return numba.njit(nogil=True, fastmath=fastmath)(f)
 
 
 __all__ = ["count", "count8", "count_lookup", "counts_above", "cumulate", "group_walk",
-           "lemire", "lemire_count8", "nonempty_groups", "read_ends"]
+           "lemire", "lemire_count8", "nonempty_groups", "read_ends", "term_sums"]
+
+#: cells per tile of :func:`term_sums`: a tile of counts as floats (16 kB) stays in the
+#: core's first-level cache while every term reads it
+TERM_TILE = 2048
 
 
 
@@ -240,3 +246,41 @@ def group_walk(c_pos: Any, c_neg: Any, below: Any,
             rows += 1
             precision += tp / (tp + fp)
     return precision, by_rank
+
+
+# reassociation lets LLVM vectorize the dot products (several partial sums per term), and
+# contraction fuse their multiply-adds; NaN and infinities keep their meaning (no "nnan",
+# "ninf": a term may be NaN, as the information score's at a prior outside [eps, 1 - eps])
+@_jit(fastmath={"reassoc", "contract"})
+def term_sums(counts: Any, lo: int, hi: int, values: Any, out: Any,
+              totals: Any) -> None:  # pragma: no cover - compiled
+    # out[i, k] += sum_j counts[i, lo + j] * values[k, j] and totals[i] += sum_j
+    # counts[i, lo + j] over the cells j of [lo, hi). One pass over the counts, read as
+    # integers: per tile of cells, each replicate's counts become floats once (16 kB,
+    # in cache) and every term's dot product reads them; the tile of values is read by
+    # every replicate of the block while it is in cache. values is term-major: a term's
+    # tile is contiguous. Each term's sum comes out the same whatever other terms are
+    # summed beside it (the loops per term do not depend on them)
+    b = counts.shape[0]
+    K = values.shape[0]
+    buf = np.empty(TERM_TILE)
+    acc = np.zeros((b, K))
+    for t0 in range(0, hi - lo, TERM_TILE):
+        m = min(TERM_TILE, hi - lo - t0)
+        for i in range(b):
+            row = counts[i, lo + t0:lo + t0 + m]
+            s = 0
+            for j in range(m):
+                c = row[j]
+                s += c
+                buf[j] = c
+            totals[i] += s
+            for k in range(K):
+                v = values[k, t0:t0 + m]
+                d = 0.0
+                for j in range(m):
+                    d += buf[j] * v[j]
+                acc[i, k] += d
+    for i in range(b):
+        for k in range(K):
+            out[i, k] += acc[i, k]
