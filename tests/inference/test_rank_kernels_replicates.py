@@ -281,3 +281,31 @@ def test_kernel_replicates_in_parallel_streams_equal_the_tables() -> None:
     more = bootstrap(t, [*asked, "auc", "ece", "h_measure"], n_resamples=48, random_state=9)
     for m in asked:
         np.testing.assert_array_equal(more.replicates[m], res.replicates[m])
+
+
+def test_kernels_of_one_block_share_their_cumulative_sums() -> None:
+    """AP, KS and the maximum Youden index of the same count matrices take the
+    cumulative sums once (kept for the last pair of arrays the thread passed), and give
+    what each gives alone; other arrays (even equal ones) are computed afresh."""
+    from binmetrics.measures import kernels
+
+    rng = np.random.default_rng(4)
+    pos, neg = rng.integers(0, 3, (5, 300)), rng.integers(0, 3, (5, 300))
+    alone = {k: k(pos.copy(), neg.copy()) for k in (kernels.ks_kernel,
+                                                     kernels.youden_j_max_kernel,
+                                                     kernels.average_precision_kernel)}
+    calls: list[int] = []
+    real = np.cumsum
+
+    def counting(*a: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return real(*a, **kw)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernels.np, "cumsum", counting)
+        for k, want in alone.items():
+            np.testing.assert_array_equal(k(pos, neg), want)
+        assert len(calls) == 2  # TP and FP, once for the three
+        other = pos.copy()
+        np.testing.assert_array_equal(kernels.ks_kernel(other, neg), alone[kernels.ks_kernel])
+        assert len(calls) == 4

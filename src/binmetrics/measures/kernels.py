@@ -26,8 +26,9 @@ Examples
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from typing import Any, overload
+from typing import Any, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -133,6 +134,29 @@ def average_precision_kernel(pos: Counts, neg: Counts) -> FloatArray:
     return _defined(v, P, N)
 
 
+_T = TypeVar("_T")
+_last = threading.local()
+
+
+def _shared(f: Callable[[Counts, Counts], _T]) -> Callable[[Counts, Counts], _T]:
+    """``f(pos, neg)``, kept for the last pair of arrays this thread passed: the
+    kernels of one resampling block read the same count matrices, so the ones that
+    need the same cumulative sums (average precision, KS, the maximum Youden index)
+    take them once. The pair is held with the result (so neither can be another array
+    at the same address); results are never written to."""
+    def shared(pos: Counts, neg: Counts) -> _T:
+        memo = _last.__dict__.setdefault("memo", {})
+        hit = memo.get(f)
+        if hit is not None and hit[0] is pos and hit[1] is neg:
+            return cast(_T, hit[2])
+        out = f(pos, neg)
+        memo[f] = (pos, neg, out)
+        return out
+
+    return shared
+
+
+@_shared
 def _cumulative_rows(pos: Counts, neg: Counts) -> tuple[FloatArray, FloatArray, FloatArray,
                                                          FloatArray, FloatArray]:
     """Per replicate row: P, N, the positives as floats and the cumulative TP and FP
@@ -142,15 +166,22 @@ def _cumulative_rows(pos: Counts, neg: Counts) -> tuple[FloatArray, FloatArray, 
             np.cumsum(neg, axis=1).astype(np.float64, copy=False))
 
 
-def _gap_extremes(pos: Counts, neg: Counts, both: bool) -> FloatArray:
-    """The largest TPR - FPR over the cuts (at least 0), or with ``both`` the largest
-    |TPR - FPR|, of each row."""
+@_shared
+def _gaps(pos: Counts, neg: Counts) -> tuple[FloatArray, FloatArray]:
+    """Per row, the largest and the smallest TPR - FPR over the cuts."""
     P, N, _, tp1, fp1f = _cumulative_rows(pos, neg)
     with np.errstate(divide="ignore", invalid="ignore"):
         gap = tp1 / P[:, None] - fp1f / N[:, None]
-        hi = np.maximum(0.0, gap.max(axis=1))
-        v = np.maximum(hi, -np.minimum(0.0, gap.min(axis=1))) if both else hi
-    return _defined(v, P, N)
+        return gap.max(axis=1), gap.min(axis=1)
+
+
+def _gap_extremes(pos: Counts, neg: Counts, both: bool) -> FloatArray:
+    """The largest TPR - FPR over the cuts (at least 0), or with ``both`` the largest
+    |TPR - FPR|, of each row."""
+    high, low = _gaps(pos, neg)
+    hi = np.maximum(0.0, high)
+    v = np.maximum(hi, -np.minimum(0.0, low)) if both else hi
+    return _defined(v, pos.sum(axis=1), neg.sum(axis=1))
 
 
 def ks_kernel(pos: Counts, neg: Counts) -> FloatArray:
