@@ -309,3 +309,10 @@ def test_kernels_of_one_block_share_their_cumulative_sums() -> None:
         other = pos.copy()
         np.testing.assert_array_equal(kernels.ks_kernel(other, neg), alone[kernels.ks_kernel])
         assert len(calls) == 4
+        auc = kernels.auc_kernel(pos, neg)
+        gini = kernels.gini_kernel(pos, neg)
+        assert len(calls) == 5  # the AUC's FP, once for both
+        auc[:] = 0.0  # the caller's copy: the shared values stay
+    np.testing.assert_array_equal(gini, 2.0 * kernels.auc_kernel(pos.copy(), neg) - 1.0)
+    np.testing.assert_array_equal(kernels.auc_kernel(pos, neg),
+                                  kernels.auc_kernel(pos.copy(), neg.copy()))

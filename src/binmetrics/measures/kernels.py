@@ -82,15 +82,7 @@ def auc_kernel(pos: Counts, neg: Counts) -> FloatArray:
     >>> auc_kernel(np.array([[1, 1, 0]]), np.array([[0, 1, 1]])).tolist()
     [0.875]
     """
-    P = pos.sum(axis=1)
-    N = neg.sum(axis=1)
-    fp1 = np.cumsum(neg, axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        below2 = N[:, None] - fp1
-        below2 *= 2
-        below2 += neg
-        v = np.einsum("ij,ij->i", pos, below2) / (2.0 * (P * N))
-    return _defined(v, P, N)
+    return _auc_rows(pos, neg).copy()  # a copy: the shared rows are never written to
 
 
 @overload
@@ -141,9 +133,9 @@ _last = threading.local()
 def _shared(f: Callable[[Counts, Counts], _T]) -> Callable[[Counts, Counts], _T]:
     """``f(pos, neg)``, kept for the last pair of arrays this thread passed: the
     kernels of one resampling block read the same count matrices, so the ones that
-    need the same cumulative sums (average precision, KS, the maximum Youden index)
-    take them once. The pair is held with the result (so neither can be another array
-    at the same address); results are never written to."""
+    need the same cumulative sums (average precision, KS, the maximum Youden index; the
+    AUC and the Gini index) take them once. The pair is held with the result (so
+    neither can be another array at the same address); results are never written to."""
     def shared(pos: Counts, neg: Counts) -> _T:
         memo = _last.__dict__.setdefault("memo", {})
         hit = memo.get(f)
@@ -154,6 +146,20 @@ def _shared(f: Callable[[Counts, Counts], _T]) -> Callable[[Counts, Counts], _T]
         return out
 
     return shared
+
+
+@_shared
+def _auc_rows(pos: Counts, neg: Counts) -> FloatArray:
+    """:func:`auc_kernel`'s values, shared with the Gini index of the same block."""
+    P = pos.sum(axis=1)
+    N = neg.sum(axis=1)
+    fp1 = np.cumsum(neg, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        below2 = N[:, None] - fp1
+        below2 *= 2
+        below2 += neg
+        v = np.einsum("ij,ij->i", pos, below2) / (2.0 * (P * N))
+    return _defined(v, P, N)
 
 
 @_shared
