@@ -313,6 +313,14 @@ def test_kernels_of_one_block_share_their_cumulative_sums() -> None:
         gini = kernels.gini_kernel(pos, neg)
         assert len(calls) == 5  # the AUC's FP, once for both
         auc[:] = 0.0  # the caller's copy: the shared values stay
+        rie = kernels.rie_kernel(pos, neg, alpha=20.0)
+        kernels.bedroc_kernel(pos, neg, alpha=20.0)
+        assert len(calls) == 6  # the cases above each group, once for both
+        kernels.bedroc_kernel(pos, neg, alpha=5.0)
+        assert len(calls) == 7  # another alpha: computed afresh
+        rie[:] = 0.0
+    np.testing.assert_array_equal(kernels.rie_kernel(pos, neg, alpha=20.0),
+                                  kernels.rie_kernel(pos.copy(), neg.copy(), alpha=20.0))
     np.testing.assert_array_equal(gini, 2.0 * kernels.auc_kernel(pos.copy(), neg) - 1.0)
     np.testing.assert_array_equal(kernels.auc_kernel(pos, neg),
                                   kernels.auc_kernel(pos.copy(), neg.copy()))

@@ -130,19 +130,20 @@ _T = TypeVar("_T")
 _last = threading.local()
 
 
-def _shared(f: Callable[[Counts, Counts], _T]) -> Callable[[Counts, Counts], _T]:
-    """``f(pos, neg)``, kept for the last pair of arrays this thread passed: the
-    kernels of one resampling block read the same count matrices, so the ones that
-    need the same cumulative sums (average precision, KS, the maximum Youden index; the
-    AUC and the Gini index) take them once. The pair is held with the result (so
-    neither can be another array at the same address); results are never written to."""
-    def shared(pos: Counts, neg: Counts) -> _T:
+def _shared(f: Callable[..., _T]) -> Callable[..., _T]:
+    """``f(pos, neg, *params)``, kept for the last arrays and parameters this thread
+    passed: the kernels of one resampling block read the same count matrices, so the
+    ones that need the same cumulative sums take them once (average precision, KS and
+    the maximum Youden index; the AUC and the Gini index; RIE and BEDROC at the same
+    alpha). The arrays are held with the result (so neither can be another array at
+    the same address); results are never written to."""
+    def shared(pos: Counts, neg: Counts, *params: Any) -> _T:
         memo = _last.__dict__.setdefault("memo", {})
         hit = memo.get(f)
-        if hit is not None and hit[0] is pos and hit[1] is neg:
-            return cast(_T, hit[2])
-        out = f(pos, neg)
-        memo[f] = (pos, neg, out)
+        if hit is not None and hit[0] is pos and hit[1] is neg and hit[2] == params:
+            return cast(_T, hit[3])
+        out = f(pos, neg, *params)
+        memo[f] = (pos, neg, params, out)
         return out
 
     return shared
@@ -213,6 +214,7 @@ def youden_j_max_kernel(pos: Counts, neg: Counts) -> FloatArray:
     return _gap_extremes(pos, neg, both=False)
 
 
+@_shared
 def _rie_rows(pos: Counts, neg: Counts, alpha: float) -> tuple[FloatArray, FloatArray, float,
                                                                Counts, Counts]:
     """Per row: RIE, Ra = P / n, the checked alpha, P and N, with the measure's tie
@@ -258,7 +260,7 @@ def rie_kernel(pos: Counts, neg: Counts, *, alpha: float = 20.0) -> FloatArray:
     array([1.124353])
     """
     rie, _, _, P, N = _rie_rows(pos, neg, alpha)
-    return _defined(rie, P, N)
+    return _defined(rie.copy(), P, N)  # a copy: the shared rows are never written to
 
 
 def bedroc_kernel(pos: Counts, neg: Counts, *, alpha: float = 20.0) -> FloatArray:
