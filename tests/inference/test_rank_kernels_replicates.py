@@ -284,9 +284,10 @@ def test_kernel_replicates_in_parallel_streams_equal_the_tables() -> None:
 
 
 def test_kernels_of_one_block_share_their_cumulative_sums() -> None:
-    """AP, KS and the maximum Youden index of the same count matrices take the
-    cumulative sums once (kept for the last pair of arrays the thread passed), and give
-    what each gives alone; other arrays (even equal ones) are computed afresh."""
+    """Inside sharing(), AP, KS and the maximum Youden index of the same count matrices
+    take the cumulative sums once (kept for the last pair of arrays the thread passed),
+    and give what each gives alone; other arrays (even equal ones) are computed afresh;
+    outside it nothing is kept."""
     from binmetrics.measures import kernels
 
     rng = np.random.default_rng(4)
@@ -301,7 +302,7 @@ def test_kernels_of_one_block_share_their_cumulative_sums() -> None:
         calls.append(1)
         return real(*a, **kw)
 
-    with pytest.MonkeyPatch.context() as mp:
+    with pytest.MonkeyPatch.context() as mp, kernels.sharing():
         mp.setattr(kernels.np, "cumsum", counting)
         for k, want in alone.items():
             np.testing.assert_array_equal(k(pos, neg), want)
@@ -324,3 +325,9 @@ def test_kernels_of_one_block_share_their_cumulative_sums() -> None:
     np.testing.assert_array_equal(gini, 2.0 * kernels.auc_kernel(pos.copy(), neg) - 1.0)
     np.testing.assert_array_equal(kernels.auc_kernel(pos, neg),
                                   kernels.auc_kernel(pos.copy(), neg.copy()))
+    calls.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernels.np, "cumsum", counting)
+        kernels.ks_kernel(pos, neg)
+        kernels.youden_j_max_kernel(pos, neg)
+    assert len(calls) == 4

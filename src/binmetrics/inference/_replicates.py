@@ -52,7 +52,7 @@ from binmetrics.inference._replicate_groups import _GroupsPlan
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.inference._replicate_tables import _mean_case_costs, _replicate_table, _table_of
 from binmetrics.measures import Measure, get_measure
-from binmetrics.measures.kernels import Kernel, auc_transform
+from binmetrics.measures.kernels import Kernel, auc_transform, sharing
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
 from binmetrics.validation import check_count
 
@@ -687,7 +687,7 @@ def _evaluate_blocks(blocks: Iterable[Any], targets: list[_Target], threshold: f
     groups = _groups(targets)
     routes = {t.key: _stand_in_routes(t, groups) for t in targets}
     start = 0
-    with undefined_policy("ignore"):
+    with undefined_policy("ignore"), sharing():  # kernels of a block share cumulative sums
         for block in blocks:
             conf = None
             stop = start + block.size

@@ -26,8 +26,9 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast, overload
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "gini_kernel",
     "ks_kernel",
     "rie_kernel",
+    "sharing",
     "youden_j_max_kernel",
 ]
 
@@ -135,10 +137,13 @@ def _shared(f: Callable[..., _T]) -> Callable[..., _T]:
     passed: the kernels of one resampling block read the same count matrices, so the
     ones that need the same cumulative sums take them once (average precision, KS and
     the maximum Youden index; the AUC and the Gini index; RIE and BEDROC at the same
-    alpha). The arrays are held with the result (so neither can be another array at
-    the same address); results are never written to."""
+    alpha). Only inside :func:`sharing` (the bootstrap's loop over its blocks), so
+    that nothing is held after it. The arrays are held with the result (so neither can
+    be another array at the same address); results are never written to."""
     def shared(pos: Counts, neg: Counts, *params: Any) -> _T:
-        memo = _last.__dict__.setdefault("memo", {})
+        memo = getattr(_last, "memo", None)
+        if memo is None:  # outside sharing(): nothing is kept
+            return f(pos, neg, *params)
         hit = memo.get(f)
         if hit is not None and hit[0] is pos and hit[1] is neg and hit[2] == params:
             return cast(_T, hit[3])
@@ -147,6 +152,26 @@ def _shared(f: Callable[..., _T]) -> Callable[..., _T]:
         return out
 
     return shared
+
+
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Inside the block, this thread's kernels share the cumulative sums of the same
+    count matrices (see :func:`_shared`); they are dropped at its end.
+
+    Examples
+    --------
+    >>> pos, neg = np.array([[1, 1, 0]]), np.array([[0, 1, 1]])
+    >>> with sharing():
+    ...     auc_kernel(pos, neg).tolist(), gini_kernel(pos, neg).tolist()
+    ([0.875], [0.75])
+    """
+    before = getattr(_last, "memo", None)
+    _last.memo = {}
+    try:
+        yield
+    finally:
+        _last.memo = before
 
 
 @_shared
