@@ -57,6 +57,9 @@ SMALL_TABLE = 1 << 16
 #: A full-data Newton step this small (relative to 1 + |coefficient|) ends the fit:
 #: the remaining error is of the order of its square.
 FINAL_STEP = 1e-6
+#: The last step of a table's fit too steep for the bins (:func:`_finish`): its error,
+#: of the order of C step^2 with C up to about 10 for steep slopes, is then below 1e-15.
+STEEP_FINAL_STEP = 1e-8
 #: Full passes over the table before falling back to :func:`newton_fit`.
 MAX_PASSES = 6
 
@@ -487,12 +490,13 @@ def _step(sums: FloatArray, slope: bool) -> tuple[float, float] | None:
 FullPass = Callable[[list[tuple[float, float]], list[bool]], list[FloatArray]]
 
 
-def refine(full_pass: FullPass, starts: list[Fit], slopes: list[bool]) -> list[Fit | bool]:
+def refine(full_pass: FullPass, starts: list[Fit], slopes: list[bool],
+           final_step: float = FINAL_STEP) -> list[Fit | bool]:
     """Newton steps on the full data from the compressed fits, all fits per pass
     (``full_pass``: the sums of :func:`_pass` over every row, or over the cells of a
     bootstrap replicate). Per fit: the converged (a, b), or False when the reference
     algorithm must decide (a step that is not finite or larger than 1, or no step below
-    :data:`FINAL_STEP` within :data:`MAX_PASSES` passes)."""
+    ``final_step`` (:data:`FINAL_STEP`) within :data:`MAX_PASSES` passes)."""
     cur: list[Fit | bool] = [s if s is not None else False for s in starts]
     active = [i for i, s in enumerate(cur) if s is not False]
     for _ in range(MAX_PASSES):
@@ -508,7 +512,7 @@ def refine(full_pass: FullPass, starts: list[Fit], slopes: list[bool]) -> list[F
                 cur[i] = False  # far away or degenerate: the reference algorithm decides
                 continue
             cur[i] = (a + st[0], b + st[1])
-            if abs(st[0]) > FINAL_STEP * (1 + abs(a)) or abs(st[1]) > FINAL_STEP * (1 + abs(b)):
+            if abs(st[0]) > final_step * (1 + abs(a)) or abs(st[1]) > final_step * (1 + abs(b)):
                 still.append(i)
         active = still
     for i in active:
@@ -543,8 +547,11 @@ def _finish(t: CountTable, parts: list[_Bins]) -> tuple[Fit, Fit, float]:
         fits = _bin_fits(bins, starts, slopes)
         if any(f is False for f in fits):
             todo = [i for i, f in enumerate(fits) if f is False]
+            # from the bins' means (about 1e-6 off for a steep slope), a last step of
+            # 1e-6 can leave 1e-12 relative: the table's fits take one more pass
             redo = refine(lambda points, sl: _pass(t, i0, i1, points, sl),
-                          [starts[i] for i in todo], [slopes[i] for i in todo])
+                          [starts[i] for i in todo], [slopes[i] for i in todo],
+                          STEEP_FINAL_STEP)
             for i, f in zip(todo, redo, strict=True):
                 fits[i] = f
     if any(f is False for f in fits):
