@@ -10,8 +10,8 @@ cells weighted by their counts, and need no replicate table:
 1. the logit of each cell's score is taken once per call (per sampler), as the
    replicate sums take their terms once (:mod:`~binmetrics.inference._replicate_sums`);
 2. per replicate, the cells strictly inside (0, 1) are compressed into bins of
-   logit(p) (:data:`~binmetrics.measures.logistic_fit.REPLICATE_BINS`: 2^-10 wide,
-   moments up to the fifth; a bin never mixes classes, so sum(y) is exact): each
+   logit(p) (:data:`~binmetrics.measures.logistic_fit.REPLICATE_BINS`: 2^-9 wide,
+   moments up to the sixth; a bin never mixes classes, so sum(y) is exact): each
    bin's moments of its cells' places within it, weighted by the counts (multiply-adds
    of counts, no logarithm);
 3. both fits are run to convergence by Newton's method on the sums the moments give
@@ -197,8 +197,7 @@ class _FitsPlan:
         width, order = lf.REPLICATE_BINS
         buf = np.empty(max((a1 - a0 for g in self.segments for a0, a1, _, _ in g.bin_chunks),
                            default=0))
-        edges, moments, pos = [], [], []
-        posx = 0.0
+        edges, moments, pos, pos1 = [], [], [], []
         for g in self.segments:
             counts = rows[g.stratum][g.lo:g.hi]
             S = np.empty((order + 1, g.bins.size))
@@ -215,16 +214,17 @@ class _FitsPlan:
             moments.append(S)
             if g.positive:
                 npos += cases
-                posx += dot(S[0], g.edge) + width * float(S[1].sum())
                 pos.append(S[0])
+                pos1.append(S[1])
             else:
                 nneg += cases
                 pos.append(np.zeros(g.bins.size))
+                pos1.append(pos[-1])
         memo: dict[Hashable, Any] = {("cases_strictly_inside_0_1",): (npos + nneg, npos),
                                      ("cases_at_p_0_or_1",): dropped > 0}
         if npos > 0 and nneg > 0:  # else undefined: the measure does not read the fits
             bins = (np.concatenate(edges), np.concatenate(moments, axis=1),
-                    np.concatenate(pos), posx, width)
+                    np.concatenate(pos), np.concatenate(pos1), width)
             with np.errstate(all="ignore"):
                 got = lf._bin_fits(bins, list(self.start), [True, False])
             fits = self._fits(rows) if any(f is False for f in got) else (got[0], got[1])

@@ -57,6 +57,9 @@ SMALL_TABLE = 1 << 16
 #: A full-data Newton step this small (relative to 1 + |coefficient|) ends the fit:
 #: the remaining error is of the order of its square.
 FINAL_STEP = 1e-6
+#: The last step of a table's fit too steep for the bins (:func:`_finish`): its error,
+#: of the order of C step^2 with C up to about 10 for steep slopes, is then below 1e-15.
+STEEP_FINAL_STEP = 1e-8
 #: Full passes over the table before falling back to :func:`newton_fit`.
 MAX_PASSES = 6
 
@@ -191,7 +194,6 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
             return None
         x = _block_logit(b, lo, hi)
         p = b.p[lo:hi]
-        px = dot(p, x)
         # each row's bin, floor(x / width), and its place in it, d in [0, 1): both
         # exact (the width is a power of two, and t - floor(t) is exact)
         d = x
@@ -214,7 +216,9 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
             if k > 2:
                 w *= d
             moments.append(np.add.reduceat(w, starts))
-        return q[starts] * width, np.stack(moments), np.add.reduceat(p, starts), px, width
+        pd = np.multiply(p, d, dtype=np.float64)  # the positives' first moment
+        return (q[starts] * width, np.stack(moments), np.add.reduceat(p, starts, dtype=np.float64),
+                np.add.reduceat(pd, starts), width)
 
     return part
 
@@ -239,9 +243,9 @@ def max_spread(order: int) -> float:
 
 
 #: Compressed rows: each bin's lower edge c, the moments S_k = sum tot d^k (rows
-#: k = 0..order; x = c + w d, w the bins' width), its positives, the sum of positives x
-#: logit(p), and w.
-_Bins = tuple[FloatArray, FloatArray, FloatArray, float, float]
+#: k = 0..order; x = c + w d, w the bins' width), its positives, its positives' first
+#: moment (sum pos d), and w.
+_Bins = tuple[FloatArray, FloatArray, FloatArray, FloatArray, float]
 
 
 def _derivative_polynomials(k: int) -> list[list[float]]:
@@ -294,29 +298,48 @@ def _bin_sums(bins: _Bins, a: float, b: float, slope: bool) -> FloatArray:
     sum tot mu x = c sum tot mu + w sum tot mu d, likewise; v = mu (1 - mu) is expit'
     and expands with D_{m+1}. The gradient (r, r x) keeps every order the moments allow;
     the Hessian's (v x, v x^2) drop the last (a Hessian off by 1e-15 slows Newton's
-    convergence, not its limit)."""
-    c, S, pos, posx, w = bins
+    convergence, not its limit).
+
+    The residuals r = pos - tot mu are summed per bin, where mu > 1/2 at the bin's edge
+    as tot (1 - mu) - neg (1 - mu expanded as 1 - D_0 and -D_m): on a table whose mu
+    are all near 1, sum(pos) - sum(tot mu) would lose the sum to cancellation (1e-9
+    relative off in the fits with scores above 0.999)."""
+    c, S, pos, pos1, w = bins
     h = b * w
     k = S.shape[0] - 1
-    D = _expit_derivatives(a + b * c, k + 1)
+    eta = a + b * c
+    D = _expit_derivatives(eta, k + 1)
     coef = [h**m / math.factorial(m) for m in range(k + 1)]
 
-    def series(shift: int, moment: int) -> FloatArray:
-        # sum_m D_{m + shift} h^m S_{m + moment} / m!, over the moments there are
-        out = D[shift] * S[moment]
+    def higher(shift: int, moment: int) -> FloatArray:
+        # sum_m D_{m + shift} h^m S_{m + moment} / m!, m >= 1, over the moments there are
+        out = np.zeros_like(c)
         for m in range(1, k + 1 - moment):
             out += D[m + shift] * (coef[m] * S[m + moment])
         return out
 
-    mu, v = series(0, 0), series(1, 0)
-    sr = float(pos.sum()) - float(mu.sum())
+    upper = D[0] > 0.5
+    u = expit(-eta)
+
+    def residuals(moment: int, pos_m: FloatArray) -> FloatArray:
+        # per bin sum (pos - tot mu) d^moment, as sum tot (1 - mu) d^m - neg d^m where
+        # mu > 1/2
+        hi = higher(0, moment)
+        low = pos_m - (D[0] * S[moment] + hi)
+        high = (u * S[moment] - hi) - (S[moment] - pos_m)
+        return np.where(upper, high, low)
+
+    v = D[1] * S[0] + higher(1, 0)
+    r = residuals(0, pos)
+    sr = float(r.sum())
     if not slope:
         return np.array([sr, 0.0, float(v.sum()), 0.0, 0.0])
-    vd = series(1, 1)
-    srx = posx - dot(mu, c) - w * float(series(0, 1).sum())
+    vd = D[1] * S[1] + higher(1, 1)
+    srx = dot(r, c) + w * float(residuals(1, pos1).sum())
     vc = v * c
     return np.array([sr, srx, float(v.sum()), float(vc.sum()) + w * float(vd.sum()),
-                     dot(vc, c) + 2.0 * w * dot(vd, c) + w * w * float(series(1, 2).sum())])
+                     dot(vc, c) + 2.0 * w * dot(vd, c)
+                     + w * w * float((D[1] * S[2] + higher(1, 2)).sum())])
 
 
 def _bin_fits(bins: _Bins, starts: list[Fit], slopes: list[bool]) -> list[Fit | bool]:
@@ -359,7 +382,8 @@ def _block_logit(b: Block, lo: int, hi: int) -> FloatArray:
 
 def _combine(parts: list[_Bins]) -> _Bins:
     return (np.concatenate([q[0] for q in parts]), np.concatenate([q[1] for q in parts], axis=1),
-            np.concatenate([q[2] for q in parts]), float(sum(q[3] for q in parts)), parts[0][4])
+            np.concatenate([q[2] for q in parts]), np.concatenate([q[3] for q in parts]),
+            parts[0][4])
 
 
 def _blocks(sx: FloatArray, p: FloatArray, tot: FloatArray,
@@ -466,12 +490,13 @@ def _step(sums: FloatArray, slope: bool) -> tuple[float, float] | None:
 FullPass = Callable[[list[tuple[float, float]], list[bool]], list[FloatArray]]
 
 
-def refine(full_pass: FullPass, starts: list[Fit], slopes: list[bool]) -> list[Fit | bool]:
+def refine(full_pass: FullPass, starts: list[Fit], slopes: list[bool],
+           final_step: float = FINAL_STEP) -> list[Fit | bool]:
     """Newton steps on the full data from the compressed fits, all fits per pass
     (``full_pass``: the sums of :func:`_pass` over every row, or over the cells of a
     bootstrap replicate). Per fit: the converged (a, b), or False when the reference
     algorithm must decide (a step that is not finite or larger than 1, or no step below
-    :data:`FINAL_STEP` within :data:`MAX_PASSES` passes)."""
+    ``final_step`` (:data:`FINAL_STEP`) within :data:`MAX_PASSES` passes)."""
     cur: list[Fit | bool] = [s if s is not None else False for s in starts]
     active = [i for i, s in enumerate(cur) if s is not False]
     for _ in range(MAX_PASSES):
@@ -487,7 +512,7 @@ def refine(full_pass: FullPass, starts: list[Fit], slopes: list[bool]) -> list[F
                 cur[i] = False  # far away or degenerate: the reference algorithm decides
                 continue
             cur[i] = (a + st[0], b + st[1])
-            if abs(st[0]) > FINAL_STEP * (1 + abs(a)) or abs(st[1]) > FINAL_STEP * (1 + abs(b)):
+            if abs(st[0]) > final_step * (1 + abs(a)) or abs(st[1]) > final_step * (1 + abs(b)):
                 still.append(i)
         active = still
     for i in active:
@@ -522,8 +547,11 @@ def _finish(t: CountTable, parts: list[_Bins]) -> tuple[Fit, Fit, float]:
         fits = _bin_fits(bins, starts, slopes)
         if any(f is False for f in fits):
             todo = [i for i, f in enumerate(fits) if f is False]
+            # from the bins' means (about 1e-6 off for a steep slope), a last step of
+            # 1e-6 can leave 1e-12 relative: the table's fits take one more pass
             redo = refine(lambda points, sl: _pass(t, i0, i1, points, sl),
-                          [starts[i] for i in todo], [slopes[i] for i in todo])
+                          [starts[i] for i in todo], [slopes[i] for i in todo],
+                          STEEP_FINAL_STEP)
             for i, f in zip(todo, redo, strict=True):
                 fits[i] = f
     if any(f is False for f in fits):
