@@ -185,3 +185,32 @@ def test_draw_cumulative_counts_numpys_draws(n: int) -> None:
             draw_cumulative(b, n, shape, ends, got)
         np.testing.assert_array_equal(got, want)
         assert b.bit_generator.state == a.bit_generator.state
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bin_moments_compiled_and_numpy(seed: int) -> None:
+    """The moments of runs of cells (the replicate fits' bins): compiled and NumPy agree
+    to rounding with exact sums (math.fsum), runs crossing the NumPy pieces included."""
+    import itertools
+    import math
+
+    from binmetrics.inference._counting import bin_moments
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 5000))
+    counts = rng.integers(0, 4, n)
+    d = rng.random(n)
+    starts = np.unique(np.r_[0, rng.integers(0, n, int(rng.integers(1, n + 1)))]).astype(np.intp)
+    cuts = np.unique(np.searchsorted(starts, np.arange(0, n, 700)))
+    ends = [*cuts[1:].tolist(), starts.size]
+    chunks = tuple((int(starts[b0]), int(starts[b1]) if b1 < starts.size else n, int(b0), b1)
+                   for b0, b1 in zip(cuts.tolist(), ends, strict=True))
+    unit = float(rng.uniform(0.5, 3.0))
+    bounds = [*starts.tolist(), n]
+    want = np.array([[math.fsum(counts[i] * unit * d[i] ** k for i in range(a, b))
+                      for a, b in itertools.pairwise(bounds)]
+                     for k in range(7)])
+    for on in (True, False):
+        with use_compiled(on):
+            got = bin_moments(counts, unit, d, starts, chunks, 6)
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12, err_msg=str(on))

@@ -19,10 +19,10 @@ would (2.3 ms per 9e5); :func:`draw_cumulative` counts them as they are drawn.
 
 Counting is whole-number arithmetic and the draws are NumPy's own: the compiled loops
 and their NumPy fallbacks give the same integers, so intervals do not depend on whether
-numba is installed (tested). The one exception is in floating point: the replicate sums'
-dot products (:func:`term_sums`) are summed in another order compiled than by NumPy's
-``einsum``, so the probabilistic measures' replicates (and their intervals) agree to
-rounding, 1e-12 relative (tested), not bit for bit.
+numba is installed (tested). The exceptions are in floating point: the replicate sums'
+dot products (:func:`term_sums`) and the fits' moments (:func:`bin_moments`) are summed
+in another order compiled than by NumPy, so the probabilistic measures' replicates (and
+their intervals) agree to rounding, 1e-12 relative (tested), not bit for bit.
 ``BINMETRICS_COMPILED=0`` in the environment, or :func:`use_compiled` (tests), keeps
 NumPy.
 """
@@ -40,7 +40,8 @@ import numpy.typing as npt
 
 from binmetrics.backends import THREAD_ROWS
 
-__all__ = ["compiled_kernels", "count_rows", "cumulative_counts", "draw_cumulative", "integers",
+__all__ = ["bin_moments", "compiled_kernels", "count_rows", "cumulative_counts", "draw_cumulative",
+           "integers",
            "nonempty_groups", "term_sums", "use_compiled"]
 
 #: the environment variable that, set to "0", keeps NumPy
@@ -245,6 +246,43 @@ def term_sums(counts: npt.NDArray[Any], values: npt.NDArray[np.float64], lo: int
         totals += piece.sum(axis=1)
         out += np.einsum("ij,kj->ik", piece.astype(np.float64), values[:, c0 - lo:c1 - lo])
     return out, totals
+
+
+def bin_moments(counts: npt.NDArray[Any], unit: float, d: npt.NDArray[np.float64],
+                starts: npt.NDArray[np.intp], chunks: tuple[tuple[int, int, int, int], ...],
+                order: int, *, draws: int | None = None) -> npt.NDArray[np.float64]:
+    """The (order + 1, runs) moments of runs of cells: ``out[k, b]`` sums
+    ``counts[i] * unit * d[i]**k`` over the cells i of run b (runs start at ``starts``;
+    ``chunks`` groups whole runs in cache-sized pieces, as (first cell, end cell, first
+    run, end run), for NumPy).
+
+    Compiled for the replicate fits' seven moments (order 6; whole-number counts, from
+    ``draws`` per replicate, default the number of cells, as :func:`count_rows`): one
+    pass over the cells for every moment; else a product and a ``reduceat`` per moment,
+    per piece. The two sum (and raise d to its powers) in other orders, so they agree to
+    rounding, not bit for bit.
+
+    Examples
+    --------
+    >>> bin_moments(np.array([1, 2, 0, 3]), 1.0, np.array([0.5, 0.25, 0.0, 0.5]),
+    ...             np.array([0, 2]), ((0, 4, 0, 2),), 2).tolist()  # NumPy: order 2
+    [[3.0, 3.0], [1.0, 1.5], [0.375, 0.75]]
+    """
+    out = np.empty((order + 1, starts.size))
+    k = compiled_kernels(counts.size if draws is None else draws)
+    if k is not None and order == 6 and counts.dtype.kind in "iu" and starts.size:
+        k.bin_moments(counts, float(unit), d, starts, out)
+        return out
+    buf = np.empty(max((a1 - a0 for a0, a1, _, _ in chunks), default=0))
+    for a0, a1, b0, b1 in chunks:  # in the cache: counts x unit x d^k, k = 0..order
+        c = buf[:a1 - a0]
+        np.multiply(counts[a0:a1], unit, out=c)
+        st = starts[b0:b1] - a0
+        np.add.reduceat(c, st, out=out[0, b0:b1])
+        for j in range(1, order + 1):
+            c *= d[a0:a1]
+            np.add.reduceat(c, st, out=out[j, b0:b1])
+    return out
 
 
 def integers(rng: np.random.Generator, n: int, shape: tuple[int, ...]) -> npt.NDArray[np.intp]:

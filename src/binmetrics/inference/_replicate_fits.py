@@ -17,8 +17,11 @@ cells weighted by their counts, and need no replicate table:
 3. both fits are run to convergence by Newton's method on the sums the moments give
    (:func:`~binmetrics.measures.logistic_fit._bin_sums`, exact to about 1e-14),
    started from the fits of the full data (memoised on the table by the point
-   estimate). At 1e6 distinct scores this takes about 14 ms per replicate, where the
-   exact Newton pass over the cells it replaced took about 30.
+   estimate). The moments are one compiled pass over the cells where numba is there
+   (:func:`~binmetrics.inference._counting.bin_moments`: 3.6 ms at 1e6 cells against
+   8.2 with NumPy, which sums in another order: compiled and NumPy replicates agree to
+   rounding). At 1e6 distinct scores a replicate takes about 11 ms (15 with NumPy),
+   where the exact Newton pass over the cells it replaced took about 30.
 
 A replicate whose slope is too steep for the bins, or whose steps are unusual, takes
 the path this replaced: its cells compressed into one class within each of about
@@ -57,6 +60,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.inference._counting import bin_moments
 from binmetrics.inference._replicate_sums import _SumsTable, class_ranges
 from binmetrics.measures import logistic_fit as lf
 from binmetrics.measures._util import dot
@@ -125,6 +129,7 @@ class _FitsPlan:
     def __init__(self, sampler: Any, segments: list[_Segment],
                  outside: list[tuple[int, int, int, bool]], start: tuple[Any, Any]) -> None:
         self.weighted = bool(sampler.table.weighted)
+        self.draws = sampler.n_draws
         self.strata = sampler.strata
         self.segments = segments
         self.outside = outside  # (stratum, lo, hi, positive): cells at p exactly 0 or 1
@@ -195,20 +200,11 @@ class _FitsPlan:
                 N += d
         npos = nneg = 0.0
         width, order = lf.REPLICATE_BINS
-        buf = np.empty(max((a1 - a0 for g in self.segments for a0, a1, _, _ in g.bin_chunks),
-                           default=0))
         edges, moments, pos, pos1 = [], [], [], []
         for g in self.segments:
             counts = rows[g.stratum][g.lo:g.hi]
-            S = np.empty((order + 1, g.bins.size))
-            for a0, a1, b0, b1 in g.bin_chunks:  # in the cache: cases x d^k, k = 0..order
-                c = buf[:a1 - a0]
-                np.multiply(counts[a0:a1], self._unit(g.stratum), out=c)
-                starts = g.bins[b0:b1] - a0
-                np.add.reduceat(c, starts, out=S[0, b0:b1])
-                for k in range(1, order + 1):
-                    c *= g.d[a0:a1]
-                    np.add.reduceat(c, starts, out=S[k, b0:b1])
+            S = bin_moments(counts, self._unit(g.stratum), g.d, g.bins, g.bin_chunks, order,
+                            draws=self.draws)
             cases = float(S[0].sum())
             edges.append(g.edge)
             moments.append(S)
