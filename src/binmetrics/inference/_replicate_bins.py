@@ -117,11 +117,8 @@ def bin_values(block: Any, bins: BinsOf, params: Mapping[str, Any]) -> FloatArra
     plan = sampler.bin_plans.get(key)
     if plan is None:
         plan = sampler.bin_plans[key] = _BinsPlan(sampler, edges)
-    sums = block._cache.get(("bins", key))
-    if sums is None:
-        sums = block._cache[("bins", key)] = plan.sums(
-            block.cell_counts(), tuple(st.unit_weight for st in sampler.strata),
-            table.weighted)
+    sums = block.kept(("bins", key), lambda: plan.sums(
+        block.cell_counts(), tuple(st.unit_weight for st in sampler.strata), table.weighted))
     out = np.empty(sums.shape[1])
     for i in range(out.size):
         got = CalibrationBins(edges, *(s[i] for s in sums))

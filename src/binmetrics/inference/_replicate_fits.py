@@ -376,7 +376,5 @@ def passes_tables(block: Any, passes: tuple[Any, ...]) -> list[CountTable] | Non
         plan = extras["fits"] = _FitsPlan.of(block.s)
     if plan is None:
         return None
-    if "fits" not in block._cache:
-        block._cache["fits"] = plan.tables(block)
-    tables: list[CountTable] = block._cache["fits"]
+    tables: list[CountTable] = block.kept("fits", lambda: plan.tables(block))
     return tables

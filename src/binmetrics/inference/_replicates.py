@@ -21,7 +21,7 @@ The methods and their conventions are described in :mod:`binmetrics.inference.re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
@@ -418,7 +418,14 @@ class _BootstrapBlock:
         self.s = sampler
         self.size = size
         self.draws = draws
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[Hashable, Any] = {}
+
+    def kept(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per block and key: what the block's measures share (counts,
+        stand-ins, per-bin sums), whichever module computes it."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
     def counts(self, level: str) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         """(pos, neg) count matrices of shape (size, width): weights for weighted tables.
@@ -427,58 +434,49 @@ class _BootstrapBlock:
         per replicate shared by every level and by the replicate sums): within a
         stratum the cells' keys never decrease, so a level's count is a sum over a run
         of adjacent cells."""
-        if level in self._cache:
-            return self._cache[level]
-        _, width = self.s.level(level)
-        weighted = self.s.table.weighted
-        both: npt.NDArray[Any] = np.zeros((self.size, 2 * width),
-                                          dtype=np.float64 if weighted else np.int64)
-        for i, (st, c) in enumerate(zip(self.s.strata, self.cell_counts(), strict=True)):
-            starts, keys = self.s.runs(level, i)
-            part = c if starts is None else np.add.reduceat(c, starts, axis=1)
-            both[:, keys] = part * st.unit_weight if weighted else part
-        res = (both[:, :width], both[:, width:])
-        self._cache[level] = res
-        return res
+        def compute() -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+            _, width = self.s.level(level)
+            weighted = self.s.table.weighted
+            both: npt.NDArray[Any] = np.zeros((self.size, 2 * width),
+                                              dtype=np.float64 if weighted else np.int64)
+            for i, (st, c) in enumerate(zip(self.s.strata, self.cell_counts(), strict=True)):
+                starts, keys = self.s.runs(level, i)
+                part = c if starts is None else np.add.reduceat(c, starts, axis=1)
+                both[:, keys] = part * st.unit_weight if weighted else part
+            return both[:, :width], both[:, width:]
+
+        return self.kept(level, compute)
 
     def cell_counts(self) -> list[npt.NDArray[Any]]:
         """Per stratum, the (size, cells of the stratum) matrix of how many cases each
         replicate drew of each of its cells (whole numbers; times the stratum's unit
         weight for a weighted table)."""
-        if "cells" not in self._cache:
-            out = []
-            for st, d in zip(self.s.strata, self.draws, strict=True):
-                if st.method == "counts":
-                    out.append(d)
-                    continue
-                out.append(count_rows(d, st.hi - st.lo, st.unit_cell, draws=self.s.n_draws))
-            self._cache["cells"] = out
-        return self._cache["cells"]
+        return self.kept("cells", lambda: [
+            d if st.method == "counts" else
+            count_rows(d, st.hi - st.lo, st.unit_cell, draws=self.s.n_draws)
+            for st, d in zip(self.s.strata, self.draws, strict=True)])
 
     def sums_tables(self, groups: list[Any]) -> list[Any]:
         """Stand-in replicates holding the sums of ``groups`` (see
         :mod:`binmetrics.inference._replicate_sums`); the terms are taken once per sampler."""
-        if "sums" not in self._cache:
-            plan = self.s.sums_plan(groups)
-            self._cache["sums"] = plan.tables(self.cell_counts(),
-                                              tuple(st.unit_weight for st in self.s.strata),
-                                              self.s.table.weighted)
-        return self._cache["sums"]
+        return self.kept("sums", lambda: self.s.sums_plan(groups).tables(
+            self.cell_counts(), tuple(st.unit_weight for st in self.s.strata),
+            self.s.table.weighted))
 
     def group_tables(self) -> list[Any] | None:
         """Stand-in replicates holding their groups with positives and totals only (see
         :mod:`binmetrics.inference._replicate_groups`), from the cells' counts; None
         when the cells are not split by class (per-case costs, other strata)."""
-        if "groups" not in self._cache:
+        def compute() -> list[Any] | None:
             split = self._cells_by_class()
             if split is None:
-                self._cache["groups"] = None
-            else:
-                c_pos, c_neg, w_pos, w_neg = split
-                plan, weighted = self.s.groups_plan(), self.s.table.weighted
-                self._cache["groups"] = [plan.table(c_pos[i], c_neg[i], w_pos, w_neg, weighted)
-                                         for i in range(self.size)]
-        return self._cache["groups"]
+                return None
+            c_pos, c_neg, w_pos, w_neg = split
+            plan, weighted = self.s.groups_plan(), self.s.table.weighted
+            return [plan.table(c_pos[i], c_neg[i], w_pos, w_neg, weighted)
+                    for i in range(self.size)]
+
+        return self.kept("groups", compute)
 
     def _class_counts(self, c0: int, c1: int) -> npt.NDArray[Any]:
         total: Any = 0.0 if self.s.table.weighted else 0
