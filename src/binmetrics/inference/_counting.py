@@ -52,6 +52,11 @@ ENV = "BINMETRICS_COMPILED"
 #: (:data:`binmetrics.backends.THREAD_ROWS`)
 COMPILED_ROWS = THREAD_ROWS
 
+#: the highest moment the compiled :func:`bin_moments` sums (its loop keeps that many
+#: scalar sums, seven: the replicate fits' order, ``logistic_fit.REPLICATE_BINS``, which
+#: a test holds to it; another order takes NumPy)
+MOMENT_ORDER = 6
+
 #: count elements per piece of :func:`term_sums` without numba: a piece's float copy of
 #: the counts (256 kB) stays in cache while every term's product reads it
 _TERM_PIECE = 1 << 15
@@ -256,7 +261,7 @@ def bin_moments(counts: npt.NDArray[Any], unit: float, d: npt.NDArray[np.float64
     ``chunks`` groups whole runs in cache-sized pieces, as (first cell, end cell, first
     run, end run), for NumPy).
 
-    Compiled for the replicate fits' seven moments (order 6; whole-number counts, from
+    Compiled for the replicate fits' seven moments (:data:`MOMENT_ORDER`; whole-number counts, from
     ``draws`` per replicate, default the number of cells, as :func:`count_rows`): one
     pass over the cells for every moment; else a product and a ``reduceat`` per moment,
     per piece. The two sum (and raise d to its powers) in other orders, so they agree to
@@ -270,7 +275,7 @@ def bin_moments(counts: npt.NDArray[Any], unit: float, d: npt.NDArray[np.float64
     """
     out = np.empty((order + 1, starts.size))
     k = compiled_kernels(counts.size if draws is None else draws)
-    if k is not None and order == 6 and counts.dtype.kind in "iu" and starts.size:
+    if k is not None and order == MOMENT_ORDER and counts.dtype.kind in "iu" and starts.size:
         k.bin_moments(counts, float(unit), d, starts, out)
         return out
     buf = np.empty(max((a1 - a0 for a0, a1, _, _ in chunks), default=0))
