@@ -112,14 +112,9 @@ class _Segment:
     @classmethod
     def of(cls, stratum: int, lo: int, hi: int, positive: bool, x: FloatArray,
            s: FloatArray, starts: npt.NDArray[np.intp]) -> _Segment:
-        width = lf.REPLICATE_BINS[0]
-        d = x * (1.0 / width)
-        q = np.floor(d)
-        d -= q
-        bins = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]).astype(np.intp)
+        d, bins, edges = lf.logit_bins(x, lf.REPLICATE_BINS[0])
         return cls(stratum, lo, hi, positive, x, s, x * x, s * (1.0 - s), starts,
-                   _chunks(starts, hi - lo), q[bins] * width, d, bins,
-                   _chunks(bins, hi - lo))
+                   _chunks(starts, hi - lo), edges, d, bins, _chunks(bins, hi - lo))
 
 
 class _FitsPlan:

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from binmetrics.measures._special import expit
 from binmetrics.measures._util import EPS, dot
@@ -45,7 +46,8 @@ from binmetrics.measures.sums import Block, BlockPass
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 
 __all__ = ["FINAL_STEP", "FITS", "N_BLOCKS", "SMALL_TABLE", "Fit", "cases_inside",
-           "cases_outside", "fit_table", "inside", "logit_rows", "newton_fit", "refine"]
+           "cases_outside", "fit_table", "inside", "logit_bins", "logit_rows", "newton_fit",
+           "refine"]
 
 #: Blocks a bootstrap replicate's cells are compressed into when its slope is too steep
 #: for the bins (:mod:`binmetrics.inference._replicate_fits`): enough that the
@@ -192,17 +194,8 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
         lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
         if hi <= lo:
             return None
-        x = _block_logit(b, lo, hi)
         p = b.p[lo:hi]
-        # each row's bin, floor(x / width), and its place in it, d in [0, 1): both
-        # exact (the width is a power of two, and t - floor(t) is exact)
-        d = x
-        d *= 1.0 / width
-        q = np.floor(d)
-        d -= q
-        starts = np.flatnonzero(q[1:] != q[:-1])  # x descends: a bin is a run of rows
-        starts += 1
-        starts = np.concatenate((np.zeros(1, dtype=starts.dtype), starts))
+        d, starts, edges = logit_bins(_block_logit(b, lo, hi), width)
         if unit:
             s0 = np.diff(starts, append=hi - lo).astype(np.float64)
             w = d
@@ -217,7 +210,7 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
                 w *= d
             moments.append(np.add.reduceat(w, starts))
         pd = np.multiply(p, d, dtype=np.float64)  # the positives' first moment
-        return (q[starts] * width, np.stack(moments), np.add.reduceat(p, starts, dtype=np.float64),
+        return (edges, np.stack(moments), np.add.reduceat(p, starts, dtype=np.float64),
                 np.add.reduceat(pd, starts), width)
 
     return part
@@ -240,6 +233,24 @@ def max_spread(order: int) -> float:
     expit itself in size, relative to it in the tails), is then below 1e-14. A fit with
     a steeper slope takes full passes over the rows (:func:`refine`)."""
     return float((1e-14 * math.factorial(order + 1)) ** (1.0 / (order + 1)))
+
+
+def logit_bins(x: FloatArray, width: float) -> tuple[FloatArray, npt.NDArray[np.intp],
+                                                     FloatArray]:
+    """Each row's place d in [0, 1) in its bin of x = logit(p), floor(x / width), the
+    bins' first rows and their lower edges: x = edge + width d, exactly (the width is a
+    power of two, and t - floor(t) is exact). ``x`` runs in order (the table's rows or a
+    class's cells), so a bin is a run of rows.
+
+    >>> d, starts, edges = logit_bins(np.array([0.75, 0.625, 0.25, -0.5]), 0.5)
+    >>> d.tolist(), starts.tolist(), edges.tolist()
+    ([0.5, 0.25, 0.5, 0.0], [0, 2, 3], [0.5, 0.0, -0.5])
+    """
+    d = x * (1.0 / width)
+    q = np.floor(d)
+    d -= q
+    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]).astype(np.intp)
+    return d, starts, q[starts] * width
 
 
 #: Compressed rows: each bin's lower edge c, the moments S_k = sum tot d^k (rows
