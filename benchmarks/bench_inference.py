@@ -154,14 +154,14 @@ def scale(args: argparse.Namespace) -> None:
     t_draw = _extrapolated(draw, counts, target)
     from concurrent.futures import ThreadPoolExecutor
 
-    from binmetrics.inference._counting import compiled_kernels, count_rows
+    from binmetrics.inference._counting import compiled_kernels, draw_counts
 
     def draw_threads(b: int) -> None:  # the same on 2 threads, counted as the bootstrap does
         def one(seed: int) -> None:
             g = np.random.default_rng(seed)
             for _ in range(b // 2):
-                count_rows(g.integers(0, P, (1, P), dtype=np.intp), P)
-                count_rows(g.integers(0, n - P, (1, n - P), dtype=np.intp), n - P)
+                draw_counts(g, P, (1, P))
+                draw_counts(g, n - P, (1, n - P))
 
         with ThreadPoolExecutor(2) as ex:
             list(ex.map(one, [1, 2]))

@@ -187,6 +187,38 @@ def test_draw_cumulative_counts_numpys_draws(n: int) -> None:
         assert b.bit_generator.state == a.bit_generator.state
 
 
+@pytest.mark.parametrize("n", [2, 5, 1000, 3 * 2**20 + 1])
+def test_draw_counts_counts_numpys_draws(n: int) -> None:
+    """Counted as they are drawn (per unit, or per cell through a lookup), the draws
+    give the counts of rng.integers' values and leave the generator as that call does:
+    rows of every length around the compiled kernel's batches (2 * PCG_BATCH values),
+    a spare half word first or not; with n = 2 or 5 and up to 700 draws a row a count
+    passes 255 and the rows are drawn again, kept, from the saved state."""
+    from binmetrics.inference._counting import draw_counts
+    from binmetrics.inference._counting_numba import PCG_BATCH
+
+    pick = np.random.default_rng(n + 1)
+    lengths = [1, 2, 2 * PCG_BATCH - 1, 2 * PCG_BATCH, 2 * PCG_BATCH + 1, 3 * PCG_BATCH + 7]
+    for trial in range(24):
+        seed = int(pick.integers(2**31))
+        d = lengths[trial % len(lengths)] if trial < 12 else int(pick.integers(1, 700))
+        shape = (int(pick.integers(1, 4)), d)
+        lookup = np.sort(pick.integers(0, 40, n)) if trial % 3 == 0 else None
+        width = 40 if lookup is not None else n
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        if trial % 2:
+            a.integers(0, 10, 1)
+            b.integers(0, 10, 1)
+        draws = a.integers(0, n, size=shape, dtype=np.intp)
+        keys = draws if lookup is None else lookup[draws]
+        want = np.stack([np.bincount(row, minlength=width) for row in keys])
+        with use_compiled(True):
+            got = draw_counts(b, n, shape, lookup, width)
+        np.testing.assert_array_equal(got, want)
+        assert b.bit_generator.state == a.bit_generator.state
+        assert b.integers(0, 2**20, 3).tolist() == a.integers(0, 2**20, 3).tolist()
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_bin_moments_compiled_and_numpy(seed: int) -> None:
     """The moments of runs of cells (the replicate fits' bins): compiled and NumPy agree

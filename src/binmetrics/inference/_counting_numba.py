@@ -34,8 +34,8 @@ def _jit(f: Any = None, *, fastmath: Any = False) -> Any:
 
 
 __all__ = ["bin_moments", "count", "count8", "count_lookup", "counts_above", "cumulate",
-           "group_walk",
-           "lemire", "lemire_count8", "nonempty_groups", "read_ends", "term_sums"]
+           "fold8", "group_walk", "nonempty_groups", "pcg_bounded", "pcg_count8", "pcg_integers",
+           "read_ends", "term_sums"]
 
 #: cells per tile of :func:`term_sums`: a tile of counts as floats (16 kB) stays in the
 #: core's first-level cache while every term reads it
@@ -82,8 +82,15 @@ def count_lookup(keys: Any, lookup: Any, small: Any, out: Any) -> None:  # pragm
             for j in range(keys.shape[1]):
                 row[lookup[keys[i, j]]] += 1
         else:
-            for u in range(small.shape[0]):
-                row[lookup[u]] += small[u]
+            fold8(small, lookup, row)
+
+
+@_jit
+def fold8(small: Any, lookup: Any, row: Any) -> None:  # pragma: no cover - compiled
+    # row[lookup[u]] += small[u]: the units' counts into their cells (lookup never
+    # decreases, the row is written in order)
+    for u in range(small.shape[0]):
+        row[lookup[u]] += small[u]
 
 
 @_jit
@@ -128,58 +135,6 @@ def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: 
         n_out[k] = b
         k += (a + b) > 0
     return k
-
-
-@_jit
-def lemire(words: Any, n: int, threshold: int, out: Any,
-           filled: int) -> tuple[int, int]:  # pragma: no cover - compiled
-    # NumPy's bounded integers (Lemire's method, as Generator.integers draws them below
-    # 2**32): each 32-bit word w gives floor(w n / 2**32) unless the low half of w n is
-    # under 2**32 mod n (a chance of n / 2**32 per word), when the next word is used
-    # instead. Stretches of 256 words without a rejection (most of them) run as one
-    # loop without a branch per word.
-    size = out.shape[0]
-    i = 0
-    while filled < size and i < words.shape[0]:
-        take = min(size - filled, words.shape[0] - i, 256)
-        rejected = False
-        for j in range(take):
-            m = np.uint64(words[i + j]) * np.uint64(n)
-            out[filled + j] = m >> np.uint64(32)
-            rejected |= bool((m & np.uint64(0xFFFFFFFF)) < threshold)
-        if not rejected:
-            filled += take
-            i += take
-            continue
-        for _ in range(take):  # the stretch again, a word at a time
-            m = np.uint64(words[i]) * np.uint64(n)
-            i += 1
-            if (m & np.uint64(0xFFFFFFFF)) >= threshold:
-                out[filled] = m >> np.uint64(32)
-                filled += 1
-                if filled == size:
-                    break
-    return filled, i
-
-
-@_jit
-def lemire_count8(words: Any, n: int, threshold: int, small: Any, filled: int,
-                  size: int) -> tuple[int, int, bool]:  # pragma: no cover - compiled
-    # lemire's values counted into 8-bit counts as they are drawn (never stored); True
-    # when a count would pass 255: the caller draws the row again, kept, from the state
-    # it saved
-    i = 0
-    while filled < size and i < words.shape[0]:
-        m = np.uint64(words[i]) * np.uint64(n)
-        i += 1
-        if (m & np.uint64(0xFFFFFFFF)) >= threshold:
-            u = m >> np.uint64(32)
-            v = small[u]
-            if v == 255:
-                return filled, i, True
-            small[u] = v + 1
-            filled += 1
-    return filled, i, False
 
 
 @_jit
@@ -319,3 +274,233 @@ def bin_moments(counts: Any, unit: float, d: Any, starts: Any,
         out[4, b] = s4
         out[5, b] = s5
         out[6, b] = s6
+
+
+
+# --- NumPy's PCG64 and bounded integers, run in the loop that uses them -----------------
+# PCG64 (XSL-RR 128/64) steps its 128-bit state as state * MULTIPLIER + increment and
+# outputs the rotated xor of the new state's halves. Generator.integers(0, n) below 2**32
+# takes 32-bit words from next_uint32 (an output's low half, then its high half, kept as
+# the spare "uinteger" meanwhile) and runs Lemire's method on each: floor(w n / 2**32)
+# unless the low half of w n is under 2**32 mod n (chance n / 2**32), when the next word
+# is used instead. Run here, an output costs 2.6 ns where random_raw's call per output
+# took 5 ns and a trip through memory; tests/inference/test_counting.py holds every
+# kernel below to Generator.integers, values and the generator's state after
+_PCG_MUL_HI = 2549297995355413924
+_PCG_MUL_LO = 4865540595714422341
+#: the multiplier squared (mod 2**128): two steps at once, for the two chains below
+_PCG_MUL2_HI = (((_PCG_MUL_HI << 64) | _PCG_MUL_LO) ** 2 >> 64) % 2**64
+_PCG_MUL2_LO = (((_PCG_MUL_HI << 64) | _PCG_MUL_LO) ** 2) % 2**64
+#: 64-bit outputs per batch: a batch's values stay in the first-level cache
+PCG_BATCH = 128
+
+if numba is not None:
+    from llvmlite import ir as _ir
+
+    @numba.extending.intrinsic
+    def _mulhi(typingctx: Any, a: Any, b: Any) -> Any:  # pragma: no cover - compiled
+        # the high half of a 64 x 64-bit product (one instruction; numba has no
+        # operator for it)
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            wide = _ir.IntType(128)
+            p = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+            return builder.trunc(builder.lshr(p, _ir.Constant(wide, 64)), _ir.IntType(64))
+
+        return numba.types.uint64(numba.types.uint64, numba.types.uint64), codegen
+
+    _inline = numba.njit(inline="always")
+else:
+    def _mulhi(a: Any, b: Any) -> Any:
+        return np.uint64((int(a) * int(b)) >> 64)
+
+    def _inline(f: Any) -> Any:
+        return f
+
+
+@_inline
+def _mul_add(x_hi: Any, x_lo: Any, m_hi: Any, m_lo: Any, c_hi: Any,
+             c_lo: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
+    # x m + c mod 2**128, in 64-bit halves
+    lo = x_lo * m_lo
+    hi = _mulhi(x_lo, m_lo) + x_hi * m_lo + x_lo * m_hi
+    s_lo = lo + c_lo
+    return hi + c_hi + (np.uint64(1) if s_lo < lo else np.uint64(0)), s_lo
+
+
+@_inline
+def _output(s_hi: Any, s_lo: Any) -> Any:  # pragma: no cover - compiled
+    x = s_hi ^ s_lo
+    r = s_hi >> np.uint64(58)
+    return (x >> r) | (x << ((np.uint64(64) - r) & np.uint64(63)))
+
+
+@_jit
+def pcg_outputs(st: Any, buf: Any, k: int) -> None:  # pragma: no cover - compiled
+    # the next k outputs into buf, st[0:2] (state high, low; st[2:4] the increment)
+    # stepped past them. Two chains, the odd and the even outputs, each stepped two at
+    # a time (multiplier a^2, increment c (a + 1)): one chain waits on its own multiply
+    # (2.6 against 3.4 ns an output)
+    m_hi, m_lo = np.uint64(_PCG_MUL_HI), np.uint64(_PCG_MUL_LO)
+    a2_hi, a2_lo = np.uint64(_PCG_MUL2_HI), np.uint64(_PCG_MUL2_LO)
+    i_hi, i_lo = st[2], st[3]
+    zero = np.uint64(0)
+    c2_hi, c2_lo = _mul_add(i_hi, i_lo, m_hi, m_lo + np.uint64(1), zero, zero)
+    a_hi, a_lo = _mul_add(st[0], st[1], m_hi, m_lo, i_hi, i_lo)
+    if k == 0:
+        return
+    b_hi, b_lo = _mul_add(a_hi, a_lo, m_hi, m_lo, i_hi, i_lo)
+    f_hi, f_lo = a_hi, a_lo
+    for j in range(k // 2):
+        buf[2 * j] = _output(a_hi, a_lo)
+        buf[2 * j + 1] = _output(b_hi, b_lo)
+        f_hi, f_lo = b_hi, b_lo
+        a_hi, a_lo = _mul_add(a_hi, a_lo, a2_hi, a2_lo, c2_hi, c2_lo)
+        b_hi, b_lo = _mul_add(b_hi, b_lo, a2_hi, a2_lo, c2_hi, c2_lo)
+    if k % 2:
+        buf[k - 1] = _output(a_hi, a_lo)
+        f_hi, f_lo = a_hi, a_lo
+    st[0], st[1] = f_hi, f_lo
+
+
+@_inline
+def _pcg_batch(st: Any, nn: Any, thr: Any, buf: Any, k: int) -> bool:  # pragma: no cover
+    # the next k outputs into buf (k >= 1; uinteger: the last one's high half, spent
+    # or spare); True when none of their words is rejected (one loop, vectorized)
+    low, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    pcg_outputs(st, buf, k)
+    st[5] = buf[k - 1] >> s32
+    rejected = False
+    for j in range(k):
+        rejected |= ((((buf[j] & low) * nn) & low) < thr) | ((((buf[j] >> s32) * nn) & low) < thr)
+    return not rejected
+
+
+@_jit
+def _pcg_take(st: Any, nn: Any, thr: Any, buf: Any, k: int, out: Any, got: int,
+              need: int) -> int:  # pragma: no cover - compiled
+    # a batch of k outputs with rejected words, a word at a time: its values into
+    # out[got:], up to need in all; has_uint32 set when the last output's high half
+    # is left over
+    low, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    for j in range(2 * k):
+        w = (buf[j >> 1] & low) if j % 2 == 0 else (buf[j >> 1] >> s32)
+        m = w * nn
+        if (m & low) >= thr:
+            out[got] = m >> s32
+            got += 1
+            if got == need:
+                st[4] = np.uint64(j % 2 == 0)
+                break
+    return got
+
+
+@_jit
+def pcg_bounded(st: Any, n: int, threshold: int, buf: Any, out: Any,
+                need: int) -> int:  # pragma: no cover - compiled
+    # up to need (1 <= need <= 2 len(buf)) values below n into out (room for need + 1)
+    # from the generator st (uint64: state high, low, increment high, low, has_uint32,
+    # uinteger), left as next_uint32 leaves it; returns how many (fewer when words
+    # were rejected). The spare half first, then a batch of outputs, whose words are
+    # taken without a branch per word when none is rejected (most batches)
+    nn, thr = np.uint64(n), np.uint64(threshold)
+    low, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    got = 0
+    if st[4]:
+        st[4] = np.uint64(0)
+        m = st[5] * nn
+        if (m & low) >= thr:
+            out[0] = m >> s32
+            got = 1
+    if got == need:
+        return got
+    k = min(buf.shape[0], (need - got + 1) // 2)
+    if not _pcg_batch(st, nn, thr, buf, k):
+        return _pcg_take(st, nn, thr, buf, k, out, got, need)
+    for j in range(k):
+        out[got + 2 * j] = ((buf[j] & low) * nn) >> s32
+        out[got + 2 * j + 1] = ((buf[j] >> s32) * nn) >> s32
+    take = min(2 * k, need - got)
+    st[4] = np.uint64(take < 2 * k)
+    return got + take
+
+
+@_jit
+def pcg_integers(st: Any, n: int, threshold: int, out: Any) -> None:  # pragma: no cover
+    # out[:] = Generator.integers(0, n, out.size) from the generator st (pcg_bounded)
+    buf = np.empty(PCG_BATCH, dtype=np.uint64)
+    vals = np.empty(2 * PCG_BATCH + 1, dtype=np.intp)
+    filled = 0
+    while filled < out.shape[0]:
+        got = pcg_bounded(st, n, threshold, buf, vals, min(2 * PCG_BATCH, out.shape[0] - filled))
+        out[filled:filled + got] = vals[:got]
+        filled += got
+
+
+@_jit
+def pcg_count8(st: Any, n: int, threshold: int, small: Any,
+               size: int) -> bool:  # pragma: no cover - compiled
+    # the counts of size values of pcg_integers, counted into the 8-bit counts small
+    # (zeroed first) as they are drawn, never stored (count8's reasons); False when a
+    # count would pass 255, st then part-way (the caller restores it). A batch is
+    # counted straight from its outputs, checked for rejected words and for a count at
+    # 255 once at its end (a branch per value mispredicts, and a check before it costs
+    # a pass); the rare batch with a rejected word (6 % at 1e6) is counted off again
+    # and taken a word at a time
+    small[:] = 0
+    nn, thr = np.uint64(n), np.uint64(threshold)
+    low, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    buf = np.empty(PCG_BATCH, dtype=np.uint64)
+    vals = np.empty(2 * PCG_BATCH + 1, dtype=np.intp)
+    filled = 0
+    while filled < size:
+        need = min(2 * PCG_BATCH, size - filled)
+        over = False
+        if st[4]:  # a spare half first
+            got = pcg_bounded(st, n, threshold, buf, vals, 1)
+            for j in range(got):
+                v = small[vals[j]]
+                over |= v == 255
+                small[vals[j]] = v + 1
+            if over:
+                return False
+            filled += got
+            continue
+        k = (need + 1) // 2
+        pcg_outputs(st, buf, k)
+        st[5] = buf[k - 1] >> s32
+        rejected = False
+        for j in range(need // 2):
+            m1 = (buf[j] & low) * nn
+            m2 = (buf[j] >> s32) * nn
+            rejected |= ((m1 & low) < thr) | ((m2 & low) < thr)
+            u = np.intp(m1 >> s32)
+            v = small[u]
+            over |= v == 255
+            small[u] = v + 1
+            u = np.intp(m2 >> s32)
+            v = small[u]
+            over |= v == 255
+            small[u] = v + 1
+        if need % 2:
+            m1 = (buf[k - 1] & low) * nn
+            rejected |= (m1 & low) < thr
+            u = np.intp(m1 >> s32)
+            v = small[u]
+            over |= v == 255
+            small[u] = v + 1
+        if rejected:  # counted off again, then a word at a time
+            for j in range(need):
+                small[np.intp((((buf[j >> 1] >> (s32 * np.uint64(j & 1))) & low) * nn) >> s32)] -= 1
+            got = _pcg_take(st, nn, thr, buf, k, vals, 0, need)
+            over = False
+            for j in range(got):
+                v = small[vals[j]]
+                over |= v == 255
+                small[vals[j]] = v + 1
+        else:
+            got = need
+            st[4] = np.uint64(need % 2)
+        if over:
+            return False
+        filled += got
+    return True

@@ -43,7 +43,7 @@ from binmetrics.exceptions import (
 from binmetrics.inference._counting import (
     compiled_kernels,
     count_rows,
-    integers,
+    draw_counts,
     nonempty_groups,
 )
 from binmetrics.inference._replicate_bins import BinsOf, bin_values, bins_of
@@ -213,12 +213,21 @@ class _Stratum:
     def n_units(self) -> int:
         return int(self.unit_start[-1])
 
+    @property
+    def counted(self) -> bool:
+        """True when :meth:`draw` gives each replicate's counts per cell (multinomial
+        draws, or equally likely cases counted as they are drawn), False when it gives
+        the cells drawn (weighted index draws)."""
+        return self.method == "counts" or self.cum_weight is None
+
     def draw(self, rng: np.random.Generator, b: int) -> npt.NDArray[Any]:
         if self.method == "counts":
             assert self.probs is not None
             return rng.multinomial(self.draws, self.probs, size=b)
-        if self.cum_weight is None:  # cases, equally likely (intp: the fastest to index with)
-            return integers(rng, self.n_units, (b, self.draws))
+        if self.cum_weight is None:  # cases, equally likely: counted per cell as drawn
+            # (in 8 bits when compiled: cell_counts widens them)
+            return draw_counts(rng, self.n_units, (b, self.draws), self.unit_cell,
+                               self.hi - self.lo)
         x = rng.random((b, self.draws))
         x *= self.cum_weight[-1]
         u = np.searchsorted(self.cum_weight, x, side="right")
@@ -230,16 +239,15 @@ class _Stratum:
         b = d.shape[0]
         if l1 <= l0:
             return np.zeros(b, dtype=np.int64)
-        if self.method == "counts":
-            return d[:, l0:l1].sum(axis=1)
-        u0, u1 = int(self.unit_start[l0]), int(self.unit_start[l1])
-        if u0 == 0 and u1 == self.n_units:
+        if l0 == 0 and l1 == self.hi - self.lo:
             return np.full(b, self.draws, dtype=np.int64)
-        if u0 == 0:
-            return np.count_nonzero(d < u1, axis=1)
-        if u1 == self.n_units:
-            return np.count_nonzero(d >= u0, axis=1)
-        return np.count_nonzero((d >= u0) & (d < u1), axis=1)
+        if self.counted:
+            return d[:, l0:l1].sum(axis=1, dtype=np.int64)
+        if l0 == 0:  # weighted index draws: the cells drawn
+            return np.count_nonzero(d < l1, axis=1)
+        if l1 == self.hi - self.lo:
+            return np.count_nonzero(d >= l0, axis=1)
+        return np.count_nonzero((d >= l0) & (d < l1), axis=1)
 
 
 def _integral(table: CountTable) -> bool:
@@ -452,8 +460,8 @@ class _BootstrapBlock:
         replicate drew of each of its cells (whole numbers; times the stratum's unit
         weight for a weighted table)."""
         return self.kept("cells", lambda: [
-            d if st.method == "counts" else
-            count_rows(d, st.hi - st.lo, st.unit_cell, draws=self.s.n_draws)
+            d.astype(np.int64, copy=False) if st.counted else  # (8-bit counts widened)
+            count_rows(d, st.hi - st.lo, draws=self.s.n_draws)
             for st, d in zip(self.s.strata, self.draws, strict=True)])
 
     def sums_tables(self, groups: list[Any]) -> list[Any]:
