@@ -411,7 +411,8 @@ def _pcg_state(rng: np.random.Generator) -> Iterator[npt.NDArray[np.uint64]]:
     state high and low halves, increment high and low, ``has_uint32``, ``uinteger``),
     put back into ``rng`` after the block."""
     bg = rng.bit_generator
-    state = bg.state
+    state = dict(bg.state)
+    state["state"] = dict(state["state"])
     mask = 2**64 - 1
     s, inc = state["state"]["state"], state["state"]["inc"]
     st = np.array([s >> 64, s & mask, inc >> 64, inc & mask, state["has_uint32"],

@@ -294,11 +294,18 @@ _PCG_MUL2_LO = (((_PCG_MUL_HI << 64) | _PCG_MUL_LO) ** 2) % 2**64
 #: 64-bit outputs per batch: a batch's values stay in the first-level cache
 PCG_BATCH = 128
 
+def _mulhi_python(a: Any, b: Any) -> Any:
+    return np.uint64((int(a) * int(b)) >> 64)
+
+
+_mulhi: Any = _mulhi_python
+_inline: Any = lambda f: f  # noqa: E731  (numba's inlining below, when numba is there)
+
 if numba is not None:
     from llvmlite import ir as _ir
 
     @numba.extending.intrinsic
-    def _mulhi(typingctx: Any, a: Any, b: Any) -> Any:  # pragma: no cover - compiled
+    def _mulhi_ir(typingctx: Any, a: Any, b: Any) -> Any:  # pragma: no cover - compiled
         # the high half of a 64 x 64-bit product (one instruction; numba has no
         # operator for it)
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -308,13 +315,8 @@ if numba is not None:
 
         return numba.types.uint64(numba.types.uint64, numba.types.uint64), codegen
 
+    _mulhi = _mulhi_ir
     _inline = numba.njit(inline="always")
-else:
-    def _mulhi(a: Any, b: Any) -> Any:
-        return np.uint64((int(a) * int(b)) >> 64)
-
-    def _inline(f: Any) -> Any:
-        return f
 
 
 @_inline
