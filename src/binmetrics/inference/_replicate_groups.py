@@ -126,6 +126,8 @@ class _GroupsPlan:
               w_neg: float, weighted: bool) -> _GroupsTable:
         """The stand-in of one replicate from its positive and negative cells' counts
         (whole numbers; times the unit weights ``w_pos``, ``w_neg`` when weighted)."""
+        if self.kernels is not None and not weighted and c_neg.size:
+            return self._compiled_table(c_pos, c_neg)
         sel = np.flatnonzero(c_pos)
         below = self.below[sel]
         same = self.same[sel]
@@ -136,11 +138,6 @@ class _GroupsPlan:
         if c_neg.size == 0:
             fp0, drawn_above = np.zeros(sel.size), np.zeros(sel.size, dtype=np.intp)
             n_neg, n_drawn = 0.0, 0
-        elif self.kernels is not None and not weighted:  # whole numbers: exact either way
-            sums = np.empty(sel.size, dtype=np.int64)
-            drawn_above = np.empty(sel.size, dtype=np.int64)
-            total, n_drawn = self.kernels.counts_above(c_neg, below, sums, drawn_above)
-            fp0, n_neg = sums.astype(np.float64), float(total)
         else:
             # running sums, each in its own dtype (a cumulative sum that casts as it goes
             # is several times slower): the cases of the negative cells (with weights,
@@ -167,7 +164,29 @@ class _GroupsPlan:
         idx = drawn_above + np.arange(sel.size) - both_above
         n_distinct = int(n_drawn) + sel.size - int(both.sum())
         groups = PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp_at[:-1], fp0=fp0)
-        P, walk, confusion_at = float(tp_at[-1]), None, None
+        return self._stand_in(c_pos, c_neg, float(tp_at[-1]), n_neg, n_distinct, weighted,
+                              groups)
+
+    def _compiled_table(self, c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any]) -> _GroupsTable:
+        """:meth:`table` of an unweighted replicate in one compiled walk of its cells
+        (:func:`._counting_numba.positive_groups`; whole numbers, the same values): 2.4
+        against 6 ms at 1e6 cells."""
+        size = c_pos.size
+        idx = np.empty(size, dtype=np.intp)
+        pos, neg, tp0, fp0 = (np.empty(size) for _ in range(4))
+        assert self.kernels is not None
+        k, P, n_neg, n_drawn, both = self.kernels.positive_groups(
+            c_pos, c_neg, self.below, self.same, idx, pos, neg, tp0, fp0)
+        groups = PositiveGroups(idx=idx[:k], pos=pos[:k], neg=neg[:k], tp0=tp0[:k],
+                                fp0=fp0[:k])
+        return self._stand_in(c_pos, c_neg, float(P), float(n_neg), int(n_drawn) + k - both,
+                              False, groups)
+
+    def _stand_in(self, c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any], P: float,
+                  n_neg: float, n_distinct: int, weighted: bool,
+                  groups: PositiveGroups) -> _GroupsTable:
+        walk: Callable[[], dict[str, float]] | None = None
+        confusion_at: Callable[[float], Confusion] | None = None
         if self.kernels is not None and not weighted:
             def walk() -> dict[str, float]:
                 precision, by_rank = self.kernels.group_walk(c_pos, c_neg, self.below,
