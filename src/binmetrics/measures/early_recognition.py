@@ -131,6 +131,11 @@ def _harmonic_gap(c0: FloatArray, c1: FloatArray) -> FloatArray:
     return out
 
 
+#: The memo key of sum_j g(j)/j over every case j, average lift's numerator: a bootstrap
+#: replicate's stand-in may answer it from a compiled walk (inference._replicate_groups)
+LIFT_SUM = "lift"
+
+
 @register("average_lift", binning_bound="refinements",
           prevalence_dependent=True,
           weight_unit=True,
@@ -153,7 +158,7 @@ def average_lift(t: CountTable) -> float:
             return tp_over_cases(t)
         return _lift_sum(t)
 
-    return float(t.memo("lift", compute)) / t.P
+    return float(t.memo(LIFT_SUM, compute)) / t.P
 
 
 def _lift_sum(t: CountTable) -> float:
