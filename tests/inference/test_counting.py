@@ -95,7 +95,8 @@ def test_intervals_do_not_depend_on_the_compiled_kernels(scores: str,
                                                          stratified: bool) -> None:
     """Every path that counts draws (cells, cumulative cuts, replicate tables) gives the
     same intervals compiled and with NumPy, bit for bit; the measures that read replicate
-    sums (brier) to rounding: the compiled pass sums their terms in another order."""
+    sums (brier) or per-bin sums (ece) to rounding: the compiled passes sum their terms in
+    another order."""
     import warnings
 
     import binmetrics as bm
@@ -118,7 +119,7 @@ def test_intervals_do_not_depend_on_the_compiled_kernels(scores: str,
             table = ev.ci_table(measures, method="bootstrap", n_resamples=40,
                                 random_state=3, stratified=stratified)
             sums = np.array([any(g.terms for g in bm.get_measure(m).sums)
-                             for m in table["id"]])
+                             or bm.get_measure(m).bin_sums is not None for m in table["id"]])
             got[on] = [table.to_numpy()[~sums, 1:4].astype(float)]
             close[on] = table.to_numpy()[sums, 1:4].astype(float)
             if scores not in ("weighted", "one class") and stratified:
@@ -251,3 +252,30 @@ def test_bin_moments_compiled_and_numpy(seed: int) -> None:
 
                 assert REPLICATE_BINS[1] == MOMENT_ORDER == 6
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12, err_msg=str(on))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_run_dots_compiled_and_numpy(seed: int) -> None:
+    """The per-run dot products of the calibration bins' replicates: compiled and NumPy
+    both within rounding of the exact sums (math.fsum), 8-bit and 64-bit counts."""
+    import math
+
+    from binmetrics.inference._counting import run_dots
+
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 3000))
+    counts = rng.integers(0, 5, (3, m))
+    values = rng.random((2, m))
+    cuts = np.sort(rng.choice(np.arange(1, m), size=min(m - 1, 9), replace=False)) \
+        if m > 1 else np.array([], dtype=np.intp)
+    starts = np.r_[0, cuts].astype(np.intp)
+    stops = np.r_[cuts, m].astype(np.intp)
+    lo = int(rng.integers(0, 4))  # the runs' cells start at column lo of the counts
+    counts = np.hstack((rng.integers(0, 5, (3, lo)), counts))
+    want = np.array([[[math.fsum(counts[i, lo + a:lo + b] * values[k, a:b])
+                       for a, b in zip(starts, stops, strict=True)]
+                      for i in range(3)] for k in range(2)])
+    for on, c in ((True, counts), (True, counts.astype(np.uint8)), (False, counts)):
+        with use_compiled(on):
+            got = run_dots(c, lo, values, starts, stops)
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=0)

@@ -49,10 +49,11 @@ def _replicates(table, measures, **kw):
     return out
 
 
-#: the measures read from replicate sums: their terms' dot products are summed in another
-#: order compiled than by NumPy's einsum (inference._counting.term_sums), so they agree
-#: to rounding; every other replicate bit for bit
-SUMS = {m.id for m in bm.iter_measures() if any(g.terms for g in m.sums)}
+#: the measures read from replicate sums or per-bin sums: their dot products are summed in
+#: another order compiled than by NumPy's einsum (inference._counting.term_sums and
+#: run_dots), so they agree to rounding; every other replicate bit for bit
+SUMS = {m.id for m in bm.iter_measures()
+        if any(g.terms for g in m.sums) or m.bin_sums is not None}
 
 
 def _assert_same(out) -> None:

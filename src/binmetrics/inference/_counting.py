@@ -42,8 +42,8 @@ import numpy.typing as npt
 from binmetrics.backends import THREAD_ROWS
 
 __all__ = ["bin_moments", "compiled_kernels", "count_rows", "cumulative_counts", "draw_counts",
-           "draw_cumulative", "integers",
-           "nonempty_groups", "term_sums", "use_compiled"]
+           "draw_cumulative", "integers", "nonempty_groups", "run_dots", "term_sums",
+           "use_compiled"]
 
 #: the environment variable that, set to "0", keeps NumPy
 ENV = "BINMETRICS_COMPILED"
@@ -288,6 +288,37 @@ def bin_moments(counts: npt.NDArray[Any], unit: float, d: npt.NDArray[np.float64
         for j in range(1, order + 1):
             c *= d[a0:a1]
             np.add.reduceat(c, st, out=out[j, b0:b1])
+    return out
+
+
+def run_dots(counts: npt.NDArray[Any], lo: int, values: npt.NDArray[np.float64],
+             starts: npt.NDArray[np.intp], stops: npt.NDArray[np.intp], *,
+             draws: int | None = None) -> npt.NDArray[np.float64]:
+    """``out[k, i, r] = counts[i, lo + starts[r]:lo + stops[r]] @ values[k,
+    starts[r]:stops[r]]``:
+    per replicate (row of ``counts``, whole numbers) and run of cells, the dot products
+    of its counts with each row of ``values`` (the calibration bins' sums of p and p^2).
+
+    Compiled (from ``draws`` per replicate, as :func:`count_rows`): one pass over the
+    cells for every row of values, reassociated as :func:`term_sums` is (1.2 against 4.6
+    ms at 1e6 cells and two rows, where NumPy's ``einsum`` casts each run's counts
+    first); else ``einsum`` per run. The two agree to rounding, not bit for bit.
+
+    Examples
+    --------
+    >>> run_dots(np.array([[1, 2, 0, 3]]), 0, np.array([[0.5, 0.25, 1.0, 0.5]]),
+    ...          np.array([0, 2]), np.array([2, 4])).tolist()
+    [[[1.0, 1.5]]]
+    """
+    b = counts.shape[0]
+    out = np.empty((values.shape[0], b, starts.size))
+    k = compiled_kernels(counts.shape[1] if draws is None else draws)
+    if k is not None and counts.dtype.kind in "iu" and b and counts.flags.c_contiguous:
+        k.run_dots(counts, lo, values, starts, stops, out)
+        return out
+    for j, (s0, s1) in enumerate(zip(starts.tolist(), stops.tolist(), strict=True)):
+        for r in range(values.shape[0]):
+            out[r, :, j] = np.einsum("ij,j->i", counts[:, lo + s0:lo + s1], values[r, s0:s1])
     return out
 
 

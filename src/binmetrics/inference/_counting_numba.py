@@ -38,7 +38,7 @@ _inline: Any = (lambda f: f) if numba is None else numba.njit(inline="always")
 
 __all__ = ["bin_moments", "count", "count8", "count_lookup", "cumulate", "fold8", "group_walk",
            "harmonic_table", "lift_sum", "nonempty_groups", "pcg_bounded", "pcg_count8",
-           "pcg_integers", "positive_groups", "read_ends", "term_sums"]
+           "pcg_integers", "positive_groups", "read_ends", "run_dots", "term_sums"]
 
 #: cells per tile of :func:`term_sums`: a tile of counts as floats (16 kB) stays in the
 #: core's first-level cache while every term reads it
@@ -324,6 +324,24 @@ def term_sums(counts: Any, lo: int, hi: int, values: Any, out: Any,
     for i in range(b):
         for k in range(K):
             out[i, k] += acc[i, k]
+
+
+@_jit(fastmath={"reassoc", "contract"})
+def run_dots(counts: Any, lo: int, values: Any, starts: Any, stops: Any,
+             out: Any) -> None:  # pragma: no cover - compiled
+    # out[k, i, r] = sum over the cells j of run r of counts[i, lo + j] values[k, j] (the
+    # calibration bins' sums of p and p^2); reassociated as term_sums. counts whole (C
+    # order) and an offset: a column slice of it is not contiguous to numba, and its
+    # loops then run a value at a time (4x slower)
+    for i in range(counts.shape[0]):
+        for r in range(starts.shape[0]):
+            row = counts[i, lo + starts[r]:lo + stops[r]]
+            for k in range(values.shape[0]):
+                v = values[k, starts[r]:stops[r]]
+                acc = 0.0
+                for j in range(row.shape[0]):
+                    acc += row[j] * v[j]
+                out[k, i, r] = acc
 
 
 @_jit(fastmath={"reassoc", "contract"})

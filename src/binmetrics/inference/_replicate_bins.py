@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.inference._counting import run_dots
 from binmetrics.inference._replicate_sums import class_ranges
 from binmetrics.measures import Measure
 from binmetrics.measures.calibration import CalibrationBins
@@ -52,9 +53,9 @@ def bins_of(m: Measure, params: Mapping[str, Any]) -> BinsOf | None:
 class _BinsPlan:
     """The runs of cells each bin holds, per stratum and class, for one set of edges.
 
-    ``parts[i]`` lists, for stratum i, ``(lo, hi, positive, starts, stops, bins, p,
-    p2)``: the stratum's local columns [lo, hi) of one class, the runs' local starts and
-    stops inside them, each run's bin, and the cells' p and p^2.
+    ``parts[i]`` lists, for stratum i, ``(lo, hi, positive, starts, stops, bins, p)``:
+    the stratum's local columns [lo, hi) of one class, the runs' local starts and stops
+    inside them, each run's bin, and the cells' p and p^2 (two rows).
     """
 
     def __init__(self, sampler: Any, edges: FloatArray) -> None:
@@ -62,6 +63,7 @@ class _BinsPlan:
         self.edges = edges
         self.n_bins = int(edges.size - 1)
         self.strata = sampler.strata
+        self.draws = sampler.n_draws
         scores = np.asarray(sampler.table.scores, dtype=np.float64)[cells.group]
         # bin k holds edges[k] < p <= edges[k+1] (the first also p = edges[0]): the
         # number of inner edges below p, as calibration_bins' bisection counts them
@@ -75,7 +77,7 @@ class _BinsPlan:
                 stops = np.r_[starts[1:], hi - lo]
                 p = scores[lo:hi]
                 parts.append((lo - st.lo, hi - st.lo, positive, starts, stops, b[starts],
-                              p, p * p))
+                              np.stack((p, p * p))))
             self.parts.append(parts)
 
     def sums(self, counts: list[npt.NDArray[Any]], units: tuple[float, ...],
@@ -86,15 +88,10 @@ class _BinsPlan:
         out = np.zeros((5, b, self.n_bins))
         for c, parts, unit in zip(counts, self.parts, units, strict=True):
             w = unit if weighted else 1.0
-            for lo, hi, positive, starts, stops, keys, p, p2 in parts:
-                cp = c[:, lo:hi]
-                n = np.add.reduceat(cp, starts, axis=1, dtype=np.int64) * w
+            for lo, hi, positive, starts, stops, keys, p in parts:
+                n = np.add.reduceat(c[:, lo:hi], starts, axis=1, dtype=np.int64) * w
                 out[0][:, keys] += n
-                sum_p = np.empty((b, keys.size))
-                sum_p2 = np.empty((b, keys.size))
-                for j, (s0, s1) in enumerate(zip(starts.tolist(), stops.tolist(), strict=True)):
-                    sum_p[:, j] = np.einsum("ij,j->i", cp[:, s0:s1], p[s0:s1]) * w
-                    sum_p2[:, j] = np.einsum("ij,j->i", cp[:, s0:s1], p2[s0:s1]) * w
+                sum_p, sum_p2 = run_dots(c, lo, p, starts, stops, draws=self.draws) * w
                 out[2][:, keys] += sum_p
                 out[3][:, keys] += sum_p2
                 if positive:
