@@ -38,7 +38,8 @@ _inline: Any = (lambda f: f) if numba is None else numba.njit(inline="always")
 
 __all__ = ["bin_moments", "count", "count8", "count_lookup", "cumulate", "fold8", "group_walk",
            "harmonic_table", "lift_sum", "nonempty_groups", "pcg_bounded", "pcg_count8",
-           "pcg_integers", "positive_groups", "read_ends", "run_dots", "term_sums"]
+           "pcg_integers", "positive_groups", "read_ends", "run_dots", "run_sums",
+           "term_sums"]
 
 #: cells per tile of :func:`term_sums`: a tile of counts as floats (16 kB) stays in the
 #: core's first-level cache while every term reads it
@@ -324,6 +325,22 @@ def term_sums(counts: Any, lo: int, hi: int, values: Any, out: Any,
     for i in range(b):
         for k in range(K):
             out[i, k] += acc[i, k]
+
+
+@_jit
+def run_sums(counts: Any, starts: Any, keys: Any, out: Any) -> None:  # pragma: no cover
+    # out[i, keys[r]] = the sum of counts[i] over run r (cells starts[r] up to the next
+    # start, the last to the end): a level's counts from the cells' (whole numbers)
+    n = counts.shape[1]
+    runs = starts.shape[0]
+    for i in range(counts.shape[0]):
+        row = counts[i]
+        for r in range(runs):
+            end = starts[r + 1] if r + 1 < runs else n
+            acc = 0
+            for j in range(starts[r], end):
+                acc += row[j]
+            out[i, keys[r]] = acc
 
 
 @_jit(fastmath={"reassoc", "contract"})

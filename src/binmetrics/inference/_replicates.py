@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from itertools import chain
 from types import MappingProxyType
 from typing import Any
@@ -43,7 +43,6 @@ from binmetrics.exceptions import (
 from binmetrics.inference._counting import (
     compiled_kernels,
     count_rows,
-    draw_counts,
     nonempty_groups,
 )
 from binmetrics.inference._replicate_bins import BinsOf, bin_values, bins_of
@@ -51,6 +50,7 @@ from binmetrics.inference._replicate_fits import passes_tables
 from binmetrics.inference._replicate_groups import _GroupsPlan
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.inference._replicate_tables import _mean_case_costs, _replicate_table, _table_of
+from binmetrics.inference._strata import _Cells, _integral, _slot_of_group, _Stratum
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel, auc_transform, sharing
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
@@ -149,112 +149,7 @@ def _targets(measures: Any, params: Mapping[str, Mapping[str, Any]] | None) -> l
     return out
 
 
-# --- the cells of a table -----------------------------------------------------------------
-@dataclass(frozen=True)
-class _Cells:
-    """The non-empty (score, label) cells of a table: positive cells first, then negative
-    cells, each in table (descending score) order."""
-
-    group: npt.NDArray[np.intp]
-    weight: FloatArray
-    n_pos: int  # number of positive cells
-    n_groups: int
-
-    @classmethod
-    def of(cls, table: CountTable) -> _Cells:
-        ip, ineg = np.flatnonzero(table.pos), np.flatnonzero(table.neg)
-        group = np.concatenate((ip, ineg)).astype(np.intp)
-        weight = np.concatenate((table.pos[ip], table.neg[ineg])).astype(np.float64)
-        return cls(group=group, weight=weight, n_pos=int(ip.size), n_groups=table.n_distinct)
-
-    @property
-    def size(self) -> int:
-        return int(self.group.size)
-
-    def label(self) -> npt.NDArray[np.intp]:
-        """0 for positive cells, 1 for negative cells."""
-        out = np.ones(self.size, dtype=np.intp)
-        out[: self.n_pos] = 0
-        return out
-
-    def above(self, cut: int) -> tuple[int, int]:
-        """Number of positive and of negative cells in the top ``cut`` groups."""
-        a_pos = int(np.searchsorted(self.group[: self.n_pos], cut))
-        a_neg = int(np.searchsorted(self.group[self.n_pos:], cut))
-        return a_pos, a_neg
-
-
-def _slot_of_group(table: CountTable) -> tuple[npt.NDArray[np.intp], int]:
-    """Slots of the table condensed around its groups with positives: slot 2q+1 is the
-    q-th group holding positives, slot 2q the negative-only groups just above it (slot
-    2Q those below the last). The ranking kernels are invariant to this merge."""
-    is_pos = table.pos > 0
-    idx = np.flatnonzero(is_pos)
-    slot = 2 * np.searchsorted(idx, np.arange(table.n_distinct)) + is_pos
-    return slot.astype(np.intp), 2 * int(idx.size) + 1
-
-
 # --- bootstrap sampling -------------------------------------------------------------------
-@dataclass
-class _Stratum:
-    """A set of cells resampled together: one class (stratified) or all cells."""
-
-    lo: int  # global cell range [lo, hi)
-    hi: int
-    draws: int  # cases drawn per replicate
-    unit_weight: float  # weight of each drawn case
-    method: str  # "index": draw case (or cell) indices; "counts": multinomial counts
-    unit_start: IntArray  # cumulative units per local cell (units: cases or cells)
-    unit_cell: npt.NDArray[np.intp] | None  # case -> local cell (None: one case per cell)
-    cum_weight: FloatArray | None  # weighted index draws
-    probs: FloatArray | None  # multinomial draws
-
-    @property
-    def n_units(self) -> int:
-        return int(self.unit_start[-1])
-
-    @property
-    def counted(self) -> bool:
-        """True when :meth:`draw` gives each replicate's counts per cell (multinomial
-        draws, or equally likely cases counted as they are drawn), False when it gives
-        the cells drawn (weighted index draws)."""
-        return self.method == "counts" or self.cum_weight is None
-
-    def draw(self, rng: np.random.Generator, b: int) -> npt.NDArray[Any]:
-        if self.method == "counts":
-            assert self.probs is not None
-            return rng.multinomial(self.draws, self.probs, size=b)
-        if self.cum_weight is None:  # cases, equally likely: counted per cell as drawn
-            # (in 8 bits when compiled: cell_counts widens them)
-            return draw_counts(rng, self.n_units, (b, self.draws), self.unit_cell,
-                               self.hi - self.lo)
-        x = rng.random((b, self.draws))
-        x *= self.cum_weight[-1]
-        u = np.searchsorted(self.cum_weight, x, side="right")
-        return np.minimum(u, self.hi - self.lo - 1)
-
-    def count_in(self, d: npt.NDArray[Any], c0: int, c1: int) -> npt.NDArray[Any]:
-        """Per replicate, the number of draws in the global cells [c0, c1)."""
-        l0, l1 = max(c0, self.lo) - self.lo, min(c1, self.hi) - self.lo
-        b = d.shape[0]
-        if l1 <= l0:
-            return np.zeros(b, dtype=np.int64)
-        if l0 == 0 and l1 == self.hi - self.lo:
-            return np.full(b, self.draws, dtype=np.int64)
-        if self.counted:
-            return d[:, l0:l1].sum(axis=1, dtype=np.int64)
-        if l0 == 0:  # weighted index draws: the cells drawn
-            return np.count_nonzero(d < l1, axis=1)
-        if l1 == self.hi - self.lo:
-            return np.count_nonzero(d >= l0, axis=1)
-        return np.count_nonzero((d >= l0) & (d < l1), axis=1)
-
-
-def _integral(table: CountTable) -> bool:
-    """True if every count of the table is a whole number (frequency weights)."""
-    return bool(np.all(np.mod(table.pos, 1.0) == 0) and np.all(np.mod(table.neg, 1.0) == 0))
-
-
 def _draw_counts(table: CountTable, stratified: bool,
                  n_cases: Any) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """Cases drawn per stratum and the weight each carries (see "Weighted tables" in
@@ -350,7 +245,7 @@ class _BootstrapSampler:
             self._levels[name] = (key.astype(np.intp), width)
         return self._levels[name]
 
-    @property
+    @cached_property
     def slot_level(self) -> str:
         """The level the ranking kernels use: condensed slots with index draws, when smaller."""
         if any(s.method == "counts" for s in self.strata):
@@ -441,14 +336,20 @@ class _BootstrapBlock:
         Summed from the block's cell counts (:meth:`cell_counts`, one count of the draws
         per replicate shared by every level and by the replicate sums): within a
         stratum the cells' keys never decrease, so a level's count is a sum over a run
-        of adjacent cells."""
+        of adjacent cells. Compiled (unweighted), the runs are summed straight from the
+        draws' counts as drawn (8 bits: no wider copy, nor a ``reduceat`` per level)."""
         def compute() -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
             _, width = self.s.level(level)
             weighted = self.s.table.weighted
             both: npt.NDArray[Any] = np.zeros((self.size, 2 * width),
                                               dtype=np.float64 if weighted else np.int64)
-            for i, (st, c) in enumerate(zip(self.s.strata, self.cell_counts(), strict=True)):
+            k = compiled_kernels(self.s.n_draws)
+            for i, st in enumerate(self.s.strata):
                 starts, keys = self.s.runs(level, i)
+                if k is not None and not weighted and st.counted and starts is not None:
+                    k.run_sums(self.draws[i], starts, keys, both)
+                    continue
+                c = self.cell_counts()[i]
                 part = c if starts is None else np.add.reduceat(c, starts, axis=1)
                 both[:, keys] = part * st.unit_weight if weighted else part
             return both[:, :width], both[:, width:]
