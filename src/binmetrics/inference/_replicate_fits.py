@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.inference._counting import bin_moments
+from binmetrics.inference._counting import bin_moments, bin_newton_sums
 from binmetrics.inference._replicate_sums import _SumsTable, class_ranges
 from binmetrics.measures import logistic_fit as lf
 from binmetrics.measures._util import dot
@@ -217,7 +217,8 @@ class _FitsPlan:
             bins = (np.concatenate(edges), np.concatenate(moments, axis=1),
                     np.concatenate(pos), np.concatenate(pos1), width)
             with np.errstate(all="ignore"):
-                got = lf._bin_fits(bins, list(self.start), [True, False])
+                got = lf._bin_fits(bins, list(self.start), [True, False],
+                                   sums=bin_newton_sums(lf._R_ARRAY, order, draws=self.draws))
             fits = self._fits(rows) if any(f is False for f in got) else (got[0], got[1])
             if fits is None:
                 return None
