@@ -1,5 +1,5 @@
 """The bootstrap fits' Newton sums compiled (binmetrics.inference._counting.bin_newton_sums,
-the kernel ``_counting_numba.bin_newton_sums``) against NumPy's ``logistic_fit._bin_sums``:
+the kernel ``_fits_numba.bin_newton_sums``) against NumPy's ``logistic_fit._bin_sums``:
 each bin's terms the same floats (a bin alone: the same sums), many bins' sums within
 1e-13 of their scale (scores near 0 and 1, steep and negative slopes, with and without
 slope), one-class bins in the tails to 1e-13 relative (where the residual's side

@@ -334,7 +334,7 @@ def bin_newton_sums(polynomials: npt.NDArray[np.float64], order: int, *, draws: 
 
     NumPy's ``_bin_sums`` makes about 60 calls a step on a few thousand bins, and pays
     their overhead (0.6 ms a step at 1e6 rows, 5 ms a replicate); compiled, one loop
-    over the bins (:func:`._counting_numba.bin_newton_sums`, 0.1 ms) takes each bin's
+    over the bins (:func:`._fits_numba.bin_newton_sums`, 0.1 ms) takes each bin's
     terms as ``_bin_sums`` does, operation for operation, and NumPy takes the two
     exponentials. The sums over the bins are taken in blocks of 128 as NumPy's pairwise
     sums take their leaves, the blocks added exactly: another order than NumPy's, at
@@ -347,9 +347,9 @@ def bin_newton_sums(polynomials: npt.NDArray[np.float64], order: int, *, draws: 
     ...     bin_newton_sums(np.zeros((7, 7)), MOMENT_ORDER, draws=10**6) is None
     True
     """
-    k = compiled_kernels(draws)
-    if k is None or order != MOMENT_ORDER:
+    if compiled_kernels(draws) is None or order != MOMENT_ORDER:
         return None
+    from binmetrics.inference import _fits_numba as k  # numba is imported by now
 
     def sums(bins: Any, a: float, b: float, slope: bool) -> npt.NDArray[np.float64]:
         c, S, pos, pos1, w = bins
