@@ -9,7 +9,7 @@ every process).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -19,18 +19,20 @@ except ImportError:  # every module of the package imports without its extras; w
     numba = None  # type: ignore[assignment]  # numba: the loops stay plain Python, unused
 
 
-def _jit(f: Any = None, *, fastmath: Any = False) -> Any:
+def _jit(f: Any = None, *, fastmath: Any = False,
+         error_model: Literal["python", "numpy"] = "python") -> Any:
     """``numba.njit(nogil=True, cache=True)``, or without the on-disk cache when numba
     finds nowhere to write it (a read-only install and home directory): each process then
-    compiles the kernels once. ``@_jit(fastmath=...)`` passes numba's flags on."""
+    compiles the kernels once. ``@_jit(fastmath=..., error_model=...)`` passes numba's
+    flags on."""
     if f is None:
-        return lambda g: _jit(g, fastmath=fastmath)
+        return lambda g: _jit(g, fastmath=fastmath, error_model=error_model)
     if numba is None:
         return f
     try:
-        return numba.njit(nogil=True, cache=True, fastmath=fastmath)(f)
+        return numba.njit(nogil=True, cache=True, fastmath=fastmath, error_model=error_model)(f)
     except RuntimeError:  # "cannot cache function ...: no locator available"
-        return numba.njit(nogil=True, fastmath=fastmath)(f)
+        return numba.njit(nogil=True, fastmath=fastmath, error_model=error_model)(f)
 
 
 #: a helper compiled into the kernels that call it (numba's inlining), plain without numba
@@ -395,7 +397,6 @@ def bin_moments(counts: Any, unit: float, d: Any, starts: Any,
         out[4, b] = s4
         out[5, b] = s5
         out[6, b] = s6
-
 
 
 # --- NumPy's PCG64 and bounded integers, run in the loop that uses them -----------------

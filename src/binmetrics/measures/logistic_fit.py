@@ -279,6 +279,13 @@ def _derivative_polynomials(k: int) -> list[list[float]]:
 
 _R = _derivative_polynomials(max(TABLE_BINS[1], REPLICATE_BINS[1]) + 1)
 
+#: :data:`_R` as an array, for a compiled :func:`_bin_sums` (numba reads no list of
+#: lists): row m - 1 holds R_m's m coefficients, lowest power first, zeros after.
+_R_ARRAY = np.zeros((len(_R), len(_R)))
+for _m, _coef in enumerate(_R):
+    _R_ARRAY[_m, :len(_coef)] = _coef
+_R_ARRAY.flags.writeable = False
+
 
 def _expit_derivatives(eta: FloatArray, k: int) -> list[FloatArray]:
     """expit and its first k derivatives at eta, s u R_m(s) (see
@@ -353,11 +360,18 @@ def _bin_sums(bins: _Bins, a: float, b: float, slope: bool) -> FloatArray:
                      + w * w * float((D[1] * S[2] + higher(1, 2)).sum())])
 
 
-def _bin_fits(bins: _Bins, starts: list[Fit], slopes: list[bool]) -> list[Fit | bool]:
-    """Newton's method on the bins' sums (:func:`_bin_sums`) from the starting fits, to
-    the reference iteration's convergence rule (a step below 1e-11 relative). Per fit:
+#: The sums of :func:`_bin_sums` at (a, b), with or without slope, from the bins.
+BinSums = Callable[[_Bins, float, float, bool], FloatArray]
+
+
+def _bin_fits(bins: _Bins, starts: list[Fit], slopes: list[bool], *,
+              sums: BinSums | None = None) -> list[Fit | bool]:
+    """Newton's method on the bins' sums (:func:`_bin_sums`, or ``sums``: the same sums
+    computed otherwise, as the bootstrap's compiled loop) from the starting fits, to the
+    reference iteration's convergence rule (a step below 1e-11 relative). Per fit:
     (a, b), or False where full passes must decide (no start, a slope too steep for the
     bins, a step that is not finite or larger than 1, no convergence in 50 steps)."""
+    bin_sums = _bin_sums if sums is None else sums
     out: list[Fit | bool] = []
     spread = max_spread(bins[1].shape[0] - 1) / bins[4]
     for start, slope in zip(starts, slopes, strict=True):
@@ -367,7 +381,7 @@ def _bin_fits(bins: _Bins, starts: list[Fit], slopes: list[bool]) -> list[Fit | 
             for _ in range(50):
                 if abs(b) > spread:
                     break
-                st = _step(_bin_sums(bins, a, b, slope), slope)
+                st = _step(bin_sums(bins, a, b, slope), slope)
                 if st is None or not all(map(math.isfinite, st)) or max(map(abs, st)) > 1.0:
                     break
                 na, nb = a + st[0], b + st[1]
