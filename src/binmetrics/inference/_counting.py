@@ -21,10 +21,12 @@ stored (1e6 draws counted: 4.3 ms, against 10 drawn then counted).
 Counting is whole-number arithmetic and the draws are NumPy's own: the compiled loops
 and their NumPy fallbacks give the same integers, so intervals do not depend on whether
 numba is installed (tested). The exceptions are in floating point: the replicate sums'
-dot products (:func:`term_sums`), the fits' moments (:func:`bin_moments`) and the fits'
-Newton sums over the bins (:func:`bin_newton_sums`) are summed in another order
-compiled than by NumPy, so the probabilistic measures' replicates (and their
-intervals) agree to rounding, 1e-12 relative (tested), not bit for bit.
+dot products (:func:`term_sums`), the calibration bins' sums (:func:`run_dots`), the
+fits' moments (:func:`bin_moments`) and the fits' Newton sums over the bins
+(:func:`bin_newton_sums`) are summed in another order compiled than by NumPy, so the
+probabilistic measures' replicates (and their intervals) agree to rounding, 1e-12
+relative (tested), not bit for bit; so does average lift's, whose compiled sum over the
+groups (:mod:`._replicate_groups`) is taken from gaps of a table of harmonic numbers.
 ``BINMETRICS_COMPILED=0`` in the environment, or :func:`use_compiled` (tests), keeps
 NumPy.
 """
