@@ -279,3 +279,30 @@ def test_run_dots_compiled_and_numpy(seed: int) -> None:
         with use_compiled(on):
             got = run_dots(c, lo, values, starts, stops)
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=0)
+
+
+def test_grouped_blocks_give_the_same_replicates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where one replicate fills a block, compiled, several make a block, each drawn as a
+    block of its own: every measure's replicates are those of one replicate a block, bit
+    for bit (tied, distinct and weighted scores; stratified or not)."""
+    import warnings
+
+    import binmetrics as bm
+    from binmetrics.inference import _replicates as rs
+
+    monkeypatch.setattr(rs, "_BLOCK_ELEMENTS", 1)  # one replicate fills a block
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 600)
+    for p, w, stratified in ((rng.random(600), None, True),
+                             (np.round(rng.random(600), 2), None, False),
+                             (rng.random(600), rng.integers(1, 4, 600), True)):
+        ev = bm.evaluate(y, p, sample_weight=w)
+        got = []
+        for group in (1, 3):
+            monkeypatch.setattr(rs, "_GROUP", group)
+            with use_compiled(True), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                got.append(ev.ci_table(method="bootstrap", n_resamples=20, random_state=4,
+                                       stratified=stratified, progress=False)
+                           .to_numpy()[:, 1:4].astype(float))
+        np.testing.assert_array_equal(got[0], got[1])
