@@ -181,3 +181,25 @@ def test_lift_sum_is_the_sum_over_every_case(seed: int) -> None:
     k.harmonic_table(hi, lo)
     got = k.lift_sum(pos, neg, tp0, fp0, total, hi, lo)
     assert got == pytest.approx(math.fsum(terms), rel=5e-16, abs=0)
+
+
+@pytest.mark.parametrize("walk_first", [False, True])
+@pytest.mark.parametrize("kind", ["continuous", "tied"])
+def test_walked_sums_taken_while_building_the_stand_ins(kind: str, walk_first: bool) -> None:
+    """mean_precision's and taKS's sums over every group, taken by the walk that builds
+    an unweighted replicate's stand-in (once the sampler was asked for them) or by a walk
+    of their own (before): both the replicate table's values, bit for bit."""
+    with use_compiled(True):
+        if compiled_kernels(1) is None:
+            pytest.skip("numba (the fast extra) is not installed")
+        for seed in range(3):
+            t = _table(seed, kind)
+            sampler = rs._BootstrapSampler(t, stratified=bool(seed % 2))
+            block = next(sampler.blocks(np.random.default_rng(seed), 8))
+            sampler.groups_plan().walk_wanted = walk_first
+            for stand_in, table in zip(block.group_tables(), block.tables(), strict=True):
+                for m in WALKED:
+                    with undefined_policy("ignore"):
+                        got, want = bm.get_measure(m).func(stand_in), bm.get_measure(m).func(table)
+                    assert got == want or (np.isnan(got) and np.isnan(want)), m
+            assert sampler.groups_plan().walk_wanted  # asked: the next blocks walk once

@@ -38,7 +38,7 @@ def _jit(f: Any = None, *, fastmath: Any = False,
 #: a helper compiled into the kernels that call it (numba's inlining), plain without numba
 _inline: Any = (lambda f: f) if numba is None else numba.njit(inline="always")
 
-__all__ = ["bin_moments", "count", "count8", "count_lookup", "cumulate", "fold8", "group_walk",
+__all__ = ["bin_moments", "count", "count8", "count_lookup", "cumulate", "fold8",
            "harmonic_table", "lift_sum", "nonempty_groups", "pcg_bounded", "pcg_count8",
            "pcg_integers", "positive_groups", "read_ends", "run_dots", "run_sums",
            "term_sums"]
@@ -145,45 +145,58 @@ def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: 
 
 @_jit
 def positive_groups(c_pos: Any, c_neg: Any, below: Any, same: Any, idx: Any, pos: Any, neg: Any,
-                    tp0: Any, fp0: Any) -> tuple[int, ...]:  # pragma: no cover - compiled
+                    tp0: Any, fp0: Any, walk: bool) -> tuple[Any, ...]:  # pragma: no cover
     # one replicate's groups with positives (positive cell i's group after the negative
     # cells [0, below[i]), sharing the cell below[i] where same[i]), in one walk of its
-    # cells' counts: per group its row in the replicate's table (the non-empty groups
-    # above it), positives, own negatives and the cases above it, written for every
-    # positive cell and kept (k advanced) where it was drawn: no branch on the random
-    # counts. Returns the groups kept, the positives, the negatives, the negative cells
-    # drawn and the groups holding both classes (whole numbers: exact in floats)
+    # cells' counts in table order: per group its row in the replicate's table (the
+    # non-empty groups above it), positives, own negatives and the cases above it,
+    # written for every positive cell and kept (k advanced) where it was drawn. No branch
+    # on the random counts (a third of the cells are not drawn: a branch on it
+    # mispredicts; 9.7 -> 6 ms at 1e6). With walk, also the sum over the cuts after each
+    # group of TP / (TP + FP) and of each group's row times its negatives (mean_precision's
+    # and taKS's), in the order the table sums them. Returns the groups kept, the
+    # positives, the negatives, the non-empty groups, and the two sums (0 without walk)
     k = 0
     tp = 0
     fp = 0
-    drawn = 0
-    both = 0
+    rows = 0
+    precision = 0.0
+    by_rank = 0.0
     j = 0
+    n_pos = c_pos.shape[0]
     n_neg = c_neg.shape[0]
-    for i in range(c_pos.shape[0]):
-        e = below[i]
-        while j < e:
+    for i in range(n_pos + 1):
+        end = below[i] if i < n_pos else n_neg
+        while j < end:
             c = c_neg[j]
             j += 1
+            drawn = 1 if c > 0 else 0
             fp += c
-            drawn += 1 if c > 0 else 0
+            if walk:
+                by_rank += rows * c
+                precision += drawn * (tp / max(tp + fp, 1))
+            rows += drawn
+        if i == n_pos:
+            break
         cp = c_pos[i]
-        cn = c_neg[min(e, n_neg - 1)] if same[i] else 0
-        idx[k] = drawn + k - both
+        cn = 0
+        if same[i]:
+            cn = c_neg[j]
+            j += 1
+        idx[k] = rows
         pos[k] = cp
         neg[k] = cn
         tp0[k] = tp
         fp0[k] = fp
-        kept = 1 if cp > 0 else 0
-        both += kept if cn > 0 else 0
+        k += 1 if cp > 0 else 0
+        filled = 1 if cp + cn > 0 else 0
         tp += cp
-        k += kept
-    while j < n_neg:
-        c = c_neg[j]
-        j += 1
-        fp += c
-        drawn += 1 if c > 0 else 0
-    return k, tp, fp, drawn, both
+        fp += cn
+        if walk:
+            by_rank += rows * cn
+            precision += filled * (tp / max(tp + fp, 1))
+        rows += filled
+    return k, tp, fp, rows, precision, by_rank
 
 
 @_jit
@@ -248,47 +261,6 @@ def lift_sum(pos: Any, neg: Any, tp0: Any, fp0: Any, total: int, hi: Any,
             comp += (x - t2) + total_sum
         total_sum = t2
     return total_sum + comp
-
-
-@_jit
-def group_walk(c_pos: Any, c_neg: Any, below: Any,
-               same: Any) -> tuple[float, float]:  # pragma: no cover - compiled
-    # one replicate's non-empty groups in table order, merged from its positive and
-    # negative cells' counts (positive cell i's group comes after the negative cells
-    # [0, below[i]) and shares the cell below[i]'s group where same[i]): the sum over
-    # the cuts after each group of TP / (TP + FP), and of each group's row times its
-    # negatives (whole numbers: exact in floats below 2^53)
-    tp = 0
-    fp = 0
-    rows = 0
-    precision = 0.0
-    by_rank = 0.0
-    j = 0
-    n_pos = c_pos.shape[0]
-    for i in range(n_pos + 1):
-        end = below[i] if i < n_pos else c_neg.shape[0]
-        while j < end:  # without branches (a third of the cells are not drawn, at
-            c = c_neg[j]  # random: a branch on it mispredicts; 9.7 -> 6 ms at 1e6)
-            j += 1
-            drawn = 1 if c > 0 else 0
-            fp += c
-            by_rank += rows * c
-            rows += drawn
-            precision += drawn * (tp / max(tp + fp, 1))
-        if i == n_pos:
-            break
-        cp = c_pos[i]
-        cn = 0
-        if same[i]:
-            cn = c_neg[j]
-            j += 1
-        if cp + cn > 0:
-            tp += cp
-            fp += cn
-            by_rank += rows * cn
-            rows += 1
-            precision += tp / (tp + fp)
-    return precision, by_rank
 
 
 # reassociation lets LLVM vectorize the dot products (several partial sums per term), and
