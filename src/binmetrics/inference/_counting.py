@@ -35,8 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -416,27 +415,18 @@ def draw_counts(rng: np.random.Generator, n: int, shape: tuple[int, int],
     b, d = shape
     width = n if width is None else width
     k = _drawing_kernels(rng, n, d)
-    if k is None:
-        return count_rows(integers(rng, n, shape), width, lookup, draws=d)
-    saved = rng.bit_generator.state
-    out: npt.NDArray[Any]
-    if lookup is None:  # each row's 8-bit counts are its counts
-        out = np.empty((b, n), dtype=np.uint8)
-        small = out[0]
-    else:
-        out = np.zeros((b, width), dtype=np.int64)
-        small = np.zeros(n, dtype=np.uint8)
-    with _pcg_state(rng) as st:
-        for i in range(b):
-            if lookup is None:
-                small = out[i]
-            if not k.pcg_count8(st, n, (2**32 - n) % n, small, d):
-                break  # a unit drawn 255 times: drawn again below, kept, in 64 bits
-            if lookup is not None:
-                k.fold8(small, lookup, out[i])
+    if k is not None:
+        out: npt.NDArray[Any]
+        if lookup is None:  # each row's 8-bit counts are its counts
+            out = np.empty((b, n), dtype=np.uint8)
+            if _count_as_drawn(rng, k, n, d, (out[i] for i in range(b))):
+                return out
         else:
-            return out
-    rng.bit_generator.state = saved
+            out = np.zeros((b, width), dtype=np.int64)
+            small = np.zeros(n, dtype=np.uint8)
+            rows = (small for _ in range(b))
+            if _count_as_drawn(rng, k, n, d, rows, lambda i: k.fold8(small, lookup, out[i])):
+                return out
     return count_rows(integers(rng, n, shape), width, lookup, draws=d)
 
 
@@ -455,31 +445,42 @@ def draw_cumulative(rng: np.random.Generator, n: int, shape: tuple[int, int],
     """
     b, d = shape
     k = _drawing_kernels(rng, n, d)
-    if k is None:
-        cumulative_counts(rng.integers(0, n, size=shape, dtype=np.intp), n, ends, out=out)
-        return
-    saved = rng.bit_generator.state
-    small = np.zeros(n, dtype=np.uint8)
-    sums = np.zeros(n + 1, dtype=np.int32 if d < 2**31 else np.int64)
-    with _pcg_state(rng) as st:
-        for i in range(b):
-            if not k.pcg_count8(st, n, (2**32 - n) % n, small, d):
-                break  # a unit drawn 255 times: drawn again below, kept, in 64 bits
-            k.read_ends(small, ends, sums, out[i])
-        else:
+    if k is not None:
+        small = np.zeros(n, dtype=np.uint8)
+        sums = np.zeros(n + 1, dtype=np.int32 if d < 2**31 else np.int64)
+        if _count_as_drawn(rng, k, n, d, (small for _ in range(b)),
+                           lambda i: k.read_ends(small, ends, sums, out[i])):
             return
-    rng.bit_generator.state = saved
     cumulative_counts(integers(rng, n, shape), n, ends, out=out)
+
+
+def _count_as_drawn(rng: np.random.Generator, k: Any, n: int, d: int,
+                    rows: Iterable[npt.NDArray[np.uint8]],
+                    after: Callable[[int], Any] | None = None) -> bool:
+    """Each replicate's ``d`` draws below ``n`` counted into its 8-bit counts (the next
+    of ``rows``) as they are made (:func:`._counting_numba.pcg_count8`), then
+    ``after(i)``; False, with ``rng`` put back where it was, when a count would pass
+    255: the caller then draws the rows again, kept, and counts them in 64 bits."""
+    saved = rng.bit_generator.state
+    with _pcg_state(rng) as st:
+        for i, small in enumerate(rows):
+            if not k.pcg_count8(st, n, (2**32 - n) % n, small, d):
+                break
+            if after is not None:
+                after(i)
+        else:
+            return True
+    rng.bit_generator.state = saved
+    return False
 
 
 def _drawing_kernels(rng: np.random.Generator, n: int, draws: int) -> Any:
     """The compiled kernels if they may draw values below ``n`` for ``rng``, ``draws`` per
-    replicate (:func:`compiled_kernels`):
-    a PCG64 generator (that of every replicate stream), 1 < n < 2**31, a little-endian
-    machine (the words of an output: low half first)."""
+    replicate (:func:`compiled_kernels`): a PCG64 generator (that of every replicate
+    stream; the kernels step its state as integers, whatever the byte order) and
+    1 < n < 2**31."""
     k = compiled_kernels(draws)
-    if (k is None or not 1 < n < 2**31 or type(rng.bit_generator) is not np.random.PCG64
-            or sys.byteorder != "little"):
+    if k is None or not 1 < n < 2**31 or type(rng.bit_generator) is not np.random.PCG64:
         return None
     return k
 

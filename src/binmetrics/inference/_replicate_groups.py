@@ -34,7 +34,7 @@ replicate tables instead, for the whole call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 import numpy as np
@@ -60,14 +60,12 @@ class _GroupsTable(CountTable):
 
     def __init__(self, P: float, N: float, n_distinct: int, weighted: bool,
                  groups: PositiveGroups, probabilities_ok: bool,
-                 walk: Callable[[], dict[str, float]] | None = None,
-                 confusion_at: Callable[[float], Confusion] | None = None,
-                 lift: Callable[[], float] | None = None) -> None:
+                 answers: Mapping[Hashable, Callable[[], Mapping[Hashable, Any]]] | None = None,
+                 confusion_at: Callable[[float], Confusion] | None = None) -> None:
         self.weighted = weighted
         self._memo: dict[Hashable, Any] = {"positive_groups": groups}
-        self._lift = lift
+        self._answers = answers or {}
         self._probabilities_ok = probabilities_ok
-        self._walk = walk
         self._confusion_at = confusion_at
         self.calibration = None
         self.uncalibrated = None
@@ -99,12 +97,11 @@ class _GroupsTable(CountTable):
         return self._confusion_at(threshold)
 
     def memo(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        # the sums over every group (WALKED) come from one compiled walk of the
-        # replicate's cells, taken when a measure first asks for one of them
-        if key not in self._memo and key in WALKED and self._walk is not None:
-            self._memo.update(self._walk())
-        if key == LIFT_SUM and key not in self._memo and self._lift is not None:
-            self._memo[key] = self._lift()
+        # memo keys the stand-in answers itself (the sums over every group, WALKED, from
+        # one compiled walk of the replicate's cells; average lift's sum): taken when a
+        # measure first asks for one of them, with whatever else the same pass gives
+        if key not in self._memo and key in self._answers:
+            self._memo.update(self._answers[key]())
         return super().memo(key, compute)
 
 
@@ -204,7 +201,8 @@ class _GroupsPlan:
             return float(kernels.lift_sum(groups.pos, groups.neg, groups.tp0, groups.fp0,
                                           total, hi, lo))
 
-        sums = {PRECISION_SUM: precision, NEGATIVES_BY_RANK: by_rank} if walked else None
+        sums: Mapping[Hashable, Any] | None = (
+            {PRECISION_SUM: precision, NEGATIVES_BY_RANK: by_rank} if walked else None)
         return self._stand_in(c_pos, c_neg, float(P), float(n_neg), int(n_distinct), False,
                               groups, lift, sums)
 
@@ -222,14 +220,17 @@ class _GroupsPlan:
     def _stand_in(self, c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any], P: float,
                   n_neg: float, n_distinct: int, weighted: bool, groups: PositiveGroups,
                   lift: Callable[[], float] | None = None,
-                  walked: dict[str, float] | None = None) -> _GroupsTable:
-        walk: Callable[[], dict[str, float]] | None = None
+                  walked: Mapping[Hashable, Any] | None = None) -> _GroupsTable:
+        walk: Callable[[], Mapping[Hashable, Any]] | None = None
         confusion_at: Callable[[float], Confusion] | None = None
+        answers: dict[Hashable, Callable[[], Mapping[Hashable, Any]]] = {}
+        if lift is not None:
+            answers[LIFT_SUM] = lambda: {LIFT_SUM: lift()}
         if walked is not None:
-            def walk() -> dict[str, float]:
+            def walk() -> Mapping[Hashable, Any]:
                 return walked
         elif self.kernels is not None and not weighted:
-            def walk() -> dict[str, float]:  # the walk again, with its sums: and from
+            def walk() -> Mapping[Hashable, Any]:  # the walk again, with its sums: and from
                 self.walk_wanted = True  # now on in the walk that builds the stand-ins
                 size = c_pos.size
                 scratch = np.empty(size, dtype=np.intp), *(np.empty(size) for _ in range(4))
@@ -237,10 +238,12 @@ class _GroupsPlan:
                 *_, precision, by_rank = self.kernels.positive_groups(
                     c_pos, c_neg, self.below, self.same, *scratch, True)
                 return {PRECISION_SUM: precision, NEGATIVES_BY_RANK: by_rank}
+        if walk is not None:
+            answers.update(dict.fromkeys(WALKED, walk))
         if not weighted:
             def confusion_at(threshold: float) -> Confusion:
                 kp, kn = self.cells_above(threshold)
                 tp, fp = float(c_pos[:kp].sum()), float(c_neg[:kn].sum())
                 return Confusion(tp=tp, fp=fp, fn=P - tp, tn=n_neg - fp)
         return _GroupsTable(P, n_neg, n_distinct, weighted, groups, self.probabilities_ok,
-                            walk, confusion_at, lift)
+                            answers, confusion_at)
