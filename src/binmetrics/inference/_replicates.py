@@ -50,13 +50,11 @@ from binmetrics.inference._replicate_fits import passes_tables
 from binmetrics.inference._replicate_groups import _GroupsPlan
 from binmetrics.inference._replicate_sums import _groups, _NeedsTable, _SumsPlan
 from binmetrics.inference._replicate_tables import _mean_case_costs, _replicate_table, _table_of
-from binmetrics.inference._strata import _Cells, _integral, _slot_of_group, _Stratum
+from binmetrics.inference._strata import IntArray, _Cells, _integral, _slot_of_group, _Stratum
 from binmetrics.measures import Measure, get_measure
 from binmetrics.measures.kernels import Kernel, auc_transform, sharing
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, count_dtype
 from binmetrics.validation import check_count
-
-IntArray = npt.NDArray[np.int64]
 
 #: Target number of elements of a block's draw or count matrices: large enough to
 #: amortise the per-block work, small enough to stay in cache.
