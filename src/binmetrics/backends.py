@@ -1,5 +1,5 @@
-"""Optional backends, reached lazily: matplotlib (:func:`pyplot`, :func:`axes`), joblib
-and threads.
+"""Optional backends, reached lazily: matplotlib (:func:`pyplot`, :func:`axes`), joblib,
+threads, and numba's compiled loops (:func:`compiled`, :func:`jit`).
 
 The computing layers never import :mod:`binmetrics.display` (it sits above them), and
 they do not need to: every chart they draw is computed below it and drawn by
@@ -9,13 +9,15 @@ Nothing reaches a higher layer by name.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
+import importlib
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from binmetrics.exceptions import Deferred
 
@@ -23,9 +25,13 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
+    "COMPILED_ENV",
     "EXTRAS",
     "THREAD_ROWS",
     "axes",
+    "compiled",
+    "inline",
+    "jit",
     "missing_extra",
     "parallel",
     "pyplot",
@@ -33,6 +39,7 @@ __all__ = [
     "thread_imap",
     "thread_map",
     "threads",
+    "use_compiled",
 ]
 
 _T = TypeVar("_T")
@@ -196,3 +203,92 @@ def thread_imap(func: Callable[[_T], _R], items: Iterable[_T], *,
             result, held = pending.popleft().result()
             held.replay()
             yield result
+
+
+# --- numba's compiled loops (the ``fast`` extra) ------------------------------------------
+#: the environment variable that, set to "0", keeps NumPy wherever a loop could be compiled
+COMPILED_ENV = "BINMETRICS_COMPILED"
+
+# enabled: None: by size (each caller's threshold), True: always (tests), False: never
+_compiled: dict[str, Any] = {"enabled": None}
+# module name -> its loops (None: numba or the module could not be imported)
+_compiled_modules: dict[str, ModuleType | None] = {}
+
+
+def _import_compiled(module: str) -> ModuleType | None:
+    try:  # any failure to import (not installed, built for another NumPy...): NumPy
+        import numba  # noqa: F401
+
+        return importlib.import_module(module)
+    except Exception:
+        return None
+
+
+def compiled(module: str, size: int, at_least: int) -> ModuleType | None:
+    """The module ``module`` of numba loops (imported on first use), for work of ``size``
+    (rows, draws) when numba is importable, not switched off (:data:`COMPILED_ENV`,
+    :func:`use_compiled`), and ``size`` reaches the caller's ``at_least``; else None,
+    and the caller runs NumPy.
+
+    Each caller chooses ``at_least`` so that work below it never imports numba: loading
+    it and its cached loops costs about 0.5-0.8 s once per process, which small work
+    would not win back. Call it in the thread that starts the work.
+
+    Examples
+    --------
+    >>> with use_compiled(False):
+    ...     compiled("binmetrics.measures._sums_numba", 10**9, 1) is None
+    True
+    """
+    enabled = _compiled["enabled"]
+    if enabled is False or os.environ.get(COMPILED_ENV, "1") == "0":
+        return None
+    if enabled is None and size < at_least:
+        return None
+    if module not in _compiled_modules:
+        _compiled_modules[module] = _import_compiled(module)
+    return _compiled_modules[module]
+
+
+@contextlib.contextmanager
+def use_compiled(enabled: bool | None) -> Iterator[None]:
+    """Switch the compiled loops on (whatever the size) or off inside the block, or back
+    to choosing by size with None (for tests and benchmarks). The environment's
+    ``BINMETRICS_COMPILED=0`` wins over it."""
+    before = _compiled["enabled"]
+    _compiled["enabled"] = enabled
+    try:
+        yield
+    finally:
+        _compiled["enabled"] = before
+
+
+def jit(f: Any = None, *, fastmath: bool | set[str] = False,
+        error_model: Literal["python", "numpy"] = "python") -> Any:
+    """``numba.njit(nogil=True, cache=True)`` for a module of loops that
+    :func:`compiled` gives, or without the on-disk cache when numba finds nowhere to
+    write it (a read-only install and home directory: each process then compiles the
+    loops once); ``f`` itself when numba is not installed (the module still imports,
+    its loops plain Python, unused). ``@jit(fastmath=..., error_model=...)`` passes
+    numba's flags on. Loops live at module level, so that the cache finds them again in
+    a new process."""
+    if f is None:
+        return lambda g: jit(g, fastmath=fastmath, error_model=error_model)
+    try:
+        import numba
+    except ImportError:
+        return f
+    try:
+        return numba.njit(nogil=True, cache=True, fastmath=fastmath, error_model=error_model)(f)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return numba.njit(nogil=True, fastmath=fastmath, error_model=error_model)(f)
+
+
+def inline(f: Any) -> Any:
+    """A helper compiled into the :func:`jit` loops that call it (numba's inlining);
+    ``f`` itself without numba."""
+    try:
+        import numba
+    except ImportError:
+        return f
+    return numba.njit(inline="always")(f)

@@ -219,10 +219,10 @@ def test_built_and_compiled_from_several_threads() -> None:
     r = _run("""
         from concurrent.futures import ThreadPoolExecutor
         import numpy as np
-        from binmetrics.inference import _counting
+        from binmetrics import backends
         from binmetrics.inference._counting import (count_rows, cumulative_counts,
                                                     nonempty_groups)
-        _counting._state["enabled"] = True
+        backends._compiled["enabled"] = True
         def work(i):
             rng = np.random.default_rng(i)
             keys = rng.integers(0, 50, size=(3, 400))
@@ -285,13 +285,13 @@ def test_numba_is_built_before_the_threads_start() -> None:
         import threading, warnings
         import numpy as np
         import binmetrics as bm
-        from binmetrics.inference import _counting
+        from binmetrics import backends
         where = []
-        build = _counting._build
-        def spy():
+        build = backends._import_compiled
+        def spy(module):
             where.append(threading.current_thread() is threading.main_thread())
-            return build()
-        _counting._build = spy
+            return build(module)
+        backends._import_compiled = spy
         warnings.simplefilter("ignore")
         rng = np.random.default_rng(0)
         n = 30_000

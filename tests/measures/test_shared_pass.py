@@ -2,7 +2,8 @@
 passes the asked measures declare in the registry (``sums=``, ``passes=``) are computed
 together by ``sums.shared_sums``, once per table, and every measure reads the same floats
 it computes when asked alone: bit for bit, on continuous, tied, weighted and extreme
-scores, with several blocks per table (the blocks shrunk here) and the fits' fast path."""
+scores, with several blocks per table (the blocks shrunk here) and the fits' fast path,
+by NumPy and by the compiled loops of large tables."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 
 import binmetrics as bm
+from binmetrics.backends import use_compiled
 from binmetrics.engines import binned_table
 from binmetrics.exceptions import undefined_policy
 from binmetrics.measures import logistic_fit as lf
@@ -26,11 +28,16 @@ FAMILY = [m.id for m in bm.iter_measures("probabilistic")]
 SHARED = [m.id for m in bm.iter_measures() if any(g.block for g in m.sums) or m.passes]
 
 
-@pytest.fixture
-def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    # several table blocks at test sizes, and the logistic fits' bins
+@pytest.fixture(params=[False, True], ids=["numpy", "compiled"])
+def small_blocks(request: pytest.FixtureRequest,
+                 monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # several table blocks at test sizes, and the logistic fits' bins; NumPy's blocks,
+    # then the compiled loops of large tables (sums.compiled_sums; NumPy again without
+    # numba)
     monkeypatch.setattr(counts, "CHUNK", 997)
     monkeypatch.setattr(lf, "SMALL_TABLE", 1000)
+    with use_compiled(request.param):
+        yield
 
 
 def _data(kind: str, n: int = 6000) -> tuple[Any, Any, Any]:

@@ -34,21 +34,20 @@ NumPy.
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.backends import THREAD_ROWS
+from binmetrics.backends import COMPILED_ENV, THREAD_ROWS, compiled, use_compiled
 
 __all__ = ["bin_moments", "bin_newton_sums", "compiled_kernels", "count_rows",
            "cumulative_counts", "draw_counts", "draw_cumulative", "integers",
            "nonempty_groups", "run_dots", "term_sums", "use_compiled"]
 
 #: the environment variable that, set to "0", keeps NumPy
-ENV = "BINMETRICS_COMPILED"
+ENV = COMPILED_ENV
 
 #: below this many draws the compiled kernels are not used (nor numba imported, 0.4 s):
 #: the counting is then a small part of a bootstrap, and runs in one thread anyway
@@ -64,52 +63,13 @@ MOMENT_ORDER = 6
 #: the counts (256 kB) stays in cache while every term's product reads it
 _TERM_PIECE = 1 << 15
 
-# enabled: None: by size (COMPILED_ROWS), True: always (tests), False: never
-_state: dict[str, Any] = {"enabled": None, "kernels": None, "tried": False}
-
-
-def _build() -> Any:
-    """The compiled kernels (:mod:`._counting_numba`), or None when numba cannot be
-    imported (not installed, or built for another NumPy)."""
-    try:
-        from binmetrics.inference import _counting_numba
-    except Exception:  # any failure to import (built for another NumPy...): NumPy
-        return None
-    return _counting_numba if _counting_numba.numba is not None else None
-
 
 def compiled_kernels(rows: int) -> Any:
-    """The compiled kernels for counting ``rows`` draws, when numba is importable, not
-    switched off, and ``rows`` reaches :data:`COMPILED_ROWS`; else None. Call it in the
-    thread that starts the work: the first call imports numba."""
-    enabled = _state["enabled"]
-    if enabled is False or os.environ.get(ENV, "1") == "0":
-        return None
-    if enabled is None and rows < COMPILED_ROWS:
-        return None
-    if not _state["tried"]:
-        _state["kernels"] = _build()
-        _state["tried"] = True
-    return _state["kernels"]
-
-
-@contextlib.contextmanager
-def use_compiled(enabled: bool | None) -> Iterator[None]:
-    """Switch the compiled kernels on (whatever the size) or off inside the block, or
-    back to choosing by size with None (for tests and benchmarks).
-
-    Examples
-    --------
-    >>> with use_compiled(False):
-    ...     count_rows(np.array([[0, 2, 2]]), 3).tolist()
-    [[1, 0, 2]]
-    """
-    before = _state["enabled"]
-    _state["enabled"] = enabled
-    try:
-        yield
-    finally:
-        _state["enabled"] = before
+    """The compiled kernels (:mod:`._counting_numba`) for counting ``rows`` draws, when
+    numba is importable, not switched off, and ``rows`` reaches :data:`COMPILED_ROWS`
+    (:func:`binmetrics.backends.compiled`); else None. Call it in the thread that
+    starts the work: the first call imports numba."""
+    return compiled("binmetrics.inference._counting_numba", rows, COMPILED_ROWS)
 
 
 def count_rows(keys: npt.NDArray[Any], width: int,

@@ -2,41 +2,24 @@
 
 Used only by :func:`binmetrics.inference._counting.compiled_kernels`, and only when
 numba can be imported (without it the module still imports, its loops plain Python).
-The functions are at module level so that numba's on-disk cache finds them again in a
-new process (a function built inside another one, calling a third, is compiled again in
-every process).
+The loops are built by :func:`binmetrics.backends.jit`, at module level so that numba's
+on-disk cache finds them again in a new process (a function built inside another one,
+calling a third, is compiled again in every process).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
+
+from binmetrics.backends import inline, jit
 
 try:
     import numba
 except ImportError:  # every module of the package imports without its extras; with no
     numba = None  # type: ignore[assignment]  # numba: the loops stay plain Python, unused
 
-
-def _jit(f: Any = None, *, fastmath: Any = False,
-         error_model: Literal["python", "numpy"] = "python") -> Any:
-    """``numba.njit(nogil=True, cache=True)``, or without the on-disk cache when numba
-    finds nowhere to write it (a read-only install and home directory): each process then
-    compiles the kernels once. ``@_jit(fastmath=..., error_model=...)`` passes numba's
-    flags on."""
-    if f is None:
-        return lambda g: _jit(g, fastmath=fastmath, error_model=error_model)
-    if numba is None:
-        return f
-    try:
-        return numba.njit(nogil=True, cache=True, fastmath=fastmath, error_model=error_model)(f)
-    except RuntimeError:  # "cannot cache function ...: no locator available"
-        return numba.njit(nogil=True, fastmath=fastmath, error_model=error_model)(f)
-
-
-#: a helper compiled into the kernels that call it (numba's inlining), plain without numba
-_inline: Any = (lambda f: f) if numba is None else numba.njit(inline="always")
 
 __all__ = ["bin_moments", "count", "count8", "count_lookup", "cumulate", "fold8",
            "harmonic_table", "lift_sum", "nonempty_groups", "pcg_bounded", "pcg_count8",
@@ -49,7 +32,7 @@ TERM_TILE = 2048
 
 
 
-@_jit
+@jit
 def count8(keys: Any, small: Any) -> bool:  # pragma: no cover - compiled
     # counts per unit in 8 bits stay in the core's cache where wider ones do not (9e5
     # units: 0.9 MB; 16 bits took 1.2x the time, 64 bits 1.6x): a unit is a case drawn
@@ -65,7 +48,7 @@ def count8(keys: Any, small: Any) -> bool:  # pragma: no cover - compiled
     return False
 
 
-@_jit
+@jit
 def count(keys: Any, small: Any, out: Any) -> None:  # pragma: no cover - compiled
     for i in range(keys.shape[0]):
         row = out[i]
@@ -77,7 +60,7 @@ def count(keys: Any, small: Any, out: Any) -> None:  # pragma: no cover - compil
                 row[u] = small[u]
 
 
-@_jit
+@jit
 def count_lookup(keys: Any, lookup: Any, small: Any, out: Any) -> None:  # pragma: no cover
     # per unit in 8 bits first, as count does, then unit by unit into its cell: a
     # random increment of the 64-bit row per draw misses the cache (8 MB at 1e6
@@ -91,7 +74,7 @@ def count_lookup(keys: Any, lookup: Any, small: Any, out: Any) -> None:  # pragm
             fold8(small, lookup, row)
 
 
-@_jit
+@jit
 def fold8(small: Any, lookup: Any, row: Any) -> None:  # pragma: no cover - compiled
     # row[lookup[u]] += small[u]: the units' counts into their cells (lookup never
     # decreases, the row is written in order)
@@ -99,7 +82,7 @@ def fold8(small: Any, lookup: Any, row: Any) -> None:  # pragma: no cover - comp
         row[lookup[u]] += small[u]
 
 
-@_jit
+@jit
 def read_ends(small: Any, ends: Any, cs: Any, out: Any) -> None:  # pragma: no cover
     # out[k]: the counts of units [0, ends[k]), from the running sum cs[u] of the first
     # u units' counts (a plain prefix sum, then one read per end: a walk that stops at
@@ -112,7 +95,7 @@ def read_ends(small: Any, ends: Any, cs: Any, out: Any) -> None:  # pragma: no c
         out[k] = cs[ends[k]]
 
 
-@_jit
+@jit
 def cumulate(keys: Any, ends: Any, small: Any, cs: Any,
              out: Any) -> None:  # pragma: no cover - compiled
     # out[i, k]: the draws of row i among units [0, ends[k])
@@ -126,7 +109,7 @@ def cumulate(keys: Any, ends: Any, small: Any, cs: Any,
             read_ends(small, ends, cs, out[i])
 
 
-@_jit
+@jit
 def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: Any,
                     p_out: Any, n_out: Any) -> int:  # pragma: no cover - compiled
     # without branches: which groups are empty is random, and mispredicted branches
@@ -143,7 +126,7 @@ def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: 
     return k
 
 
-@_jit
+@jit
 def positive_groups(c_pos: Any, c_neg: Any, below: Any, same: Any, idx: Any, pos: Any, neg: Any,
                     tp0: Any, fp0: Any, walk: bool) -> tuple[Any, ...]:  # pragma: no cover
     # one replicate's groups with positives (positive cell i's group after the negative
@@ -199,7 +182,7 @@ def positive_groups(c_pos: Any, c_neg: Any, below: Any, same: Any, idx: Any, pos
     return k, tp, fp, rows, precision, by_rank
 
 
-@_jit
+@jit
 def harmonic_table(hi: Any, lo: Any) -> None:  # pragma: no cover - compiled
     # H(k) = sum_{j<=k} fl(1/j), k = 0..len - 1, as an unevaluated sum hi[k] + lo[k]
     # (double-double: the running sum loses nothing), so that H(b) - H(a), taken as
@@ -222,12 +205,12 @@ def harmonic_table(hi: Any, lo: Any) -> None:  # pragma: no cover - compiled
         lo[k] = s_lo
 
 
-@_inline
+@inline
 def _gap(hi: Any, lo: Any, a: int, b: int) -> float:  # pragma: no cover - compiled
     return (hi[b] - hi[a]) + (lo[b] - lo[a])
 
 
-@_jit
+@jit
 def lift_sum(pos: Any, neg: Any, tp0: Any, fp0: Any, total: int, hi: Any,
              lo: Any) -> float:  # pragma: no cover - compiled
     # sum over the cases j of g(j)/j (average lift's, Berrar eq. 30) from an unweighted
@@ -266,7 +249,7 @@ def lift_sum(pos: Any, neg: Any, tp0: Any, fp0: Any, total: int, hi: Any,
 # reassociation lets LLVM vectorize the dot products (several partial sums per term), and
 # contraction fuse their multiply-adds; NaN and infinities keep their meaning (no "nnan",
 # "ninf": a term may be NaN, as the information score's at a prior outside [eps, 1 - eps])
-@_jit(fastmath={"reassoc", "contract"})
+@jit(fastmath={"reassoc", "contract"})
 def term_sums(counts: Any, lo: int, hi: int, values: Any, out: Any,
               totals: Any) -> None:  # pragma: no cover - compiled
     # out[i, k] += sum_j counts[i, lo + j] * values[k, j] and totals[i] += sum_j
@@ -301,7 +284,7 @@ def term_sums(counts: Any, lo: int, hi: int, values: Any, out: Any,
             out[i, k] += acc[i, k]
 
 
-@_jit
+@jit
 def run_sums(counts: Any, starts: Any, keys: Any, out: Any) -> None:  # pragma: no cover
     # out[i, keys[r]] = the sum of counts[i] over run r (cells starts[r] up to the next
     # start, the last to the end): a level's counts from the cells' (whole numbers)
@@ -317,7 +300,7 @@ def run_sums(counts: Any, starts: Any, keys: Any, out: Any) -> None:  # pragma: 
             out[i, keys[r]] = acc
 
 
-@_jit(fastmath={"reassoc", "contract"})
+@jit(fastmath={"reassoc", "contract"})
 def run_dots(counts: Any, lo: int, values: Any, starts: Any, stops: Any,
              out: Any) -> None:  # pragma: no cover - compiled
     # out[k, i, r] = sum over the cells j of run r of counts[i, lo + j] values[k, j] (the
@@ -335,7 +318,7 @@ def run_dots(counts: Any, lo: int, values: Any, starts: Any, stops: Any,
                 out[k, i, r] = acc
 
 
-@_jit(fastmath={"reassoc", "contract"})
+@jit(fastmath={"reassoc", "contract"})
 def bin_moments(counts: Any, unit: float, d: Any, starts: Any,
                 out: Any) -> None:  # pragma: no cover - compiled
     # out[k, b] = sum over the cells i of run b of counts[i] unit d[i]^k, k = 0..6 (run
@@ -411,7 +394,7 @@ if numba is not None:
     _mulhi = _mulhi_ir
 
 
-@_inline
+@inline
 def _mul_add(x_hi: Any, x_lo: Any, m_hi: Any, m_lo: Any, c_hi: Any,
              c_lo: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
     # x m + c mod 2**128, in 64-bit halves
@@ -421,14 +404,14 @@ def _mul_add(x_hi: Any, x_lo: Any, m_hi: Any, m_lo: Any, c_hi: Any,
     return hi + c_hi + (np.uint64(1) if s_lo < lo else np.uint64(0)), s_lo
 
 
-@_inline
+@inline
 def _output(s_hi: Any, s_lo: Any) -> Any:  # pragma: no cover - compiled
     x = s_hi ^ s_lo
     r = s_hi >> np.uint64(58)
     return (x >> r) | (x << ((np.uint64(64) - r) & np.uint64(63)))
 
 
-@_jit
+@jit
 def pcg_outputs(st: Any, buf: Any, k: int) -> None:  # pragma: no cover - compiled
     # the next k outputs into buf, st[0:2] (state high, low; st[2:4] the increment)
     # stepped past them. Two chains, the odd and the even outputs, each stepped two at
@@ -456,7 +439,7 @@ def pcg_outputs(st: Any, buf: Any, k: int) -> None:  # pragma: no cover - compil
     st[0], st[1] = f_hi, f_lo
 
 
-@_inline
+@inline
 def _pcg_batch(st: Any, nn: Any, thr: Any, buf: Any, k: int) -> bool:  # pragma: no cover
     # the next k outputs into buf (k >= 1; uinteger: the last one's high half, spent
     # or spare); True when none of their words is rejected (one loop, vectorized)
@@ -469,7 +452,7 @@ def _pcg_batch(st: Any, nn: Any, thr: Any, buf: Any, k: int) -> bool:  # pragma:
     return not rejected
 
 
-@_jit
+@jit
 def _pcg_take(st: Any, nn: Any, thr: Any, buf: Any, k: int, out: Any, got: int,
               need: int) -> int:  # pragma: no cover - compiled
     # a batch of k outputs with rejected words, a word at a time: its values into
@@ -488,7 +471,7 @@ def _pcg_take(st: Any, nn: Any, thr: Any, buf: Any, k: int, out: Any, got: int,
     return got
 
 
-@_jit
+@jit
 def pcg_bounded(st: Any, n: int, threshold: int, buf: Any, out: Any,
                 need: int) -> int:  # pragma: no cover - compiled
     # up to need (1 <= need <= 2 len(buf)) values below n into out (room for need + 1)
@@ -518,7 +501,7 @@ def pcg_bounded(st: Any, n: int, threshold: int, buf: Any, out: Any,
     return got + take
 
 
-@_jit
+@jit
 def pcg_integers(st: Any, n: int, threshold: int, out: Any) -> None:  # pragma: no cover
     # out[:] = Generator.integers(0, n, out.size) from the generator st (pcg_bounded)
     buf = np.empty(PCG_BATCH, dtype=np.uint64)
@@ -530,7 +513,7 @@ def pcg_integers(st: Any, n: int, threshold: int, out: Any) -> None:  # pragma: 
         filled += got
 
 
-@_jit
+@jit
 def pcg_count8(st: Any, n: int, threshold: int, small: Any,
                size: int) -> bool:  # pragma: no cover - compiled
     # the counts of size values of pcg_integers, counted into the 8-bit counts small

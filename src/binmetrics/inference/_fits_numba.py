@@ -1,9 +1,10 @@
 """The compiled loop of the bootstrap fits' Newton steps (numba, the ``fast`` extra):
 :func:`bin_newton_sums`, the sums of ``logistic_fit._bin_sums`` from a replicate's bins.
 
-Built as :mod:`binmetrics.inference._counting_numba` builds its kernels (its ``_jit``:
-module-level functions, cached on disk, plain Python without numba) and reached only
-through :func:`binmetrics.inference._counting.bin_newton_sums`, when
+Built as :mod:`binmetrics.inference._counting_numba` builds its kernels (with
+:func:`binmetrics.backends.jit`: module-level functions, cached on disk, plain Python
+without numba) and reached only through
+:func:`binmetrics.inference._counting.bin_newton_sums`, when
 :func:`~binmetrics.inference._counting.compiled_kernels` gives the kernels.
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from binmetrics.inference._counting_numba import _inline, _jit
+from binmetrics.backends import inline, jit
 
 __all__ = ["NEWTON_TILE", "bin_newton_sums"]
 
@@ -23,7 +24,7 @@ __all__ = ["NEWTON_TILE", "bin_newton_sums"]
 NEWTON_TILE = 128
 
 
-@_inline
+@inline
 def _add(s: float, c: float, x: float) -> tuple[float, float]:  # pragma: no cover
     # s + x, and the compensation c plus what that addition rounds off (Knuth's TwoSum,
     # exact, without a branch)
@@ -32,7 +33,7 @@ def _add(s: float, c: float, x: float) -> tuple[float, float]:  # pragma: no cov
     return t, c + ((s - (t - z)) + (x - z))
 
 
-@_inline
+@inline
 def _tile_sum(x: Any, m: int) -> float:  # pragma: no cover - compiled
     # x[0] + ... + x[m - 1] as NumPy sums a block of up to 128 (its pairwise sum's
     # leaves): eight partial sums, each every eighth term, added pairwise, then the
@@ -61,7 +62,7 @@ def _tile_sum(x: Any, m: int) -> float:  # pragma: no cover - compiled
 
 # the division 1 / (1 + e) checked for zero (numba's default, Python's error) would keep
 # the loop from being vectorized; 1 + e is never 0 here (e >= 0, or NaN)
-@_jit(error_model="numpy")
+@jit(error_model="numpy")
 def bin_newton_sums(c: Any, S: Any, pos: Any, pos1: Any, w: float, b: float, e_minus: Any,
                     e_plus: Any, slope: bool, R: Any, out: Any) -> None:  # pragma: no cover
     # The five sums of logistic_fit._bin_sums (r, r x, v, v x, v x^2 of a Newton step)

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from binmetrics.measures._special import expit
 from binmetrics.measures._util import EPS, dot
-from binmetrics.measures.sums import Block, BlockPass
+from binmetrics.measures.sums import Block, BlockPass, compiled_sums
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 
 __all__ = ["FINAL_STEP", "FITS", "N_BLOCKS", "SMALL_TABLE", "Fit", "cases_inside",
@@ -189,6 +189,9 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
         return None
     unit = not t.weighted and t.total == t.n_distinct  # one case per row: tot = 1
     width, order = TABLE_BINS
+    k = compiled_sums(t)
+    if k is not None and order == k.MOMENT_ORDER:
+        return _compiled_part(k, i0, i1, width)
 
     def part(b: Block) -> _Bins | None:
         lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
@@ -212,6 +215,27 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
         pd = np.multiply(p, d, dtype=np.float64)  # the positives' first moment
         return (edges, np.stack(moments), np.add.reduceat(p, starts, dtype=np.float64),
                 np.add.reduceat(pd, starts), width)
+
+    return part
+
+
+def _compiled_part(k: Any, i0: int, i1: int, width: float) -> Callable[[Block], Any]:
+    """:func:`_compressed_part`'s ``part`` in one compiled loop per block
+    (:func:`binmetrics.measures._sums_numba.logit_moments`), into work arrays of a
+    block's size that each block's bins are copied out of."""
+    size = block_size()
+    lower, moments = np.empty(size), np.empty((k.MOMENT_ORDER + 1, size))
+    positives, first = np.empty(size), np.empty(size)
+
+    def part(b: Block) -> _Bins | None:
+        lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
+        if hi <= lo:
+            return None
+        m = k.logit_moments(_block_logit(b, lo, hi), b.pos_counts[lo:hi],
+                            b.neg_counts[lo:hi], 1.0 / width, lower, moments, positives,
+                            first)
+        return (lower[:m] * width, moments[:, :m].copy(), positives[:m].copy(),
+                first[:m].copy(), width)
 
     return part
 

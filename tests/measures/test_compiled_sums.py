@@ -1,0 +1,170 @@
+"""The compiled loops of the probabilistic measures' blocked pass (measures/_sums_numba.py,
+issue 32): large tables take them when numba is installed, and every measure they serve
+agrees with NumPy's blocks to rounding (1e-12) on continuous, tied, weighted, extreme and
+many-block data; the fits' compression gives NumPy's bins; small tables never import
+numba."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import binmetrics as bm
+from binmetrics.backends import use_compiled
+from binmetrics.exceptions import undefined_policy
+from binmetrics.measures import logistic_fit as lf
+from binmetrics.measures import sums
+from binmetrics.table import counts
+
+pytest.importorskip("numba")
+
+FAMILY = [m.id for m in bm.iter_measures("probabilistic")]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(counts, "CHUNK", 997)
+    monkeypatch.setattr(lf, "SMALL_TABLE", 1000)
+
+
+def _data(kind: str, n: int = 20_000) -> tuple[Any, Any, Any]:
+    rng = np.random.default_rng(sum(map(ord, kind)))
+    y = rng.random(n) < 0.2
+    z = rng.normal(np.where(y, 1.0, 0.0), 1.3)
+    p = 1.0 / (1.0 + np.exp(-z))
+    w = None
+    if kind == "tied":
+        p = np.round(p, 3)
+    elif kind == "weighted":
+        w = rng.uniform(0.1, 4.0, n)
+    elif kind == "weighted_tied":
+        p, w = np.round(p, 2), rng.integers(1, 9, n).astype(float)
+    elif kind == "extreme":
+        k = n // 25
+        p[:k], p[k:2 * k], p[2 * k:3 * k], p[3 * k:4 * k] = 0.0, 1.0, 1e-300, 1 - 1e-16
+        p[4 * k:5 * k] = rng.uniform(0, 1e-15, k)
+    elif kind == "near_half":  # Spiegelhalter's and the information sums near 0
+        p = 0.5 + rng.normal(0, 1e-3, n)
+        y = rng.random(n) < p
+    elif kind == "many_per_score":  # counts above 255 per row (wider count types)
+        p = np.round(p, 1)
+    return y, p, w
+
+
+def _family(y: Any, p: Any, w: Any, compiled: bool) -> dict[str, float]:
+    with undefined_policy("ignore"), warnings.catch_warnings(), use_compiled(compiled):
+        warnings.simplefilter("ignore")
+        return bm.evaluate(y, p, sample_weight=w, undefined="ignore").to_dict(measures=FAMILY)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "tied", "weighted", "weighted_tied",
+                                  "extreme", "near_half", "many_per_score"])
+def test_compiled_loops_agree_with_numpy(kind: str, small_blocks: None) -> None:
+    y, p, w = _data(kind)
+    numpy_values, compiled_values = _family(y, p, w, False), _family(y, p, w, True)
+    wrong = []
+    for m in FAMILY:
+        a, b = numpy_values[m], compiled_values[m]
+        if math.isnan(a) and math.isnan(b):
+            continue
+        if not math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12):
+            wrong.append(f"{m}: {a!r} NumPy, {b!r} compiled")
+    assert not wrong, "\n".join(wrong)
+    # and they are the compiled loops' own floats, not NumPy's by another road
+    assert any(numpy_values[m] != compiled_values[m] for m in FAMILY
+               if not math.isnan(numpy_values[m])) or kind == "extreme"
+
+
+def _numpy_bins(x: Any, pos: Any, neg: Any, width: float) -> tuple[Any, ...]:
+    d, starts, edges = lf.logit_bins(x, width)
+    tot = pos.astype(float) + neg
+    moments = np.stack([np.add.reduceat(tot * d**m, starts) for m in range(4)])
+    return (edges, moments, np.add.reduceat(pos.astype(float), starts),
+            np.add.reduceat(pos * d, starts))
+
+
+@pytest.mark.parametrize("counts_kind", ["unit", "small", "weights"])
+def test_logit_moments_are_numpys_bins(counts_kind: str) -> None:
+    from binmetrics.measures import _sums_numba as k
+
+    rng = np.random.default_rng(7)
+    n = 50_000
+    s = np.sort(rng.beta(0.5, 0.5, n))[::-1]
+    s = s[(s > 0) & (s < 1)]
+    s[1000:1400] = s[1000]  # a tied run
+    x = np.log(s) - np.log1p(-s)
+    n = x.size
+    if counts_kind == "unit":
+        pos = (rng.random(n) < 0.3).astype(np.uint8)
+        neg = (1 - pos).astype(np.uint8)
+    elif counts_kind == "small":
+        pos = rng.integers(0, 300, n).astype(np.uint16)
+        neg = rng.integers(0, 300, n).astype(np.uint16)
+    else:
+        pos = rng.uniform(0, 2, n) * (rng.random(n) < 0.5)
+        neg = rng.uniform(0, 2, n)
+    width = lf.TABLE_BINS[0]
+    out = np.empty(n), np.empty((4, n)), np.empty(n), np.empty(n)
+    m = k.logit_moments(x, pos, neg, 1.0 / width, *out)
+    want = _numpy_bins(x, pos, neg, width)
+    assert m == want[0].size
+    np.testing.assert_array_equal(out[0][:m] * width, want[0])
+    np.testing.assert_allclose(out[1][:, :m], want[1], rtol=1e-13, atol=1e-300)
+    np.testing.assert_allclose(out[2][:m], want[2], rtol=1e-14)
+    np.testing.assert_allclose(out[3][:m], want[3], rtol=1e-13, atol=1e-300)
+    assert lf.TABLE_BINS[1] == k.MOMENT_ORDER  # else the tables' fits take NumPy
+
+
+def test_a_row_rounded_across_an_edge_stays_with_its_neighbours() -> None:
+    """x is monotone only to rounding: a row a rounding above its bin's upper edge
+    between rows of that bin is kept in it (d a rounding above 1), and x = edge + w d
+    still holds exactly for every row."""
+    from binmetrics.measures import _sums_numba as k
+
+    w = 2.0**-13
+    edge = 40 * w
+    x = np.array([edge + 0.9 * w, edge + 0.5 * w, np.nextafter(edge + w, np.inf),
+                  edge + 0.25 * w, edge - 0.5 * w])
+    pos = np.array([1, 0, 1, 0, 1], dtype=np.uint8)
+    neg = 1 - pos
+    out = np.zeros(5), np.zeros((4, 5)), np.zeros(5), np.zeros(5)
+    m = k.logit_moments(x, pos, neg, 1.0 / w, *out)
+    # the first row's bin runs to the last row at or above its lower edge
+    assert m == 2 and out[0][0] == 40 and out[0][1] == 39
+    d = x[:4] / w - 40
+    assert out[1][1, 0] == pytest.approx(d.sum(), rel=1e-15)
+    assert d.max() > 1.0  # the rounded row, kept
+
+
+def test_small_tables_take_numpy_without_importing_numba() -> None:
+    code = """
+import sys, numpy as np, binmetrics as bm
+rng = np.random.default_rng(0)
+y = rng.random(5000) < 0.3
+ev = bm.evaluate(y, rng.random(5000))
+ev.to_dict()
+from binmetrics.measures import sums
+print(sums.compiled_sums(ev.table) is None, "numba" in sys.modules)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-600:]
+    assert r.stdout.split() == ["True", "False"]
+
+
+def test_the_size_and_the_environment_choose(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = bm.evaluate([0, 1, 1, 0], [0.1, 0.8, 0.3, 0.6]).table
+    monkeypatch.setattr(sums, "COMPILED_TABLE_ROWS", 4)
+    with use_compiled(None):
+        assert sums.compiled_sums(t) is not None  # 4 distinct scores reach 4
+        monkeypatch.setattr(sums, "COMPILED_TABLE_ROWS", 5)
+        assert sums.compiled_sums(t) is None
+        monkeypatch.setenv("BINMETRICS_COMPILED", "0")
+        with use_compiled(True):
+            assert sums.compiled_sums(t) is None  # the environment wins
