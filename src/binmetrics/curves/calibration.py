@@ -30,7 +30,7 @@ from binmetrics.measures.calibration import (
 from binmetrics.measures.decision_curve import DecisionCurve
 from binmetrics.measures.probabilistic import require_probabilities
 from binmetrics.measures.ranking import roc_hull
-from binmetrics.table.counts import CountTable, FloatArray
+from binmetrics.table.counts import CountTable, FloatArray, count_sum
 from binmetrics.validation import check_bin_count, check_in_range
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def _histogram(t: CountTable, n: int) -> FloatArray:
     # rows [0, ends[k]) hold bins >= k (the same float expression as floor(n * p))
     ends = [s.size] + [bisect.bisect_left(s, 1 - k, key=lambda v: -min(int(v * n), n - 1))
                        for k in range(1, n)] + [0]
-    return np.array([float(t.pos[b:a].sum(dtype=np.float64) + t.neg[b:a].sum(dtype=np.float64))
+    return np.array([count_sum(t.pos[b:a]) + count_sum(t.neg[b:a])
                      for a, b in itertools.pairwise(ends)])
 
 

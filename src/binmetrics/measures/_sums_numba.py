@@ -1,7 +1,8 @@
 """The compiled loops of the probabilistic measures' blocked pass (numba, the ``fast``
 extra): each sum group's sums over one block of a large table in one read of the block
-(:func:`poly_sums`, :func:`log_sums`, :func:`spiegelhalter_sums`), and the logistic fits'
-compression of a block into bins of logit(p) (:func:`logit_moments`).
+(:func:`poly_sums`, :func:`log_sums`, :func:`spiegelhalter_sums`), the logistic fits'
+compression of a block into bins of logit(p) (:func:`logit_moments`), and the sums of
+a calibration bin (:func:`run_moments`).
 
 Reached only through :func:`binmetrics.measures.sums.compiled_sums`, for tables of at
 least :data:`~binmetrics.measures.sums.COMPILED_TABLE_ROWS` distinct scores. NumPy
@@ -25,7 +26,8 @@ import numpy as np
 
 from binmetrics.backends import jit
 
-__all__ = ["MOMENT_ORDER", "log_sums", "logit_moments", "poly_sums", "spiegelhalter_sums"]
+__all__ = ["MOMENT_ORDER", "log_sums", "logit_moments", "poly_sums", "run_moments",
+           "spiegelhalter_sums"]
 
 #: partial sums may be reassociated (kept in vector lanes) and a * b + c fused: nothing
 #: that assumes the values finite, or changes what a single term rounds to beyond that
@@ -104,6 +106,26 @@ def spiegelhalter_sums(s: Any, pos: Any, neg: Any
 
 
 @jit(fastmath=_FAST)
+def run_moments(s: Any, pos: Any, neg: Any, lo: int, hi: int
+                ) -> tuple[float, float, float, float, float]:  # pragma: no cover - compiled
+    """Over the rows [lo, hi): sum w, sum pos, sum w p, sum w p^2 and sum pos p, w the
+    row's cases and p its score (a calibration bin, ``calibration._bin_sums``)."""
+    s, pos, neg = s[lo:hi], pos[lo:hi], neg[lo:hi]  # a loop from 0 vectorises, from lo not
+    w = sp = wx = wx2 = px = 0.0
+    for i in range(s.shape[0]):
+        x = s[i]
+        p = float(pos[i])
+        t = p + float(neg[i])
+        tx = t * x
+        w += t
+        sp += p
+        wx += tx
+        wx2 += tx * x
+        px += p * x
+    return w, sp, wx, wx2, px
+
+
+@jit(fastmath=_FAST)
 def logit_moments(x: Any, pos: Any, neg: Any, inv_width: float, lower: Any, moments: Any,
                   positives: Any, first: Any) -> int:  # pragma: no cover - compiled
     """Compress rows of descending logits ``x`` into bins floor(x / width) (as
@@ -137,10 +159,11 @@ def logit_moments(x: Any, pos: Any, neg: Any, inv_width: float, lower: Any, mome
             else:
                 hi = mid
         s0 = s1 = s2 = s3 = sp = sd = 0.0
-        for i in range(a, lo):
-            d = x[i] * inv_width - k
-            p = float(pos[i])
-            t = p + float(neg[i])
+        xs, ps, ns = x[a:lo], pos[a:lo], neg[a:lo]  # a loop from 0 vectorises (3x faster)
+        for i in range(xs.shape[0]):
+            d = xs[i] * inv_width - k
+            p = float(ps[i])
+            t = p + float(ns[i])
             td = t * d
             td2 = td * d
             s0 += t

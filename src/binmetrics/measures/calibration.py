@@ -168,7 +168,8 @@ def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
     The table is sorted, so each bin is a run of rows (``np.searchsorted(edges[1:-1],
     p)`` assigns the same bins): each run is summed in cache-sized pieces with dot
     products, no table-sized temporary; with one case per row (w = 1) the weights
-    are the runs' lengths and the products by w drop out."""
+    are the runs' lengths and the products by w drop out. A large table takes each run
+    in one compiled loop (:func:`~binmetrics.measures.sums.compiled_sums`)."""
     n_bins, s = edges.size - 1, t.scores
     # rows with p > e: bin k (edges[k] < p <= edges[k+1]) is rows bounds[k+1]..bounds[k]
     above = [bisect.bisect_left(s, -e, key=lambda v: -v) for e in edges[1:-1].tolist()]
@@ -176,8 +177,12 @@ def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
     unit = not t.weighted and t.total == t.n_distinct
     size = block_size()  # read now: tests shrink it
     out = np.zeros((5, n_bins))
+    compiled = compiled_sums(t)
     for k in range(n_bins):
         lo, hi = bounds[n_bins - 1 - k], bounds[n_bins - k]
+        if compiled is not None:  # a large table: the run in one compiled read
+            out[:, k] = compiled.run_moments(s, t.pos, t.neg, lo, hi)
+            continue
         for a in range(lo, hi, size):
             sl = slice(a, min(a + size, hi))
             x = s[sl]

@@ -43,7 +43,7 @@ import numpy.typing as npt
 from binmetrics.measures._special import expit
 from binmetrics.measures._util import EPS, dot
 from binmetrics.measures.sums import Block, BlockPass, compiled_sums
-from binmetrics.table.counts import CountTable, FloatArray, block_size
+from binmetrics.table.counts import CountTable, FloatArray, block_size, count_sum
 
 __all__ = ["FINAL_STEP", "FITS", "N_BLOCKS", "SMALL_TABLE", "Fit", "cases_inside",
            "cases_outside", "fit_table", "inside", "logit_bins", "logit_rows", "newton_fit",
@@ -171,8 +171,8 @@ def cases_inside(t: CountTable) -> tuple[float, float]:
     three fit measures, and at 1e7 rows each sum is a full pass)."""
     def compute() -> tuple[float, float]:
         i0, i1 = inside(t)
-        pos, neg = (np.sum(c[i0:i1], dtype=np.float64) for c in (t.pos, t.neg))
-        return float(pos + neg), float(pos)
+        pos, neg = count_sum(t.pos[i0:i1]), count_sum(t.neg[i0:i1])
+        return pos + neg, pos
 
     return t.memo(("cases_strictly_inside_0_1",), compute)
 

@@ -79,11 +79,12 @@ Scores = Literal["probabilities", "margins", "any"]
 #: terms it takes never reach the clip (see ``probabilistic._information_sum``).
 TINY = 1e-300
 
-#: Tables with at least this many distinct scores take the groups' compiled loops
-#: (:func:`compiled_sums`) when numba is installed. Loading numba costs about 0.6 s once
-#: per process; the loops save about 30 ns a row (0.3 s at 1e7 rows), so below this
-#: size they would not win back even a second evaluation's share.
-COMPILED_TABLE_ROWS = 1 << 21
+#: Tables with at least this many distinct scores (about 4.2e6) take the groups'
+#: compiled loops (:func:`compiled_sums`) when numba is installed. The loops save about
+#: 30 ns a row (0.3 s of ``to_dict()`` at 1e7 rows, every call); loading numba and them
+#: costs about 0.7 s once per process (the first call at 1e7 rows: 1.3 s without them,
+#: 2.0 s with). Below this size a call would save less than a fifth of that.
+COMPILED_TABLE_ROWS = 1 << 22
 
 
 def compiled_sums(t: CountTable) -> Any:

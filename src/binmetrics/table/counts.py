@@ -74,6 +74,18 @@ def count_dtype(max_count: float) -> np.dtype:
 CHUNK = 1 << 16
 
 
+def count_sum(counts: npt.NDArray[Any]) -> float:
+    """The sum of a count array as a float: whole-number counts in int64 (exact, and
+    faster than a float sum, which casts every count), weights in float64.
+
+    >>> count_sum(np.array([3, 250, 7], dtype=np.uint8))
+    260.0
+    """
+    if counts.dtype.kind in "iu":
+        return float(counts.sum(dtype=np.int64))
+    return float(counts.sum(dtype=np.float64))
+
+
 def _float_cumsum(counts: npt.NDArray[Any]) -> FloatArray:
     """``np.cumsum(counts, dtype=np.float64)`` as a new array: cast, then summed in place.
 
@@ -358,7 +370,7 @@ class CountTable(Tabular):
                     return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0,
                                           fp0=idx.astype(np.float64) - tp0)
                 between = np.empty(idx.size)  # negatives since the previous such group
-                between[0] = self._neg[:idx[0]].sum(dtype=np.float64)
+                between[0] = count_sum(self._neg[:idx[0]])
                 between[1:] = np.add.reduceat(self._neg, idx, dtype=np.float64)[:-1]
                 return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0,
                                       fp0=np.cumsum(between))
@@ -490,8 +502,7 @@ class CountTable(Tabular):
                 return float(tp[-1]), float(fp[-1])
             tps, fps = self.prefix_sums_at([k])  # the block holding cut k, from its carry
             return float(tps[0]), float(fps[0])
-        return (float(self._pos[:k].sum(dtype=np.float64)),
-                float(self._neg[:k].sum(dtype=np.float64)))
+        return count_sum(self._pos[:k]), count_sum(self._neg[:k])
 
     def prefix_sums_at(self, cuts: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
         """(TP, FP) at many cuts at once, equal to ``(tp[cuts], fp[cuts])``.
@@ -514,7 +525,7 @@ class CountTable(Tabular):
         if self.weighted:
             return self._weighted_sums_at(bounds, inverse, k.shape)
         edges = [0, *bounds.tolist()]
-        seg = np.array([(self._pos[a:b].sum(dtype=np.float64), self._neg[a:b].sum(dtype=np.float64))
+        seg = np.array([(count_sum(self._pos[a:b]), count_sum(self._neg[a:b]))
                         for a, b in itertools.pairwise(edges)]).reshape(-1, 2)
         acc = np.cumsum(seg, axis=0)
         return acc[inverse, 0].reshape(k.shape), acc[inverse, 1].reshape(k.shape)
