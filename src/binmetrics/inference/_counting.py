@@ -23,7 +23,7 @@ and their NumPy fallbacks give the same integers, so intervals do not depend on 
 numba is installed (tested). The exceptions are in floating point: the replicate sums'
 dot products (:func:`term_sums`), the calibration bins' sums (:func:`run_dots`), the
 fits' moments (:func:`bin_moments`) and the fits' Newton sums over the bins
-(:func:`bin_newton_sums`) are summed in another order compiled than by NumPy, so the
+(``logistic_fit.compiled_bin_sums``) are summed in another order compiled than by NumPy, so the
 probabilistic measures' replicates (and their intervals) agree to rounding, 1e-12
 relative (tested), not bit for bit; so does average lift's, whose compiled sum over the
 groups (:mod:`._replicate_groups`) is taken from gaps of a table of harmonic numbers.
@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from binmetrics.backends import COMPILED_ENV, THREAD_ROWS, compiled, use_compiled
 
-__all__ = ["bin_moments", "bin_newton_sums", "compiled_kernels", "count_rows",
+__all__ = ["bin_moments", "compiled_kernels", "count_rows",
            "cumulative_counts", "draw_counts", "draw_cumulative", "integers",
            "nonempty_groups", "run_dots", "term_sums", "use_compiled"]
 
@@ -282,51 +282,6 @@ def run_dots(counts: npt.NDArray[Any], lo: int, values: npt.NDArray[np.float64],
         for r in range(values.shape[0]):
             out[r, :, j] = np.einsum("ij,j->i", counts[:, lo + s0:lo + s1], values[r, s0:s1])
     return out
-
-
-def bin_newton_sums(polynomials: npt.NDArray[np.float64], order: int, *, draws: int
-                    ) -> Callable[[Any, float, float, bool], npt.NDArray[np.float64]] | None:
-    """``logistic_fit._bin_sums`` compiled: the five sums of a Newton step of the
-    logistic fits (r, r x, v, v x, v x^2) from bins with moments up to ``order``, for
-    the fits of replicates of ``draws`` draws; None (NumPy's ``_bin_sums`` then) when
-    the kernels are not used (:func:`compiled_kernels`) or ``order`` is not the
-    replicate fits' (:data:`MOMENT_ORDER`). ``polynomials``: the derivatives'
-    polynomials R_m as an array (``logistic_fit._R_ARRAY``).
-
-    NumPy's ``_bin_sums`` makes about 60 calls a step on a few thousand bins, and pays
-    their overhead (0.6 ms a step at 1e6 rows, 5 ms a replicate); compiled, one loop
-    over the bins (:func:`._fits_numba.bin_newton_sums`, 0.1 ms) takes each bin's
-    terms as ``_bin_sums`` does, operation for operation, and NumPy takes the two
-    exponentials. The sums over the bins are taken in blocks of 128 as NumPy's pairwise
-    sums take their leaves, the blocks added exactly: another order than NumPy's, at
-    most as much rounding. So the two agree to rounding (1e-13 of the sums' scale,
-    tested), not bit for bit.
-
-    Examples
-    --------
-    >>> with use_compiled(False):
-    ...     bin_newton_sums(np.zeros((7, 7)), MOMENT_ORDER, draws=10**6) is None
-    True
-    """
-    if compiled_kernels(draws) is None or order != MOMENT_ORDER:
-        return None
-    from binmetrics.inference import _fits_numba as k  # numba is imported by now
-
-    def sums(bins: Any, a: float, b: float, slope: bool) -> npt.NDArray[np.float64]:
-        c, S, pos, pos1, w = bins
-        # exp(-eta) and exp(eta), eta = a + b c, as expit(eta) and expit(-eta) take them
-        # in _bin_sums
-        e_plus = c * b
-        e_plus += a
-        e_minus = np.negative(e_plus)
-        np.exp(e_minus, out=e_minus)
-        np.exp(e_plus, out=e_plus)
-        out = np.empty(5)
-        k.bin_newton_sums(c, S, pos, pos1, float(w), float(b), e_minus, e_plus, bool(slope),
-                          polynomials, out)
-        return out
-
-    return sums
 
 
 def integers(rng: np.random.Generator, n: int, shape: tuple[int, ...]) -> npt.NDArray[np.intp]:

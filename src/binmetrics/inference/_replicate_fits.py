@@ -20,7 +20,7 @@ cells weighted by their counts, and need no replicate table:
    estimate). The moments are one compiled pass over the cells where numba is there
    (:func:`~binmetrics.inference._counting.bin_moments`: 3.6 ms at 1e6 cells against
    8.2 with NumPy), and so are Newton's sums from them
-   (:func:`~binmetrics.inference._counting.bin_newton_sums`, passed to ``_bin_fits``:
+   (:func:`~binmetrics.measures.logistic_fit.compiled_bin_sums`, passed to ``_bin_fits``:
    one loop over the bins, about 0.1 ms a step against 0.6 for NumPy's 60-odd calls;
    5.5 -> 0.9 ms a replicate). Both sum in another order than NumPy: compiled and NumPy
    replicates agree to rounding. At 1e6 distinct scores a replicate takes about 11 ms
@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.inference._counting import bin_moments, bin_newton_sums
+from binmetrics.inference._counting import COMPILED_ROWS, bin_moments
 from binmetrics.inference._replicate_sums import _SumsTable, class_ranges
 from binmetrics.measures import logistic_fit as lf
 from binmetrics.measures._util import dot
@@ -222,7 +222,7 @@ class _FitsPlan:
                     np.concatenate(pos), np.concatenate(pos1), width)
             with np.errstate(all="ignore"):
                 got = lf._bin_fits(bins, list(self.start), [True, False],
-                                   sums=bin_newton_sums(lf._R_ARRAY, order, draws=self.draws))
+                                   sums=lf.compiled_bin_sums(self.draws, COMPILED_ROWS))
             fits = self._fits(rows) if any(f is False for f in got) else (got[0], got[1])
             if fits is None:
                 return None

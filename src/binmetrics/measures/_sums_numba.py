@@ -126,27 +126,28 @@ def run_moments(s: Any, pos: Any, neg: Any, lo: int, hi: int
 
 
 @jit(fastmath=_FAST)
-def logit_moments(x: Any, pos: Any, neg: Any, inv_width: float, lower: Any, moments: Any,
-                  positives: Any, first: Any) -> int:  # pragma: no cover - compiled
-    """Compress rows of descending logits ``x`` into bins floor(x / width) (as
-    ``logistic_fit.logit_bins``): per bin, its index k (``lower``; the lower edge is k
-    width), the moments sum tot d^m, m = 0..3 (``moments``' rows; d = x / width - k, the
-    row's place in the bin, exact as the width is a power of two), its positives and
-    their first moment sum pos d. Returns the number of bins.
+def logit_moments(ln_p: Any, ln_q: Any, pos: Any, neg: Any, inv_width: float, lower: Any,
+                  moments: Any, positives: Any, first: Any) -> int:  # pragma: no cover
+    """Compress rows of descending logits x = ``ln_p - ln_q`` (ln p and ln(1 - p): the
+    differences are taken here, with no array of them) into bins floor(x / width), as
+    ``logistic_fit.logit_bins`` bins them: per bin, its index k (``lower``; the lower
+    edge is k width), the moments sum tot d^m, m = 0..3 (``moments``' rows;
+    d = x / width - k, the row's place in the bin, exact as the width is a power of
+    two), its positives and their first moment sum pos d. Returns the number of bins.
 
     A bin is a run of rows, found by galloping from its first row and bisecting (each
     row is not floored on its own): a row whose logarithms rounded it across an edge of
     its neighbours' bin (x is monotone only to rounding) is kept in their bin, with
     d a rounding beyond [0, 1), which the fits' expansion takes as well."""
-    n = x.shape[0]
+    n = ln_p.shape[0]
     nb = 0
     a = 0
     while a < n:
-        k = np.floor(x[a] * inv_width)
+        k = np.floor((ln_p[a] - ln_q[a]) * inv_width)
         lo = a + 1   # rows before lo are in the bin
         hi = a + 1   # the row tested next
         step = 1
-        while hi < n and x[hi] * inv_width >= k:
+        while hi < n and (ln_p[hi] - ln_q[hi]) * inv_width >= k:
             lo = hi + 1
             step *= 2
             hi = a + step
@@ -154,14 +155,15 @@ def logit_moments(x: Any, pos: Any, neg: Any, inv_width: float, lower: Any, mome
             hi = n
         while lo < hi:  # the first row of [lo, hi) below the bin, or hi
             mid = (lo + hi) >> 1
-            if x[mid] * inv_width >= k:
+            if (ln_p[mid] - ln_q[mid]) * inv_width >= k:
                 lo = mid + 1
             else:
                 hi = mid
         s0 = s1 = s2 = s3 = sp = sd = 0.0
-        xs, ps, ns = x[a:lo], pos[a:lo], neg[a:lo]  # a loop from 0 vectorises (3x faster)
-        for i in range(xs.shape[0]):
-            d = xs[i] * inv_width - k
+        # slices indexed from 0: numba vectorises that loop, not one from a (3x faster)
+        xp, xq, ps, ns = ln_p[a:lo], ln_q[a:lo], pos[a:lo], neg[a:lo]
+        for i in range(xp.shape[0]):
+            d = (xp[i] - xq[i]) * inv_width - k
             p = float(ps[i])
             t = p + float(ns[i])
             td = t * d

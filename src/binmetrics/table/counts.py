@@ -502,7 +502,16 @@ class CountTable(Tabular):
                 return float(tp[-1]), float(fp[-1])
             tps, fps = self.prefix_sums_at([k])  # the block holding cut k, from its carry
             return float(tps[0]), float(fps[0])
-        return count_sum(self._pos[:k]), count_sum(self._neg[:k])
+        return self._count_sum(self._pos[:k]), self._count_sum(self._neg[:k])
+
+    def _count_sum(self, counts: npt.NDArray[Any]) -> float:
+        """:func:`count_sum` of a slice of this unweighted table's counts; with one case
+        per row (as many cases as rows, the totals known) every count is 0 or 1, and
+        counting the nonzero ones is several times faster still."""
+        d = self.__dict__
+        if "P" in d and "N" in d and d["P"] + d["N"] == self.n_distinct:
+            return float(np.count_nonzero(counts))
+        return count_sum(counts)
 
     def prefix_sums_at(self, cuts: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
         """(TP, FP) at many cuts at once, equal to ``(tp[cuts], fp[cuts])``.
@@ -525,7 +534,7 @@ class CountTable(Tabular):
         if self.weighted:
             return self._weighted_sums_at(bounds, inverse, k.shape)
         edges = [0, *bounds.tolist()]
-        seg = np.array([(count_sum(self._pos[a:b]), count_sum(self._neg[a:b]))
+        seg = np.array([(self._count_sum(self._pos[a:b]), self._count_sum(self._neg[a:b]))
                         for a, b in itertools.pairwise(edges)]).reshape(-1, 2)
         acc = np.cumsum(seg, axis=0)
         return acc[inverse, 0].reshape(k.shape), acc[inverse, 1].reshape(k.shape)

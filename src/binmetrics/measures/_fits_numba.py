@@ -1,11 +1,10 @@
-"""The compiled loop of the bootstrap fits' Newton steps (numba, the ``fast`` extra):
-:func:`bin_newton_sums`, the sums of ``logistic_fit._bin_sums`` from a replicate's bins.
+"""The compiled loop of the logistic fits' Newton steps (numba, the ``fast`` extra):
+:func:`bin_newton_sums`, the sums of ``logistic_fit._bin_sums`` from bins of logit(p).
 
-Built as :mod:`binmetrics.inference._counting_numba` builds its kernels (with
-:func:`binmetrics.backends.jit`: module-level functions, cached on disk, plain Python
-without numba) and reached only through
-:func:`binmetrics.inference._counting.bin_newton_sums`, when
-:func:`~binmetrics.inference._counting.compiled_kernels` gives the kernels.
+Built with :func:`binmetrics.backends.jit` (module-level functions, cached on disk, plain
+Python without numba) and reached only through
+:func:`binmetrics.measures.logistic_fit.compiled_bin_sums`: by a large table's fits and
+by the bootstrap replicates' fits (:mod:`binmetrics.inference._replicate_fits`).
 """
 
 from __future__ import annotations
@@ -66,7 +65,8 @@ def _tile_sum(x: Any, m: int) -> float:  # pragma: no cover - compiled
 def bin_newton_sums(c: Any, S: Any, pos: Any, pos1: Any, w: float, b: float, e_minus: Any,
                     e_plus: Any, slope: bool, R: Any, out: Any) -> None:  # pragma: no cover
     # The five sums of logistic_fit._bin_sums (r, r x, v, v x, v x^2 of a Newton step)
-    # at the replicate fits' order, moments S_0..S_6 (S: (7, bins)), from the bins'
+    # from moments S_0..S_6 (S: (7, bins); a lower order's rows above it zero, which
+    # adds exact zeros to each term), from the bins'
     # edges c, positives pos and positives' first moment pos1, width w, slope b and
     # e_minus = exp(-eta), e_plus = exp(eta), eta = a + b c (NumPy's exponentials: libm's
     # here cost 13 ns each). Each bin's terms are taken as _bin_sums takes them,
