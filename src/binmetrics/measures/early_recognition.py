@@ -10,10 +10,12 @@ inside it), as :mod:`binmetrics.measures.ranking` explains.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from binmetrics.backends import compiled
 from binmetrics.exceptions import report_caveat
 from binmetrics.measures._special import _SERIES, digamma
 from binmetrics.measures._util import dot, exact_sum
@@ -21,7 +23,8 @@ from binmetrics.measures.kernels import bedroc_kernel, enrichment_factor_kernel,
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum, tp_over_cases
 from binmetrics.measures.registry import register
 from binmetrics.measures.roc_points import find_block
-from binmetrics.table.counts import CountTable, FloatArray, chunks
+from binmetrics.measures.sums import COMPILED_TABLE_ROWS
+from binmetrics.table.counts import CountTable, FloatArray, block_size, chunks
 from binmetrics.validation import check_in_range
 
 
@@ -58,7 +61,9 @@ def _gain_sum(t: CountTable) -> float:
     split exactly into three parts (Rump, Ogita & Oishi's extraction, as the Spark
     engine sums), the first two summed without rounding; each product pos * part is
     taken exactly (Dekker) and :func:`~binmetrics.measures._util.exact_sum` adds them all
-    with one rounding, as math.fsum would.
+    with one rounding, as math.fsum would. A large table (the compiled loops of
+    :func:`~binmetrics.measures.sums.compiled_sums`' size) takes the same terms in two
+    compiled loops and adds them exactly into integer bins: the same float.
     """
     g = t.positive_groups()
     if not t.weighted and t.total < 2.0**32:  # |terms| sum to at most P N < 2^63
@@ -72,6 +77,9 @@ def _gain_sum(t: CountTable) -> float:
         return dot(g.pos, t.N - 2.0 * g.fp0 - g.neg)  # out of range: plain
     s1 = math.ldexp(1.0, math.frexp(bound)[1] + k)
     s2 = math.ldexp(s1, k - 53)
+    k = compiled("binmetrics.measures._gain_numba", t.n_distinct, COMPILED_TABLE_ROWS)
+    if k is not None and g.idx.size < _ACCUMULATED_GROUPS:  # a large table
+        return _compiled_gain_sum(k, neg_all, g, s1, s2)
     fp0 = [np.empty(g.idx.size) for _ in range(3)]
     carry = [0.0, 0.0, 0.0]
     for sl in chunks(t.n_distinct):
@@ -89,6 +97,21 @@ def _gain_sum(t: CountTable) -> float:
     diffs = (carry[0] - 2.0 * fp0[0], carry[1] - 2.0 * fp0[1],  # exact
              carry[2] - 2.0 * fp0[2] - g.neg)
     return exact_sum(term for diff in diffs for term in _two_product(g.pos, diff))
+
+
+#: groups the compiled gain sum takes: each adds six terms, three numbers below 2^32
+#: each, to the accumulator's int64 bins, which hold 2^31 of them exactly
+_ACCUMULATED_GROUPS = 1 << 28
+
+
+def _compiled_gain_sum(k: Any, neg_all: FloatArray, g: Any, s1: float, s2: float) -> float:
+    """:func:`_gain_sum`'s weighted sum in two compiled loops
+    (:func:`binmetrics.measures._gain_numba.gain_sum_bins`, module ``k``): the same
+    terms, summed exactly into integer bins, rounded once here, so the same float."""
+    acc = np.zeros(k.ACC_BINS, dtype=np.int64)
+    k.gain_sum_bins(neg_all, g.idx, g.pos, s1, s2, block_size(), acc)
+    total = sum(int(v) << (32 * i) for i, v in enumerate(acc.tolist()))
+    return float(Fraction(total, 1 << k.ACC_SHIFT))  # correctly rounded, as math.fsum
 
 
 def _two_product(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
