@@ -1,7 +1,7 @@
 """The compiled loop of average gain's exact sum on a large weighted table (numba, the
 ``fast`` extra): :func:`gain_sum_bins`, reached only through
 ``early_recognition._gain_sum`` for tables of at least
-:data:`~binmetrics.measures.sums.COMPILED_TABLE_ROWS` distinct scores.
+:data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores.
 
 NumPy's way (``_gain_sum``) splits every negative weight into three parts, takes their
 cumulative sums a block at a time, the exact products of the positives with the three

@@ -2,10 +2,11 @@
 extra): each sum group's sums over one block of a large table in one read of the block
 (:func:`poly_sums`, :func:`log_sums`, :func:`spiegelhalter_sums`), the logistic fits'
 compression of a block into bins of logit(p) (:func:`logit_moments`), and the sums of
-a calibration bin (:func:`run_moments`).
+a calibration bin (:func:`run_moments`), and the mean precision's chain over the cuts
+(:func:`precision_sum`, the NumPy walk's floats).
 
 Reached only through :func:`binmetrics.measures.sums.compiled_sums`, for tables of at
-least :data:`~binmetrics.measures.sums.COMPILED_TABLE_ROWS` distinct scores. NumPy
+least :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores. NumPy
 computes the same sums from a temporary per term and a dot product per sum, several
 reads of the block; here every term is formed in registers. The logarithms are still
 NumPy's (``Block.log_s``, ``Block.log_miss``): its vectorised logarithm is several times
@@ -26,8 +27,8 @@ import numpy as np
 
 from binmetrics.backends import jit
 
-__all__ = ["MOMENT_ORDER", "log_sums", "logit_moments", "poly_sums", "run_moments",
-           "spiegelhalter_sums"]
+__all__ = ["MOMENT_ORDER", "log_sums", "logit_moments", "poly_sums", "precision_sum",
+           "run_moments", "spiegelhalter_sums"]
 
 #: partial sums may be reassociated (kept in vector lanes) and a * b + c fused: nothing
 #: that assumes the values finite, or changes what a single term rounds to beyond that
@@ -106,22 +107,33 @@ def spiegelhalter_sums(s: Any, pos: Any, neg: Any
 
 
 @jit(fastmath=_FAST)
-def run_moments(s: Any, pos: Any, neg: Any, lo: int, hi: int
+def run_moments(s: Any, pos: Any, neg: Any, lo: int, hi: int, chunk: int
                 ) -> tuple[float, float, float, float, float]:  # pragma: no cover - compiled
     """Over the rows [lo, hi): sum w, sum pos, sum w p, sum w p^2 and sum pos p, w the
-    row's cases and p its score (a calibration bin, ``calibration._bin_sums``)."""
-    s, pos, neg = s[lo:hi], pos[lo:hi], neg[lo:hi]  # a loop from 0 vectorises, from lo not
+    row's cases and p its score (a calibration bin, ``calibration._bin_sums``). Each
+    piece of ``chunk`` rows is summed on its own (in vector lanes) and the pieces'
+    sums added in order, as the NumPy branch adds its pieces: a bin of millions of rows
+    summed in one run of lanes would lose 20 times more to rounding."""
     w = sp = wx = wx2 = px = 0.0
-    for i in range(s.shape[0]):
-        x = s[i]
-        p = float(pos[i])
-        t = p + float(neg[i])
-        tx = t * x
-        w += t
-        sp += p
-        wx += tx
-        wx2 += tx * x
-        px += p * x
+    for a in range(lo, hi, chunk):
+        b = min(a + chunk, hi)
+        xs, ps, ns = s[a:b], pos[a:b], neg[a:b]  # a loop from 0 vectorises, from a not
+        w0 = sp0 = wx0 = wx20 = px0 = 0.0
+        for i in range(xs.shape[0]):
+            x = xs[i]
+            p = float(ps[i])
+            t = p + float(ns[i])
+            tx = t * x
+            w0 += t
+            sp0 += p
+            wx0 += tx
+            wx20 += tx * x
+            px0 += p * x
+        w += w0
+        sp += sp0
+        wx += wx0
+        wx2 += wx20
+        px += px0
     return w, sp, wx, wx2, px
 
 
@@ -184,3 +196,19 @@ def logit_moments(ln_p: Any, ln_q: Any, pos: Any, neg: Any, inv_width: float, lo
         nb += 1
         a = lo
     return nb
+
+
+@jit(error_model="numpy")
+def precision_sum(pos: Any, neg: Any) -> float:  # pragma: no cover - compiled
+    """sum over the cuts of TP / (TP + FP) (``ranking.mean_precision``), TP and FP the
+    running sums in table order and the quotients added in one sequential chain: the
+    order of ``iter_cuts`` and of the NumPy walk, so the same float. Not reassociated
+    (a chain of divisions and additions: 2 ns a row)."""
+    tp = 0.0
+    fp = 0.0
+    total = 0.0
+    for i in range(pos.shape[0]):
+        tp += pos[i]
+        fp += neg[i]
+        total += tp / (tp + fp)
+    return total

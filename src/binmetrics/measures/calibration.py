@@ -181,7 +181,7 @@ def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
     for k in range(n_bins):
         lo, hi = bounds[n_bins - 1 - k], bounds[n_bins - k]
         if compiled is not None:  # a large table: the run in one compiled read
-            out[:, k] = compiled.run_moments(s, t.pos, t.neg, lo, hi)
+            out[:, k] = compiled.run_moments(s, t.pos, t.neg, lo, hi, size)
             continue
         for a in range(lo, hi, size):
             sl = slice(a, min(a + size, hi))

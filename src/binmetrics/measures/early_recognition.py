@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from binmetrics.backends import compiled
+from binmetrics.backends import compiled_table
 from binmetrics.exceptions import report_caveat
 from binmetrics.measures._special import _SERIES, digamma
 from binmetrics.measures._util import dot, exact_sum
@@ -23,7 +23,6 @@ from binmetrics.measures.kernels import bedroc_kernel, enrichment_factor_kernel,
 from binmetrics.measures.ranking import NAN, UNIT, both_classes, ranks_sum, tp_over_cases
 from binmetrics.measures.registry import register
 from binmetrics.measures.roc_points import find_block
-from binmetrics.measures.sums import COMPILED_TABLE_ROWS
 from binmetrics.table.counts import CountTable, FloatArray, block_size, chunks
 from binmetrics.validation import check_in_range
 
@@ -77,9 +76,9 @@ def _gain_sum(t: CountTable) -> float:
         return dot(g.pos, t.N - 2.0 * g.fp0 - g.neg)  # out of range: plain
     s1 = math.ldexp(1.0, math.frexp(bound)[1] + k)
     s2 = math.ldexp(s1, k - 53)
-    k = compiled("binmetrics.measures._gain_numba", t.n_distinct, COMPILED_TABLE_ROWS)
-    if k is not None and g.idx.size < _ACCUMULATED_GROUPS:  # a large table
-        return _compiled_gain_sum(k, neg_all, g, s1, s2)
+    loops = compiled_table("binmetrics.measures._gain_numba", t.n_distinct)
+    if loops is not None and g.idx.size < _ACCUMULATED_GROUPS:  # a large table
+        return _compiled_gain_sum(loops, neg_all, g, s1, s2)
     fp0 = [np.empty(g.idx.size) for _ in range(3)]
     carry = [0.0, 0.0, 0.0]
     for sl in chunks(t.n_distinct):

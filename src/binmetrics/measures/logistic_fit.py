@@ -40,10 +40,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics import backends
 from binmetrics.backends import compiled
 from binmetrics.measures._special import expit
 from binmetrics.measures._util import EPS, dot
-from binmetrics.measures.sums import COMPILED_TABLE_ROWS, Block, BlockPass, compiled_sums
+from binmetrics.measures.sums import Block, BlockPass, compiled_sums
 from binmetrics.table.counts import CountTable, FloatArray, block_size, count_sum
 
 __all__ = ["COMPILED_ORDER", "FINAL_STEP", "FITS", "N_BLOCKS", "SMALL_TABLE", "Fit",
@@ -231,9 +232,13 @@ def _compiled_part(k: Any, i0: int, i1: int, width: float) -> Callable[[Block], 
     positives, first = np.empty(size), np.empty(size)
 
     def part(b: Block) -> _Bins | None:
+        nonlocal lower, moments, positives, first
         lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
         if hi <= lo:
             return None
+        if hi - lo > lower.size:  # a block larger than the size read when prepared
+            lower, moments = np.empty(hi - lo), np.empty((k.MOMENT_ORDER + 1, hi - lo))
+            positives, first = np.empty(hi - lo), np.empty(hi - lo)
         m = k.logit_moments(*_block_logs(b, lo, hi), b.pos_counts[lo:hi],
                             b.neg_counts[lo:hi], 1.0 / width, lower, moments, positives,
                             first)
@@ -421,18 +426,21 @@ def compiled_bin_sums(size: int, at_least: int) -> BinSums | None:
     if k is None:
         return None
     rows = COMPILED_ORDER + 1
-    padded: list[Any] = [None, None]  # the last bins' moments and their padded copy
+    # the last bins' moments and their padded copy, one tuple (read whole: a closure
+    # shared by threads never pairs one's moments with another's copy)
+    padded: list[tuple[Any, Any]] = [(None, None)]
 
     def sums(bins: _Bins, a: float, b: float, slope: bool) -> FloatArray:
         c, S, pos, pos1, w = bins
         if S.shape[0] > rows:
             return _bin_sums(bins, a, b, slope)
         if S.shape[0] < rows:  # the same bins at every step of a fit: padded once
-            if padded[0] is not S:
+            last, full = padded[0]
+            if last is not S:
                 full = np.zeros((rows, S.shape[1]))
                 full[:S.shape[0]] = S
-                padded[:] = [S, full]
-            S = padded[1]
+                padded[0] = (S, full)
+            S = full
         # exp(-eta) and exp(eta), eta = a + b c, as expit(eta) and expit(-eta) take them
         e_plus = c * b
         e_plus += a
@@ -657,7 +665,7 @@ def _finish(t: CountTable, parts: list[_Bins]) -> tuple[Fit, Fit, float]:
     with np.errstate(all="ignore"):
         starts = [_start(s, (c * S[0] + w * S[1], pos, S[0])) for s in slopes]
         fits = _bin_fits(bins, starts, slopes,
-                         sums=compiled_bin_sums(t.n_distinct, COMPILED_TABLE_ROWS))
+                         sums=compiled_bin_sums(t.n_distinct, backends.COMPILED_TABLE_ROWS))
         if any(f is False for f in fits):
             todo = [i for i, f in enumerate(fits) if f is False]
             # from the bins' means (about 1e-6 off for a steep slope), a last step of

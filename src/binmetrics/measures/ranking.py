@@ -35,6 +35,7 @@ from binmetrics.measures.kernels import (
     youden_j_max_kernel,
 )
 from binmetrics.measures.registry import register
+from binmetrics.measures.sums import compiled_sums
 from binmetrics.table.counts import CountTable, FloatArray, chunks
 
 NAN = float("nan")
@@ -389,7 +390,11 @@ def mean_precision(t: CountTable) -> float:
     def compute() -> float:
         # block by block (no table-sized temporaries), in one sequential chain over the
         # cuts: the order of the walk that gives it for a bootstrap replicate from its
-        # cells, so that both give the same floats
+        # cells, so that both give the same floats; a large table's in one compiled
+        # loop, the same chain
+        loops = compiled_sums(t)
+        if loops is not None:
+            return float(loops.precision_sum(t.pos, t.neg))
         total = 0.0
         for _, tp, fp, _, _ in t.iter_cuts():
             v = tp / (tp + fp)  # a new array: iter_cuts carries fp[-1]

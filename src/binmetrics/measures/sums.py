@@ -38,7 +38,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.backends import compiled
+from binmetrics.backends import compiled_table
 from binmetrics.exceptions import SumsUnavailable
 from binmetrics.measures._util import EPS, dot
 from binmetrics.measures.registry import iter_measures
@@ -46,7 +46,6 @@ from binmetrics.table.counts import CountTable, chunks
 from binmetrics.validation import check_in_range
 
 __all__ = [
-    "COMPILED_TABLE_ROWS",
     "HINGE",
     "INFORMATION",
     "LOG_PASS",
@@ -79,21 +78,13 @@ Scores = Literal["probabilities", "margins", "any"]
 #: terms it takes never reach the clip (see ``probabilistic._information_sum``).
 TINY = 1e-300
 
-#: Tables with at least this many distinct scores (about 4.2e6) take the groups'
-#: compiled loops (:func:`compiled_sums`) when numba is installed. The loops save about
-#: 30 ns a row (0.3 s of ``to_dict()`` at 1e7 rows, every call); loading numba and them
-#: costs about 0.7 s once per process (the first call at 1e7 rows: 1.3 s without them,
-#: 2.0 s with). Below this size a call would save less than a fifth of that.
-COMPILED_TABLE_ROWS = 1 << 22
-
-
 def compiled_sums(t: CountTable) -> Any:
     """The compiled loops of the blocked pass (:mod:`binmetrics.measures._sums_numba`)
     for table ``t``: when numba is installed (``pip install 'binmetrics[fast]'``), not
     switched off (``BINMETRICS_COMPILED=0``) and the table has at least
-    :data:`COMPILED_TABLE_ROWS` distinct scores; else None (NumPy). Every group of the
-    table takes the same way, alone or in the shared pass."""
-    return compiled("binmetrics.measures._sums_numba", t.n_distinct, COMPILED_TABLE_ROWS)
+    :data:`binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores; else None (NumPy).
+    Every group of the table takes the same way, alone or in the shared pass."""
+    return compiled_table("binmetrics.measures._sums_numba", t.n_distinct)
 
 
 class _Prior:

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload, run
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import compiled_table
 from binmetrics.formatting import Tabular
 from binmetrics.table.confusion import Confusion
-from binmetrics.table.positive_groups import PositiveGroups, weighted_sums_before
+from binmetrics.table.positive_groups import PositiveGroups, walked_groups, weighted_sums_before
 from binmetrics.table.sorting import group_starts, positions, runs, weighted_rows
 from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold, in_user_units
 
@@ -357,6 +358,8 @@ class CountTable(Tabular):
 
         def compute() -> PositiveGroups:
             idx = self._memo.pop(_POSITIVE_ROWS, None)
+            if self.weighted and (walked := self._walk_positive_groups()) is not None:
+                return walked
             if idx is None:
                 idx = np.flatnonzero(self._pos)
             pos = self._pos[idx].astype(np.float64)
@@ -383,6 +386,21 @@ class CountTable(Tabular):
             return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0, fp0=fp0)
 
         return self.memo("positive_groups", compute)
+
+    def _walk_positive_groups(self) -> PositiveGroups | None:
+        """:meth:`positive_groups` of a large weighted table in one compiled walk
+        (:func:`~binmetrics.table.positive_groups.walked_groups`), its block carries
+        kept; None (NumPy) for other tables or without numba."""
+        loops = compiled_table("binmetrics.table._running_numba", self.n_distinct)
+        if loops is None or self._pos.dtype != np.float64 or self._neg.dtype != np.float64:
+            return None
+        size = block_size()
+        groups, carries = walked_groups(loops, self._pos, self._neg, size)
+        key = ("block_carries", size)
+        have = self._memo.get(key)
+        if have is None or have[0].size < carries[0].size:
+            self._memo[key] = carries
+        return groups
 
     def iter_cuts(self, size: int | None = None, *, first_block: int = 0) -> Iterator[
             tuple[int, FloatArray, FloatArray, npt.NDArray[Any], npt.NDArray[Any]]]:
@@ -453,6 +471,15 @@ class CountTable(Tabular):
         if have is not None:
             sums[:, 0] = (have[0][-1], have[1][-1])
         one_each = not self.weighted and self.total == self.n_distinct  # counts 0 or 1
+        loops = compiled_table("binmetrics.table._running_numba", self.n_distinct)
+        if self.weighted and loops is not None:  # the same running sums, compiled
+            stop = min(self.n_distinct, want * size)
+            for i, counts in enumerate((self._pos, self._neg)):
+                if counts.dtype != np.float64:
+                    break
+                loops.block_carries(counts, done * size, stop, size, sums[i, 0], sums[i])
+            else:
+                return self._joined_carries(have, sums)
         buf = np.empty(min(size, self.n_distinct) + 1)  # one block, reused
         for j, sl in enumerate(chunks(min(self.n_distinct, want * size), size, done), 1):
             m = sl.stop - sl.start
@@ -468,6 +495,11 @@ class CountTable(Tabular):
                 else:  # whole numbers: the block's sum is exact in any order; cast first
                     buf[:m] = counts[sl]  # (see _float_cumsum), then summed
                     sums[i, j] = sums[i, j - 1] + buf[:m].sum()
+        return self._joined_carries(have, sums)
+
+    @staticmethod
+    def _joined_carries(have: tuple[FloatArray, FloatArray] | None,
+                        sums: FloatArray) -> tuple[FloatArray, FloatArray]:
         if have is None:
             return sums[0], sums[1]
         return (np.concatenate((have[0][:-1], sums[0])),

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 
-__all__ = ["PositiveGroups", "weighted_sums_before"]
+__all__ = ["PositiveGroups", "walked_groups", "weighted_sums_before"]
 
 
 @dataclass(frozen=True)
@@ -90,3 +90,21 @@ def weighted_sums_before(neg: npt.NDArray[Any], idx: npt.NDArray[np.intp], pos: 
     for c in carries:
         c.flags.writeable = False
     return tp_at[:-1], fp0, carries
+
+
+def walked_groups(loops: Any, pos: FloatArray, neg: FloatArray, size: int
+                  ) -> tuple[PositiveGroups, tuple[FloatArray, FloatArray]]:
+    """The groups holding positives of a weighted table with counts ``pos``, ``neg``
+    (float64), and its block carries of blocks of ``size`` groups, from one compiled
+    walk of its rows (``loops``: :mod:`binmetrics.table._running_numba`): the same floats
+    as :func:`weighted_sums_before` after a scan for the groups, in one read of the
+    counts."""
+    g = int(np.count_nonzero(pos))
+    idx = np.empty(g, dtype=np.intp)
+    pos_at, neg_at, tp0, fp0 = (np.empty(g) for _ in range(4))
+    blocks = -(-pos.size // size) + 1
+    carries = np.empty(blocks), np.empty(blocks)
+    loops.positive_walk(pos, neg, size, idx, pos_at, neg_at, tp0, fp0, *carries)
+    for c in carries:
+        c.flags.writeable = False
+    return PositiveGroups(idx=idx, pos=pos_at, neg=neg_at, tp0=tp0, fp0=fp0), carries
