@@ -76,7 +76,7 @@ def _gain_sum(t: CountTable) -> float:
         return dot(g.pos, t.N - 2.0 * g.fp0 - g.neg)  # out of range: plain
     s1 = math.ldexp(1.0, math.frexp(bound)[1] + k)
     s2 = math.ldexp(s1, k - 53)
-    loops = compiled_table("binmetrics.measures._gain_numba", t.n_distinct)
+    loops = compiled_table("binmetrics.measures._early_numba", t.n_distinct)
     if loops is not None and g.idx.size < _ACCUMULATED_GROUPS:  # a large table
         return _compiled_gain_sum(loops, neg_all, g, s1, s2)
     fp0 = [np.empty(g.idx.size) for _ in range(3)]
@@ -105,7 +105,7 @@ _ACCUMULATED_GROUPS = 1 << 28
 
 def _compiled_gain_sum(k: Any, neg_all: FloatArray, g: Any, s1: float, s2: float) -> float:
     """:func:`_gain_sum`'s weighted sum in two compiled loops
-    (:func:`binmetrics.measures._gain_numba.gain_sum_bins`, module ``k``): the same
+    (:func:`binmetrics.measures._early_numba.gain_sum_bins`, module ``k``): the same
     terms, summed exactly into integer bins, rounded once here, so the same float."""
     acc = np.zeros(k.ACC_BINS, dtype=np.int64)
     k.gain_sum_bins(neg_all, g.idx, g.pos, s1, s2, block_size(), acc)
@@ -196,6 +196,9 @@ def _lift_sum(t: CountTable) -> float:
     score of temporaries (with the groups whole, 2.3x the score bytes at 1e6 weighted).
     """
     g = t.positive_groups()
+    loops = compiled_table("binmetrics.measures._early_numba", t.n_distinct)
+    if loops is not None:  # a large table: the same terms in one compiled loop
+        return float(loops.lift_sum(g.pos, g.neg, g.tp0, g.fp0, t.total))
     size = g.idx.size
     total = 0.0
     for sl in chunks(size):
