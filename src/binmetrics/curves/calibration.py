@@ -30,7 +30,8 @@ from binmetrics.measures.calibration import (
 from binmetrics.measures.decision_curve import DecisionCurve
 from binmetrics.measures.probabilistic import require_probabilities
 from binmetrics.measures.ranking import roc_hull
-from binmetrics.table.counts import CountTable, FloatArray, count_sum
+from binmetrics.table.counts import CountTable, FloatArray
+from binmetrics.table.positive_groups import count_sum
 from binmetrics.validation import check_bin_count, check_in_range
 
 if TYPE_CHECKING:

@@ -45,7 +45,8 @@ from binmetrics.backends import compiled
 from binmetrics.measures._special import expit
 from binmetrics.measures._util import EPS, dot
 from binmetrics.measures.sums import Block, BlockPass, compiled_sums
-from binmetrics.table.counts import CountTable, FloatArray, block_size, count_sum
+from binmetrics.table.counts import CountTable, FloatArray, block_size
+from binmetrics.table.positive_groups import count_sum
 
 __all__ = ["COMPILED_ORDER", "FINAL_STEP", "FITS", "N_BLOCKS", "SMALL_TABLE", "Fit",
            "cases_inside", "cases_outside", "compiled_bin_sums", "fit_table", "inside",

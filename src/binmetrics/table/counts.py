@@ -20,7 +20,12 @@ import numpy.typing as npt
 from binmetrics.backends import compiled_table
 from binmetrics.formatting import Tabular
 from binmetrics.table.confusion import Confusion
-from binmetrics.table.positive_groups import PositiveGroups, walked_groups, weighted_sums_before
+from binmetrics.table.positive_groups import (
+    PositiveGroups,
+    count_sum,
+    walked_groups,
+    weighted_sums_before,
+)
 from binmetrics.table.sorting import group_starts, positions, runs, weighted_rows
 from binmetrics.validation import NanPolicy, check_binary_inputs, check_threshold, in_user_units
 
@@ -73,18 +78,6 @@ def count_dtype(max_count: float) -> np.dtype:
 #: Elements per block when a measure makes a full pass over a large table: small
 #: enough that the temporaries stay in cache, large enough to amortise the loop.
 CHUNK = 1 << 16
-
-
-def count_sum(counts: npt.NDArray[Any]) -> float:
-    """The sum of a count array as a float: whole-number counts in int64 (exact, and
-    faster than a float sum, which casts every count), weights in float64.
-
-    >>> count_sum(np.array([3, 250, 7], dtype=np.uint8))
-    260.0
-    """
-    if counts.dtype.kind in "iu":
-        return float(counts.sum(dtype=np.int64))
-    return float(counts.sum(dtype=np.float64))
 
 
 def _float_cumsum(counts: npt.NDArray[Any]) -> FloatArray:
@@ -358,8 +351,13 @@ class CountTable(Tabular):
 
         def compute() -> PositiveGroups:
             idx = self._memo.pop(_POSITIVE_ROWS, None)
-            if self.weighted and (walked := self._walk_positive_groups()) is not None:
-                return walked
+            size = block_size()
+            loops = (compiled_table("binmetrics.table._running_numba", self.n_distinct)
+                     if self.weighted else None)
+            if loops is not None and self._pos.dtype == self._neg.dtype == np.float64:
+                groups, carries = walked_groups(loops, self._pos, self._neg, size)
+                self._keep_carries(size, carries)  # a large table's, in one compiled walk
+                return groups
             if idx is None:
                 idx = np.flatnonzero(self._pos)
             pos = self._pos[idx].astype(np.float64)
@@ -377,30 +375,19 @@ class CountTable(Tabular):
                 between[1:] = np.add.reduceat(self._neg, idx, dtype=np.float64)[:-1]
                 return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0,
                                       fp0=np.cumsum(between))
-            size = block_size()
             tp0, fp0, carries = weighted_sums_before(self._neg, idx, pos, size)
-            key = ("block_carries", size)  # a by-product: the blocks' carries
-            have = self._memo.get(key)
-            if have is None or have[0].size < carries[0].size:  # none, or the top's only
-                self._memo[key] = carries
+            self._keep_carries(size, carries)
             return PositiveGroups(idx=idx, pos=pos, neg=neg, tp0=tp0, fp0=fp0)
 
         return self.memo("positive_groups", compute)
 
-    def _walk_positive_groups(self) -> PositiveGroups | None:
-        """:meth:`positive_groups` of a large weighted table in one compiled walk
-        (:func:`~binmetrics.table.positive_groups.walked_groups`), its block carries
-        kept; None (NumPy) for other tables or without numba."""
-        loops = compiled_table("binmetrics.table._running_numba", self.n_distinct)
-        if loops is None or self._pos.dtype != np.float64 or self._neg.dtype != np.float64:
-            return None
-        size = block_size()
-        groups, carries = walked_groups(loops, self._pos, self._neg, size)
+    def _keep_carries(self, size: int, carries: tuple[FloatArray, FloatArray]) -> None:
+        """Memoise the blocks' carries that a walk gave as a by-product (unless longer
+        ones are memoised: the top's only)."""
         key = ("block_carries", size)
         have = self._memo.get(key)
         if have is None or have[0].size < carries[0].size:
             self._memo[key] = carries
-        return groups
 
     def iter_cuts(self, size: int | None = None, *, first_block: int = 0) -> Iterator[
             tuple[int, FloatArray, FloatArray, npt.NDArray[Any], npt.NDArray[Any]]]:

@@ -17,7 +17,19 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 
-__all__ = ["PositiveGroups", "walked_groups", "weighted_sums_before"]
+__all__ = ["PositiveGroups", "count_sum", "walked_groups", "weighted_sums_before"]
+
+
+def count_sum(counts: npt.NDArray[Any]) -> float:
+    """The sum of a count array as a float: whole-number counts in int64 (exact, and
+    faster than a float sum, which casts every count), weights in float64.
+
+    >>> count_sum(np.array([3, 250, 7], dtype=np.uint8))
+    260.0
+    """
+    if counts.dtype.kind in "iu":
+        return float(counts.sum(dtype=np.int64))
+    return float(counts.sum(dtype=np.float64))
 
 
 @dataclass(frozen=True)
