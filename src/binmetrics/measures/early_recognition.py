@@ -60,9 +60,9 @@ def _gain_sum(t: CountTable) -> float:
     split exactly into three parts (Rump, Ogita & Oishi's extraction, as the Spark
     engine sums), the first two summed without rounding; each product pos * part is
     taken exactly (Dekker) and :func:`~binmetrics.measures._util.exact_sum` adds them all
-    with one rounding, as math.fsum would. A large table (the compiled loops of
-    :func:`~binmetrics.measures.sums.compiled_sums`' size) takes the same terms in two
-    compiled loops and adds them exactly into integer bins: the same float.
+    with one rounding, as math.fsum would. A table of at least
+    :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores takes the same terms
+    in two compiled loops and adds them exactly into integer bins: the same float.
     """
     g = t.positive_groups()
     if not t.weighted and t.total < 2.0**32:  # |terms| sum to at most P N < 2^63
@@ -103,14 +103,15 @@ def _gain_sum(t: CountTable) -> float:
 _ACCUMULATED_GROUPS = 1 << 28
 
 
-def _compiled_gain_sum(k: Any, neg_all: FloatArray, g: Any, s1: float, s2: float) -> float:
+def _compiled_gain_sum(loops: Any, neg_all: FloatArray, g: Any, s1: float,
+                       s2: float) -> float:
     """:func:`_gain_sum`'s weighted sum in two compiled loops
-    (:func:`binmetrics.measures._early_numba.gain_sum_bins`, module ``k``): the same
-    terms, summed exactly into integer bins, rounded once here, so the same float."""
-    acc = np.zeros(k.ACC_BINS, dtype=np.int64)
-    k.gain_sum_bins(neg_all, g.idx, g.pos, s1, s2, block_size(), acc)
+    (:func:`binmetrics.measures._early_numba.gain_sum_bins`): the same terms, summed
+    exactly into integer bins, rounded once here, so the same float."""
+    acc = np.zeros(loops.ACC_BINS, dtype=np.int64)
+    loops.gain_sum_bins(neg_all, g.idx, g.pos, s1, s2, block_size(), acc)
     total = sum(int(v) << (32 * i) for i, v in enumerate(acc.tolist()))
-    return float(Fraction(total, 1 << k.ACC_SHIFT))  # correctly rounded, as math.fsum
+    return float(Fraction(total, 1 << loops.ACC_SHIFT))  # correctly rounded, as fsum
 
 
 def _two_product(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:

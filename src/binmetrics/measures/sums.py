@@ -78,6 +78,7 @@ Scores = Literal["probabilities", "margins", "any"]
 #: terms it takes never reach the clip (see ``probabilistic._information_sum``).
 TINY = 1e-300
 
+
 def compiled_sums(t: CountTable) -> Any:
     """The compiled loops of the blocked pass (:mod:`binmetrics.measures._sums_numba`)
     for table ``t``: when numba is installed (``pip install 'binmetrics[fast]'``), not
