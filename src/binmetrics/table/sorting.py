@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import compiled_table
+
 FloatArray = npt.NDArray[np.float64]
 
 __all__ = ["argsort_is_fast", "group_starts", "positions", "runs", "weighted_rows"]
@@ -64,9 +66,17 @@ def runs(sorted_keys: FloatArray) -> tuple[FloatArray, npt.NDArray[np.intp] | No
 
 def positions(keys: FloatArray, queries: FloatArray, block: int = 1 << 15) -> npt.NDArray[np.intp]:
     """np.searchsorted(keys, queries) for sorted queries, one cache-sized block of keys
-    at a time (the binary searches then stay in cache)."""
+    at a time (the binary searches then stay in cache); for a table of
+    :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` keys or more, with numba, one merge
+    of the two (:func:`binmetrics.table._running_numba.merged_positions`: the same
+    positions)."""
     if keys.size <= block:
         return np.searchsorted(keys, queries)
+    loops = compiled_table("binmetrics.table._running_numba", keys.size)
+    if loops is not None:
+        out = np.empty(queries.size, dtype=np.intp)
+        loops.merged_positions(keys, queries, out)
+        return out
     out = np.empty(queries.size, dtype=np.intp)
     starts = np.arange(0, keys.size, block)
     bounds = np.append(np.searchsorted(queries, keys[starts]), queries.size)
