@@ -123,3 +123,17 @@ def test_positions_by_a_merge_are_searchsorted(kind: str) -> None:
         got = positions(keys, queries)
     np.testing.assert_array_equal(got, np.searchsorted(keys, queries))
     assert got.dtype == np.intp
+
+
+@pytest.mark.parametrize("threshold", [-3.0, 0.0, 0.5, 1.5, 4.0])
+def test_weighted_confusion_below_the_cut_is_numpys(threshold: float) -> None:
+    """A weighted confusion matrix's FN and TN are summed from the bottom up, compiled
+    on a large table as np.cumsum adds them (the same floats), at cuts near the top, in
+    the middle and near the bottom of the scores."""
+    y, s, w = _data("uniform")
+    got = []
+    for compiled in (False, True):
+        with use_compiled(compiled):
+            got.append(bm.evaluate(y, s, sample_weight=w, threshold=threshold).confusion)
+    assert got[0] == got[1]
+    assert got[1].fn + got[1].tn > 0.0

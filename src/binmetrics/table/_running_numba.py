@@ -5,7 +5,8 @@ cumulative sum adds them (the same floats), without the NumPy way's temporaries.
 Reached only through :meth:`~binmetrics.table.counts.CountTable.positive_groups`,
 :meth:`~binmetrics.table.counts.CountTable.block_carries` and
 :func:`binmetrics.table.sorting.positions` (the build's placing of the minority class:
-a merge, :func:`merged_positions`), for tables of at least
+a merge, :func:`merged_positions`) and a weighted confusion matrix's sums below its cut
+(:func:`reversed_sum`), for tables of at least
 :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores
 (:func:`binmetrics.backends.compiled_table`). At 1e7 weighted rows NumPy's way takes a
 scan for the rows with positives (50 ms) and a cumulative sum of each block from its
@@ -18,7 +19,7 @@ from typing import Any
 
 from binmetrics.backends import jit
 
-__all__ = ["block_carries", "merged_positions", "positive_walk"]
+__all__ = ["block_carries", "merged_positions", "positive_walk", "reversed_sum"]
 
 
 @jit
@@ -81,3 +82,13 @@ def merged_positions(keys: Any, queries: Any, out: Any) -> None:  # pragma: no c
         while j < n and keys[j] < q:
             j += 1
         out[i] = j
+
+
+@jit
+def reversed_sum(counts: Any, start: int) -> float:  # pragma: no cover - compiled
+    """counts[start:] summed from the last row up, one addition at a time: the last
+    entry of ``np.cumsum(counts[start:][::-1])``, without the array."""
+    total = 0.0
+    for i in range(counts.shape[0] - 1, start - 1, -1):
+        total += counts[i]
+    return total

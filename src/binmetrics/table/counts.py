@@ -613,6 +613,14 @@ class CountTable(Tabular):
         return bool(high <= 1.0 and low >= 0.0)
 
     # --- cuts and thresholds -------------------------------------------------------
+    def _sums_below(self, k: int) -> tuple[float, float]:
+        """The weights below cut k, each summed from the bottom up (also when compiled)."""
+        loops = compiled_table("binmetrics.table._running_numba", self.n_distinct)
+        if k >= self.n_distinct or loops is None:
+            return tuple(float(np.cumsum(c[k:][::-1])[-1]) if k < self.n_distinct else 0.0
+                         for c in (self._pos, self._neg))  # type: ignore[return-value]
+        return loops.reversed_sum(self._pos, k), loops.reversed_sum(self._neg, k)
+
     def cut_index(self, threshold: float) -> int:
         """Number of distinct scores >= threshold (the rule: positive iff score >= threshold)."""
         t = check_threshold(threshold)
@@ -625,10 +633,7 @@ class CountTable(Tabular):
         if self.weighted:  # summed from the bottom: P - TP would lose small weights
             # summed in the order of cuts(), so a cut and the curve agree to the bit; a
             # sequential pass over the tail each, so kept per cut
-            fn, tn = self.memo(("weights_below_cut", k), lambda: (
-                (float(np.cumsum(self._pos[k:][::-1])[-1]),
-                 float(np.cumsum(self._neg[k:][::-1])[-1])) if k < self.n_distinct
-                else (0.0, 0.0)))
+            fn, tn = self.memo(("weights_below_cut", k), lambda: self._sums_below(k))
         else:
             fn, tn = self.P - tp, self.N - fp
         costs: dict[str, Any] = {}
