@@ -34,33 +34,6 @@ def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lf, "SMALL_TABLE", 1000)
 
 
-def _data(kind: str, n: int = 20_000) -> tuple[Any, Any, Any]:
-    rng = np.random.default_rng(sum(map(ord, kind)))
-    y = rng.random(n) < 0.2
-    z = rng.normal(np.where(y, 1.0, 0.0), 1.3)
-    p = 1.0 / (1.0 + np.exp(-z))
-    w = None
-    if kind == "tied":
-        p = np.round(p, 3)
-    elif kind == "weighted":
-        w = rng.uniform(0.1, 4.0, n)
-    elif kind == "weighted_tied":
-        p, w = np.round(p, 2), rng.integers(1, 9, n).astype(float)
-    elif kind == "extreme":
-        k = n // 25
-        p[:k], p[k:2 * k], p[2 * k:3 * k], p[3 * k:4 * k] = 0.0, 1.0, 1e-300, 1 - 1e-16
-        p[4 * k:5 * k] = rng.uniform(0, 1e-15, k)
-    elif kind == "near_half":  # Spiegelhalter's and the information sums near 0
-        p = 0.5 + rng.normal(0, 1e-3, n)
-        y = rng.random(n) < p
-    elif kind == "many_per_score":  # counts above 255 per row (wider count types)
-        p = np.round(p, 1)
-    elif kind == "at_prior":  # every score within 1e-6 of the prevalence: values near 0
-        y = rng.random(n) < 0.2
-        p = float(y.mean()) + rng.normal(0, 1e-6, n)
-    return y, p, w
-
-
 def _family(y: Any, p: Any, w: Any, compiled: bool) -> dict[str, float]:
     with undefined_policy("ignore"), warnings.catch_warnings(), use_compiled(compiled):
         warnings.simplefilter("ignore")
@@ -69,12 +42,13 @@ def _family(y: Any, p: Any, w: Any, compiled: bool) -> dict[str, float]:
 
 @pytest.mark.parametrize("kind", ["continuous", "tied", "weighted", "weighted_tied",
                                   "extreme", "near_half", "many_per_score", "at_prior"])
-def test_compiled_loops_agree_with_numpy(kind: str, small_blocks: None) -> None:
+def test_compiled_loops_agree_with_numpy(kind: str, small_blocks: None,
+                                        probability_case: Any) -> None:
     """To 1e-12 relative; a value near 0 that is a difference of sums over the n
     cases (Spiegelhalter's z, the information score, Brier skill with every score at
     the prevalence) to 1e-14 sqrt(n) absolute: the two sum in other orders, and a sum
     of n terms rounds to about eps n of their size, which z divides by sqrt(n)."""
-    y, p, w = _data(kind)
+    y, p, w = probability_case(kind, 20_000)
     near_zero = 1e-14 * math.sqrt(y.size)
     numpy_values, compiled_values = _family(y, p, w, False), _family(y, p, w, True)
     wrong = []
@@ -180,16 +154,11 @@ def test_the_size_and_the_environment_choose(monkeypatch: pytest.MonkeyPatch) ->
             assert sums.compiled_sums(t) is None  # the environment wins
 
 
-@pytest.mark.parametrize("kind", ["uniform", "tied", "wide", "subnormal", "cancelling"])
-def test_weighted_average_gain_compiled_is_the_same_float(kind: str) -> None:
-    """Average gain's weighted sum is rounded once from the exact sum of the same terms,
-    NumPy's way (exact_sum) and compiled (measures/_early_numba.py, a superaccumulator):
-    the same float, bit for bit, also for weights over 400 orders of magnitude,
-    subnormal ones, and a sum that cancels to nearly nothing (AUC about 1/2)."""
-    from binmetrics.measures import early_recognition as er
-
+def _weighted_case(kind: str, n: int) -> tuple[Any, Any, Any]:
+    """Weighted cases: uniform, tied, wide (weights over 400 orders of magnitude),
+    subnormal, cancelling (every score shared by both classes alike), small (below
+    1e-3), large (1e3 to 1e5) or whole (whole-number weights, tied scores)."""
     rng = np.random.default_rng(sum(map(ord, kind)))
-    n = 30_000
     y = rng.random(n) < 0.25
     s = rng.random(n)
     w = rng.uniform(0.1, 4.0, n)
@@ -199,10 +168,28 @@ def test_weighted_average_gain_compiled_is_the_same_float(kind: str) -> None:
         w = rng.uniform(0.5, 1.0, n) * 10.0 ** rng.integers(-200, 200, n).astype(float)
     elif kind == "subnormal":
         w = rng.uniform(0.5, 1.0, n) * 10.0 ** rng.integers(-315, -300, n).astype(float)
-    elif kind == "cancelling":  # every score shared by both classes alike
+    elif kind == "cancelling":
         s = np.repeat(rng.random(n // 2), 2)
         y = np.tile([True, False], n // 2)
         w = np.repeat(rng.uniform(0.5, 1.5, n // 2), 2)
+    elif kind == "small":
+        w = rng.uniform(0.0, 1e-3, n)
+    elif kind == "large":
+        w = rng.uniform(1e3, 1e5, n)
+    elif kind == "whole":
+        s, w = np.round(s, 3), rng.integers(1, 3, n).astype(float)
+    return y, s, w
+
+
+@pytest.mark.parametrize("kind", ["uniform", "tied", "wide", "subnormal", "cancelling"])
+def test_weighted_average_gain_compiled_is_the_same_float(kind: str) -> None:
+    """Average gain's weighted sum is rounded once from the exact sum of the same terms,
+    NumPy's way (exact_sum) and compiled (measures/_early_numba.py, a superaccumulator):
+    the same float, bit for bit, also for weights over 400 orders of magnitude,
+    subnormal ones, and a sum that cancels to nearly nothing (AUC about 1/2)."""
+    from binmetrics.measures import early_recognition as er
+
+    y, s, w = _weighted_case(kind, 30_000)
     got = []
     for compiled in (False, True):
         with use_compiled(compiled):
@@ -225,19 +212,7 @@ def test_weighted_average_lift_compiled_agrees(kind: str,
     from binmetrics.measures import early_recognition as er
 
     assert (k._S1, k._S2, k._S3, k._S4, k._S5, k._S6) == _special._SERIES
-    rng = np.random.default_rng(sum(map(ord, kind)))
-    n = 20_000
-    y = rng.random(n) < 0.2
-    s = rng.random(n)
-    w = rng.uniform(0.1, 4.0, n)
-    if kind == "tied":
-        s, w = np.round(s, 2), rng.integers(1, 5, n) * 0.37
-    elif kind == "small":
-        w = rng.uniform(0.0, 1e-3, n)
-    elif kind == "large":
-        w = rng.uniform(1e3, 1e5, n)
-    elif kind == "whole":
-        s, w = np.round(s, 3), rng.integers(1, 3, n).astype(float)
+    y, s, w = _weighted_case(kind, 20_000)
     ran: list[bool] = []
     real = k.lift_sum
 

@@ -12,7 +12,6 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
 
 import binmetrics as bm
@@ -40,28 +39,6 @@ def small_blocks(request: pytest.FixtureRequest,
         yield
 
 
-def _data(kind: str, n: int = 6000) -> tuple[Any, Any, Any]:
-    rng = np.random.default_rng(len(kind))
-    y = rng.random(n) < 0.3
-    z = rng.normal(np.where(y, 1.0, 0.0), 1.0)
-    p = 1.0 / (1.0 + np.exp(-z))
-    w = None
-    if kind == "tied":
-        p = np.round(p, 2)
-    elif kind == "weighted":
-        w = rng.uniform(0.2, 3.0, n)
-    elif kind == "weighted_tied":
-        p, w = np.round(p, 3), rng.integers(1, 5, n).astype(float)
-    elif kind == "extreme":
-        k = n // 25
-        p[:k], p[k:2 * k], p[2 * k:3 * k], p[3 * k:4 * k] = 0.0, 1.0, 1e-300, 1 - 1e-16
-    elif kind == "margins":
-        p = z
-    elif kind == "one_class":
-        y = np.ones(n, dtype=bool)
-    return y, p, w
-
-
 KINDS = ["continuous", "tied", "weighted", "weighted_tied", "extreme", "margins", "one_class"]
 
 
@@ -78,8 +55,9 @@ def _same(a: float, b: float) -> bool:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_every_measure_reads_the_floats_it_computes_alone(kind: str, small_blocks: None) -> None:
-    y, p, w = _data(kind)
+def test_every_measure_reads_the_floats_it_computes_alone(kind: str, small_blocks: None,
+                                                          probability_case: Any) -> None:
+    y, p, w = probability_case(kind)
     with undefined_policy("ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         together = bm.evaluate(y, p, sample_weight=w, undefined="ignore").to_dict()
@@ -94,8 +72,9 @@ def test_every_measure_reads_the_floats_it_computes_alone(kind: str, small_block
     ["information_score(prior=0.2)", "balanced_log_loss(alpha=0.3)", "spiegelhalter_z"],
     ["log_loss(eps=-1)", "mae"],  # refused parameters: the measure reports them itself
 ])
-def test_measures_with_parameters(specs: list[str], small_blocks: None) -> None:
-    y, p, w = _data("weighted")
+def test_measures_with_parameters(specs: list[str], small_blocks: None,
+                                  probability_case: Any) -> None:
+    y, p, w = probability_case("weighted")
     together = bm.evaluate(y, p, sample_weight=w, undefined="ignore")
     alone = bm.evaluate(y, p, sample_weight=w, undefined="ignore")
     if any("eps=-1" in s for s in specs):
@@ -121,8 +100,9 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_one_pass_serves_the_whole_family(small_blocks: None,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    y, p, w = _data("continuous")
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          probability_case: Any) -> None:
+    y, p, w = probability_case("continuous")
     passes = _counting(monkeypatch)
     ev = bm.evaluate(y, p, sample_weight=w, undefined="ignore")
     with undefined_policy("ignore"):
@@ -137,8 +117,9 @@ def test_one_pass_serves_the_whole_family(small_blocks: None,
 
 
 def test_nothing_for_binned_scores_or_what_is_memoised(small_blocks: None,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    y, p, w = _data("weighted")
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       probability_case: Any) -> None:
+    y, p, w = probability_case("weighted")
     ev = bm.evaluate(y, p, sample_weight=w)
     measures = [bm.get_measure(m) for m in SHARED]
     sums.shared_sums(ev.table, measures)
@@ -151,8 +132,8 @@ def test_nothing_for_binned_scores_or_what_is_memoised(small_blocks: None,
     assert not table.memoised(("poly",))
 
 
-def test_margins_get_the_hinge_group_only(small_blocks: None) -> None:
-    y, z, _ = _data("margins")
+def test_margins_get_the_hinge_group_only(small_blocks: None, probability_case: Any) -> None:
+    y, z, _ = probability_case("margins")
     t = bm.evaluate(y, z).table
     sums.shared_sums(t, [bm.get_measure(m) for m in FAMILY])
     assert t.memoised(("hinge",))
