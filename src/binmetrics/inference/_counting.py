@@ -44,7 +44,7 @@ from binmetrics.backends import COMPILED_ENV, THREAD_ROWS, compiled, use_compile
 
 __all__ = ["bin_moments", "compiled_kernels", "count_rows",
            "cumulative_counts", "draw_counts", "draw_cumulative", "integers",
-           "nonempty_groups", "run_dots", "term_sums", "use_compiled"]
+           "nonempty_groups", "run_counts", "run_dots", "term_sums", "use_compiled"]
 
 #: the environment variable that, set to "0", keeps NumPy
 ENV = COMPILED_ENV
@@ -214,6 +214,29 @@ def term_sums(counts: npt.NDArray[Any], values: npt.NDArray[np.float64], lo: int
         totals += piece.sum(axis=1)
         out += np.einsum("ij,kj->ik", piece.astype(np.float64), values[:, c0 - lo:c1 - lo])
     return out, totals
+
+
+def run_counts(counts: npt.NDArray[Any], starts: npt.NDArray[np.intp], *,
+               draws: int | None = None) -> npt.NDArray[np.int64]:
+    """``np.add.reduceat(counts, starts, axis=1, dtype=np.int64)`` of whole-number counts:
+    per row, the sums over the runs of cells that begin at ``starts`` (increasing).
+    Compiled from ``draws`` per replicate (default the number of cells), as
+    :func:`count_rows`: one running sum per row, read at the runs' ends
+    (:func:`._counting_numba.run_sums`), where ``reduceat`` casts 8-bit counts one by one
+    (ECE's bins at 1e6 cells: 1.4 ms a replicate); the same integers.
+
+    Examples
+    --------
+    >>> c = np.array([[1, 2, 0, 3], [0, 0, 5, 1]], dtype=np.uint8)
+    >>> run_counts(c, np.array([0, 2])).tolist()
+    [[3, 3], [0, 6]]
+    """
+    k = compiled_kernels(counts.shape[1] if draws is None else draws)
+    if k is None or counts.dtype.kind not in "iu" or not starts.size:
+        return np.add.reduceat(counts, starts, axis=1, dtype=np.int64)
+    out = np.empty((counts.shape[0], starts.size), dtype=np.int64)
+    k.run_sums(counts, starts, np.arange(starts.size, dtype=np.intp), out)
+    return out
 
 
 def bin_moments(counts: npt.NDArray[Any], unit: float, d: npt.NDArray[np.float64],

@@ -29,7 +29,8 @@ __all__ = ["bin_moments", "count", "count8", "count_lookup", "cumulate", "fold8"
 #: cells per tile of :func:`term_sums`: a tile of counts as floats (16 kB) stays in the
 #: core's first-level cache while every term reads it
 TERM_TILE = 2048
-
+#: cells per chunk of :func:`run_sums`' running sum (16 kB, in L1)
+_CHUNK = 2048
 
 
 @jit
@@ -287,17 +288,33 @@ def term_sums(counts: Any, lo: int, hi: int, values: Any, out: Any,
 @jit
 def run_sums(counts: Any, starts: Any, keys: Any, out: Any) -> None:  # pragma: no cover
     # out[i, keys[r]] = the sum of counts[i] over run r (cells starts[r] up to the next
-    # start, the last to the end): a level's counts from the cells' (whole numbers)
+    # start, the last to the end; np.add.reduceat's runs): a level's counts from the
+    # cells' (whole numbers), as differences of a running sum read at the runs' ends. The
+    # running sum is kept a chunk of cells at a time (in L1), its ends read after each
+    # chunk: a loop per run (nine cells each at 1e6 distinct scores) took 1.5 ms a
+    # replicate, this 0.55
     n = counts.shape[1]
     runs = starts.shape[0]
+    first = starts[0] if runs else n
+    buf = np.empty(_CHUNK + 1, dtype=np.int64)
     for i in range(counts.shape[0]):
         row = counts[i]
-        for r in range(runs):
-            end = starts[r + 1] if r + 1 < runs else n
-            acc = 0
-            for j in range(starts[r], end):
+        acc = 0
+        prev = 0
+        r = 0
+        for c0 in range(first, n, _CHUNK):
+            c1 = min(c0 + _CHUNK, n)
+            buf[0] = acc
+            for j in range(c0, c1):
                 acc += row[j]
-            out[i, keys[r]] = acc
+                buf[j - c0 + 1] = acc
+            while r < runs:
+                end = starts[r + 1] if r + 1 < runs else n
+                if end > c1:
+                    break
+                out[i, keys[r]] = buf[end - c0] - prev
+                prev = buf[end - c0]
+                r += 1
 
 
 @jit(fastmath={"reassoc", "contract"})

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.inference._counting import run_dots
+from binmetrics.inference._counting import run_counts, run_dots
 from binmetrics.inference._replicate_sums import class_ranges
 from binmetrics.measures import Measure
 from binmetrics.measures.calibration import CalibrationBins
@@ -89,7 +89,7 @@ class _BinsPlan:
         for c, parts, unit in zip(counts, self.parts, units, strict=True):
             w = unit if weighted else 1.0
             for lo, hi, positive, starts, stops, keys, p in parts:
-                n = np.add.reduceat(c[:, lo:hi], starts, axis=1, dtype=np.int64) * w
+                n = run_counts(c[:, lo:hi], starts, draws=self.draws) * w
                 out[0][:, keys] += n
                 sum_p, sum_p2 = run_dots(c, lo, p, starts, stops, draws=self.draws) * w
                 out[2][:, keys] += sum_p
@@ -115,7 +115,8 @@ def bin_values(block: Any, bins: BinsOf, params: Mapping[str, Any]) -> FloatArra
     if plan is None:
         plan = sampler.bin_plans[key] = _BinsPlan(sampler, edges)
     sums = block.kept(("bins", key), lambda: plan.sums(
-        block.cell_counts(), tuple(st.unit_weight for st in sampler.strata), table.weighted))
+        block.counts_as_drawn(), tuple(st.unit_weight for st in sampler.strata),
+        table.weighted))
     out = np.empty(sums.shape[1])
     for i in range(out.size):
         got = CalibrationBins(edges, *(s[i] for s in sums))

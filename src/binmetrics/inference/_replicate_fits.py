@@ -176,7 +176,7 @@ class _FitsPlan:
     def tables(self, block: Any) -> list[CountTable]:
         """Per replicate of the block, a stand-in answering its fits, or its own table
         where the fits need the table path."""
-        counts = block.cell_counts()
+        counts = block.counts_as_drawn()  # read by bin_moments and float sums only
         out: list[CountTable] = []
         for i in range(block.size):
             rep = self._replicate([c[i] for c in counts])
@@ -223,7 +223,9 @@ class _FitsPlan:
             with np.errstate(all="ignore"):
                 got = lf._bin_fits(bins, list(self.start), [True, False],
                                    sums=lf.compiled_bin_sums(self.draws, COMPILED_ROWS))
-            fits = self._fits(rows) if any(f is False for f in got) else (got[0], got[1])
+            fits = (self._fits([r.astype(np.int64) if r.dtype == np.uint8 else r
+                                for r in rows])
+                    if any(f is False for f in got) else (got[0], got[1]))
             if fits is None:
                 return None
             memo[("logistic_fits",)] = (*fits, dropped)

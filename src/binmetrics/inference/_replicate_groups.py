@@ -43,7 +43,8 @@ import numpy.typing as npt
 from binmetrics.inference._counting import compiled_kernels
 from binmetrics.inference._replicate_sums import _NeedsTable
 from binmetrics.measures.early_recognition import LIFT_SUM
-from binmetrics.measures.ranking import NEGATIVES_BY_RANK, PRECISION_SUM
+from binmetrics.measures.kernels import compiled_walks
+from binmetrics.measures.ranking import NEGATIVES_BY_RANK, PRECISION_SUM, ROC_HULL, roc_hull_of
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, PositiveGroups
 
 __all__: list[str] = []
@@ -113,6 +114,8 @@ class _GroupsPlan:
     def __init__(self, table: CountTable, pos_groups: npt.NDArray[np.intp],
                  neg_groups: npt.NDArray[np.intp], draws: int) -> None:
         self.kernels = compiled_kernels(draws)  # in the thread that starts the work
+        # the ranking measures' compiled walks (the ROC hull), where the draws are compiled
+        self.walks = compiled_walks(pos_groups.size) if self.kernels is not None else None
         self.source = table
         self.probabilities_ok = table.probabilities_ok
         self.pos_groups, self.neg_groups = pos_groups, neg_groups
@@ -226,6 +229,10 @@ class _GroupsPlan:
         answers: dict[Hashable, Callable[[], Mapping[Hashable, Any]]] = {}
         if lift is not None:
             answers[LIFT_SUM] = lambda: {LIFT_SUM: lift()}
+        if self.walks is not None:  # the hull in one compiled pass (not 7-19 of pruning)
+            hull = self.walks.roc_hull_points
+            answers[ROC_HULL] = lambda: {ROC_HULL: roc_hull_of(groups, n_distinct, P, n_neg,
+                                                               hull)}
         if walked is not None:
             def walk() -> Mapping[Hashable, Any]:
                 return walked

@@ -15,6 +15,11 @@ Every kernel is invariant to merging runs of adjacent groups that hold only nega
 stay integers where the sums are exact. A row without positives or without negatives
 gives NaN, silently: the caller counts and reports undefined replicates.
 
+With the ``fast`` extra, the AUC, average precision, KS and the maximum Youden index, RIE
+and BEDROC and the enrichment factor of whole-number matrices of :data:`COMPILED_COLUMNS`
+columns or more take one compiled walk per row (:mod:`binmetrics.measures._kernels_numba`):
+the same floats, except average precision's and RIE's (with BEDROC), to rounding.
+
 Examples
 --------
 >>> import numpy as np
@@ -34,15 +39,19 @@ from typing import Any, TypeVar, cast, overload
 import numpy as np
 import numpy.typing as npt
 
+from binmetrics.backends import compiled
 from binmetrics.measures._util import FloatOrArray
 from binmetrics.validation import check_in_range
 
 __all__ = [
+    "COMPILED_COLUMNS",
+    "COMPILED_TO_ROUNDING",
     "Kernel",
     "auc_kernel",
     "auc_transform",
     "average_precision_kernel",
     "bedroc_kernel",
+    "compiled_walks",
     "enrichment_factor_kernel",
     "gini_from_auc",
     "gini_kernel",
@@ -58,6 +67,26 @@ Counts = npt.NDArray[Any]
 #: A resampling kernel: ``kernel(pos, neg)`` gives one value per row of the count matrices
 #: (a measure's parameters, if it has any, come as keywords, bound before the call).
 Kernel = Callable[[Counts, Counts], FloatArray]
+
+
+#: Count matrices with at least this many columns (groups or slots of a replicate) and
+#: whole-number counts take the compiled walks of :mod:`._kernels_numba`: a bootstrap's
+#: blocks at about 1e5 rows and more, where its draws have already loaded numba.
+COMPILED_COLUMNS = 1 << 13
+
+
+def compiled_walks(columns: int) -> Any:
+    """The compiled walks (:mod:`binmetrics.measures._kernels_numba`) for replicates of
+    ``columns`` groups, when numba is importable, not switched off, and ``columns``
+    reaches :data:`COMPILED_COLUMNS` (:func:`binmetrics.backends.compiled`); else None."""
+    return compiled("binmetrics.measures._kernels_numba", columns, COMPILED_COLUMNS)
+
+
+def _compiled(pos: Counts, neg: Counts) -> Any:
+    """The compiled walks for these count matrices, or None (NumPy)."""
+    if pos.ndim != 2 or pos.dtype.kind not in "iu" or neg.dtype.kind not in "iu":
+        return None
+    return compiled_walks(pos.shape[1])
 
 
 def _defined(v: Any, P: Counts, N: Counts) -> FloatArray:
@@ -121,6 +150,13 @@ def average_precision_kernel(pos: Counts, neg: Counts) -> FloatArray:
     values equal the measure's function
     (:func:`binmetrics.measures.ranking.average_precision`) on each table.
     """
+    k = _compiled(pos, neg)
+    if k is not None:
+        P, N = pos.sum(axis=1), neg.sum(axis=1)
+        sums = np.empty(pos.shape[0])
+        k.precision_sums(pos, neg, sums)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _defined(sums / P, P, N)
     P, N, pos_f, tp1, fp1f = _cumulative_rows(pos, neg)
     with np.errstate(divide="ignore", invalid="ignore"):
         prec = np.where(pos_f > 0, tp1 / (tp1 + fp1f), 0.0)
@@ -177,6 +213,12 @@ def sharing() -> Iterator[None]:
 @_shared
 def _auc_rows(pos: Counts, neg: Counts) -> FloatArray:
     """:func:`auc_kernel`'s values, shared with the Gini index of the same block."""
+    k = _compiled(pos, neg)
+    if k is not None:  # the same integers, in one walk
+        P, N, twice = (np.empty(pos.shape[0], dtype=np.int64) for _ in range(3))
+        k.auc_sums(pos, neg, P, N, twice)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _defined(twice / (2.0 * (P * N)), P, N)
     P = pos.sum(axis=1)
     N = neg.sum(axis=1)
     fp1 = np.cumsum(neg, axis=1)
@@ -201,6 +243,12 @@ def _cumulative_rows(pos: Counts, neg: Counts) -> tuple[FloatArray, FloatArray, 
 @_shared
 def _gaps(pos: Counts, neg: Counts) -> tuple[FloatArray, FloatArray]:
     """Per row, the largest and the smallest TPR - FPR over the cuts."""
+    k = _compiled(pos, neg)
+    if k is not None:  # the same floats, in one walk
+        high, low = np.empty(pos.shape[0]), np.empty(pos.shape[0])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            k.gap_extremes(pos, neg, high, low)
+        return high, low
     P, N, _, tp1, fp1f = _cumulative_rows(pos, neg)
     with np.errstate(divide="ignore", invalid="ignore"):
         gap = tp1 / P[:, None] - fp1f / N[:, None]
@@ -248,9 +296,15 @@ def _rie_rows(pos: Counts, neg: Counts, alpha: float) -> tuple[FloatArray, Float
     (:func:`binmetrics.measures.early_recognition.rie`), to rounding."""
     a = check_in_range(alpha, "alpha", 0.0, np.inf, low_open=True, high_open=True)
     P, N = pos.sum(axis=1), neg.sum(axis=1)
-    m = (pos + neg).astype(np.float64)  # whole counts stay exact (below 2^53)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         big_n = np.asarray(P + N, dtype=np.float64)
+        walks = _compiled(pos, neg)
+        if walks is not None:
+            sums = np.empty(pos.shape[0])
+            walks.rie_sums(pos, neg, -a / big_n, sums)
+            ra = P / big_n
+            return -sums / (ra * -np.expm1(-a)), ra, a, P, N
+        m = (pos + neg).astype(np.float64)  # whole counts stay exact (below 2^53)
         k = (-a / big_n)[:, None]
         # exp(-a (c0 + 1)/n) (1 - exp(-a m/n)) / (1 - exp(-a/n)) over the ranks of a
         # group of m cases after c0 others; the factor the random order shares is
@@ -333,6 +387,14 @@ def enrichment_factor_kernel(pos: Counts, neg: Counts, *, fraction: float = 0.01
     """
     f = check_in_range(fraction, "fraction", 0.0, 1.0, low_open=True)
     P, N = pos.sum(axis=1), neg.sum(axis=1)
+    k = _compiled(pos, neg)
+    if k is not None:  # the same floats, in one walk
+        with np.errstate(divide="ignore", invalid="ignore"):
+            total = np.asarray(P + N, dtype=np.float64)
+            x = f * total
+            found = np.empty(pos.shape[0])
+            k.early_found(pos, neg, x, found)
+            return _defined((found / x) / (P / total), P, N)
     c = np.cumsum(pos + neg, axis=1)  # the cases down to each group's end
     tp = np.cumsum(pos, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -350,6 +412,12 @@ def enrichment_factor_kernel(pos: Counts, neg: Counts, *, fraction: float = 0.01
         found = np.where(inside, tp0 + (x - c0) * ratio, P)
         v = (found / x) / (P / total)
     return _defined(v, P, N)
+
+
+#: The kernels whose compiled walks agree with NumPy's way to rounding, not bit for bit
+#: (the others give the same floats): average precision's (compensated sums), RIE's and
+#: BEDROC's (libm's exp). Tests read it to know which replicates to compare how.
+COMPILED_TO_ROUNDING = frozenset({average_precision_kernel, rie_kernel, bedroc_kernel})
 
 
 def _identity(auc: Any) -> Any:

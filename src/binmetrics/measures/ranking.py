@@ -21,6 +21,8 @@ A ranking measure needs both classes; on a single class it is NaN with an
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -36,7 +38,7 @@ from binmetrics.measures.kernels import (
 )
 from binmetrics.measures.registry import register
 from binmetrics.measures.sums import compiled_sums
-from binmetrics.table.counts import CountTable, FloatArray, chunks
+from binmetrics.table.counts import CountTable, FloatArray, PositiveGroups, chunks
 
 NAN = float("nan")
 UNIT = (0.0, 1.0)
@@ -180,27 +182,45 @@ def _prune_below_neighbours(x: FloatArray, y: FloatArray,
     return (np.arange(x.size) if idx is None else idx), False
 
 
+#: The memo key of a table's ROC convex hull (:func:`roc_hull`): a bootstrap's stand-in
+#: replicates answer it from their groups with positives (:func:`roc_hull_of`).
+ROC_HULL = "roc_hull"
+
+
+def roc_hull_of(g: PositiveGroups, n_distinct: int, P: float, N: float,
+                hull: Callable[..., int] | None = None) -> tuple[FloatArray, FloatArray]:
+    """FPR and TPR of the vertices of the ROC convex hull of a table with groups with
+    positives ``g``, ``n_distinct`` groups and totals ``P``, ``N``: its candidate
+    vertices, then pruning and quickhull; or ``hull``, the same candidates and their
+    upper hull by Andrew's monotone chain in one compiled pass
+    (:func:`binmetrics.measures._kernels_numba.roc_hull_points`, for a bootstrap's
+    replicates: each point kept or dropped by the same test against its neighbours'
+    chord)."""
+    if hull is not None:
+        n = g.idx.size + 2
+        x, y, out = np.empty(n), np.empty(n), np.empty(n, dtype=np.intp)
+        v = out[:hull(g.idx, g.pos, g.neg, g.tp0, g.fp0, n_distinct, float(P), float(N),
+                      x, y, out)]
+        return x[v], y[v]
+    # An inner vertex of the upper hull is reached by a step holding positives and
+    # left by a step holding negatives: after a horizontal step the point before
+    # it is as high, before a vertical step the point after it is higher.
+    after = g.idx + 1  # the cut after each group with positives
+    # the group after it holds negatives unless it is the next group with positives
+    # and that has none (a group without positives holds negatives: none is empty)
+    inner = after < n_distinct
+    inner[:-1] &= (g.idx[1:] != after[:-1]) | (g.neg[1:] > 0)
+    # in ROC space (rates), so that the cross products neither under- nor overflow
+    x = np.concatenate(([0.0], g.fp1[inner] / N, [1.0]))
+    y = np.concatenate(([0.0], g.tp1[inner] / P, [1.0]))
+    keep, converged = _prune_below_neighbours(x, y)
+    v = keep if converged else keep[upper_hull(x[keep], y[keep])]
+    return x[v], y[v]
+
+
 def roc_hull(t: CountTable) -> tuple[FloatArray, FloatArray]:
     """FPR and TPR of the vertices of the ROC convex hull, from (0, 0) to (1, 1)."""
-
-    def compute() -> tuple[FloatArray, FloatArray]:
-        # An inner vertex of the upper hull is reached by a step holding positives and
-        # left by a step holding negatives: after a horizontal step the point before
-        # it is as high, before a vertical step the point after it is higher.
-        g = t.positive_groups()
-        after = g.idx + 1  # the cut after each group with positives
-        # the group after it holds negatives unless it is the next group with positives
-        # and that has none (a group without positives holds negatives: none is empty)
-        inner = after < t.n_distinct
-        inner[:-1] &= (g.idx[1:] != after[:-1]) | (g.neg[1:] > 0)
-        # in ROC space (rates), so that the cross products neither under- nor overflow
-        x = np.concatenate(([0.0], g.fp1[inner] / t.N, [1.0]))
-        y = np.concatenate(([0.0], g.tp1[inner] / t.P, [1.0]))
-        keep, converged = _prune_below_neighbours(x, y)
-        v = keep if converged else keep[upper_hull(x[keep], y[keep])]
-        return x[v], y[v]
-
-    return t.memo("roc_hull", compute)
+    return t.memo(ROC_HULL, lambda: roc_hull_of(t.positive_groups(), t.n_distinct, t.P, t.N))
 
 
 @register("auch", binning_bound="above_binned",
