@@ -205,3 +205,37 @@ def test_walked_sums_taken_while_building_the_stand_ins(kind: str, walk_first: b
                         got, want = bm.get_measure(m).func(stand_in), bm.get_measure(m).func(table)
                     assert got == want or (np.isnan(got) and np.isnan(want)), m
             assert sampler.groups_plan().walk_wanted  # asked: the next blocks walk once
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_groups_by_running_sums_are_the_walks(seed: int) -> None:
+    """The compiled build of a stand-in without the walk's sums (two running sums read at
+    each positive cell) gives the walk's groups, rows and totals, bit for bit: random
+    cells with shared groups, undrawn cells, counts past a chunk, no negative cells."""
+    with use_compiled(True):
+        k = compiled_kernels(1)
+    if k is None:
+        pytest.skip("numba is not installed (the fast extra)")
+    rng = np.random.default_rng(seed)
+    for trial in range(150):
+        n_pos = int(rng.integers(0, 70))
+        n_neg = int(rng.integers(0, 5000)) if trial % 10 else 0
+        lam = rng.uniform(0.1, 2.0)
+        c_pos = rng.poisson(lam, n_pos).astype(np.uint8)
+        c_neg = rng.poisson(lam, n_neg).astype(np.uint8)
+        below = np.sort(rng.integers(0, n_neg + 1, n_pos)).astype(np.intp)
+        same = rng.random(n_pos) < rng.uniform(0, 1)
+        for i in range(n_pos):  # a shared negative cell belongs to one group only
+            if i:
+                below[i] = max(below[i], below[i - 1] + int(same[i - 1]))
+            same[i] &= below[i] < n_neg
+        if n_pos and below[-1] > n_neg:
+            continue
+        got = []
+        for walk in (True, False):
+            out = [np.zeros(n_pos, dtype=np.intp)] + [np.zeros(n_pos) for _ in range(4)]
+            totals = k.positive_groups(c_pos, c_neg, below, same, *out, walk)
+            got.append((totals[:4], [a[:totals[0]] for a in out]))
+        assert got[0][0] == got[1][0]
+        for a, b in zip(got[0][1], got[1][1], strict=True):
+            np.testing.assert_array_equal(a, b)

@@ -128,6 +128,62 @@ def nonempty_groups(c_pos: Any, c_neg: Any, pos_cell: Any, neg_cell: Any, keep: 
 
 
 @jit
+def _groups_by_running_sums(c_pos: Any, c_neg: Any, below: Any, same: Any, idx: Any, pos: Any,
+                            neg: Any, tp0: Any, fp0: Any) -> tuple[Any, ...]:  # pragma: no cover
+    # positive_groups without the walk's sums, the same integers from two running sums
+    # over the negative cells, their cases F and the cells drawn D, kept a chunk at a
+    # time (in L1) and read at each positive cell's below[i]: the cases above group i
+    # are F(below[i]); its row, D(below[i]) less the drawn negative cells of the groups
+    # with positives above it (theirs, not rows of their own) plus those groups that
+    # hold cases. A loop over each run of negative cells (nine at 1e6 distinct scores)
+    # took 1.7 ms a replicate
+    n_pos = c_pos.shape[0]
+    n_neg = c_neg.shape[0]
+    f_buf = np.empty(_CHUNK + 1, dtype=np.int64)
+    d_buf = np.empty(_CHUNK + 1, dtype=np.int64)
+    f = 0
+    d = 0
+    i = 0
+    for c0 in range(0, n_neg, _CHUNK):  # F and D at below[i], to fp0[i] and idx[i]
+        c1 = min(c0 + _CHUNK, n_neg)
+        f_buf[0] = f
+        d_buf[0] = d
+        for j in range(c0, c1):
+            c = c_neg[j]
+            f += c
+            d += 1 if c > 0 else 0
+            f_buf[j - c0 + 1] = f
+            d_buf[j - c0 + 1] = d
+        while i < n_pos and below[i] <= c1:
+            fp0[i] = f_buf[below[i] - c0]
+            idx[i] = d_buf[below[i] - c0]
+            i += 1
+    while i < n_pos:  # (no negative cells: every group's F and D are 0)
+        fp0[i] = f
+        idx[i] = d
+        i += 1
+    k = 0
+    tp = 0
+    shared = 0  # drawn negative cells of the groups with positives so far
+    filled = 0  # groups with positives so far that hold cases
+    for i in range(n_pos):  # entry i read before entry k <= i is written
+        f_at = fp0[i]
+        d_at = idx[i]
+        cp = c_pos[i]
+        cn = c_neg[below[i]] if same[i] else 0
+        idx[k] = d_at - shared + filled
+        pos[k] = cp
+        neg[k] = cn
+        tp0[k] = tp
+        fp0[k] = f_at
+        k += 1 if cp > 0 else 0
+        shared += 1 if cn > 0 else 0
+        filled += 1 if cp + cn > 0 else 0
+        tp += cp
+    return k, tp, f, d - shared + filled, 0.0, 0.0
+
+
+@jit
 def positive_groups(c_pos: Any, c_neg: Any, below: Any, same: Any, idx: Any, pos: Any, neg: Any,
                     tp0: Any, fp0: Any, walk: bool) -> tuple[Any, ...]:  # pragma: no cover
     # one replicate's groups with positives (positive cell i's group after the negative
@@ -140,6 +196,8 @@ def positive_groups(c_pos: Any, c_neg: Any, below: Any, same: Any, idx: Any, pos
     # group of TP / (TP + FP) and of each group's row times its negatives (mean_precision's
     # and taKS's), in the order the table sums them. Returns the groups kept, the
     # positives, the negatives, the non-empty groups, and the two sums (0 without walk)
+    if not walk:
+        return _groups_by_running_sums(c_pos, c_neg, below, same, idx, pos, neg, tp0, fp0)
     k = 0
     tp = 0
     fp = 0
