@@ -252,14 +252,16 @@ def compiled(module: str, size: int, at_least: int) -> ModuleType | None:
     return _compiled_modules[module]
 
 
-#: Count tables with at least this many distinct scores (about 4.2e6) take the compiled
-#: loops of their passes (:func:`compiled_table`: the probabilistic measures' blocked
-#: pass, the fits, the weighted running sums) when numba is installed. The loops save
-#: about 30 ns a row (0.3 s of ``to_dict()`` at 1e7 rows, every call); loading numba
-#: and them costs about 0.7 s once per process (the first call at 1e7 rows: 1.3 s
-#: without them, 2.0 s with). Below this size a call would save less than a fifth of
-#: that.
-COMPILED_TABLE_ROWS = 1 << 22
+#: Count tables with at least this many distinct scores take the compiled loops of
+#: their passes (:func:`compiled_table`: the probabilistic measures' blocked pass, the
+#: fits, a weighted table's running sums, the build's merge) when numba is installed
+#: (the ``fast`` extra, which a user installs for speed at scale). The loops save about
+#: 35 ns a row every call (``to_dict()`` at 1e6 rows: 88 -> 52 ms; at 1e7: 0.3 s);
+#: loading numba and them costs about 0.5-0.7 s once per process (a fresh process's
+#: first ``to_dict()`` at 1e6 rows: 0.23 s without them, 0.7-0.95 s with), paid back
+#: after a dozen evaluations of a million rows or one of ten million. Below this size
+#: a call would save under 20 ms, too little to be worth numba's first load.
+COMPILED_TABLE_ROWS = 500_000
 
 
 def compiled_table(module: str, n_distinct: int) -> ModuleType | None:
