@@ -226,23 +226,29 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
 
 def _compiled_part(k: Any, i0: int, i1: int, width: float) -> Callable[[Block], Any]:
     """:func:`_compressed_part`'s ``part`` in one compiled loop per block
-    (:func:`binmetrics.measures._sums_numba.logit_moments`), into work arrays of a
-    block's size that each block's bins are copied out of."""
-    size = block_size()
-    lower, moments = np.empty(size), np.empty((k.MOMENT_ORDER + 1, size))
-    positives, first = np.empty(size), np.empty(size)
+    (:func:`binmetrics.measures._sums_numba.logit_moments`), into work arrays that each
+    block's bins are copied out of."""
+    lower, moments = np.empty(0), np.empty((k.MOMENT_ORDER + 1, 0))
+    positives, first = np.empty(0), np.empty(0)
 
     def part(b: Block) -> _Bins | None:
         nonlocal lower, moments, positives, first
         lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
         if hi <= lo:
             return None
-        if hi - lo > lower.size:  # a block larger than the size read when prepared
-            lower, moments = np.empty(hi - lo), np.empty((k.MOMENT_ORDER + 1, hi - lo))
-            positives, first = np.empty(hi - lo), np.empty(hi - lo)
-        m = k.logit_moments(*_block_logs(b, lo, hi), b.pos_counts[lo:hi],
-                            b.neg_counts[lo:hi], 1.0 / width, lower, moments, positives,
-                            first)
+        ln_p, ln_q = _block_logs(b, lo, hi)
+        # each bin (a run) starts below the last one's floor, so there are at most the
+        # floors between the block's ends (its logits descend, to rounding: a margin)
+        # and one per row: work arrays of that size, not the block's (a middle block of
+        # a million rows holds a few hundred bins; seven arrays of a block's size added
+        # a seventh of the scores' bytes to the call's peak memory)
+        span = abs(float(ln_p[0] - ln_q[0]) - float(ln_p[-1] - ln_q[-1]))
+        need = int(min(hi - lo, span / width + 8))
+        if need > lower.size:
+            lower, moments = np.empty(need), np.empty((k.MOMENT_ORDER + 1, need))
+            positives, first = np.empty(need), np.empty(need)
+        m = k.logit_moments(ln_p, ln_q, b.pos_counts[lo:hi], b.neg_counts[lo:hi],
+                            1.0 / width, lower, moments, positives, first)
         return (lower[:m] * width, moments[:, :m].copy(), positives[:m].copy(),
                 first[:m].copy(), width)
 
