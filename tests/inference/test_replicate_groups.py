@@ -209,9 +209,10 @@ def test_walked_sums_taken_while_building_the_stand_ins(kind: str, walk_first: b
 
 @pytest.mark.parametrize("seed", range(3))
 def test_groups_by_running_sums_are_the_walks(seed: int) -> None:
-    """The compiled build of a stand-in without the walk's sums (two running sums read at
-    each positive cell) gives the walk's groups, rows and totals, bit for bit: random
-    cells with shared groups, undrawn cells, counts past a chunk, no negative cells."""
+    """The compiled build of a stand-in without the walk (two running sums read at each
+    positive cell) gives the walk's groups, rows, totals and taKS's sum, bit for bit:
+    random cells with shared groups, undrawn cells, counts past a chunk, no negative
+    cells."""
     with use_compiled(True):
         k = compiled_kernels(1)
     if k is None:
@@ -235,7 +236,7 @@ def test_groups_by_running_sums_are_the_walks(seed: int) -> None:
         for walk in (True, False):
             out = [np.zeros(n_pos, dtype=np.intp)] + [np.zeros(n_pos) for _ in range(4)]
             totals = k.positive_groups(c_pos, c_neg, below, same, *out, walk)
-            got.append((totals[:4], [a[:totals[0]] for a in out]))
-        assert got[0][0] == got[1][0]
+            got.append(((*totals[:4], totals[5]), [a[:totals[0]] for a in out]))
+        assert got[0][0] == got[1][0]  # with taKS's sum, from the running sums
         for a, b in zip(got[0][1], got[1][1], strict=True):
             np.testing.assert_array_equal(a, b)

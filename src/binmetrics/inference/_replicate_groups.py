@@ -17,11 +17,12 @@ The measure's own function then runs on a :class:`_GroupsTable`, a stand-in repl
 that holds those groups and the totals and nothing else. The sums are the ones the
 replicate's table would take, in the same order (whole numbers exactly; with weights the
 same running sums, zeros skipped), so the values are bit for bit the table's (tested).
-Unweighted replicates, compiled, are built in one walk of the cells
-(:func:`._counting_numba.positive_groups`) and also answer, when asked, two sums over
-every group (:data:`WALKED`: mean_precision's and taKS's) from a compiled walk of the
-cells, in the order the table sums them (once asked, the walk that builds the next
-stand-ins takes them too), the confusion matrix at a score (net benefit's)
+Unweighted replicates, compiled, are built from two running sums over the negative
+cells (:func:`._counting_numba.positive_groups`), which also give taKS's sum over the
+groups of their row times their negatives (whole numbers, exact), and answer, when
+asked, mean_precision's sum over the cuts (:data:`WALKED`) from a compiled walk of the
+cells, in the order the table sums it (once asked, the walk that builds the next
+stand-ins takes it too), the confusion matrix at a score (net benefit's)
 from the cells above it, and average lift's sum of g(j)/j over the cases
 (:data:`~binmetrics.measures.early_recognition.LIFT_SUM`) from gaps of one table of
 harmonic numbers (:func:`._counting_numba.lift_sum`: within 5e-16 of the sum taken case
@@ -204,8 +205,10 @@ class _GroupsPlan:
             return float(kernels.lift_sum(groups.pos, groups.neg, groups.tp0, groups.fp0,
                                           total, hi, lo))
 
-        sums: Mapping[Hashable, Any] | None = (
-            {PRECISION_SUM: precision, NEGATIVES_BY_RANK: by_rank} if walked else None)
+        # taKS's sum comes with every build; mean_precision's with the walk only
+        sums: Mapping[Hashable, Any] = (
+            {PRECISION_SUM: precision, NEGATIVES_BY_RANK: by_rank} if walked
+            else {NEGATIVES_BY_RANK: by_rank})
         return self._stand_in(c_pos, c_neg, float(P), float(n_neg), int(n_distinct), False,
                               groups, lift, sums)
 
@@ -233,10 +236,7 @@ class _GroupsPlan:
             hull = self.walks.roc_hull_points
             answers[ROC_HULL] = lambda: {ROC_HULL: roc_hull_of(groups, n_distinct, P, n_neg,
                                                                hull)}
-        if walked is not None:
-            def walk() -> Mapping[Hashable, Any]:
-                return walked
-        elif self.kernels is not None and not weighted:
+        if self.kernels is not None and not weighted:
             def walk() -> Mapping[Hashable, Any]:  # the walk again, with its sums: and from
                 self.walk_wanted = True  # now on in the walk that builds the stand-ins
                 size = c_pos.size
@@ -245,8 +245,12 @@ class _GroupsPlan:
                 *_, precision, by_rank = self.kernels.positive_groups(
                     c_pos, c_neg, self.below, self.same, *scratch, True)
                 return {PRECISION_SUM: precision, NEGATIVES_BY_RANK: by_rank}
-        if walk is not None:
-            answers.update(dict.fromkeys(WALKED, walk))
+        taken = walked or {}
+        for key in WALKED:  # the sums the build took, else the walk's (when compiled)
+            if key in taken:
+                answers[key] = lambda: taken
+            elif walk is not None:
+                answers[key] = walk
         if not weighted:
             def confusion_at(threshold: float) -> Confusion:
                 kp, kn = self.cells_above(threshold)
