@@ -16,8 +16,11 @@ import pytest
 
 import binmetrics as bm
 from binmetrics.backends import use_compiled
+from binmetrics.inference import _counting
 from binmetrics.inference._counting import run_counts
+from binmetrics.inference.resampling import bootstrap
 from binmetrics.measures import kernels, ranking
+from binmetrics.table import PositiveGroups
 
 pytest.importorskip("numba")
 
@@ -69,7 +72,7 @@ def _matrices(seed: int, rows: int, cols: int, dtype: Any) -> tuple[Any, Any]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("dtype", [np.int64, np.uint8])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])  # the bootstrap's: int64
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_compiled_kernels_agree_with_numpy(name: str, dtype: Any, seed: int,
                                            calls: Counter[str]) -> None:
@@ -101,8 +104,24 @@ def test_kernels_stay_numpy_for_small_or_weighted_matrices(calls: Counter[str]) 
 
 @pytest.mark.parametrize("ties", [None, 1, 2, 3])
 def test_compiled_roc_hull_is_numpys(ties: int | None, calls: Counter[str]) -> None:
+    """The same hull from random tables (with ties, weights) and from tables whose
+    candidate vertices are collinear (alternating groups of a positives and b negatives:
+    rounding decides which middle points a chord test keeps)."""
     rng = np.random.default_rng(5 if ties is None else ties)
     walks = kernels.compiled_walks(10**9)
+    for _ in range(150):  # collinear candidates
+        n = int(rng.integers(3, 300))
+        a, b = rng.integers(1, 50, 2)
+        m = rng.integers(1, 4, n) if ties else np.ones(n, dtype=np.int64)
+        pos = (np.tile([a, 0], n)[:n] * m).astype(float)
+        neg = (np.tile([0, b], n)[:n] * np.roll(m, 1)).astype(float)
+        idx = np.flatnonzero(pos > 0)
+        tp0, fp0 = np.r_[0, np.cumsum(pos)][:-1], np.r_[0, np.cumsum(neg)][:-1]
+        g = PositiveGroups(idx=idx, pos=pos[idx], neg=neg[idx], tp0=tp0[idx], fp0=fp0[idx])
+        want = ranking.roc_hull_of(g, n, pos.sum(), neg.sum())
+        got = ranking.roc_hull_of(g, n, pos.sum(), neg.sum(), walks.roc_hull_points)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
     for _ in range(60):
         n = int(rng.integers(3, 4000))
         y = rng.random(n) < rng.uniform(0.02, 0.95)
@@ -116,30 +135,42 @@ def test_compiled_roc_hull_is_numpys(ties: int | None, calls: Counter[str]) -> N
         x1, y1 = ranking.roc_hull_of(g, t.n_distinct, t.P, t.N, walks.roc_hull_points)
         np.testing.assert_array_equal(x1, x0)
         np.testing.assert_array_equal(y1, y0)
-    assert calls["roc_hull_points"] >= 40
+    assert calls["roc_hull_points"] >= 190
 
 
-def test_bootstrap_stand_ins_take_the_compiled_hull(calls: Counter[str]) -> None:
+@pytest.mark.parametrize("layout", ["random", "alternating"])
+def test_bootstrap_stand_ins_take_the_compiled_hull(layout: str, calls: Counter[str]) -> None:
     rng = np.random.default_rng(2)
-    y = rng.random(3000) < 0.3
-    s = np.round(rng.random(3000), 3)
-    ev = bm.evaluate(y, s)
+    if layout == "random":
+        y = rng.random(3000) < 0.3
+        s = np.round(rng.random(3000), 3)
+    else:  # groups of 2 positives and 2 negatives, alternating: collinear hull points
+        y = np.tile([True, True, False, False], 100)
+        s = np.repeat(np.linspace(1.0, 0.0, 200), 2)
+    t = bm.CountTable.from_arrays(y, s)
     got = {}
     for on in (False, True):
         with use_compiled(on):
-            got[on] = ev.ci_table(["auch", "h_measure"], method="bootstrap", n_resamples=30,
-                                  random_state=4, progress=False).to_numpy()[:, 1:4]
-    assert calls["roc_hull_points"] >= 30
-    np.testing.assert_array_equal(got[True].astype(float), got[False].astype(float))
+            got[on] = bootstrap(t, ["auch", "h_measure"], n_resamples=200,
+                                random_state=5).replicates
+    assert calls["roc_hull_points"] >= 200
+    for m in ("auch", "h_measure"):
+        np.testing.assert_array_equal(got[True][m], got[False][m])
 
 
-@pytest.mark.parametrize("first", [0, 3])
-def test_run_counts_are_reduceats(first: int) -> None:
+@pytest.mark.parametrize("first", [0, 3, 2048])
+def test_run_counts_are_reduceats(first: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(first)
     counts = rng.integers(0, 6, (3, 20000)).astype(np.uint8)
-    starts = np.unique(np.r_[first, rng.integers(first + 1, 20000, 900)]).astype(np.intp)
+    starts = np.unique(np.r_[first, rng.integers(first + 1, 20000, 900), 4096, 4097])
+    starts = starts.astype(np.intp)
     with use_compiled(True):
+        loops = _counting.compiled_kernels(1)
+        seen = []
+        monkeypatch.setattr(loops, "run_sums", lambda *a, _f=loops.run_sums: (
+            seen.append(1), _f(*a))[1])
         got = run_counts(counts, starts)
+    assert seen
     np.testing.assert_array_equal(got, np.add.reduceat(counts, starts, axis=1, dtype=np.int64))
     with use_compiled(False):
         np.testing.assert_array_equal(run_counts(counts, starts), got)

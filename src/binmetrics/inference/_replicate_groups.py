@@ -116,7 +116,7 @@ class _GroupsPlan:
                  neg_groups: npt.NDArray[np.intp], draws: int) -> None:
         self.kernels = compiled_kernels(draws)  # in the thread that starts the work
         # the ranking measures' compiled walks (the ROC hull), where the draws are compiled
-        self.walks = compiled_walks(pos_groups.size) if self.kernels is not None else None
+        self.walks = compiled_walks(draws) if self.kernels is not None else None
         self.source = table
         self.probabilities_ok = table.probabilities_ok
         self.pos_groups, self.neg_groups = pos_groups, neg_groups

@@ -12,7 +12,8 @@ resampling code passes the measure's resolved parameters.
 
 Every kernel is invariant to merging runs of adjacent groups that hold only negatives
 (the resampling code condenses the tables that way when it is cheaper). Integer counts
-stay integers where the sums are exact. A row without positives or without negatives
+(int64, as the bootstrap passes them: narrower types would wrap in NumPy's sums) stay
+integers where the sums are exact. A row without positives or without negatives
 gives NaN, silently: the caller counts and reports undefined replicates.
 
 With the ``fast`` extra, the AUC, average precision, KS and the maximum Youden index, RIE
@@ -70,15 +71,19 @@ Kernel = Callable[[Counts, Counts], FloatArray]
 
 
 #: Count matrices with at least this many columns (groups or slots of a replicate) and
-#: whole-number counts take the compiled walks of :mod:`._kernels_numba`: a bootstrap's
-#: blocks at about 1e5 rows and more, where its draws have already loaded numba.
-COMPILED_COLUMNS = 1 << 13
+#: whole-number counts take the compiled walks of :mod:`._kernels_numba`. A replicate
+#: has no more columns than cases, so a bootstrap reaching it draws at least as many
+#: cases a replicate as the draws' own threshold
+#: (:data:`binmetrics.inference._counting.COMPILED_ROWS`, the same 20,000): numba is
+#: then loaded already, and smaller bootstraps never import it.
+COMPILED_COLUMNS = 20_000
 
 
 def compiled_walks(columns: int) -> Any:
     """The compiled walks (:mod:`binmetrics.measures._kernels_numba`) for replicates of
-    ``columns`` groups, when numba is importable, not switched off, and ``columns``
-    reaches :data:`COMPILED_COLUMNS` (:func:`binmetrics.backends.compiled`); else None."""
+    ``columns`` groups (or cases: never fewer), when numba is importable, not switched
+    off, and ``columns`` reaches :data:`COMPILED_COLUMNS`
+    (:func:`binmetrics.backends.compiled`); else None."""
     return compiled("binmetrics.measures._kernels_numba", columns, COMPILED_COLUMNS)
 
 

@@ -188,19 +188,21 @@ ROC_HULL = "roc_hull"
 
 
 def roc_hull_of(g: PositiveGroups, n_distinct: int, P: float, N: float,
-                hull: Callable[..., int] | None = None) -> tuple[FloatArray, FloatArray]:
+                hull: Callable[..., tuple[int, bool]] | None = None
+                ) -> tuple[FloatArray, FloatArray]:
     """FPR and TPR of the vertices of the ROC convex hull of a table with groups with
     positives ``g``, ``n_distinct`` groups and totals ``P``, ``N``: its candidate
-    vertices, then pruning and quickhull; or ``hull``, the same candidates and their
-    upper hull by Andrew's monotone chain in one compiled pass
+    vertices, then pruning and quickhull. ``hull``: the candidates and the pruning
+    rounds in one compiled call
     (:func:`binmetrics.measures._kernels_numba.roc_hull_points`, for a bootstrap's
-    replicates: each point kept or dropped by the same test against its neighbours'
-    chord)."""
+    replicates: the same floats and tests, so the same hull)."""
     if hull is not None:
         n = g.idx.size + 2
         x, y, out = np.empty(n), np.empty(n), np.empty(n, dtype=np.intp)
-        v = out[:hull(g.idx, g.pos, g.neg, g.tp0, g.fp0, n_distinct, float(P), float(N),
-                      x, y, out)]
+        k, converged = hull(g.idx, g.pos, g.neg, g.tp0, g.fp0, n_distinct, float(P),
+                            float(N), PRUNE_ROUNDS, x, y, out)
+        keep = out[:k]
+        v = keep if converged else keep[upper_hull(x[keep], y[keep])]
         return x[v], y[v]
     # An inner vertex of the upper hull is reached by a step holding positives and
     # left by a step holding negatives: after a horizontal step the point before
