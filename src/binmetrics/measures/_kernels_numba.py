@@ -56,17 +56,24 @@ def _add(acc: float, comp: float, x: float) -> tuple[float, float]:  # pragma: n
     return t, comp
 
 
+@inline
+def _totals(p_row: Any, n_row: Any) -> tuple[int, int]:  # pragma: no cover - compiled
+    # a row's positives and negatives, in 64-bit integers
+    p_total = 0
+    n_total = 0
+    for j in range(p_row.shape[0]):
+        p_total += p_row[j]
+        n_total += n_row[j]
+    return p_total, n_total
+
+
 @jit
 def auc_sums(pos: Any, neg: Any, P: Any, N: Any, twice: Any) -> None:  # pragma: no cover
     # per row i: P[i], N[i] and sum_j pos[i, j] (2 (N - fp1[j]) + neg[i, j]), fp1 the
     # negatives down to group j (2 x the Mann-Whitney count), all in int64
     for i in range(pos.shape[0]):
         p_row, n_row = pos[i], neg[i]
-        n_total = 0
-        p_total = 0
-        for j in range(n_row.shape[0]):
-            n_total += n_row[j]
-            p_total += p_row[j]
+        p_total, n_total = _totals(p_row, n_row)
         acc = 0
         fp1 = 0
         for j in range(n_row.shape[0]):
@@ -123,11 +130,7 @@ def gap_extremes(pos: Any, neg: Any, high: Any, low: Any) -> None:  # pragma: no
     # taken as NumPy's way takes it (the same floats)
     for i in range(pos.shape[0]):
         p_row, n_row = pos[i], neg[i]
-        p_total = 0
-        n_total = 0
-        for j in range(p_row.shape[0]):
-            p_total += p_row[j]
-            n_total += n_row[j]
+        p_total, n_total = _totals(p_row, n_row)
         tp = 0
         fp = 0
         hi = -math.inf
