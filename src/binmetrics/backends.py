@@ -256,11 +256,11 @@ def compiled(module: str, size: int, at_least: int) -> ModuleType | None:
 #: their passes (:func:`compiled_table`: the probabilistic measures' blocked pass, the
 #: fits, a weighted table's running sums, the build's merge) when numba is installed
 #: (the ``fast`` extra, which a user installs for speed at scale). The loops save about
-#: 35 ns a row every call (``to_dict()`` at 1e6 rows: 88 -> 52 ms; at 1e7: 0.3 s);
-#: loading numba and them costs about 0.5-0.7 s once per process (a fresh process's
-#: first ``to_dict()`` at 1e6 rows: 0.23 s without them, 0.7-0.95 s with), paid back
-#: after a dozen evaluations of a million rows or one of ten million. Below this size
-#: a call would save under 20 ms, too little to be worth numba's first load.
+#: 30 ns a row every call (``to_dict()`` at 1e6 rows: 75 -> 47 ms; at 1e7: 0.2 s);
+#: loading numba and them costs about 0.4 s once per process (a fresh process's first
+#: ``to_dict()`` at 1e6 rows: 0.16-0.17 s without them, 0.54-0.57 s with), paid back
+#: after about fifteen evaluations of a million rows or two of ten million. Below this
+#: size a call would save under 15 ms, too little to be worth numba's first load.
 COMPILED_TABLE_ROWS = 500_000
 
 
