@@ -231,6 +231,20 @@ def test_undefined_values_warn_and_name_the_measure() -> None:
     separated = bm.evaluate([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9])
     with pytest.warns(UndefinedMeasureWarning, match="perfectly separated"):
         assert np.isnan(separated["calibration_slope"])
+    # one distinct p inside (0, 1) (the cases at 0 left out): no slope to fit, and the
+    # warning says so rather than calling it separation; the intercept with the slope
+    # fixed at 1 is still defined (glm(y ~ offset(qlogis(p))): qlogis(3/5) - qlogis(0.3))
+    one_score = bm.evaluate([0, 1, 1, 0, 1, 0], [0.3, 0.3, 0.3, 0.3, 0.3, 0.0],
+                            threshold=0.3)
+    for m in ("calibration_slope", "calibration_intercept"):
+        with pytest.warns(UndefinedMeasureWarning, match=f"{m} is undefined: the logistic "
+                          "calibration fit's slope is not identifiable: every case with "
+                          "0 < p < 1 has the same p"), \
+                pytest.warns(MeasureCaveatWarning, match="p exactly 0 or 1"):
+            assert np.isnan(one_score[m])
+    with pytest.warns(MeasureCaveatWarning, match="p exactly 0 or 1"):
+        citl = one_score["calibration_in_the_large"]
+    assert citl == pytest.approx(np.log(1.5) - np.log(0.3 / 0.7), rel=1e-9)
     with pytest.warns(UndefinedMeasureWarning, match="variance"):
         assert np.isnan(bm.evaluate([0, 1], [0.5, 0.5])["spiegelhalter_z"])
 

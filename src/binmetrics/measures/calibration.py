@@ -36,7 +36,14 @@ import numpy.typing as npt
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
 from binmetrics.measures._special import beta_integrals
 from binmetrics.measures._util import dot, ratio
-from binmetrics.measures.logistic_fit import FITS, Fit, cases_inside, cases_outside, fit_table
+from binmetrics.measures.logistic_fit import (
+    FITS,
+    Fit,
+    cases_inside,
+    cases_outside,
+    fit_table,
+    inside,
+)
 from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
@@ -346,7 +353,13 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
     return slope_fit, citl_fit
 
 
-def _report_divergence(measure: str) -> None:
+def _report_divergence(t: CountTable, measure: str) -> None:
+    i0, i1 = inside(t)
+    if i1 - i0 == 1:  # one distinct p inside (0, 1): logit(p) is a constant
+        report_undefined(measure, "the logistic calibration fit's slope is not identifiable: "
+                         "every case with 0 < p < 1 has the same p, so logit(p) does not "
+                         "vary (R's glm gives NA)")
+        return
     report_undefined(measure, "the logistic calibration fit does not converge (the outcome "
                      "is perfectly separated by logit(p): the estimate is infinite)")
 
@@ -366,7 +379,7 @@ def logistic_calibration(t: CountTable, measure: str = "calibration_slope") -> t
     if fits is None:
         return float("nan"), float("nan")
     if fits[0] is None:
-        _report_divergence(measure)
+        _report_divergence(t, measure)
         return float("nan"), float("nan")
     return fits[0]
 
@@ -437,7 +450,7 @@ def calibration_in_the_large(t: CountTable) -> float:
     if fits is None:
         return float("nan")
     if fits[1] is None:
-        _report_divergence("calibration_in_the_large")
+        _report_divergence(t, "calibration_in_the_large")
         return float("nan")
     return fits[1][0]
 
