@@ -21,7 +21,7 @@ to rounding (1e-15 relative), not bit for bit.
 **The ROC convex hull** (:func:`roc_hull_points`): a replicate's candidate vertices and
 the rounds of pruning that NumPy's way takes in a dozen array passes per round, in one
 call: the same floats, the same tests on the same triples, so the same points kept
-(1.7 -> 0.6 ms a replicate at 1e6 distinct scores). A monotone chain, one pass, was
+(1.7 -> 0.45 ms a replicate at 1e6 distinct scores). A monotone chain, one pass, was
 tried first: it tests a point against a chord to the vertex before it on its stack,
 not to its neighbour, and on collinear points its rounding kept some that the pruning
 drops.
