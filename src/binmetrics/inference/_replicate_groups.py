@@ -226,7 +226,7 @@ class _GroupsPlan:
     def _stand_in(self, c_pos: npt.NDArray[Any], c_neg: npt.NDArray[Any], P: float,
                   n_neg: float, n_distinct: int, weighted: bool, groups: PositiveGroups,
                   lift: Callable[[], float] | None = None,
-                  walked: Mapping[Hashable, Any] | None = None) -> _GroupsTable:
+                  taken: Mapping[Hashable, Any] | None = None) -> _GroupsTable:
         walk: Callable[[], Mapping[Hashable, Any]] | None = None
         confusion_at: Callable[[float], Confusion] | None = None
         answers: dict[Hashable, Callable[[], Mapping[Hashable, Any]]] = {}
@@ -245,10 +245,10 @@ class _GroupsPlan:
                 *_, precision, by_rank = self.kernels.positive_groups(
                     c_pos, c_neg, self.below, self.same, *scratch, True)
                 return {PRECISION_SUM: precision, NEGATIVES_BY_RANK: by_rank}
-        taken = walked or {}
+        got = taken or {}
         for key in WALKED:  # the sums the build took, else the walk's (when compiled)
-            if key in taken:
-                answers[key] = lambda: taken
+            if key in got:
+                answers[key] = lambda: got
             elif walk is not None:
                 answers[key] = walk
         if not weighted:

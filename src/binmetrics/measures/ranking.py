@@ -202,20 +202,19 @@ def roc_hull_of(g: PositiveGroups, n_distinct: int, P: float, N: float,
         k, converged = hull(g.idx, g.pos, g.neg, g.tp0, g.fp0, n_distinct, float(P),
                             float(N), PRUNE_ROUNDS, x, y, out)
         keep = out[:k]
-        v = keep if converged else keep[upper_hull(x[keep], y[keep])]
-        return x[v], y[v]
-    # An inner vertex of the upper hull is reached by a step holding positives and
-    # left by a step holding negatives: after a horizontal step the point before
-    # it is as high, before a vertical step the point after it is higher.
-    after = g.idx + 1  # the cut after each group with positives
-    # the group after it holds negatives unless it is the next group with positives
-    # and that has none (a group without positives holds negatives: none is empty)
-    inner = after < n_distinct
-    inner[:-1] &= (g.idx[1:] != after[:-1]) | (g.neg[1:] > 0)
-    # in ROC space (rates), so that the cross products neither under- nor overflow
-    x = np.concatenate(([0.0], g.fp1[inner] / N, [1.0]))
-    y = np.concatenate(([0.0], g.tp1[inner] / P, [1.0]))
-    keep, converged = _prune_below_neighbours(x, y)
+    else:
+        # An inner vertex of the upper hull is reached by a step holding positives and
+        # left by a step holding negatives: after a horizontal step the point before
+        # it is as high, before a vertical step the point after it is higher.
+        after = g.idx + 1  # the cut after each group with positives
+        # the group after it holds negatives unless it is the next group with positives
+        # and that has none (a group without positives holds negatives: none is empty)
+        inner = after < n_distinct
+        inner[:-1] &= (g.idx[1:] != after[:-1]) | (g.neg[1:] > 0)
+        # in ROC space (rates), so that the cross products neither under- nor overflow
+        x = np.concatenate(([0.0], g.fp1[inner] / N, [1.0]))
+        y = np.concatenate(([0.0], g.tp1[inner] / P, [1.0]))
+        keep, converged = _prune_below_neighbours(x, y)
     v = keep if converged else keep[upper_hull(x[keep], y[keep])]
     return x[v], y[v]
 
