@@ -245,6 +245,17 @@ def test_undefined_values_warn_and_name_the_measure() -> None:
     with pytest.warns(MeasureCaveatWarning, match="p exactly 0 or 1"):
         citl = one_score["calibration_in_the_large"]
     assert citl == pytest.approx(np.log(1.5) - np.log(0.3 / 0.7), rel=1e-9)
+    # weighted, and with a second p inside (0, 1) that holds no weight: Newton's matrix
+    # is singular only to rounding, and the fit used to stop at an arbitrary point of
+    # the line of equal likelihood (slope 0.43 or 1.54 by the order of the sums)
+    y = [0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1]
+    s = [0.0] * 9 + [0.1, 0.1, 0.0, 0.1, 0.1, 0.0, 0.7]
+    w = [1.0] * 10 + [13.239197241020339, 1.0, 3.1, 11.05824377669438, 1.0, 0.0]
+    weighted = bm.evaluate(y, s, sample_weight=w, threshold=0.1)
+    for m in ("calibration_slope", "calibration_intercept"):
+        with pytest.warns(UndefinedMeasureWarning, match="slope is not identifiable"), \
+                pytest.warns(MeasureCaveatWarning, match="p exactly 0 or 1"):
+            assert np.isnan(weighted[m])
     with pytest.warns(UndefinedMeasureWarning, match="variance"):
         assert np.isnan(bm.evaluate([0, 1], [0.5, 0.5])["spiegelhalter_z"])
 

@@ -355,7 +355,8 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
 
 def _report_divergence(t: CountTable, measure: str) -> None:
     i0, i1 = inside(t)
-    if i1 - i0 == 1:  # one distinct p inside (0, 1): logit(p) is a constant
+    cases = t.pos[i0:i1].astype(np.float64) + t.neg[i0:i1]
+    if np.count_nonzero(cases) == 1:  # one p inside (0, 1) has cases: logit(p) is constant
         report_undefined(measure, "the logistic calibration fit's slope is not identifiable: "
                          "every case with 0 < p < 1 has the same p, so logit(p) does not "
                          "vary (R's glm gives NA)")

@@ -100,7 +100,13 @@ def newton_fit(x: FloatArray, pos: FloatArray, tot: FloatArray, slope: bool,
                start: tuple[float, float] = (0.0, 1.0)) -> Fit:
     """Maximum-likelihood (a, b) of logit P(y=1) = a + b x (b fixed at 1 unless
     ``slope``) by Newton's method with step halving; None when it does not converge
-    to finite values (perfect separation)."""
+    to finite values (perfect separation), or when ``slope`` and every case has one x
+    (the slope is not identifiable: Newton's matrix is singular but for rounding, and
+    its steps would wander along the line of equal likelihood)."""
+    if slope:
+        live = x[tot > 0]
+        if live.size and live.min() == live.max():
+            return None
     with np.errstate(all="ignore"):  # a diverging fit overflows: None below
         return _newton_steps(x, pos, tot, slope, start)
 
