@@ -101,35 +101,93 @@ def test_large_table_crosses_blocks_in_the_build():
     np.testing.assert_array_equal(t.scores, s[order])
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_both_weighted_sorts_build_the_same_table(seed: int) -> None:
-    """sorting.weighted_rows: the complex sort and the argsort (the CPU decides which
-    runs) give equal tables: bit for bit on distinct scores, and within the last bits
-    of a tied group's sums (they add its weights in different orders). The negatives'
-    weights are summed as such, not as total - positives."""
+def _ways() -> list[str]:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return ["argsort", "complex"]
+    return ["packed", "argsort", "complex"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_every_weighted_sort_builds_the_same_table(seed: int) -> None:
+    """sorting.weighted_rows: the packed integer sort (numba), the complex sort and the
+    argsort (the CPU and numba decide which runs) give equal tables: bit for bit on
+    distinct scores, and within the last bits of a tied group's sums (they add its
+    weights in different orders). The negatives' weights are summed as such, not as
+    total - positives. Seeds 4-5 put scores 1e-15 apart (the packed key cannot tell
+    them apart, so its runs are sorted again) and seeds 6-9 signed zeros, infinities,
+    subnormals and scores of every magnitude."""
     rng = np.random.default_rng(seed)
     n = 3000
     y = rng.random(n) < 0.3
     s = rng.random(n)
     if seed % 2:
         s = np.round(s, 2)  # tied groups
+    if seed in (4, 5):
+        s = 0.5 + rng.integers(0, 400 if seed == 4 else 40, n) * 1e-15
+    if seed in (6, 7):
+        s = rng.choice([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, 5e-324, -5e-324, 0.3], n)
+    if seed in (8, 9):
+        s = rng.normal(size=n) * 10.0 ** rng.integers(-300, 300, n)
     w = rng.uniform(0.1, 3.0, n) * 10.0 ** rng.integers(-3, 4, n)
     w[rng.random(n) < 0.05] = 0.0
-    a = sorting.weighted_rows(y, s, w, argsort=True)
-    b = sorting.weighted_rows(y, s, w, argsort=False)
-    np.testing.assert_array_equal(a[0], b[0])
-    if seed % 2:
-        np.testing.assert_allclose(a[1], b[1], rtol=1e-13, atol=0)
-        np.testing.assert_allclose(a[2], b[2], rtol=1e-13, atol=0)
-    else:
-        np.testing.assert_array_equal(a[1], b[1])
-        np.testing.assert_array_equal(a[2], b[2])
+    if seed >= 6:  # the packed sort reads -0.0 as 0.0 (NumPy's ways keep its sign)
+        w[rng.random(n) < 0.02] = -0.0
+    tied = np.unique(s).size < n
+    got = [sorting.weighted_rows(y, s, w, way=way) for way in _ways()]  # type: ignore[arg-type]
+    a = got[0]
+    for b in got[1:]:
+        np.testing.assert_array_equal(a[0], b[0])
+        if tied:
+            np.testing.assert_allclose(a[1], b[1], rtol=1e-13, atol=0)
+            np.testing.assert_allclose(a[2], b[2], rtol=1e-13, atol=0)
+        else:
+            np.testing.assert_array_equal(a[1], b[1])
+            np.testing.assert_array_equal(a[2], b[2])
     want_pos = np.array([w[y & (s == v)].sum() for v in a[0]])
     want_neg = np.array([w[~y & (s == v)].sum() for v in a[0]])
     np.testing.assert_allclose(a[1], want_pos, rtol=1e-13, atol=0)
     np.testing.assert_allclose(a[2], want_neg, rtol=1e-13, atol=0)
     assert np.all(np.diff(a[0]) < 0)
-    for arr in (*a, *b):
+    for arr in (x for r in got for x in r):
         assert arr.flags.c_contiguous and arr.dtype == np.float64
-    for arr in (a[1], a[2], b[1], b[2]):  # no -0.0 from a zero weight's sign
-        assert not np.signbit(arr).any()
+    for arr in (x for r in got[: 1 if seed >= 6 else None] for x in r[1:]):
+        assert not np.signbit(arr).any()  # no -0.0 from a zero weight's sign
+
+
+def test_the_packed_sort_adds_a_tied_score_in_row_order() -> None:
+    """The packed sort keeps a tied score's cases in row order (the row number is the
+    key's low bits), so its table is bit for bit that of a stable argsort; and a run of
+    scores its key cannot tell apart is sorted again (counted)."""
+    pytest.importorskip("numba")
+    from binmetrics.table import _sorting_numba as loops
+
+    rng = np.random.default_rng(3)
+    n = 5000
+    s = 0.25 + rng.integers(0, 60, n) * 2e-16  # 60 scores 4 ulps apart
+    s[:500] = rng.random(500)  # a span of 2^62 keys: the last 11 bits are left out
+    y = rng.random(n) < 0.4
+    w = rng.uniform(0.1, 1.0, n) * 10.0 ** rng.integers(-8, 8, n)
+    got = sorting.weighted_rows(y, s, w, way="packed")
+    order = np.argsort(-s, kind="stable")  # ties in row order
+    starts = sorting.group_starts(-s[order])
+    assert starts is not None
+    want = (s[order][starts], np.add.reduceat(np.where(y, w, 0.0)[order], starts),
+            np.add.reduceat(np.where(y, 0.0, w)[order], starts))
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)  # bit for bit
+    keys = np.sort(-s)
+    bits = loops.index_bits(n)
+    packed = np.empty(n, dtype=np.uint64)
+    dropped = loops.packed_order(s, bits, packed)
+    packed.sort()
+    wy, wn = np.empty(n), np.empty(n)
+    assert dropped > 0 and loops.weights_in_order(packed, bits, s, y, w, keys, wy, wn) > 0
+
+
+def test_the_packed_sort_needs_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BINMETRICS_COMPILED", "0")
+    with pytest.raises(RuntimeError, match="needs numba"):
+        sorting.weighted_rows(np.array([True]), np.array([0.5]), np.array([1.0]),
+                              way="packed")

@@ -2,9 +2,15 @@
 in another, and the weighted build's choice of sort.
 
 A weighted table needs each case's weight carried to its score's place in the
-descending order. Two ways do it, and which is faster depends on the NumPy sort
-kernels of the CPU:
+descending order. Three ways do it; which is fastest depends on numba and on the NumPy
+sort kernels of the CPU:
 
+- with numba (the ``fast`` extra) and at least
+  :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` rows, one sort of 64-bit integers
+  packing each row's number under the top bits of its score's rank key, the weights
+  read in that order, and the scores sorted on their own
+  (:mod:`binmetrics.table._sorting_numba`): NumPy sorts integers with the same SIMD
+  kernels as floats, which its argsort does not reach;
 - one sort of complex numbers ``-score + i (+-weight)`` (the sign of the imaginary part
   the label), which orders by score and carries the weights in one scalar sort;
 - an argsort of the negated scores (NumPy's SIMD argsort, x86-simd-sort), the weights
@@ -13,19 +19,23 @@ kernels of the CPU:
 
 Measured at n = 1e7: on a 2-core AMD EPYC with AVX2, the argsort took 2.2x np.sort and
 the gathers 1.8x, the complex sort 1.8x (with 0.4x after it); on a 2-core Intel Xeon
-with AVX-512, the argsort path 1.3-1.4 s and the complex sort path 2.2 s.
-:func:`weighted_rows` takes the argsort where NumPy sorts with AVX-512, the complex
-sort elsewhere. Within a tied score the two add the weights in different orders, so a
-tied group's sum may differ in its last bit between them; distinct scores give equal
-tables (tested).
+with AVX-512, the argsort path 1.3-1.4 s and the complex sort path 2.2 s when first
+measured; later, on a faster Xeon, the argsort path 0.9 s and the packed sort 0.4 s
+(its integer sort 0.09 s, reading the weights in its order 0.2 s).
+:func:`weighted_rows` takes the packed sort where it can, else the argsort where NumPy
+sorts with AVX-512, else the complex sort. Within a tied score the three add the
+weights in different orders (the packed sort in row order), so a tied group's sum may
+differ in its last bit between them; distinct scores give equal tables (tested).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.backends import compiled_table
+from binmetrics.backends import COMPILED_ENV, compiled, compiled_table
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -88,13 +98,40 @@ def positions(keys: FloatArray, queries: FloatArray, block: int = 1 << 15) -> np
     return out
 
 
+#: the ways :func:`weighted_rows` can sort
+Way = Literal["packed", "argsort", "complex"]
+_SORTING_LOOPS = "binmetrics.table._sorting_numba"
+
+
 def weighted_rows(y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray, *,
-                  argsort: bool | None = None) -> tuple[FloatArray, FloatArray, FloatArray]:
+                  way: Way | None = None) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(distinct scores descending, positive weight, negative weight per score) of
-    validated arrays; ``argsort`` picks the way (default :data:`argsort_is_fast`)."""
-    if argsort is None:
-        argsort = argsort_is_fast
-    if argsort:
+    validated arrays; ``way`` picks the sort (default: ``"packed"`` where numba's loops
+    are taken at this size, else ``"argsort"`` where :data:`argsort_is_fast`, else
+    ``"complex"``; see the module's notes). ``"packed"`` needs numba."""
+    loops = None
+    if way is None:
+        loops = compiled_table(_SORTING_LOOPS, s.size)
+        way = "packed" if loops is not None else "argsort" if argsort_is_fast else "complex"
+    elif way == "packed":
+        loops = compiled(_SORTING_LOOPS, 1, 1)
+        if loops is None:
+            raise RuntimeError(f"weighted_rows(way='packed') needs numba (pip install "
+                               f"'binmetrics[fast]') and {COMPILED_ENV} not set to 0")
+    argsort = way != "complex"
+    if way == "packed":
+        assert loops is not None
+        keys = np.negative(s)
+        keys.sort()
+        bits = loops.index_bits(s.size)
+        packed = np.empty(s.size, dtype=np.uint64)
+        loops.packed_order(s, bits, packed)
+        packed.sort()
+        wy = np.empty(s.size)
+        wn = np.empty(s.size)
+        loops.weights_in_order(packed, bits, s, y, w, keys, wy, wn)
+        del packed
+    elif argsort:
         keys = np.negative(s)
         order = np.argsort(keys)
         wy = w[order]  # becomes the positives' weights
