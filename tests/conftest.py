@@ -44,3 +44,17 @@ def whole_scan():
         return k, (float(v[k]) if k >= 0 else math.nan)
 
     return scan
+
+
+@pytest.fixture
+def argsort_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Weighted tables built by the argsort with numba's loops on or off: the packed
+    sort, which ``use_compiled(True)`` would take, adds a tied group's weights in
+    another order (tests/table/test_blocks.py), and tests that compare a table's
+    compiled passes with NumPy's need one table."""
+    import functools
+
+    from binmetrics.table import counts, sorting
+
+    monkeypatch.setattr(counts, "weighted_rows",
+                        functools.partial(sorting.weighted_rows, way="argsort"))

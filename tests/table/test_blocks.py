@@ -124,8 +124,9 @@ def test_every_weighted_sort_builds_the_same_table(seed: int) -> None:
     s = rng.random(n)
     if seed % 2:
         s = np.round(s, 2)  # tied groups
-    if seed in (4, 5):
+    if seed in (4, 5):  # scores of every magnitude widen the key's span 2^11-fold
         s = 0.5 + rng.integers(0, 400 if seed == 4 else 40, n) * 1e-15
+        s[:100] = rng.normal(size=100) * 10.0 ** rng.integers(-300, 300, 100)
     if seed in (6, 7):
         s = rng.choice([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, 5e-324, -5e-324, 0.3], n)
     if seed in (8, 9):
@@ -167,8 +168,29 @@ def test_the_packed_sort_adds_a_tied_score_in_row_order() -> None:
     n = 5000
     s = 0.25 + rng.integers(0, 60, n) * 2e-16  # 60 scores 4 ulps apart
     s[:500] = rng.random(500)  # a span of 2^62 keys: the last 11 bits are left out
+    s[500:530] = np.where(rng.random(30) < 0.5, 0.0, -0.0)  # one key: ties in row order
+    s[530:562] = 0.75 + (np.arange(32) % 2) * 2.3e-16  # a run of 32: 2 scores, 16 each
     y = rng.random(n) < 0.4
+    y[530:562] = True
     w = rng.uniform(0.1, 1.0, n) * 10.0 ** rng.integers(-8, 8, n)
+    _same_as_a_stable_argsort(y, s, w)
+    zeros = rng.choice([0.0, -0.0, 5e-324], n)  # the two zeros one key (no bits left out)
+    _same_as_a_stable_argsort(y, zeros, w)
+    keys = np.sort(-s)
+    bits = loops.index_bits(n)
+    packed = np.empty(n, dtype=np.uint64)
+    dropped = loops.packed_order(s, bits, packed)
+    packed.sort()
+    wy, wn = np.empty(n), np.empty(n)
+    tiny = np.array([0.0, -0.0, 5e-324, -5e-324, -0.0])  # +-0.0 one key, the rest apart
+    top = np.empty(5, dtype=np.uint64)
+    assert loops.packed_order(tiny, 3, top) == 0
+    assert [int(v) >> 3 for v in top] == [1, 1, 0, 3, 1]  # -0.0 not at its bits (2)
+    # the 4,470 cases near 0.25 sorted by a merge sort, the 32 near 0.75 in place
+    assert dropped > 0 and loops.weights_in_order(packed, bits, s, y, w, keys, wy, wn) == 2
+
+
+def _same_as_a_stable_argsort(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> None:
     got = sorting.weighted_rows(y, s, w, way="packed")
     order = np.argsort(-s, kind="stable")  # ties in row order
     starts = sorting.group_starts(-s[order])
@@ -177,13 +199,6 @@ def test_the_packed_sort_adds_a_tied_score_in_row_order() -> None:
             np.add.reduceat(np.where(y, 0.0, w)[order], starts))
     for a, b in zip(got, want, strict=True):
         np.testing.assert_array_equal(a, b)  # bit for bit
-    keys = np.sort(-s)
-    bits = loops.index_bits(n)
-    packed = np.empty(n, dtype=np.uint64)
-    dropped = loops.packed_order(s, bits, packed)
-    packed.sort()
-    wy, wn = np.empty(n), np.empty(n)
-    assert dropped > 0 and loops.weights_in_order(packed, bits, s, y, w, keys, wy, wn) > 0
 
 
 def test_the_packed_sort_needs_numba(monkeypatch: pytest.MonkeyPatch) -> None:

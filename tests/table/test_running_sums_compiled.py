@@ -6,7 +6,6 @@ the same float with numba as without; so is mean precision's chain over the cuts
 
 from __future__ import annotations
 
-import functools
 import math
 import warnings
 from typing import Any
@@ -17,9 +16,11 @@ import pytest
 import binmetrics as bm
 from binmetrics.backends import use_compiled
 from binmetrics.exceptions import undefined_policy
-from binmetrics.table import counts, sorting
+from binmetrics.table import counts
 
 pytest.importorskip("numba")
+#: one table for both ways (the packed sort adds tied weights in row order)
+pytestmark = pytest.mark.usefixtures("argsort_build")
 
 RANKING = [m.id for m in bm.iter_measures("ranking")]
 
@@ -27,15 +28,6 @@ RANKING = [m.id for m in bm.iter_measures("ranking")]
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(counts, "CHUNK", 997)
-
-
-@pytest.fixture(autouse=True)
-def one_build(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both ways build the table by the argsort: the packed sort, taken with numba,
-    adds a tied group's weights in another order (tests/table/test_blocks.py), and
-    these tests compare the running sums of one table."""
-    monkeypatch.setattr(counts, "weighted_rows",
-                        functools.partial(sorting.weighted_rows, way="argsort"))
 
 
 def _data(kind: str, n: int = 12_000) -> tuple[Any, Any, Any]:

@@ -355,11 +355,12 @@ def _logistic_fits(t: CountTable, measure: str) -> tuple[Fit, Fit] | None:
 
 def _report_divergence(t: CountTable, measure: str) -> None:
     i0, i1 = inside(t)
-    cases = t.pos[i0:i1].astype(np.float64) + t.neg[i0:i1]
-    if np.count_nonzero(cases) == 1:  # one p inside (0, 1) has cases: logit(p) is constant
+    live = t.scores[i0:i1][(t.pos[i0:i1].astype(np.float64) + t.neg[i0:i1]) > 0]
+    x = np.log(live) - np.log1p(-live)  # as logistic_fit.logit_rows takes logit(p)
+    if x.size and x.min() == x.max():  # as newton_fit decides: logit(p) is a constant
         report_undefined(measure, "the logistic calibration fit's slope is not identifiable: "
-                         "every case with 0 < p < 1 has the same p, so logit(p) does not "
-                         "vary (R's glm gives NA)")
+                         "every case with 0 < p < 1 has the same p (or p's whose logit(p) "
+                         "rounds to one value), so logit(p) does not vary (R's glm gives NA)")
         return
     report_undefined(measure, "the logistic calibration fit does not converge (the outcome "
                      "is perfectly separated by logit(p): the estimate is infinite)")

@@ -28,6 +28,9 @@ __all__ = ["index_bits", "packed_order", "weights_in_order"]
 
 _SIGN = np.uint64(1) << np.uint64(63)
 _ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+#: runs of at most this many cases are sorted again in place (scores chosen to make
+#: every run need it took 4x an argsort with a sort and copies per run)
+_SMALL_RUN = 32
 
 
 def index_bits(n: int) -> int:
@@ -93,6 +96,7 @@ def weights_in_order(packed: Any, bits: int, s: Any, y: Any, w: Any, keys: Any,
             wy[j] = 0.0
             wn[j] = v
     fixed = 0
+    own = np.empty(_SMALL_RUN)
     a = 0
     while a < n:
         top = packed[a] >> b
@@ -101,15 +105,31 @@ def weights_in_order(packed: Any, bits: int, s: Any, y: Any, w: Any, keys: Any,
             e += 1
         if keys[a] != keys[e - 1]:
             m = e - a
-            own = np.empty(m)
+            if m > own.shape[0]:
+                own = np.empty(m)
             for t in range(m):
                 own[t] = -s[packed[a + t] & mask]
-            order = np.argsort(own, kind="mergesort")
-            py = wy[a:e].copy()
-            pn = wn[a:e].copy()
-            for t in range(m):
-                wy[a + t] = py[order[t]]
-                wn[a + t] = pn[order[t]]
+            if m <= _SMALL_RUN:  # in place, no allocation: adversarial scores make many
+                _insertion_sort(own, m, wy[a:e], wn[a:e])
+            else:
+                order = np.argsort(own[:m], kind="mergesort")
+                py = wy[a:e].copy()
+                pn = wn[a:e].copy()
+                for t in range(m):
+                    wy[a + t] = py[order[t]]
+                    wn[a + t] = pn[order[t]]
             fixed += 1
         a = e
     return fixed
+
+
+@inline
+def _insertion_sort(k: Any, m: int, u: Any, v: Any) -> None:  # pragma: no cover - compiled
+    """Sort ``k[:m]`` ascending, stably, moving ``u`` and ``v`` with it."""
+    for t in range(1, m):
+        x, xu, xv = k[t], u[t], v[t]
+        j = t - 1
+        while j >= 0 and k[j] > x:
+            k[j + 1], u[j + 1], v[j + 1] = k[j], u[j], v[j]
+            j -= 1
+        k[j + 1], u[j + 1], v[j + 1] = x, xu, xv
