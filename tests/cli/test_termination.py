@@ -46,3 +46,35 @@ def test_sigterm_during_a_duckdb_query_removes_its_temporary_folder(tmp_path: Pa
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert err.strip() == "binmetrics: terminated" and out == ""
     assert list(tmp.iterdir()) == []
+
+
+FINALISER = """
+import os, signal, sys, time
+import binmetrics.cli.app as app
+
+class Finalised:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler runs, and raises, in here
+        for _ in range(1000):
+            pass
+
+def run(argv):
+    Finalised()
+    time.sleep(1.0)
+    print("finished")
+    return 0
+
+app._main = run
+sys.exit(app.main([]))
+"""
+
+
+def test_sigterm_inside_a_finaliser_still_stops_the_command() -> None:
+    """Python ignores an exception raised inside ``__del__`` (numba's finalisers run
+    while it loads its loops): SIGTERM arriving there used to print "Exception ignored"
+    and let the command run on; it is sent again and stops the command."""
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", FINALISER], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert done.stderr.strip() == "binmetrics: terminated" and done.stdout == ""

@@ -167,6 +167,23 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     raise _Terminated
 
 
+def _raise_again(hook: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A ``sys.unraisablehook`` for the command's run: SIGTERM's exception raised inside
+    a finaliser (``__del__``, e.g. numba's while it loads its compiled loops) is ignored
+    by Python, and the command would run on; the signal is sent again a moment later,
+    from another thread (sent from here it would be raised here, and ignored again), to
+    be raised once the finaliser has returned. Anything else goes to ``hook``."""
+    def unraisable(u: Any) -> None:
+        if isinstance(u.exc_value, _Terminated):
+            again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGTERM))
+            again.daemon = True  # a command that ends first is not killed on its way out
+            again.start()
+            return
+        hook(u)
+
+    return unraisable
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``binmetrics`` command; returns the exit status (0 ok, 2 error, 130
     interrupted by Ctrl-C: ``binmetrics: interrupted``; 143 stopped by SIGTERM:
@@ -174,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     DuckDB's spill folder among them, removed)."""
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    hook = sys.unraisablehook
+    if main_thread:
+        sys.unraisablehook = _raise_again(hook)
     _signalled.clear()
     try:
         code = _main(argv)
@@ -192,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if main_thread:  # None: a handler not set from Python, i.e. the default
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+            sys.unraisablehook = hook
 
 
 def _main(argv: list[str] | None) -> int:
