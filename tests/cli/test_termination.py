@@ -54,7 +54,7 @@ import binmetrics.cli.app as app
 
 class Finalised:
     def __del__(self):
-        os.kill(os.getpid(), signal.SIGTERM)  # the handler runs, and raises, in here
+        os.kill(os.getpid(), getattr(signal, sys.argv[1]))  # raised in here
         for _ in range(1000):
             pass
 
@@ -69,12 +69,15 @@ sys.exit(app.main([]))
 """
 
 
-def test_sigterm_inside_a_finaliser_still_stops_the_command() -> None:
+@pytest.mark.parametrize(("sig", "status", "said"), [("SIGTERM", 143, "terminated"),
+                                                    ("SIGINT", 130, "interrupted")])
+def test_a_signal_inside_a_finaliser_still_stops_the_command(sig: str, status: int,
+                                                             said: str) -> None:
     """Python ignores an exception raised inside ``__del__`` (numba's finalisers run
-    while it loads its loops): SIGTERM arriving there used to print "Exception ignored"
-    and let the command run on; it is sent again and stops the command."""
+    while it loads its loops): SIGTERM or Ctrl-C arriving there used to print "Exception
+    ignored" and let the command run on; the signal is sent again and stops it."""
     env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    done = subprocess.run([sys.executable, "-c", FINALISER], capture_output=True,
+    done = subprocess.run([sys.executable, "-c", FINALISER, sig], capture_output=True,
                           text=True, env=env, timeout=60)
-    assert done.returncode == 128 + signal.SIGTERM, done.stderr
-    assert done.stderr.strip() == "binmetrics: terminated" and done.stdout == ""
+    assert done.returncode == status, done.stderr
+    assert done.stderr.strip() == f"binmetrics: {said}" and done.stdout == ""

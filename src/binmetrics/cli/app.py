@@ -168,14 +168,16 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def _raise_again(hook: Callable[[Any], None]) -> Callable[[Any], None]:
-    """A ``sys.unraisablehook`` for the command's run: SIGTERM's exception raised inside
-    a finaliser (``__del__``, e.g. numba's while it loads its compiled loops) is ignored
-    by Python, and the command would run on; the signal is sent again a moment later,
-    from another thread (sent from here it would be raised here, and ignored again), to
-    be raised once the finaliser has returned. Anything else goes to ``hook``."""
+    """A ``sys.unraisablehook`` for the command's run: SIGTERM's or Ctrl-C's exception
+    raised inside a finaliser (``__del__``, e.g. numba's while it loads its compiled
+    loops) is ignored by Python, and the command would run on; the signal is sent again
+    a moment later, from another thread (sent from here it would be raised here, and
+    ignored again), to be raised once the finaliser has returned. Anything else goes to
+    ``hook``."""
     def unraisable(u: Any) -> None:
-        if isinstance(u.exc_value, _Terminated):
-            again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGTERM))
+        if isinstance(u.exc_value, KeyboardInterrupt):  # _Terminated is one too
+            sig = signal.SIGTERM if isinstance(u.exc_value, _Terminated) else signal.SIGINT
+            again = threading.Timer(0.01, os.kill, (os.getpid(), sig))
             again.daemon = True  # a command that ends first is not killed on its way out
             again.start()
             return
