@@ -60,12 +60,14 @@ class Finalised:
 
 def run(argv):
     Finalised()
-    time.sleep(1.0)
+    time.sleep(float(sys.argv[2]))  # 0: the command ends before the signal comes again
     print("finished")
     return 0
 
 app._main = run
-sys.exit(app.main([]))
+code = app.main([])
+time.sleep(0.2)  # a signal sent again after the command's end would land here
+sys.exit(code)
 """
 
 
@@ -75,9 +77,15 @@ def test_a_signal_inside_a_finaliser_still_stops_the_command(sig: str, status: i
                                                              said: str) -> None:
     """Python ignores an exception raised inside ``__del__`` (numba's finalisers run
     while it loads its loops): SIGTERM or Ctrl-C arriving there used to print "Exception
-    ignored" and let the command run on; the signal is sent again and stops it."""
+    ignored" and let the command run on; the signal is sent again and stops it. A
+    command that ends before the signal comes again reports it itself, and the signal
+    is not sent into its process afterwards (an exit by the signal would be -15 or -2)."""
     env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    done = subprocess.run([sys.executable, "-c", FINALISER, sig], capture_output=True,
-                          text=True, env=env, timeout=60)
+    done = subprocess.run([sys.executable, "-c", FINALISER, sig, "1.0"],
+                          capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == status, done.stderr
     assert done.stderr.strip() == f"binmetrics: {said}" and done.stdout == ""
+    quick = subprocess.run([sys.executable, "-c", FINALISER, sig, "0"],
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert quick.returncode == status, quick.stderr
+    assert quick.stderr.strip() == f"binmetrics: {said}" and quick.stdout == "finished\n"

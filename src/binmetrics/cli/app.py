@@ -167,6 +167,12 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     raise _Terminated
 
 
+#: timers sending again a signal whose exception a finaliser swallowed (cancelled when
+#: the command ends first: it then reports the signal itself), and Ctrl-Cs so swallowed
+_again: list[threading.Timer] = []
+_interrupted: list[int] = []
+
+
 def _raise_again(hook: Callable[[Any], None]) -> Callable[[Any], None]:
     """A ``sys.unraisablehook`` for the command's run: SIGTERM's or Ctrl-C's exception
     raised inside a finaliser (``__del__``, e.g. numba's while it loads its compiled
@@ -176,9 +182,14 @@ def _raise_again(hook: Callable[[Any], None]) -> Callable[[Any], None]:
     ``hook``."""
     def unraisable(u: Any) -> None:
         if isinstance(u.exc_value, KeyboardInterrupt):  # _Terminated is one too
-            sig = signal.SIGTERM if isinstance(u.exc_value, _Terminated) else signal.SIGINT
+            if isinstance(u.exc_value, _Terminated):
+                sig = signal.SIGTERM  # _signalled has it already
+            else:
+                sig = signal.SIGINT
+                _interrupted.append(sig)
             again = threading.Timer(0.01, os.kill, (os.getpid(), sig))
-            again.daemon = True  # a command that ends first is not killed on its way out
+            again.daemon = True
+            _again.append(again)
             again.start()
             return
         hook(u)
@@ -197,11 +208,15 @@ def main(argv: list[str] | None = None) -> int:
     if main_thread:
         sys.unraisablehook = _raise_again(hook)
     _signalled.clear()
+    _interrupted.clear()
     try:
         code = _main(argv)
         if _signalled:  # reported by the engine as its own error
             print(f"{PROG}: terminated", file=sys.stderr)
             return 128 + signal.SIGTERM
+        if _interrupted:  # swallowed by a finaliser, and the command ended first
+            print(f"{PROG}: interrupted", file=sys.stderr)
+            return 130
         return code
     except BaseException as exc:
         if _signalled:  # the cleanups have run on the way out
@@ -212,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         raise
     finally:
+        for again in _again:  # not sent into the caller's process once the command is over
+            again.cancel()
+        _again.clear()
         if main_thread:  # None: a handler not set from Python, i.e. the default
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
             sys.unraisablehook = hook
