@@ -201,6 +201,12 @@ def _same_as_a_stable_argsort(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> No
         np.testing.assert_array_equal(a, b)  # bit for bit
 
 
+def test_an_unknown_sort_is_refused() -> None:
+    with pytest.raises(ValueError, match="way must be 'packed', 'argsort' or 'complex'"):
+        sorting.weighted_rows(np.array([True]), np.array([0.5]), np.array([1.0]),
+                              way="radix")  # type: ignore[arg-type]
+
+
 def test_the_packed_sort_needs_numba(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BINMETRICS_COMPILED", "0")
     with pytest.raises(RuntimeError, match="needs numba"):

@@ -109,6 +109,8 @@ def weighted_rows(y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray, *,
     validated arrays; ``way`` picks the sort (default: ``"packed"`` where numba's loops
     are taken at this size, else ``"argsort"`` where :data:`argsort_is_fast`, else
     ``"complex"``; see the module's notes). ``"packed"`` needs numba."""
+    if way not in (None, "packed", "argsort", "complex"):
+        raise ValueError(f"way must be 'packed', 'argsort' or 'complex', got {way!r}")
     loops = None
     if way is None:
         loops = compiled_table(_SORTING_LOOPS, s.size)
@@ -118,7 +120,6 @@ def weighted_rows(y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray, *,
         if loops is None:
             raise RuntimeError(f"weighted_rows(way='packed') needs numba (pip install "
                                f"'binmetrics[fast]') and {COMPILED_ENV} not set to 0")
-    argsort = way != "complex"
     if way == "packed":
         assert loops is not None
         keys = np.negative(s)
@@ -131,7 +132,7 @@ def weighted_rows(y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray, *,
         wn = np.empty(s.size)
         loops.weights_in_order(packed, bits, s, y, w, keys, wy, wn)
         del packed
-    elif argsort:
+    elif way == "argsort":
         keys = np.negative(s)
         order = np.argsort(keys)
         wy = w[order]  # becomes the positives' weights
@@ -157,12 +158,12 @@ def weighted_rows(y: npt.NDArray[np.bool_], s: FloatArray, w: FloatArray, *,
         wy, wn = keys, signed
     starts = group_starts(keys)
     scores = np.negative(keys if starts is None else keys[starts])
-    if not argsort:
+    if way == "complex":
         np.maximum(signed, 0.0, out=wy)
         np.negative(wn, out=wn)
         np.maximum(wn, 0.0, out=wn)
     if starts is None:
-        if argsort:
+        if way != "complex":
             return scores, wy, wn
         # one row per score: contiguous copies (strided views of the complex array
         # would slow every later pass over the table)
