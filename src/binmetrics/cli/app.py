@@ -12,6 +12,7 @@ to stdout or to ``--output``.
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import importlib
 import os
@@ -167,34 +168,48 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     raise _Terminated
 
 
-#: timers sending again a signal whose exception a finaliser swallowed (cancelled when
-#: the command ends first: it then reports the signal itself), and Ctrl-Cs so swallowed
-_again: list[threading.Timer] = []
-_interrupted: list[int] = []
-
-
-def _raise_again(hook: Callable[[Any], None]) -> Callable[[Any], None]:
+class _RaiseAgain:
     """A ``sys.unraisablehook`` for the command's run: SIGTERM's or Ctrl-C's exception
     raised inside a finaliser (``__del__``, e.g. numba's while it loads its compiled
-    loops) is ignored by Python, and the command would run on; the signal is sent again
-    a moment later, from another thread (sent from here it would be raised here, and
-    ignored again), to be raised once the finaliser has returned. Anything else goes to
-    ``hook``."""
-    def unraisable(u: Any) -> None:
-        if isinstance(u.exc_value, KeyboardInterrupt):  # _Terminated is one too
-            if isinstance(u.exc_value, _Terminated):
-                sig = signal.SIGTERM  # _signalled has it already
-            else:
-                sig = signal.SIGINT
-                _interrupted.append(sig)
-            again = threading.Timer(0.01, os.kill, (os.getpid(), sig))
-            again.daemon = True
-            _again.append(again)
-            again.start()
-            return
-        hook(u)
+    loops) is ignored by Python, and the command would run on; the signal's Python
+    handler is called again a moment later (``_thread.interrupt_main``, from a timer:
+    called from the hook it would raise there, and be ignored again), once the
+    finaliser has returned. No signal is sent: a handler set back to the default or to
+    ignore by then is not called at all. :meth:`stop` cancels what is pending when the
+    command ends first; ``interrupted`` holds the Ctrl-Cs so swallowed. Anything else
+    goes to the hook before it."""
 
-    return unraisable
+    def __init__(self, hook: Callable[[Any], None]) -> None:
+        self.hook = hook
+        self.interrupted: list[signal.Signals] = []
+        self._pending: list[threading.Timer] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, u: Any) -> None:
+        if not isinstance(u.exc_value, KeyboardInterrupt):  # _Terminated is one too
+            self.hook(u)
+            return
+        if isinstance(u.exc_value, _Terminated):
+            sig = signal.SIGTERM  # _signalled has it already
+        else:
+            sig = signal.SIGINT
+            self.interrupted.append(sig)
+        timer = threading.Timer(0.01, self._again, (sig,))
+        timer.daemon = True
+        with self._lock:
+            self._pending.append(timer)
+        timer.start()
+
+    def _again(self, sig: signal.Signals) -> None:
+        with self._lock:  # stop() empties the list under the lock
+            if self._pending:
+                _thread.interrupt_main(sig)
+
+    def stop(self) -> None:
+        with self._lock:
+            for timer in self._pending:
+                timer.cancel()
+            self._pending.clear()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,16 +220,16 @@ def main(argv: list[str] | None = None) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     hook = sys.unraisablehook
+    ours = _RaiseAgain(hook)
     if main_thread:
-        sys.unraisablehook = _raise_again(hook)
+        sys.unraisablehook = ours
     _signalled.clear()
-    _interrupted.clear()
     try:
         code = _main(argv)
         if _signalled:  # reported by the engine as its own error
             print(f"{PROG}: terminated", file=sys.stderr)
             return 128 + signal.SIGTERM
-        if _interrupted:  # swallowed by a finaliser, and the command ended first
+        if ours.interrupted:  # swallowed by a finaliser, and the command ended first
             print(f"{PROG}: interrupted", file=sys.stderr)
             return 130
         return code
@@ -227,9 +242,7 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         raise
     finally:
-        for again in _again:  # not sent into the caller's process once the command is over
-            again.cancel()
-        _again.clear()
+        ours.stop()  # nothing raised in the caller once the command is over
         if main_thread:  # None: a handler not set from Python, i.e. the default
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
             sys.unraisablehook = hook
