@@ -153,8 +153,10 @@ def test_every_weighted_sort_builds_the_same_table(seed: int) -> None:
     assert np.all(np.diff(a[0]) < 0)
     for arr in (x for r in got for x in r):
         assert arr.flags.c_contiguous and arr.dtype == np.float64
-    for arr in (x for r in got[: 1 if seed >= 6 else None] for x in r[1:]):
-        assert not np.signbit(arr).any()  # no -0.0 from a zero weight's sign
+    for way, r in zip(_ways(), got, strict=True):
+        if seed < 6 or way == "packed":  # NumPy's ways keep a weight of -0.0 as such
+            for arr in r[1:]:
+                assert not np.signbit(arr).any()  # no -0.0 from a zero weight's sign
 
 
 def test_the_packed_sort_adds_a_tied_score_in_row_order() -> None:
