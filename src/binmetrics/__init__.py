@@ -12,9 +12,9 @@ source papers define them, from one mergeable count table.
 # __getattr__, the scientific Python lazy-loading convention, SPEC 1): ``import
 # binmetrics`` then costs about as much as ``import numpy`` (issue 18), and pandas,
 # scipy.stats, pyarrow, rich and matplotlib load only with the features that use them.
-# Why a stub read at import and not a dict: binmetrics.lazy_names.
+# Why a stub read at import and not a dict: binmetrics.package.
 
-from binmetrics.lazy_names import attach_stub as _attach_stub
+from binmetrics.package import attach_stub as _attach_stub
 
 __getattr__, __dir__, __all__ = _attach_stub(__name__, __file__)
 

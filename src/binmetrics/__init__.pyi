@@ -1,4 +1,4 @@
-"""The public names of binmetrics: the one list (see binmetrics.lazy_names).
+"""The public names of binmetrics: the one list (see binmetrics.package).
 
 Type checkers and IDEs read this stub as the package's interface; at import the package
 reads it too, to load each name from its module on first use and to build ``__all__``
@@ -155,4 +155,4 @@ from binmetrics.table.counts import (
     CountTable as CountTable,
     PositiveGroups as PositiveGroups,
 )
-from binmetrics.version import __version__ as __version__
+from binmetrics.package import __version__ as __version__

@@ -2,7 +2,7 @@
 module shadowed by a function, and every type a public function returns exported.
 
 The list is ``binmetrics/__init__.pyi`` (and ``evaluation/__init__.pyi``), read by type
-checkers and, through :mod:`binmetrics.lazy_names`, by the package at import.
+checkers and, through :mod:`binmetrics.package`, by the package at import.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import binmetrics as bm
-from binmetrics.lazy_names import stub_names
+from binmetrics.package import stub_names
 
 ROOT = Path(__file__).resolve().parents[2]
 PKG_DIR = ROOT / "src" / "binmetrics"
@@ -92,7 +92,7 @@ def test_type_checkers_read_the_stub(tmp_path: Path) -> None:
 def _package_with_stub(tmp_path: Path, stub: str) -> str:
     pkg = tmp_path / "stubbed_pkg"
     pkg.mkdir()
-    (pkg / "__init__.py").write_text("from binmetrics.lazy_names import attach_stub\n"
+    (pkg / "__init__.py").write_text("from binmetrics.package import attach_stub\n"
                                      "__getattr__, __dir__, __all__ = "
                                      "attach_stub(__name__, __file__)\n")
     (pkg / "__init__.pyi").write_text(textwrap.dedent(stub))
@@ -136,7 +136,7 @@ def test_dir_shows_public_names_only(name: str) -> None:
         n for n in package.__all__ if not _is_dunder(n)]
     assert set(package.__all__) <= set(shown)
     for helper in ("Any", "TYPE_CHECKING", "annotations", "importlib", "sys", "types",
-                   "_attach_stub", "lazy_names"):
+                   "_attach_stub", "package"):
         assert helper not in shown
     assert "__doc__" in shown and "__getattr__" not in shown
 

@@ -39,7 +39,7 @@ from binmetrics.cli.common import (
 )
 from binmetrics.exceptions import BinmetricsWarning, MeasureCaveatWarning
 from binmetrics.io import write_text
-from binmetrics.version import __version__
+from binmetrics.package import __version__
 
 __all__ = ["build_parser", "main"]
 

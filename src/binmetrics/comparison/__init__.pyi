@@ -1,4 +1,4 @@
-"""The public names of binmetrics.comparison (read at import: binmetrics.lazy_names)."""
+"""The public names of binmetrics.comparison (read at import: binmetrics.package)."""
 
 from binmetrics.comparison.bayesian import (
     bayesian_signed_rank as bayesian_signed_rank,

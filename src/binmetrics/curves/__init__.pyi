@@ -1,4 +1,4 @@
-"""The public names of binmetrics.curves (read at import: binmetrics.lazy_names)."""
+"""The public names of binmetrics.curves (read at import: binmetrics.package)."""
 
 from binmetrics.curves.band import ROCBand as ROCBand
 from binmetrics.curves.calibration import (

@@ -279,7 +279,7 @@ def report(
     if mismatch:
         warnings.warn(mismatch, BinmetricsWarning, stacklevel=2)
     j0 = data[0].payload["own"]
-    from binmetrics.version import __version__
+    from binmetrics.package import __version__
 
     gx = to_axis_units(grid, *t_range)
     gx[np.isposinf(grid)] = 1.0  # +inf (nothing positive): where plot.threshold draws it

@@ -16,7 +16,7 @@ with :func:`binmetrics.evaluate` on the same data.
   (:mod:`binmetrics.table.binning`, :func:`binned_table`, :mod:`binmetrics.evaluation.bounds`).
 """
 
-# Imported here, not on first use as in the other packages (binmetrics.lazy_names):
+# Imported here, not on first use as in the other packages (binmetrics.package):
 # importing files and spark registers their engines with the registry.
 from binmetrics.engines.binning import binned_table
 from binmetrics.engines.dask_engine import evaluate_dask

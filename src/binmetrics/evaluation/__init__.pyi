@@ -1,4 +1,4 @@
-"""The public names of binmetrics.evaluation (read at import: binmetrics.lazy_names)."""
+"""The public names of binmetrics.evaluation (read at import: binmetrics.package)."""
 
 from binmetrics.evaluation.api import evaluate as evaluate, score as score
 from binmetrics.evaluation.binary import Evaluation as Evaluation

@@ -23,8 +23,8 @@ sits below :mod:`binmetrics.evaluation`.
 """
 
 # The names are listed once, in __init__.pyi (type checkers read it), and each loads
-# its module on first use (binmetrics.lazy_names): importing one module of this
+# its module on first use (binmetrics.package): importing one module of this
 # package does not import the others.
-from binmetrics.lazy_names import attach_stub as _attach_stub
+from binmetrics.package import attach_stub as _attach_stub
 
 __getattr__, __dir__, __all__ = _attach_stub(__name__, __file__)

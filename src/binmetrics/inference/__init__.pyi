@@ -1,4 +1,4 @@
-"""The public names of binmetrics.inference (read at import: binmetrics.lazy_names)."""
+"""The public names of binmetrics.inference (read at import: binmetrics.package)."""
 
 from binmetrics.inference.clustered import (
     cluster_bootstrap as cluster_bootstrap,

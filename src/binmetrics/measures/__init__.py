@@ -2,7 +2,7 @@
 
 Importing this package registers every measure; see :func:`measure_catalogue` for the
 table. Its modules are imported here, not on first use as in the other packages
-(:mod:`binmetrics.lazy_names`), because importing them is what registers the measures.
+(:mod:`binmetrics.package`), because importing them is what registers the measures.
 """
 
 # isort: off

@@ -355,7 +355,7 @@ def study_report(
                 srd_html.append(part)
                 if anova and res is not None:
                     anova_html.append(_anova_section(study, kind, res, notes))
-    from binmetrics.version import __version__
+    from binmetrics.package import __version__
 
     design = study.design[[c for c in _DESIGN if c in study.design.columns]].copy()
     if "positive" in design and "labels" in design:  # the label itself, not pandas' float

@@ -1,4 +1,6 @@
-"""A package's public names, written once in its ``__init__.pyi`` and loaded on first use.
+"""The package itself: its version (the CLI, the reports and ``binmetrics.__version__``
+read it here) and its public names, written once in each ``__init__.pyi`` and loaded
+on first use.
 
 The stub is the one list: type checkers and IDEs read it as the package's interface
 (each name imported ``as`` itself, the typing spec's mark of a re-export), and
@@ -33,7 +35,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["attach_stub", "stub_names"]
+__all__ = ["__version__", "attach_stub", "stub_names"]
+
+__version__ = "0.1.0"
 
 
 def stub_names(package: str, stub_path: str) -> dict[str, str]:
