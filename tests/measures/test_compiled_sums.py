@@ -1,8 +1,8 @@
 """The compiled loops of the probabilistic measures' blocked pass (measures/_sums_numba.py,
 issue 32): large tables take them when numba is installed, and every measure they serve
 agrees with NumPy's blocks to rounding (1e-12) on continuous, tied, weighted, extreme and
-many-block data; the fits' compression gives NumPy's bins; small tables never import
-numba."""
+many-block data; the family pass's logarithms are within 2 ulp of NumPy's, and its
+compression gives NumPy's bins; small tables never import numba."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from binmetrics.backends import use_compiled
 from binmetrics.exceptions import undefined_policy
 from binmetrics.measures import logistic_fit as lf
 from binmetrics.measures import sums
+from binmetrics.measures._util import EPS
 from binmetrics.table import counts
 
 pytest.importorskip("numba")
@@ -53,7 +54,7 @@ def test_compiled_loops_agree_with_numpy(kind: str, small_blocks: None,
     of n terms rounds to about eps n of their size, which z divides by sqrt(n)."""
     from binmetrics.measures import _sums_numba
 
-    loops = ("poly_sums", "log_sums", "spiegelhalter_sums", "logit_moments", "run_moments")
+    loops = ("family_block", "log_sums", "run_moments")
     ran: set[str] = set()
     for name in loops:  # each loop counted as it runs (the blocks call them by name)
         real = getattr(_sums_numba, name)
@@ -64,10 +65,9 @@ def test_compiled_loops_agree_with_numpy(kind: str, small_blocks: None,
     numpy_values = _family(y, p, w, False)
     assert not ran  # NumPy's blocks, with the loops switched off
     compiled_values = _family(y, p, w, True)
-    # every loop of the pass ran for the compiled values; the fits compress a table of
-    # more than SMALL_TABLE rows only (the tied kinds have a few hundred)
-    rows = bm.CountTable.from_arrays(y, p, sample_weight=w).n_distinct
-    assert ran == set(loops) - (set() if rows > lf.SMALL_TABLE else {"logit_moments"})
+    # the family's pass and the calibration bins' loop ran for the compiled values (the
+    # log losses at another clip than the default take log_sums: none here)
+    assert ran == {"family_block", "run_moments"}
     wrong = []
     for m in FAMILY:
         a, b = numpy_values[m], compiled_values[m]
@@ -78,26 +78,67 @@ def test_compiled_loops_agree_with_numpy(kind: str, small_blocks: None,
     assert not wrong, "\n".join(wrong)
 
 
-def _numpy_bins(x: Any, pos: Any, neg: Any, width: float) -> tuple[Any, ...]:
-    d, starts, edges = lf.logit_bins(x, width)
-    tot = pos.astype(float) + neg
-    moments = np.stack([np.add.reduceat(tot * d**m, starts) for m in range(4)])
-    return (edges, moments, np.add.reduceat(pos.astype(float), starts),
-            np.add.reduceat(pos * d, starts))
+def _family_block(s: Any, pos: Any, neg: Any, pi: float = 0.3,
+                  size: int | None = None) -> tuple[int, Any, Any, Any, Any, Any]:
+    """family_block on descending scores s: (bins, sums, lower edges, moments,
+    positives, sum pos d), work arrays of ``size`` (default: one bin per row)."""
+    from binmetrics.measures import _sums_numba as k
+
+    n = s.size if size is None else size
+    work = (np.empty(n), np.empty((k.MOMENT_ORDER + 1, n)), np.empty(n), np.empty(n))
+    out = np.empty(k.FAMILY_SUMS)
+    m = k.family_block(s, pos, neg, pi, math.log(pi), math.log1p(-pi), True, EPS,
+                       1.0 / sums.FAMILY_BIN_WIDTH, *work, out)
+    return (m, out, work[0][:max(m, 0)] * sums.FAMILY_BIN_WIDTH,
+            work[1][:, :max(m, 0)], work[2][:max(m, 0)], work[3][:max(m, 0)])
+
+
+def _descending(*parts: Any) -> Any:
+    s = np.unique(np.concatenate(parts))[::-1]
+    return np.ascontiguousarray(s[(s > 0) & (s < 1)])
+
+
+def _scores(rng: np.random.Generator, n: int) -> Any:
+    """Distinct scores in (0, 1) over every magnitude: near 0, near 1 (a few ulp of 1
+    apart), uniform, and crowded at 1/2."""
+    return _descending(10.0 ** rng.uniform(-300, 0, n), 1 - 10.0 ** rng.uniform(-16, 0, n),
+                       1 - rng.integers(1, 2000, n) * 2.0**-53, rng.random(n),
+                       0.5 + rng.normal(0, 1e-9, n))
+
+
+def test_family_logarithms_are_numpys_to_2_ulp() -> None:
+    """ln p and ln(1 - p) formed in registers from each bin's first row (a series in
+    p / p0 - 1) agree with NumPy's logarithms to 2 ulp on every magnitude: read back as
+    the log losses' sums of a block with one positive (or one negative) row."""
+    rng = np.random.default_rng(11)
+    s = _descending(_scores(rng, 2000), 0.3 + rng.random(3000) * 1e-2,
+                    1 - rng.random(3000) * 1e-9)  # and bins of many rows
+    clipped = s[(s >= EPS) & (s <= 1 - EPS)]  # the losses clip at eps
+    rows = rng.choice(clipped.size, 300, replace=False)
+    starts = lf.logit_bins(np.log(clipped) - np.log(1 - clipped), sums.FAMILY_BIN_WIDTH)[1]
+    assert np.isin(rows, starts).mean() < 0.5  # most rows read a series, not libm
+    zero = np.zeros(clipped.size, dtype=np.uint8)
+    worst = 0.0
+    for j in rows:
+        one = zero.copy()
+        one[j] = 1
+        _, out_pos, *_ = _family_block(clipped, one, zero)
+        _, out_neg, *_ = _family_block(clipped, zero, one)
+        for got, want in ((-out_pos[4], np.log(clipped[j])),
+                          (-out_neg[5], np.log(1.0 - clipped[j]))):
+            worst = max(worst, abs(got - want) / np.spacing(abs(want)))
+    assert worst <= 2.0, worst
 
 
 @pytest.mark.parametrize("counts_kind", ["unit", "small", "weights"])
-def test_logit_moments_are_numpys_bins(counts_kind: str) -> None:
-    from binmetrics.measures import _sums_numba as k
-
+def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
+    """The bins of logit(p) are NumPy's (``logistic_fit.logit_bins`` on ln p - ln(1-p))
+    on scores of every magnitude, near 1 among them (where a rounded edge expit(k w)
+    would merge bins: the edge is read from 1 - p there); their moments agree to the
+    rounding of x / w (the logarithms' last bits over the width, per row)."""
     rng = np.random.default_rng(7)
-    n = 50_000
-    s = np.sort(rng.beta(0.5, 0.5, n))[::-1]
-    s = s[(s > 0) & (s < 1)]
-    s[1000:1400] = s[1000]  # a tied run
-    ln_p, ln_q = np.log(s), np.log1p(-s)
-    x = ln_p - ln_q
-    n = x.size
+    s = _scores(rng, 20_000)
+    n = s.size
     if counts_kind == "unit":
         pos = (rng.random(n) < 0.3).astype(np.uint8)
         neg = (1 - pos).astype(np.uint8)
@@ -107,37 +148,51 @@ def test_logit_moments_are_numpys_bins(counts_kind: str) -> None:
     else:
         pos = rng.uniform(0, 2, n) * (rng.random(n) < 0.5)
         neg = rng.uniform(0, 2, n)
-    width = lf.TABLE_BINS[0]
-    out = np.empty(n), np.empty((4, n)), np.empty(n), np.empty(n)
-    m = k.logit_moments(ln_p, ln_q, pos, neg, 1.0 / width, *out)
-    want = _numpy_bins(x, pos, neg, width)
-    assert m == want[0].size
-    np.testing.assert_array_equal(out[0][:m] * width, want[0])
-    np.testing.assert_allclose(out[1][:, :m], want[1], rtol=1e-13, atol=1e-300)
-    np.testing.assert_allclose(out[2][:m], want[2], rtol=1e-14)
-    np.testing.assert_allclose(out[3][:m], want[3], rtol=1e-13, atol=1e-300)
-    assert lf.TABLE_BINS[1] == k.MOMENT_ORDER  # else the tables' fits take NumPy
-
-
-def test_a_row_rounded_across_an_edge_stays_with_its_neighbours() -> None:
-    """x is monotone only to rounding: a row a rounding above its bin's upper edge
-    between rows of that bin is kept in it (d a rounding above 1), and x = edge + w d
-    still holds exactly for every row."""
     from binmetrics.measures import _sums_numba as k
 
-    w = 2.0**-13
-    edge = 40 * w
-    x = np.array([edge + 0.9 * w, edge + 0.5 * w, np.nextafter(edge + w, np.inf),
-                  edge + 0.25 * w, edge - 0.5 * w])
-    pos = np.array([1, 0, 1, 0, 1], dtype=np.uint8)
-    neg = 1 - pos
-    out = np.zeros(5), np.zeros((4, 5)), np.zeros(5), np.zeros(5)
-    m = k.logit_moments(x, np.zeros(5), pos, neg, 1.0 / w, *out)
-    # the first row's bin runs to the last row at or above its lower edge
-    assert m == 2 and out[0][0] == 40 and out[0][1] == 39
-    d = x[:4] / w - 40
-    assert out[1][1, 0] == pytest.approx(d.sum(), rel=1e-15)
-    assert d.max() > 1.0  # the rounded row, kept
+    width = sums.FAMILY_BIN_WIDTH
+    m, _, edges, moments, positives, first = _family_block(s, pos, neg)
+    x = np.log(s) - np.log(1.0 - s)
+    d, starts, want_edges = lf.logit_bins(x, width)
+    np.testing.assert_array_equal(edges, want_edges)
+    assert m == want_edges.size > n / 20
+    tot = pos.astype(float) + neg
+    # x = ln p - ln(1-p) is each logarithm's last bits apart (2 ulp each), so d is
+    # 4 of those over w apart per row; sum tot d^j moves by j times that per unit of tot
+    ulp = np.spacing(np.abs(np.log(s))) + np.spacing(np.abs(np.log(1.0 - s)))
+    slack = np.add.reduceat(tot * (4 * ulp / width), starts)
+    for j in range(k.MOMENT_ORDER + 1):
+        want = np.add.reduceat(tot * d**j, starts)
+        assert np.all(np.abs(moments[j] - want) <= 1e-13 * want + (j + 1) * slack), j
+    np.testing.assert_allclose(positives, np.add.reduceat(pos.astype(float), starts),
+                               rtol=1e-14)
+    want = np.add.reduceat(pos * d, starts)
+    assert np.all(np.abs(first - want) <= 1e-13 * want + 2 * slack)
+    assert (sums.FAMILY_BIN_WIDTH, k.MOMENT_ORDER) == lf.REPLICATE_BINS
+
+
+def test_family_block_reports_full_work_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work arrays too small for the bins: the loop says so (-1), and the pass runs it
+    again with one bin per row, to the same values."""
+    rng = np.random.default_rng(3)
+    s = _scores(rng, 3000)
+    pos = (rng.random(s.size) < 0.4).astype(np.uint8)
+    neg = (1 - pos).astype(np.uint8)
+    assert _family_block(s, pos, neg, size=3)[0] == -1
+    y = np.repeat([True, False], s.size)
+    p = np.concatenate([s[pos == 1], s[pos == 0], s])
+    y = np.concatenate([np.ones(int(pos.sum()), bool), np.zeros(int(neg.sum()), bool),
+                        rng.random(s.size) < 0.5])
+    t = bm.CountTable.from_arrays(y, p)
+    with use_compiled(True):
+        want = [b.family() for b in sums.table_blocks(t)]
+        monkeypatch.setattr(sums, "_BIN_MARGIN", -1e9)  # an estimate of one bin
+        got = [b.family() for b in sums.table_blocks(t)]
+    for a, b in zip(want, got, strict=True):
+        assert a.poly + a.log_pass + a.spiegelhalter == b.poly + b.log_pass + b.spiegelhalter
+        assert a.bins is not None and b.bins is not None
+        for u, v in zip(a.bins, b.bins, strict=True):
+            np.testing.assert_array_equal(u, v)
 
 
 def test_small_tables_take_numpy_without_importing_numba() -> None:

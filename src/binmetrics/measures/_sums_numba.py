@@ -1,59 +1,47 @@
 """The compiled loops of the probabilistic measures' blocked pass (numba, the ``fast``
-extra): each sum group's sums over one block of a large table in one read of the block
-(:func:`poly_sums`, :func:`log_sums`, :func:`spiegelhalter_sums`), the logistic fits'
-compression of a block into bins of logit(p) (:func:`logit_moments`), and the sums of
+extra): the whole family's pass over one block of a large table (:func:`family_block`:
+the sums of ``sums.POLY``, ``sums.LOG_PASS`` and ``calibration.SPIEGELHALTER`` and the
+logistic fits' compression into bins of logit(p), every logarithm taken in registers),
+the log losses at another clip (:func:`log_sums`, from NumPy's logarithms), the sums of
 a calibration bin (:func:`run_moments`), and the mean precision's chain over the cuts
 (:func:`precision_sum`, the NumPy walk's floats).
 
 Reached only through :func:`binmetrics.measures.sums.compiled_sums`, for tables of at
 least :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores. NumPy
 computes the same sums from a temporary per term and a dot product per sum, several
-reads of the block; here every term is formed in registers. The logarithms are still
-NumPy's (``Block.log_s``, ``Block.log_miss``): its vectorised logarithm is several times
-faster than the one numba calls, and the log losses and the fits share them.
+reads of the block; here every term is formed in registers, in one read.
 
 The sums are reassociated (``fastmath`` "reassoc": the compiler keeps several partial
 sums in vector lanes), so they agree with NumPy's to rounding, not bit for bit; the order
-is fixed by the compiled loop, and each group has its own loop, so a measure asked alone
-and asked with the others reads the same floats. Each loop reads whichever integer or
-float type the table's counts have (numba compiles one version per type).
+is fixed by the compiled loop, and every group of the family reads the one loop's
+output, so a measure asked alone and asked with the others reads the same floats. Each
+loop reads whichever integer or float type the table's counts have (numba compiles one
+version per type).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from binmetrics.backends import jit
+from binmetrics.backends import inline, jit
 
-__all__ = ["MOMENT_ORDER", "log_sums", "logit_moments", "poly_sums", "precision_sum",
-           "run_moments", "spiegelhalter_sums"]
+__all__ = ["FAMILY_SUMS", "MOMENT_ORDER", "family_block", "log_sums", "precision_sum",
+           "run_moments", "touch"]
 
 #: partial sums may be reassociated (kept in vector lanes) and a * b + c fused: nothing
 #: that assumes the values finite, or changes what a single term rounds to beyond that
 _FAST = {"reassoc", "contract"}
 
-#: the highest moment :func:`logit_moments` sums per bin (``logistic_fit.TABLE_BINS``;
-#: a test holds them equal, and another order takes NumPy)
-MOMENT_ORDER = 3
+#: how many sums :func:`family_block` writes: ``sums.POLY``'s 4, ``sums.LOG_PASS``'s 5
+#: and ``calibration.SPIEGELHALTER``'s 4, in that order
+FAMILY_SUMS = 13
 
-
-@jit(fastmath=_FAST)
-def poly_sums(s: Any, pos: Any, neg: Any
-              ) -> tuple[float, float, float, float]:  # pragma: no cover - compiled
-    """sum pos (1-s), sum neg s, sum pos (1-s)^2, sum neg s^2 (``sums.POLY``)."""
-    a0 = a1 = a2 = a3 = 0.0
-    for i in range(s.shape[0]):
-        x = s[i]
-        p = float(pos[i])
-        q = float(neg[i])
-        m = 1.0 - x
-        a0 += p * m
-        a1 += q * x
-        a2 += p * (m * m)
-        a3 += q * (x * x)
-    return a0, a1, a2, a3
+#: the highest moment :func:`family_block` sums per bin of logit(p) (with
+#: ``sums.FAMILY_BIN_WIDTH``, the bins of ``logistic_fit.REPLICATE_BINS``)
+MOMENT_ORDER = 6
 
 
 @jit(fastmath=_FAST)
@@ -82,28 +70,6 @@ def log_sums(s: Any, pos: Any, neg: Any, ls: Any, l1: Any, pi: float, lpi: float
             iq = (lpi - lx) if x > pi else (lm - l1pi)
             a4 += p * ip + q * iq
     return -a0, -a1, -a2, -a3, a4
-
-
-@jit(fastmath=_FAST)
-def spiegelhalter_sums(s: Any, pos: Any, neg: Any
-                       ) -> tuple[float, float, float, float]:  # pragma: no cover - compiled
-    """sum pos (1-p)(1-2p), sum neg p(1-2p), and sum (1-2p)^2 p(1-p) over the positives
-    and over the negatives (``calibration.SPIEGELHALTER``), each term rounded as the
-    NumPy block rounds it."""
-    a0 = a1 = a2 = a3 = 0.0
-    for i in range(s.shape[0]):
-        x = s[i]
-        p = float(pos[i])
-        q = float(neg[i])
-        r = 1.0 - 2.0 * x  # exact doubling, one rounding
-        sq = x * r
-        rq = r - sq
-        v = sq * rq
-        a0 += p * rq
-        a1 += q * sq
-        a2 += p * v
-        a3 += q * v
-    return a0, a1, a2, a3
 
 
 @jit(fastmath=_FAST)
@@ -137,64 +103,220 @@ def run_moments(s: Any, pos: Any, neg: Any, lo: int, hi: int, chunk: int
     return w, sp, wx, wx2, px
 
 
-@jit(fastmath=_FAST)
-def logit_moments(ln_p: Any, ln_q: Any, pos: Any, neg: Any, inv_width: float, lower: Any,
-                  moments: Any, positives: Any, first: Any) -> int:  # pragma: no cover
-    """Compress rows of descending logits x = ``ln_p - ln_q`` (ln p and ln(1 - p): the
-    differences are taken here, with no array of them) into bins floor(x / width), as
-    ``logistic_fit.logit_bins`` bins them: per bin, its index k (``lower``; the lower
-    edge is k width), the moments sum tot d^m, m = 0..3 (``moments``' rows;
-    d = x / width - k, the row's place in the bin, exact as the width is a power of
-    two), its positives and their first moment sum pos d. Returns the number of bins.
+@inline
+def _ln1p_small(u: float) -> float:  # pragma: no cover - compiled
+    """ln(1 + u) for the small u of :func:`family_block`, to a rounding of the
+    logarithm it serves: the series to u^5 in Estrin's order (short chains of
+    multiply-adds). In a bin 2^-9 wide in logit(p), ln p moves by at most 2^-9 (1 - p),
+    so |u| <= 2^-9 (1 - p), and the first term left out, u^6 / 6, stays below 3e-18 of
+    |ln p| over (0, 1) (the same for 1 - p); to u^4 it would reach 1e-15."""
+    u2 = u * u
+    return u + u2 * ((u * (1.0 / 3.0) - 0.5) + u2 * (u * 0.2 - 0.25))
 
-    A bin is a run of rows, found by galloping from its first row and bisecting (each
-    row is not floored on its own): a row whose logarithms rounded it across an edge of
-    its neighbours' bin (x is monotone only to rounding) is kept in their bin, with
-    d a rounding beyond [0, 1), which the fits' expansion takes as well."""
-    n = ln_p.shape[0]
+
+@inline
+def _in_bin(p: float, upper: bool, edge: float) -> bool:  # pragma: no cover - compiled
+    """Whether score p lies at or above a bin's lower edge (see :func:`family_block`)."""
+    return (1.0 - p) <= edge if upper else p >= edge
+
+
+@inline
+def _row_sums(x: float, p: float, q: float, lx: float, lm: float, pi: float, lpi: float,
+              l1pi: float, with_info: bool) -> tuple[float, ...]:  # pragma: no cover
+    """One row's terms of the sums :func:`family_block` returns (lx = ln max(x, eps),
+    lm = ln max(1 - x, eps)), as the NumPy blocks of ``sums.POLY``, ``sums.LOG_PASS``
+    and ``calibration.SPIEGELHALTER`` round them."""
+    m = 1.0 - x
+    ip = iq = 0.0
+    if with_info:  # a case's information (nats) at prior pi
+        ip = (lx - lpi) if x >= pi else (l1pi - lm)
+        iq = (lpi - lx) if x > pi else (lm - l1pi)
+    r = 1.0 - 2.0 * x  # exact doubling, one rounding
+    sq = x * r
+    rq = r - sq
+    v = sq * rq
+    return (p * m, q * x, p * (m * m), q * (x * x),
+            p * lx, q * lm, p * ((m * m) * lx), q * ((x * x) * lm), p * ip + q * iq,
+            p * rq, q * sq, p * v, q * v)
+
+
+@jit
+def touch(s: Any, pos: Any, neg: Any) -> float:  # pragma: no cover - compiled
+    """Read one element of each cache line of a block (a sum nobody needs), so that
+    the lines arrive together before :func:`family_block` reads them: its arithmetic
+    per row leaves the memory idle between its loads, and from memory it ran 2.4x
+    slower than from cache (at 1e7 rows: 40 ms, 17 ms; 27 ms with this first)."""
+    t = 0.0
+    for i in range(0, s.shape[0], 8):
+        t += s[i]
+    step = 64 // pos.itemsize
+    for i in range(0, pos.shape[0], step):
+        t += pos[i] + neg[i]
+    return t
+
+
+@jit(fastmath=_FAST)
+def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
+                 with_info: bool, eps: float, inv_width: float, lower: Any, moments: Any,
+                 positives: Any, first: Any, out: Any) -> int:  # pragma: no cover
+    """The probabilistic family's pass over one block of descending scores ``s``, in
+    one read of the block, with no array of logarithms.
+
+    Writes to ``out`` the 13 sums of ``sums.POLY`` (4), ``sums.LOG_PASS`` at ``eps``
+    (5; the information score at prior pi, 0 unless ``with_info``) and
+    ``calibration.SPIEGELHALTER`` (4), and compresses the rows strictly inside (0, 1)
+    into bins of x = logit(p), floor(x / width), as ``logistic_fit`` does (per bin: its
+    index k in ``lower``, sum tot d^m for m = 0..:data:`MOMENT_ORDER` in ``moments``'
+    rows, the positives and sum pos d; d = x / width - k). Returns the number of bins,
+    or -1 when ``lower`` holds too few (nothing is then complete).
+
+    The bins also give the logarithms. A bin's first row (p0, 1 - p0) takes libm's
+    ln p0 and ln(1 - p0); every row of the bin lies within x of it by at most the width
+    (2^-9), so p / p0 and (1 - p) / (1 - p0) lie within 2^-9 of 1 and
+    ln p = ln p0 + ln(1 + u), u = (p - p0) / p0 (p - p0 exact), is a short series
+    (:func:`_ln1p_small`) formed in registers with every sum; the same for 1 - p. Both
+    are within about a rounding of ln p (tested against NumPy's logarithms: 1 ulp).
+    Vectorised logarithms in numba's loops would need an SVML-patched llvmlite; this
+    needs none. A bin ends at the first row below its lower edge expit(k width) (the
+    scores descend), found from the last bin's length by galloping and bisection;
+    a bin's first row whose logarithms put it a rounding above the last bin's index
+    takes the next index down, so the indices descend and d is a rounding beyond
+    [0, 1) there, as the fits' expansion allows. Rows with p at 0 or 1 (or beyond)
+    take libm's logarithms of their clipped scores, and no bin."""
+    n = s.shape[0]
+    ln_eps = math.log(eps)
+    a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = b4 = c0 = c1 = c2 = c3 = 0.0
+    lo = 0
+    while lo < n and s[lo] >= 1.0:
+        lo += 1
+    hi = n
+    while hi > lo and s[hi - 1] <= 0.0:
+        hi -= 1
+    for j in range(lo + n - hi):  # p at 0 or 1 (or beyond): a table's first and last rows
+        i = j if j < lo else hi + j - lo
+        x = s[i]
+        t = _row_sums(x, float(pos[i]), float(neg[i]), math.log(max(x, eps)),
+                      math.log(max(1.0 - x, eps)), pi, lpi, l1pi, with_info)
+        a0 += t[0]
+        a1 += t[1]
+        a2 += t[2]
+        a3 += t[3]
+        b0 += t[4]
+        b1 += t[5]
+        b2 += t[6]
+        b3 += t[7]
+        b4 += t[8]
+        c0 += t[9]
+        c1 += t[10]
+        c2 += t[11]
+        c3 += t[12]
+    cap = lower.shape[0]
     nb = 0
-    a = 0
-    while a < n:
-        k = np.floor((ln_p[a] - ln_q[a]) * inv_width)
-        lo = a + 1   # rows before lo are in the bin
-        hi = a + 1   # the row tested next
-        step = 1
-        while hi < n and (ln_p[hi] - ln_q[hi]) * inv_width >= k:
-            lo = hi + 1
-            step *= 2
-            hi = a + step
-        if hi > n:
-            hi = n
-        while lo < hi:  # the first row of [lo, hi) below the bin, or hi
-            mid = (lo + hi) >> 1
-            if (ln_p[mid] - ln_q[mid]) * inv_width >= k:
-                lo = mid + 1
+    k_last = np.inf
+    guess = 1
+    a = lo
+    while a < hi:
+        s0 = s[a]
+        m0 = 1.0 - s0
+        la = math.log(s0)
+        lb = math.log(m0)
+        ia = 1.0 / s0
+        ib = 1.0 / m0
+        k = np.floor((la - lb) * inv_width)
+        if k >= k_last:
+            k = k_last - 1.0
+        # the bin's rows, x >= k width: p >= expit(k width) below x = 0, and above it
+        # 1 - p <= expit(-k width) (1 - p exact there; a rounded expit near 1 would
+        # merge bins); both edges are 1 / (1 + exp(|k| width))
+        upper = k >= 0.0
+        edge = 1.0 / (1.0 + math.exp(abs(k) / inv_width))
+        g = a + guess
+        if g < hi and _in_bin(s[g], upper, edge):  # the end lies beyond the guess
+            e_lo = g + 1
+            step = guess
+            e_hi = g + step
+            while e_hi < hi and _in_bin(s[e_hi], upper, edge):
+                e_lo = e_hi + 1
+                step *= 2
+                e_hi = g + step
+            e_hi = min(e_hi, hi)
+        else:
+            e_lo = a + 1
+            e_hi = min(g, hi)
+        while e_lo < e_hi:  # the first row below the edge in [e_lo, e_hi), or e_hi
+            mid = (e_lo + e_hi) >> 1
+            if _in_bin(s[mid], upper, edge):
+                e_lo = mid + 1
             else:
-                hi = mid
-        s0 = s1 = s2 = s3 = sp = sd = 0.0
-        # slices indexed from 0: numba vectorises that loop, not one from a (3x faster)
-        xp, xq, ps, ns = ln_p[a:lo], ln_q[a:lo], pos[a:lo], neg[a:lo]
-        for i in range(xp.shape[0]):
-            d = (xp[i] - xq[i]) * inv_width - k
+                e_hi = mid
+        e = e_lo
+        if nb == cap:
+            return -1
+        t0 = t1 = t2 = t3 = t4 = t5 = t6 = tp = td = 0.0
+        # slices indexed from 0: numba vectorises that loop, not one from a
+        xs, ps, ns = s[a:e], pos[a:e], neg[a:e]
+        for i in range(xs.shape[0]):
+            x = xs[i]
             p = float(ps[i])
-            t = p + float(ns[i])
-            td = t * d
-            td2 = td * d
-            s0 += t
-            s1 += td
-            s2 += td2
-            s3 += td2 * d
-            sp += p
-            sd += p * d
+            q = float(ns[i])
+            lx = la + _ln1p_small((x - s0) * ia)
+            lm = lb + _ln1p_small(((1.0 - x) - m0) * ib)
+            d = (lx - lm) * inv_width - k
+            d2 = d * d
+            d3 = d2 * d
+            w = p + q
+            wd3 = w * d3
+            t0 += w
+            t1 += w * d
+            t2 += w * d2
+            t3 += wd3
+            t4 += wd3 * d
+            t5 += wd3 * d2
+            t6 += wd3 * d3
+            tp += p
+            td += p * d
+            t = _row_sums(x, p, q, max(lx, ln_eps), max(lm, ln_eps), pi, lpi, l1pi,
+                          with_info)
+            a0 += t[0]
+            a1 += t[1]
+            a2 += t[2]
+            a3 += t[3]
+            b0 += t[4]
+            b1 += t[5]
+            b2 += t[6]
+            b3 += t[7]
+            b4 += t[8]
+            c0 += t[9]
+            c1 += t[10]
+            c2 += t[11]
+            c3 += t[12]
         lower[nb] = k
-        moments[0, nb] = s0
-        moments[1, nb] = s1
-        moments[2, nb] = s2
-        moments[3, nb] = s3
-        positives[nb] = sp
-        first[nb] = sd
+        moments[0, nb] = t0
+        moments[1, nb] = t1
+        moments[2, nb] = t2
+        moments[3, nb] = t3
+        moments[4, nb] = t4
+        moments[5, nb] = t5
+        moments[6, nb] = t6
+        positives[nb] = tp
+        first[nb] = td
         nb += 1
-        a = lo
+        k_last = k
+        guess = e - a
+        a = e
+    out[0] = a0
+    out[1] = a1
+    out[2] = a2
+    out[3] = a3
+    out[4] = -b0
+    out[5] = -b1
+    out[6] = -b2
+    out[7] = -b3
+    out[8] = b4
+    out[9] = c0
+    out[10] = c1
+    out[11] = c2
+    out[12] = c3
     return nb
 
 

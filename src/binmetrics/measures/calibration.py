@@ -48,7 +48,15 @@ from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
 from binmetrics.measures.registry import declare_fast_path, register
-from binmetrics.measures.sums import POLY, Block, RawSum, SumGroup, compiled_sums, table_sums
+from binmetrics.measures.sums import (
+    POLY,
+    Block,
+    RawSum,
+    SumGroup,
+    compiled_sums,
+    family_pass,
+    table_sums,
+)
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
 from binmetrics.validation import MIN_BIN_LIMIT, check_bin_count, check_in_range
 
@@ -468,9 +476,8 @@ def _unit_bound(low: float, high: float) -> float:
 
 
 def _spiegelhalter_block(t: CountTable) -> Callable[[Block], Any]:
-    k = compiled_sums(t)
-    if k is not None:
-        return lambda b: k.spiegelhalter_sums(b.s, b.pos_counts, b.neg_counts)
+    if family_pass(t) is not None:
+        return lambda b: b.family().spiegelhalter
 
     def block(b: Block) -> list[Any]:
         # five passes over the chunk before the four sums, not nine: each is a full

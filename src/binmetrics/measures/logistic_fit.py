@@ -44,7 +44,7 @@ from binmetrics import backends
 from binmetrics.backends import compiled
 from binmetrics.measures._special import expit
 from binmetrics.measures._util import EPS, dot
-from binmetrics.measures.sums import Block, BlockPass, compiled_sums
+from binmetrics.measures.sums import Block, BlockPass, family_pass
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 from binmetrics.table.positive_groups import count_sum
 
@@ -200,9 +200,8 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
         return None
     unit = not t.weighted and t.total == t.n_distinct  # one case per row: tot = 1
     width, order = TABLE_BINS
-    k = compiled_sums(t)
-    if k is not None and order == k.MOMENT_ORDER:
-        return _compiled_part(k, i0, i1, width)
+    if family_pass(t) is not None:  # the compiled pass's bins (REPLICATE_BINS')
+        return lambda b: b.family().bins
 
     def part(b: Block) -> _Bins | None:
         lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
@@ -226,37 +225,6 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
         pd = np.multiply(p, d, dtype=np.float64)  # the positives' first moment
         return (edges, np.stack(moments), np.add.reduceat(p, starts, dtype=np.float64),
                 np.add.reduceat(pd, starts), width)
-
-    return part
-
-
-def _compiled_part(k: Any, i0: int, i1: int, width: float) -> Callable[[Block], Any]:
-    """:func:`_compressed_part`'s ``part`` in one compiled loop per block
-    (:func:`binmetrics.measures._sums_numba.logit_moments`), into work arrays that each
-    block's bins are copied out of."""
-    lower, moments = np.empty(0), np.empty((k.MOMENT_ORDER + 1, 0))
-    positives, first = np.empty(0), np.empty(0)
-
-    def part(b: Block) -> _Bins | None:
-        nonlocal lower, moments, positives, first
-        lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
-        if hi <= lo:
-            return None
-        ln_p, ln_q = _block_logs(b, lo, hi)
-        # each bin (a run) starts below the last one's floor, so there are at most the
-        # floors between the block's ends (its logits descend, to rounding: a margin)
-        # and one per row: work arrays of that size, not the block's (a middle block of
-        # a million rows holds a few hundred bins; seven arrays of a block's size added
-        # a seventh of the scores' bytes to the call's peak memory)
-        span = abs(float(ln_p[0] - ln_q[0]) - float(ln_p[-1] - ln_q[-1]))
-        need = int(min(hi - lo, span / width + 8))
-        if need > lower.size:
-            lower, moments = np.empty(need), np.empty((k.MOMENT_ORDER + 1, need))
-            positives, first = np.empty(need), np.empty(need)
-        m = k.logit_moments(ln_p, ln_q, b.pos_counts[lo:hi], b.neg_counts[lo:hi],
-                            1.0 / width, lower, moments, positives, first)
-        return (lower[:m] * width, moments[:, :m].copy(), positives[:m].copy(),
-                first[:m].copy(), width)
 
     return part
 

@@ -33,7 +33,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +46,7 @@ from binmetrics.table.counts import CountTable, chunks
 from binmetrics.validation import check_in_range
 
 __all__ = [
+    "FAMILY_BIN_WIDTH",
     "HINGE",
     "INFORMATION",
     "LOG_PASS",
@@ -53,11 +54,13 @@ __all__ = [
     "PRIOR",
     "Block",
     "BlockPass",
+    "FamilyTerms",
     "RawSum",
     "SumGroup",
     "blocks",
     "compiled_sums",
     "engine_sums",
+    "family_pass",
     "raw_sum_names",
     "raw_sum_sql",
     "raw_sums_from_columns",
@@ -256,15 +259,30 @@ class Block:
     ([0.25, 0.5], [0.5625, 0.25], [1.0, 0.0])
     """
 
-    __slots__ = ("_logs", "_memo", "neg_counts", "pos_counts", "s", "start")
+    __slots__ = ("_family", "_logs", "_memo", "_pass", "neg_counts", "pos_counts", "s",
+                 "start")
 
     def __init__(self, s: FloatArray, pos: npt.NDArray[Any], neg: npt.NDArray[Any],
-                 start: int = 0) -> None:
+                 start: int = 0, family: Callable[[Block], FamilyTerms] | None = None
+                 ) -> None:
         self.s = s
         self.start = start
         self.pos_counts, self.neg_counts = pos, neg
         self._memo: dict[str, FloatArray] = {}
         self._logs: dict[tuple[str, float], FloatArray] = {}
+        self._pass = family
+        self._family: FamilyTerms | None = None
+
+    def family(self) -> FamilyTerms:
+        """The probabilistic family's sums and the fits' bins of this block, from one
+        compiled pass (:func:`family_pass`; computed on first use, then shared by every
+        group of the table's pass, and by a group alone: the same floats)."""
+        if self._family is None:
+            if self._pass is None:
+                raise RuntimeError("this block's table has no compiled family pass "
+                                   "(family_pass(t) is None)")
+            self._family = self._pass(self)
+        return self._family
 
     def _term(self, name: str, compute: Callable[[], FloatArray]) -> FloatArray:
         out = self._memo.get(name)
@@ -314,9 +332,94 @@ class Block:
 
 
 def table_blocks(t: CountTable) -> Iterator[Block]:
-    """The table as consecutive :class:`Block` s of :func:`~binmetrics.table.counts.chunks`."""
+    """The table as consecutive :class:`Block` s of :func:`~binmetrics.table.counts.chunks`
+    (with the table's :func:`family_pass`, when it has one)."""
+    family = family_pass(t)
     for sl in chunks(t.n_distinct):
-        yield Block(t.scores[sl], t.pos[sl], t.neg[sl], sl.start)
+        yield Block(t.scores[sl], t.pos[sl], t.neg[sl], sl.start, family)
+
+
+class FamilyTerms(NamedTuple):
+    """One block's output of the compiled family pass (:func:`family_pass`).
+
+    Attributes
+    ----------
+    poly, log_pass, spiegelhalter : the block's sums of :data:`POLY`, of
+        :data:`LOG_PASS` at its default eps, and of ``calibration.SPIEGELHALTER``.
+    bins : the block's rows strictly inside (0, 1) compressed into bins of logit(p)
+        of width :data:`FAMILY_BIN_WIDTH` (lower edges, moments sum tot d^m by rows,
+        positives, sum pos d, the width: ``logistic_fit``'s bins), or None when it
+        has no such rows.
+    """
+
+    poly: tuple[float, ...]
+    log_pass: tuple[float, ...]
+    spiegelhalter: tuple[float, ...]
+    bins: tuple[FloatArray, FloatArray, FloatArray, FloatArray, float] | None
+
+
+#: The width of the bins of logit(p) that the compiled family pass compresses the fits'
+#: rows into, with moments to order 6 (``logistic_fit.REPLICATE_BINS``: few bins, so
+#: the pass pays little per bin and the fits' Newton steps little per step), and takes
+#: its logarithms from (a power of two: a row's place in its bin is exact)
+FAMILY_BIN_WIDTH = 2.0**-9
+
+
+#: bins the compiled family pass makes room for beyond its blocks' span of logits
+_BIN_MARGIN = 8
+
+
+def family_pass(t: CountTable) -> Callable[[Block], FamilyTerms] | None:
+    """The compiled pass of the whole probabilistic family over one block of table
+    ``t`` (:func:`binmetrics.measures._sums_numba.family_block`: every sum of
+    :data:`POLY`, of :data:`LOG_PASS` at its default eps and of the Spiegelhalter
+    test, and the logistic fits' bins, in one read of the block, the logarithms formed
+    in registers), or None: NumPy's blocks (a table below
+    :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores, numba not
+    installed or switched off, binned scores, or some score outside [0, 1]).
+
+    Each group of these takes its part of the pass whenever the table has it (alone,
+    or in :func:`shared_sums`): any of them costs the one pass, and all of them
+    together cost the same.
+    """
+    k = compiled_sums(t)
+    if k is None or t.binning is not None or not t.probabilities_ok:
+        return None
+    pi = t.prevalence
+    with_info = EPS <= pi <= 1.0 - EPS
+    lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
+    width = FAMILY_BIN_WIDTH
+    top, bottom = 1.0 - 2.0**-53, 5e-324  # the widest scores strictly inside (0, 1)
+    order = k.MOMENT_ORDER + 1
+    work: list[Any] = []
+
+    def run(b: Block) -> FamilyTerms:
+        s = b.s
+        size = s.size
+        # the bins' indices descend: at most the span of the block's logits over the
+        # width (and a margin), at most one per row; arrays of that size, not the
+        # block's (a middle block of a million rows holds a few hundred bins)
+        high, low = min(float(s[0]), top), max(float(s[-1]), bottom)
+        span = (math.log(high) - math.log1p(-high)) - (math.log(low) - math.log1p(-low))
+        need = int(min(size, max(1.0, max(span, 0.0) / width + _BIN_MARGIN)))
+        out = np.empty(k.FAMILY_SUMS)
+        k.touch(s, b.pos_counts, b.neg_counts)  # the block's lines read ahead, together
+        while True:
+            if not work or work[0].size < need:
+                work[:] = [np.empty(need), np.empty((order, need)), np.empty(need),
+                           np.empty(need)]
+            m = k.family_block(s, b.pos_counts, b.neg_counts, pi, lpi, l1pi, with_info,
+                               EPS, 1.0 / width, *work, out)
+            if m >= 0:
+                break
+            need = size  # more bins than the estimate: one per row suffices
+        sums = tuple(out.tolist())
+        lower, moments, positives, first = work
+        bins = None if m == 0 else (lower[:m] * width, moments[:, :m].copy(),
+                                    positives[:m].copy(), first[:m].copy(), width)
+        return FamilyTerms(sums[:4], sums[4:9], sums[9:], bins)
+
+    return run
 
 
 def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
@@ -331,9 +434,8 @@ def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
 
 def _poly_block(t: CountTable) -> Callable[[Block], Any]:
     """sum pos (1-p), sum neg p, sum pos (1-p)^2, sum neg p^2."""
-    k = compiled_sums(t)
-    if k is not None:
-        return lambda b: k.poly_sums(b.s, b.pos_counts, b.neg_counts)
+    if family_pass(t) is not None:
+        return lambda b: b.family().poly
 
     def block(b: Block) -> list[Any]:
         p, n = b.p, b.n
@@ -357,6 +459,8 @@ def _log_pass_block(t: CountTable, *, eps: float) -> Callable[[Block], Any]:
     pi = t.prevalence
     with_info = eps <= pi <= 1.0 - eps
     lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
+    if eps == EPS and family_pass(t) is not None:
+        return lambda b: b.family().log_pass
     k = compiled_sums(t)
     if k is not None:
         return lambda b: k.log_sums(b.s, b.pos_counts, b.neg_counts, b.log_s(eps),
