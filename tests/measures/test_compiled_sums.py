@@ -296,3 +296,38 @@ def test_weighted_average_lift_compiled_agrees(kind: str,
             got.append(er._lift_sum(bm.evaluate(y, s, sample_weight=w).table))
     assert got[1] == pytest.approx(got[0], rel=1e-13)
     assert ran == [True]  # the compiled loop ran once, for the compiled table only
+
+
+@pytest.mark.parametrize("kind", ["continuous", "tied", "extreme", "at_prior", "block_ends"])
+def test_uniform_bins_blockwise_are_numpys(kind: str, small_blocks: None,
+                                           probability_case: Any) -> None:
+    """ECE's default bins summed block by block in the family pass (UNIFORM_BINS: blocks
+    that straddle an edge, edges at a row's score, at a block's last row and at the
+    next one's first) hold NumPy's cases exactly and its sums to rounding, alone and
+    after the shared pass."""
+    from binmetrics.measures import calibration as cal
+
+    if kind == "block_ends":  # blocks of 997 rows: 0.5 ends the first, 0.4 starts the next
+        p = np.concatenate([0.5 + np.arange(996, 0, -1) * 1e-6, [0.5, 0.4],
+                            np.linspace(0.399, 0.0, 3000)])
+        y = np.random.default_rng(5).random(p.size) < p
+    else:
+        y, p, _ = probability_case(kind, 20_000)
+        p = np.concatenate([p, np.linspace(0.0, 1.0, 11)])  # scores on every edge
+        y = np.concatenate([y, np.ones(11, bool)])
+    got = []
+    for compiled in (False, True, True):
+        with use_compiled(compiled):
+            t = bm.CountTable.from_arrays(y, p)
+            if len(got) == 2:  # the third: ECE's bins computed in the shared pass
+                sums.shared_sums(t, [bm.get_measure("ece")])
+                assert t.memoised((cal.UNIFORM_BINS.key,))
+            got.append(cal.calibration_bins(t))
+    for name in ("weight", "positives", "sum_p", "sum_p2", "sum_py"):
+        a, b, c = (getattr(x, name) for x in got)  # NumPy, alone, shared
+        np.testing.assert_array_equal(b, c)  # alone and shared: the same floats
+        if name in ("weight", "positives"):
+            np.testing.assert_array_equal(a, b)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-13)
+    assert got[0].weight.sum() == y.size

@@ -12,6 +12,9 @@ table-sized temporaries. :func:`fit_table` instead
    each bin's positives and the moments S_k = sum tot d^k (k = 0..3) of the rows'
    places d in [0, 1) within it (x = c + w d, c the bin's lower edge, w its width).
    Only multiply-adds: the logarithms are those of p and 1 - p the log losses take.
+   A table with the compiled family pass (:func:`~binmetrics.measures.sums.family_pass`)
+   takes that pass's bins instead: :data:`REPLICATE_BINS`, 2^-9 wide with moments to
+   order 6 (the pass pays little per moment, and the Newton steps pay per bin).
    This pass is :data:`FITS`, declared by the fit measures in the registry, so it runs
    in the blocked pass the probabilistic measures share when they are asked together
    (:func:`~binmetrics.measures.sums.shared_sums`);
