@@ -99,9 +99,10 @@ def _descending(*parts: Any) -> Any:
 
 
 def _scores(rng: np.random.Generator, n: int) -> Any:
-    """Distinct scores in (0, 1) over every magnitude: near 0, near 1 (a few ulp of 1
-    apart), uniform, and crowded at 1/2."""
+    """Distinct scores in (0, 1) over every magnitude: near 0 (subnormal ones among
+    them), near 1 (a few ulp of 1 apart), uniform, and crowded at 1/2."""
     return _descending(10.0 ** rng.uniform(-300, 0, n), 1 - 10.0 ** rng.uniform(-16, 0, n),
+                       10.0 ** rng.uniform(-323.5, -305, n // 10),
                        1 - rng.integers(1, 2000, n) * 2.0**-53, rng.random(n),
                        0.5 + rng.normal(0, 1e-9, n))
 
@@ -135,7 +136,10 @@ def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
     """The bins of logit(p) are NumPy's (``logistic_fit.logit_bins`` on ln p - ln(1-p))
     on scores of every magnitude, near 1 among them (where a rounded edge expit(k w)
     would merge bins: the edge is read from 1 - p there); their moments agree to the
-    rounding of x / w (the logarithms' last bits over the width, per row)."""
+    rounding of x / w (the logarithms' last bits over the width, per row). Among
+    subnormal scores (p < 2^-1022, where an edge has few bits) a row may join the bin
+    above its own, its place d within a rounding of that edge: every place stays
+    within [-1, 2], and the moments finite."""
     rng = np.random.default_rng(7)
     s = _scores(rng, 20_000)
     n = s.size
@@ -151,12 +155,23 @@ def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
     from binmetrics.measures import _sums_numba as k
 
     width = sums.FAMILY_BIN_WIDTH
-    m, _, edges, moments, positives, first = _family_block(s, pos, neg)
+    _, _, edges, moments, positives, first = _family_block(s, pos, neg)
+    assert np.isfinite(moments).all() and np.isfinite(first).all()
+    tot = pos.astype(float) + neg
+    # the subnormal rows' bins: the mean place of each within [-1, 2]
+    low = edges < -708.5  # expit(-708.5) is below 2^-1022: only subnormal scores
+    assert low.sum() > 100
+    mean_d = moments[1][low] / moments[0][low]
+    assert np.all((mean_d >= -1) & (mean_d <= 2))
+    # from x = -700 (p about 1e-304: normal numbers, and an edge of the bins) up,
+    # NumPy's bins
     x = np.log(s) - np.log(1.0 - s)
+    up, high = x >= -700, edges >= -700
+    s, x, pos, neg, tot = s[up], x[up], pos[up], neg[up], tot[up]
+    edges, moments, positives, first = edges[high], moments[:, high], positives[high], first[high]
     d, starts, want_edges = lf.logit_bins(x, width)
     np.testing.assert_array_equal(edges, want_edges)
-    assert m == want_edges.size > n / 20
-    tot = pos.astype(float) + neg
+    assert edges.size > n / 20
     # x = ln p - ln(1-p) is each logarithm's last bits apart (2 ulp each), so d is
     # 4 of those over w apart per row; sum tot d^j moves by j times that per unit of tot
     ulp = np.spacing(np.abs(np.log(s))) + np.spacing(np.abs(np.log(1.0 - s)))

@@ -39,6 +39,10 @@ _FAST = {"reassoc", "contract"}
 #: and ``calibration.SPIEGELHALTER``'s 4, in that order
 FAMILY_SUMS = 13
 
+#: :func:`family_block`'s anchors: below _TINY a bin's first score is scaled by _SCALE
+#: (a power of two) before its inverse is taken; _NEAR bounds p / p0 in a bin below 1/2
+_TINY, _SCALE, _NEAR = 2.0**-900, 2.0**900, 1.0 - 2.0**-9
+
 #: the highest moment :func:`family_block` sums per bin of logit(p) (with
 #: ``sums.FAMILY_BIN_WIDTH``, the bins of ``logistic_fit.REPLICATE_BINS``)
 MOMENT_ORDER = 6
@@ -112,6 +116,14 @@ def _ln1p_small(u: float) -> float:  # pragma: no cover - compiled
     |ln p| over (0, 1) (the same for 1 - p); to u^4 it would reach 1e-15."""
     u2 = u * u
     return u + u2 * ((u * (1.0 / 3.0) - 0.5) + u2 * (u * 0.2 - 0.25))
+
+
+@jit
+def _inverse(v: float) -> float:  # pragma: no cover - compiled
+    """1 / v, compiled without fastmath: a multiplication by it in a loop that may
+    reassociate stays a multiplication (the compiler would otherwise divide every row
+    by v again, several times slower)."""
+    return 1.0 / v
 
 
 @inline
@@ -220,16 +232,25 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
         m0 = 1.0 - s0
         la = math.log(s0)
         lb = math.log(m0)
-        ia = 1.0 / s0
-        ib = 1.0 / m0
+        # p - p0 is scaled by a power of two (exactly) before 1 / p0 multiplies it:
+        # 1 / p0 overflows for a subnormal p0
+        scale = _SCALE if s0 < _TINY else 1.0
+        ia = _inverse(s0 * scale)
+        ib = _inverse(m0)
         k = np.floor((la - lb) * inv_width)
         if k >= k_last:
             k = k_last - 1.0
         # the bin's rows, x >= k width: p >= expit(k width) below x = 0, and above it
         # 1 - p <= expit(-k width) (1 - p exact there; a rounded expit near 1 would
-        # merge bins); both edges are 1 / (1 + exp(|k| width))
+        # merge bins); both edges are expit(-|k| width), taken without overflow. Below
+        # 1/2, p >= p0 (1 - 2^-9) as well: no change for normal numbers (the edge lies
+        # above it by about width^2 / 2 of p), a bound on p / p0 where a subnormal edge
+        # is rounded coarsely (or is 0, beyond exp's range)
         upper = k >= 0.0
-        edge = 1.0 / (1.0 + math.exp(abs(k) / inv_width))
+        e = math.exp(-abs(k) / inv_width)
+        edge = e / (1.0 + e)
+        if not upper:
+            edge = max(edge, s0 * _NEAR)
         g = a + guess
         if g < hi and _in_bin(s[g], upper, edge):  # the end lies beyond the guess
             e_lo = g + 1
@@ -259,7 +280,7 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
             x = xs[i]
             p = float(ps[i])
             q = float(ns[i])
-            lx = la + _ln1p_small((x - s0) * ia)
+            lx = la + _ln1p_small(((x - s0) * scale) * ia)
             lm = lb + _ln1p_small(((1.0 - x) - m0) * ib)
             d = (lx - lm) * inv_width - k
             d2 = d * d
