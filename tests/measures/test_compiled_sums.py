@@ -135,11 +135,10 @@ def test_family_logarithms_are_numpys_to_2_ulp() -> None:
 def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
     """The bins of logit(p) are NumPy's (``logistic_fit.logit_bins`` on ln p - ln(1-p))
     on scores of every magnitude, near 1 among them (where a rounded edge expit(k w)
-    would merge bins: the edge is read from 1 - p there); their moments agree to the
-    rounding of x / w (the logarithms' last bits over the width, per row). Among
-    subnormal scores (p < 2^-1022, where an edge has few bits) a row may join the bin
-    above its own, its place d within a rounding of that edge: every place stays
-    within [-1, 2], and the moments finite."""
+    would merge bins: the edge is read from 1 - p there); among subnormal scores
+    (p < 2^-1022, where an edge has few bits) a row may join the bin above its own, a
+    rounding of that edge below it. Every bin's moments, subnormal ones included, are
+    NumPy's logarithms' to their rounding over the width (per row)."""
     rng = np.random.default_rng(7)
     s = _scores(rng, 20_000)
     n = s.size
@@ -155,34 +154,32 @@ def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
     from binmetrics.measures import _sums_numba as k
 
     width = sums.FAMILY_BIN_WIDTH
-    _, _, edges, moments, positives, first = _family_block(s, pos, neg)
-    assert np.isfinite(moments).all() and np.isfinite(first).all()
-    tot = pos.astype(float) + neg
-    # the subnormal rows' bins: the mean place of each within [-1, 2]
-    low = edges < -708.5  # expit(-708.5) is below 2^-1022: only subnormal scores
-    assert low.sum() > 100
-    mean_d = moments[1][low] / moments[0][low]
-    assert np.all((mean_d >= -1) & (mean_d <= 2))
-    # from x = -700 (p about 1e-304: normal numbers, and an edge of the bins) up,
-    # NumPy's bins
+    one = np.ones(n, dtype=np.uint8)
+    _, _, edges, rows, *_ = _family_block(s, one, one * 0)  # each bin's rows
+    starts = np.r_[0, np.cumsum(rows[0])[:-1]].astype(np.intp)
     x = np.log(s) - np.log(1.0 - s)
-    up, high = x >= -700, edges >= -700
-    s, x, pos, neg, tot = s[up], x[up], pos[up], neg[up], tot[up]
-    edges, moments, positives, first = edges[high], moments[:, high], positives[high], first[high]
-    d, starts, want_edges = lf.logit_bins(x, width)
-    np.testing.assert_array_equal(edges, want_edges)
-    assert edges.size > n / 20
-    # x = ln p - ln(1-p) is each logarithm's last bits apart (2 ulp each), so d is
-    # 4 of those over w apart per row; sum tot d^j moves by j times that per unit of tot
+    # from x = -700 (p about 1e-304: normal numbers, and an edge of the bins) up, the
+    # bins are NumPy's
+    high = edges >= -700
+    np.testing.assert_array_equal(edges[high], lf.logit_bins(x[x >= -700], width)[2])
+    assert edges.size > n / 20 and (~high).sum() > 100
+    _, _, edges2, moments, positives, first = _family_block(s, pos, neg)
+    np.testing.assert_array_equal(edges2, edges)
+    # d from NumPy's logarithms in the same bins; x = ln p - ln(1-p) is each
+    # logarithm's last bits apart (2 ulp each), so d is 4 of those over w apart per
+    # row, and sum tot d^j moves by j times that per unit of tot
+    d = x / width - np.repeat(edges / width, rows[0].astype(np.intp))
+    assert d.min() > -1 and d.max() < 2
+    tot = pos.astype(float) + neg
     ulp = np.spacing(np.abs(np.log(s))) + np.spacing(np.abs(np.log(1.0 - s)))
     slack = np.add.reduceat(tot * (4 * ulp / width), starts)
     for j in range(k.MOMENT_ORDER + 1):
         want = np.add.reduceat(tot * d**j, starts)
-        assert np.all(np.abs(moments[j] - want) <= 1e-13 * want + (j + 1) * slack), j
+        assert np.all(np.abs(moments[j] - want) <= 1e-13 * np.abs(want) + (j + 1) * slack), j
     np.testing.assert_allclose(positives, np.add.reduceat(pos.astype(float), starts),
                                rtol=1e-14)
     want = np.add.reduceat(pos * d, starts)
-    assert np.all(np.abs(first - want) <= 1e-13 * want + 2 * slack)
+    assert np.all(np.abs(first - want) <= 1e-13 * np.abs(want) + 2 * slack)
     assert (sums.FAMILY_BIN_WIDTH, k.MOMENT_ORDER) == lf.REPLICATE_BINS
 
 

@@ -39,9 +39,9 @@ _FAST = {"reassoc", "contract"}
 #: and ``calibration.SPIEGELHALTER``'s 4, in that order
 FAMILY_SUMS = 13
 
-#: :func:`family_block`'s anchors: below _TINY a bin's first score is scaled by _SCALE
-#: (a power of two) before its inverse is taken; _NEAR bounds p / p0 in a bin below 1/2
-_TINY, _SCALE, _NEAR = 2.0**-900, 2.0**900, 1.0 - 2.0**-9
+#: :func:`family_block`'s anchors: below _TINY a bin's scores are scaled by _SCALE
+#: (a power of two) before the first one's inverse is taken
+_TINY, _SCALE = 2.0**-900, 2.0**900
 
 #: the highest moment :func:`family_block` sums per bin of logit(p) (with
 #: ``sums.FAMILY_BIN_WIDTH``, the bins of ``logistic_fit.REPLICATE_BINS``)
@@ -232,25 +232,24 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
         m0 = 1.0 - s0
         la = math.log(s0)
         lb = math.log(m0)
-        # p - p0 is scaled by a power of two (exactly) before 1 / p0 multiplies it:
-        # 1 / p0 overflows for a subnormal p0
+        # p and p0 are scaled by a power of two (exactly) before p - p0 is taken and
+        # 1 / p0 multiplies it: 1 / p0 overflows for a subnormal p0 (and a reassociated
+        # (p - p0) scale / (p0 scale) would overflow on the way)
         scale = _SCALE if s0 < _TINY else 1.0
-        ia = _inverse(s0 * scale)
+        s0s = s0 * scale
+        ia = _inverse(s0s)
         ib = _inverse(m0)
         k = np.floor((la - lb) * inv_width)
         if k >= k_last:
             k = k_last - 1.0
         # the bin's rows, x >= k width: p >= expit(k width) below x = 0, and above it
         # 1 - p <= expit(-k width) (1 - p exact there; a rounded expit near 1 would
-        # merge bins); both edges are expit(-|k| width), taken without overflow. Below
-        # 1/2, p >= p0 (1 - 2^-9) as well: no change for normal numbers (the edge lies
-        # above it by about width^2 / 2 of p), a bound on p / p0 where a subnormal edge
-        # is rounded coarsely (or is 0, beyond exp's range)
+        # merge bins); both edges are expit(-|k| width), taken without overflow (a
+        # subnormal edge is rounded to within half its ulp, so a row that joins the
+        # bin by it lies within 2^-8 of p0 still)
         upper = k >= 0.0
         e = math.exp(-abs(k) / inv_width)
         edge = e / (1.0 + e)
-        if not upper:
-            edge = max(edge, s0 * _NEAR)
         g = a + guess
         if g < hi and _in_bin(s[g], upper, edge):  # the end lies beyond the guess
             e_lo = g + 1
@@ -280,7 +279,7 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
             x = xs[i]
             p = float(ps[i])
             q = float(ns[i])
-            lx = la + _ln1p_small(((x - s0) * scale) * ia)
+            lx = la + _ln1p_small((x * scale - s0s) * ia)
             lm = lb + _ln1p_small(((1.0 - x) - m0) * ib)
             d = (lx - lm) * inv_width - k
             d2 = d * d
