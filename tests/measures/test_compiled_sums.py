@@ -183,6 +183,31 @@ def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
     assert (sums.FAMILY_BIN_WIDTH, k.MOMENT_ORDER) == lf.REPLICATE_BINS
 
 
+def test_family_bins_descend_at_their_edges() -> None:
+    """Scores a few ulp around bin edges expit(k w) (near x = -300, -40, -5, 3, 20):
+    a bin's first row whose own logit rounds to its neighbours' index takes the next
+    index down (indices strictly descend, each row's d a rounding beyond [0, 1)); and a
+    block whose last rows share one bin ends it there (the search's last probe)."""
+    w = sums.FAMILY_BIN_WIDTH
+    for x in (-300.0, -40.0, -5.0, 3.0, 20.0):
+        for k in range(math.floor(x / w) - 2, math.floor(x / w) + 2):
+            e = math.exp(-abs(k) * w)
+            edge = e / (1 + e) if k < 0 else 1 / (1 + e)
+            s = np.array([edge])
+            for _ in range(40):
+                s = np.r_[np.nextafter(s[0], 2.0), s, np.nextafter(s[-1], -1.0)]
+            one = np.ones(s.size, dtype=np.uint8)
+            m, _, edges, moments, *_ = _family_block(s, one, one * 0)
+            assert m >= 2 and np.all(np.diff(edges) < 0), (x, k, edges)
+            d = moments[1] / moments[0]
+            assert np.all((d > -1e-6) & (d < 1 + 1e-6)), (x, k, d)
+    for rows in (1, 2, 5, 40):  # one bin, to the block's last row
+        s = 0.5 + np.arange(rows, 0, -1) * 1e-12
+        one = np.ones(rows, dtype=np.uint8)
+        m, _, _, moments, *_ = _family_block(s, one, one * 0)
+        assert m == 1 and moments[0][0] == rows
+
+
 def test_family_block_reports_full_work_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
     """Work arrays too small for the bins: the loop says so (-1), and the pass runs it
     again with one bin per row, to the same values."""

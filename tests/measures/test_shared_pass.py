@@ -113,7 +113,30 @@ def test_one_pass_serves_the_whole_family(small_blocks: None,
     alone = bm.evaluate(y, p, sample_weight=w, undefined="ignore")
     for m in SHARED:
         alone.value(m)
-    assert len(passes) >= 4  # POLY, LOG_PASS, SPIEGELHALTER and the fits, one by one
+    if sums.family_pass(alone.table) is None:  # POLY, LOG_PASS, SPIEGELHALTER, the fits
+        assert len(passes) >= 4
+    else:  # the compiled pass's groups together at the first (then the fits, ECE's bins)
+        assert len(passes) == 3
+        assert alone.table.memoised(("spiegelhalter",))
+
+
+def test_the_family_pass_serves_its_groups_at_once(small_blocks: None,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   probability_case: Any) -> None:
+    """With the compiled family pass, one group asked alone memoises the others' sums
+    from the same pass: a second measure of the family costs no pass."""
+    y, p, w = probability_case("weighted")
+    ev = bm.evaluate(y, p, sample_weight=w, undefined="ignore")
+    if sums.family_pass(ev.table) is None:
+        pytest.skip("NumPy's blocks: each group its own pass")
+    passes = _counting(monkeypatch)
+    ev.value("brier")
+    assert len(passes) == 1
+    for m in ("log_loss", "focal_loss", "spiegelhalter_z", "mae", "information_score"):
+        ev.value(m)
+    assert len(passes) == 1
+    for key in (("poly",), ("log_pass", sums.EPS), ("spiegelhalter",)):
+        assert ev.table.memoised(key)
 
 
 def test_nothing_for_binned_scores_or_what_is_memoised(small_blocks: None,

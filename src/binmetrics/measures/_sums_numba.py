@@ -53,27 +53,20 @@ def log_sums(s: Any, pos: Any, neg: Any, ls: Any, l1: Any, pi: float, lpi: float
              l1pi: float, with_info: bool
              ) -> tuple[float, float, float, float, float]:  # pragma: no cover - compiled
     """The sums of ``sums.LOG_PASS`` from the block's logarithms ``ls`` = ln max(s, eps)
-    and ``l1`` = ln max(1 - s, eps): -sum pos ln p, -sum neg ln(1-p), the focal terms at
-    gamma = 2, and the information score (nats) at prior pi (0 unless ``with_info``).
-    A case's information is ln p - ln pi (positive, p >= pi) or ln(1-pi) - ln(1-p)
-    (positive below), and ln pi - ln p (negative, p > pi) or ln(1-p) - ln(1-pi)."""
+    and ``l1`` = ln max(1 - s, eps) (NumPy's, at an eps other than the family pass's):
+    -sum pos ln p, -sum neg ln(1-p), the focal terms at gamma = 2, and the information
+    score (nats) at prior pi (0 unless ``with_info``), each row's terms as
+    :func:`_row_sums` takes them."""
     a0 = a1 = a2 = a3 = a4 = 0.0
     for i in range(s.shape[0]):
-        x = s[i]
-        p = float(pos[i])
-        q = float(neg[i])
-        lx = ls[i]
-        lm = l1[i]
-        m = 1.0 - x
-        a0 += p * lx
-        a1 += q * lm
-        a2 += p * ((m * m) * lx)
-        a3 += q * ((x * x) * lm)
-        if with_info:
-            ip = (lx - lpi) if x >= pi else (l1pi - lm)
-            iq = (lpi - lx) if x > pi else (lm - l1pi)
-            a4 += p * ip + q * iq
-    return -a0, -a1, -a2, -a3, a4
+        t = _row_sums(s[i], float(pos[i]), float(neg[i]), ls[i], l1[i], pi, lpi, l1pi,
+                      with_info)
+        a0 += t[4]
+        a1 += t[5]
+        a2 += t[6]
+        a3 += t[7]
+        a4 += t[8]
+    return a0, a1, a2, a3, a4
 
 
 @jit(fastmath=_FAST)
@@ -137,7 +130,10 @@ def _row_sums(x: float, p: float, q: float, lx: float, lm: float, pi: float, lpi
               l1pi: float, with_info: bool) -> tuple[float, ...]:  # pragma: no cover
     """One row's terms of the sums :func:`family_block` returns (lx = ln max(x, eps),
     lm = ln max(1 - x, eps)), as the NumPy blocks of ``sums.POLY``, ``sums.LOG_PASS``
-    and ``calibration.SPIEGELHALTER`` round them."""
+    (its losses negated) and ``calibration.SPIEGELHALTER`` round them. A case's
+    information (nats, at prior pi) is ln p - ln pi (positive, p >= pi) or
+    ln(1-pi) - ln(1-p) (positive below), and ln pi - ln p (negative, p > pi) or
+    ln(1-p) - ln(1-pi)."""
     m = 1.0 - x
     ip = iq = 0.0
     if with_info:  # a case's information (nats) at prior pi
@@ -148,8 +144,8 @@ def _row_sums(x: float, p: float, q: float, lx: float, lm: float, pi: float, lpi
     rq = r - sq
     v = sq * rq
     return (p * m, q * x, p * (m * m), q * (x * x),
-            p * lx, q * lm, p * ((m * m) * lx), q * ((x * x) * lm), p * ip + q * iq,
-            p * rq, q * sq, p * v, q * v)
+            -(p * lx), -(q * lm), -(p * ((m * m) * lx)), -(q * ((x * x) * lm)),
+            p * ip + q * iq, p * rq, q * sq, p * v, q * v)
 
 
 @jit
@@ -187,14 +183,15 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
     (2^-9), so p / p0 and (1 - p) / (1 - p0) lie within 2^-9 of 1 and
     ln p = ln p0 + ln(1 + u), u = (p - p0) / p0 (p - p0 exact), is a short series
     (:func:`_ln1p_small`) formed in registers with every sum; the same for 1 - p. Both
-    are within about a rounding of ln p (tested against NumPy's logarithms: 1 ulp).
+    are within about a rounding of the logarithm (tested: within 2 ulp of NumPy's, at
+    every magnitude).
     Vectorised logarithms in numba's loops would need an SVML-patched llvmlite; this
     needs none. A bin ends at the first row below its lower edge expit(k width) (the
     scores descend), found from the last bin's length by galloping and bisection;
     a bin's first row whose logarithms put it a rounding above the last bin's index
     takes the next index down, so the indices descend and d is a rounding beyond
-    [0, 1) there, as the fits' expansion allows. Rows with p at 0 or 1 (or beyond)
-    take libm's logarithms of their clipped scores, and no bin."""
+    [0, 1) there, as the fits' expansion allows. Rows with p at 0 or 1 take libm's
+    logarithms of their clipped scores, and no bin."""
     n = s.shape[0]
     ln_eps = math.log(eps)
     a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = b4 = c0 = c1 = c2 = c3 = 0.0
@@ -204,24 +201,14 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
     hi = n
     while hi > lo and s[hi - 1] <= 0.0:
         hi -= 1
-    for j in range(lo + n - hi):  # p at 0 or 1 (or beyond): a table's first and last rows
+    out[:] = 0.0
+    for j in range(lo + n - hi):  # p at 0 or 1: a table's first and last rows
         i = j if j < lo else hi + j - lo
         x = s[i]
         t = _row_sums(x, float(pos[i]), float(neg[i]), math.log(max(x, eps)),
                       math.log(max(1.0 - x, eps)), pi, lpi, l1pi, with_info)
-        a0 += t[0]
-        a1 += t[1]
-        a2 += t[2]
-        a3 += t[3]
-        b0 += t[4]
-        b1 += t[5]
-        b2 += t[6]
-        b3 += t[7]
-        b4 += t[8]
-        c0 += t[9]
-        c1 += t[10]
-        c2 += t[11]
-        c3 += t[12]
+        for r in range(FAMILY_SUMS):
+            out[r] += t[r]
     cap = lower.shape[0]
     nb = 0
     k_last = np.inf
@@ -324,19 +311,9 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
         k_last = k
         guess = e - a
         a = e
-    out[0] = a0
-    out[1] = a1
-    out[2] = a2
-    out[3] = a3
-    out[4] = -b0
-    out[5] = -b1
-    out[6] = -b2
-    out[7] = -b3
-    out[8] = b4
-    out[9] = c0
-    out[10] = c1
-    out[11] = c2
-    out[12] = c3
+    binned = (a0, a1, a2, a3, b0, b1, b2, b3, b4, c0, c1, c2, c3)
+    for r in range(FAMILY_SUMS):
+        out[r] += binned[r]
     return nb
 
 

@@ -26,7 +26,7 @@ repeated rows. Conventions, which decide agreement with the peers:
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +52,7 @@ from binmetrics.measures.sums import (
     POLY,
     Block,
     BlockPass,
+    FamilyPart,
     RawSum,
     SumGroup,
     compiled_sums,
@@ -178,6 +179,22 @@ def _check_bins(n_bins: Any, strategy: str, n_distinct: int) -> int:
     return check_bin_count(n_bins, "n_bins", n_distinct=n_distinct)
 
 
+def _bin_runs(s: FloatArray, cuts: FloatArray) -> Iterator[tuple[int, int, int]]:
+    """(bin j, first row, end row) of each bin holding some of the descending scores
+    ``s``: bin j holds cuts[j-1] < p <= cuts[j] (``np.searchsorted(cuts, p)``), the
+    first bin all below cuts[0] and the last all above the last cut. The bins of the
+    first and last rows bound the bins searched (a block within one bin: none)."""
+    if not s.size:
+        return
+    first, last = (int(np.searchsorted(cuts, v)) for v in (s[0], s[-1]))
+    hi = s.size
+    for j in range(last, first + 1):  # upwards, from the last rows
+        lo = 0 if j == first else bisect.bisect_left(s, -cuts[j], key=lambda v: -v)
+        if hi > lo:
+            yield j, lo, hi
+        hi = lo
+
+
 def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
     """Per bin: sums of w, of the positives, of w p, w p^2 and of p over the positives.
 
@@ -187,15 +204,11 @@ def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
     are the runs' lengths and the products by w drop out. A large table takes each run
     in one compiled loop (:func:`~binmetrics.measures.sums.compiled_sums`)."""
     n_bins, s = edges.size - 1, t.scores
-    # rows with p > e: bin k (edges[k] < p <= edges[k+1]) is rows bounds[k+1]..bounds[k]
-    above = [bisect.bisect_left(s, -e, key=lambda v: -v) for e in edges[1:-1].tolist()]
-    bounds = [0, *above[::-1], s.size]  # bin n-1 is rows bounds[0]..bounds[1], ...
     unit = not t.weighted and t.total == t.n_distinct
     size = block_size()  # read now: tests shrink it
     out = np.zeros((5, n_bins))
     compiled = compiled_sums(t)
-    for k in range(n_bins):
-        lo, hi = bounds[n_bins - 1 - k], bounds[n_bins - k]
+    for k, lo, hi in _bin_runs(s, edges[1:-1]):
         if compiled is not None:  # a large table: the run in one compiled read
             out[:, k] = compiled.run_moments(s, t.pos, t.neg, lo, hi, size)
             continue
@@ -222,16 +235,9 @@ def _uniform_part(t: CountTable) -> Callable[[Block], Any] | None:
     cuts = np.linspace(0.0, 1.0, n_bins + 1)[1:-1]
 
     def part(b: Block) -> FloatArray:
-        s, out = b.s, np.zeros((5, n_bins))
-        # bin j holds edges[j] < p <= edges[j+1]; the block descends, so its first and
-        # last rows' bins bound the bins it holds (most blocks lie in one)
-        first, last = (int(np.searchsorted(cuts, v)) for v in (s[0], s[-1]))
-        hi = s.size
-        for j in range(last, first + 1):
-            lo = 0 if j == first else bisect.bisect_left(s, -cuts[j], key=lambda v: -v)
-            if hi > lo:
-                out[:, j] = k.run_moments(s, b.pos_counts, b.neg_counts, lo, hi, size)
-            hi = lo
+        out = np.zeros((5, n_bins))
+        for j, lo, hi in _bin_runs(b.s, cuts):  # most blocks lie in one bin
+            out[:, j] = k.run_moments(b.s, b.pos_counts, b.neg_counts, lo, hi, size)
         return out
 
     return part
@@ -522,7 +528,7 @@ def _unit_bound(low: float, high: float) -> float:
 
 def _spiegelhalter_block(t: CountTable) -> Callable[[Block], Any]:
     if family_pass(t) is not None:
-        return lambda b: b.family().spiegelhalter
+        return FamilyPart("spiegelhalter")
 
     def block(b: Block) -> list[Any]:
         # five passes over the chunk before the four sums, not nine: each is a full

@@ -11,10 +11,11 @@ table-sized temporaries. :func:`fit_table` instead
    x = logit(p) (:data:`TABLE_BINS`: 2^-13 wide), none across the table's own blocks:
    each bin's positives and the moments S_k = sum tot d^k (k = 0..3) of the rows'
    places d in [0, 1) within it (x = c + w d, c the bin's lower edge, w its width).
-   Only multiply-adds: the logarithms are those of p and 1 - p the log losses take.
-   A table with the compiled family pass (:func:`~binmetrics.measures.sums.family_pass`)
-   takes that pass's bins instead: :data:`REPLICATE_BINS`, 2^-9 wide with moments to
-   order 6 (the pass pays little per moment, and the Newton steps pay per bin).
+   In NumPy, only multiply-adds: the logarithms are those of p and 1 - p the log
+   losses take. A table with the compiled family pass
+   (:func:`~binmetrics.measures.sums.family_pass`) takes that pass's bins instead:
+   :data:`REPLICATE_BINS`, 2^-9 wide with moments to order 6 (the pass pays little
+   per moment, and the Newton steps pay per bin), the logarithms formed in its loop.
    This pass is :data:`FITS`, declared by the fit measures in the registry, so it runs
    in the blocked pass the probabilistic measures share when they are asked together
    (:func:`~binmetrics.measures.sums.shared_sums`);
@@ -24,7 +25,9 @@ table-sized temporaries. :func:`fit_table` instead
    (b w)^m S_m / m! (:func:`_bin_sums`), exact to about 1e-14 relative while
    |b| w stays small (:func:`max_spread`). This replaced an exact Newton pass over
    every row (a logarithm, an exponential and a dozen products per row): at n = 1e7
-   the fits cost 0.15 s instead of 0.28 s, within 1e-14 of the reference iteration.
+   the fits cost 0.15 s instead of 0.28 s in NumPy, within 1e-14 of the reference
+   iteration (compiled, the bins come from the family pass and the Newton steps on
+   them take a few ms).
 
 A slope too steep for the bins finishes with exact Newton steps over the rows
 (:func:`refine`, in cache-sized chunks, both fits in the same passes); anything unusual
@@ -201,10 +204,10 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
     total, npos = cases_inside(t)
     if i1 - i0 <= SMALL_TABLE or not 0 < npos < total:
         return None
-    unit = not t.weighted and t.total == t.n_distinct  # one case per row: tot = 1
-    width, order = TABLE_BINS
     if family_pass(t) is not None:  # the compiled pass's bins (REPLICATE_BINS')
         return lambda b: b.family().bins
+    unit = not t.weighted and t.total == t.n_distinct  # one case per row: tot = 1
+    width, order = TABLE_BINS
 
     def part(b: Block) -> _Bins | None:
         lo, hi = max(i0 - b.start, 0), min(i1 - b.start, b.s.size)
@@ -234,10 +237,11 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
 
 #: Bins of logit(p) a large table is compressed into: their width (a power of two, so
 #: that a row's place in its bin is exact) and the highest moment kept per bin
-#: (S_k = sum tot d^k, k = 0..order). A table's pass over its rows pays per moment, and
-#: its bins are many (about 6e4 at n = 1e7); a bootstrap replicate's Newton steps pay
-#: per bin, so its bins are wider, with more moments. Both give the fits' sums to about
-#: 1e-14 (:func:`_bin_sums`).
+#: (S_k = sum tot d^k, k = 0..order). NumPy's pass over a table's rows pays per moment,
+#: and its bins are many (about 6e4 at n = 1e7); a bootstrap replicate's Newton steps
+#: pay per bin, so its bins are wider, with more moments, and so are those of the
+#: compiled family pass over a table (``sums.family_pass``: a moment costs it one
+#: multiply-add a row). Both give the fits' sums to about 1e-14 (:func:`_bin_sums`).
 TABLE_BINS = (2.0**-13, 3)
 REPLICATE_BINS = (2.0**-9, 6)
 
@@ -390,14 +394,14 @@ def compiled_bin_sums(size: int, at_least: int) -> BinSums | None:
     caller's ``at_least`` (:func:`binmetrics.backends.compiled`); else None (NumPy).
 
     NumPy's ``_bin_sums`` makes about 60 calls a step on thousands of bins and pays their
-    overhead (0.6 ms a step on a bootstrap replicate's 5600 bins, 20 ms a table fit at
-    1e7 rows); compiled, one loop over the bins takes each bin's terms as ``_bin_sums``
-    does, operation for operation, and NumPy takes the two exponentials. Bins of a lower
-    order than :data:`COMPILED_ORDER` have their higher moments read as zeros, which adds
-    exact zeros to each term. The sums over the bins are taken in blocks of 128 as
-    NumPy's pairwise sums take their leaves, the blocks added exactly: another order
-    than NumPy's, at most as much rounding. So the two agree to rounding (1e-13 of the
-    sums' scale, tested), not bit for bit.
+    overhead (0.6 ms a step on a bootstrap replicate's 5600 bins, 20 ms a table fit on
+    NumPy's 6e4 bins at 1e7 rows); compiled, one loop over the bins takes each bin's
+    terms as ``_bin_sums`` does, operation for operation, and NumPy takes the two
+    exponentials. Bins of a lower order than :data:`COMPILED_ORDER` have their higher
+    moments read as zeros, which adds exact zeros to each term. The sums over the bins
+    are taken in blocks of 128 as NumPy's pairwise sums take their leaves, the blocks
+    added exactly: another order than NumPy's, at most as much rounding. So the two
+    agree to rounding (1e-13 of the sums' scale, tested), not bit for bit.
 
     Examples
     --------

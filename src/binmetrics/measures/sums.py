@@ -54,6 +54,7 @@ __all__ = [
     "PRIOR",
     "Block",
     "BlockPass",
+    "FamilyPart",
     "FamilyTerms",
     "RawSum",
     "SumGroup",
@@ -61,6 +62,7 @@ __all__ = [
     "compiled_sums",
     "engine_sums",
     "family_pass",
+    "family_totals",
     "raw_sum_names",
     "raw_sum_sql",
     "raw_sums_from_columns",
@@ -368,6 +370,53 @@ FAMILY_BIN_WIDTH = 2.0**-9
 #: bins the compiled family pass makes room for beyond its blocks' span of logits
 _BIN_MARGIN = 8
 
+#: the memo key of a table's :func:`family_totals`
+_FAMILY_TOTALS = ("family_totals",)
+
+
+@dataclass(frozen=True)
+class FamilyPart:
+    """A group's :attr:`SumGroup.block` on a table with the compiled family pass: its
+    part of each block is field ``field`` of :meth:`Block.family`, and its total is
+    that field of :func:`family_totals` (the groups' sums of one pass, memoised
+    together: a group asked after another costs nothing)."""
+
+    field: Literal["poly", "log_pass", "spiegelhalter"]
+
+    def __call__(self, b: Block) -> tuple[float, ...]:
+        return getattr(b.family(), self.field)
+
+
+class _FamilySums:
+    """The family pass's group sums over a table's blocks, added block by block."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, Any] = {}
+
+    def add(self, b: Block) -> None:
+        f = b.family()
+        for name in ("poly", "log_pass", "spiegelhalter"):
+            part = np.asarray(getattr(f, name), dtype=np.float64)
+            have = self.totals.get(name)
+            self.totals[name] = part if have is None else have + part
+
+    def result(self) -> FamilyTerms:
+        v = {k: tuple(float(x) for x in a) for k, a in self.totals.items()}
+        return FamilyTerms(v["poly"], v["log_pass"], v["spiegelhalter"], None)
+
+
+def family_totals(t: CountTable) -> FamilyTerms:
+    """The sums of every group the compiled family pass serves (``bins`` None), over
+    the blocks of table ``t`` (which has :func:`family_pass`), memoised: from the
+    shared pass when it ran, else from a pass of their own."""
+    def compute() -> FamilyTerms:
+        acc = _FamilySums()
+        for b in table_blocks(t):
+            acc.add(b)
+        return acc.result()
+
+    return t.memo(_FAMILY_TOTALS, compute)
+
 
 def family_pass(t: CountTable) -> Callable[[Block], FamilyTerms] | None:
     """The compiled pass of the whole probabilistic family over one block of table
@@ -385,9 +434,7 @@ def family_pass(t: CountTable) -> Callable[[Block], FamilyTerms] | None:
     k = compiled_sums(t)
     if k is None or t.binning is not None or not t.probabilities_ok:
         return None
-    pi = t.prevalence
-    with_info = EPS <= pi <= 1.0 - EPS
-    lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
+    pi, with_info, lpi, l1pi = _information_prior(t, EPS)
     width = FAMILY_BIN_WIDTH
     top, bottom = 1.0 - 2.0**-53, 5e-324  # the widest scores strictly inside (0, 1)
     order = k.MOMENT_ORDER + 1
@@ -399,7 +446,10 @@ def family_pass(t: CountTable) -> Callable[[Block], FamilyTerms] | None:
         # the bins' indices descend: at most the span of the block's logits over the
         # width (and a margin), at most one per row; arrays of that size, not the
         # block's (a middle block of a million rows holds a few hundred bins)
-        high, low = min(float(s[0]), top), max(float(s[-1]), bottom)
+        # (the rows inside (0, 1): a p = 1 or p = 0 row has no bin)
+        high = float(s[1] if s[0] >= 1.0 and size > 1 else s[0])
+        low = float(s[-2] if s[-1] <= 0.0 and size > 1 else s[-1])
+        high, low = min(high, top), max(low, bottom)
         span = (math.log(high) - math.log1p(-high)) - (math.log(low) - math.log1p(-low))
         need = int(min(size, max(1.0, max(span, 0.0) / width + _BIN_MARGIN)))
         out = np.empty(k.FAMILY_SUMS)
@@ -435,13 +485,22 @@ def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
 def _poly_block(t: CountTable) -> Callable[[Block], Any]:
     """sum pos (1-p), sum neg p, sum pos (1-p)^2, sum neg p^2."""
     if family_pass(t) is not None:
-        return lambda b: b.family().poly
+        return FamilyPart("poly")
 
     def block(b: Block) -> list[Any]:
         p, n = b.p, b.n
         return [dot(p, b.miss), dot(n, b.s), dot(p, b.miss2), dot(n, b.s2)]
 
     return block
+
+
+def _information_prior(t: CountTable, eps: float) -> tuple[float, bool, float, float]:
+    """The information score's prior in :data:`LOG_PASS`: the data's prevalence pi,
+    whether the score is taken (eps <= pi <= 1 - eps), ln pi and ln(1 - pi)."""
+    pi = t.prevalence
+    with_info = eps <= pi <= 1.0 - eps
+    lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
+    return pi, with_info, lpi, l1pi
 
 
 def _log_pass_block(t: CountTable, *, eps: float) -> Callable[[Block], Any]:
@@ -456,11 +515,9 @@ def _log_pass_block(t: CountTable, *, eps: float) -> Callable[[Block], Any]:
     ``probabilistic._information_sum``).
     """
     eps = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
-    pi = t.prevalence
-    with_info = eps <= pi <= 1.0 - eps
-    lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
+    pi, with_info, lpi, l1pi = _information_prior(t, eps)
     if eps == EPS and family_pass(t) is not None:
-        return lambda b: b.family().log_pass
+        return FamilyPart("log_pass")
     k = compiled_sums(t)
     if k is not None:
         return lambda b: k.log_sums(b.s, b.pos_counts, b.neg_counts, b.log_s(eps),
@@ -625,6 +682,8 @@ def table_sums(t: CountTable, group: SumGroup, block_sums: Callable[..., Any] | 
     def compute() -> tuple[float, ...]:
         if block_sums is None and group.block is not None:
             block = group.block(t, **params)
+            if isinstance(block, FamilyPart):
+                return getattr(family_totals(t), block.field)
         else:
             own = block_sums if block_sums is not None else _term_block(group, t.prevalence)
 
@@ -677,6 +736,7 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
     ok = t.probabilities_ok
     measures = list(measures)
     wanted: dict[Hashable, Callable[[Block], Any]] = {}
+    family: dict[Hashable, FamilyPart] = {}  # the groups the compiled family pass serves
     for m in measures:
         for group in getattr(m, "sums", ()):
             if group.block is None or group.scores == ("margins" if ok else "probabilities"):
@@ -685,12 +745,17 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
             if any(v is PRIOR for v in params.values()):
                 params = {k: t.prevalence if v is PRIOR else v for k, v in params.items()}
             key = (group.key, *params.values())
-            if key in wanted or t.memoised(key):
+            if key in wanted or key in family or t.memoised(key):
                 continue
             try:
-                wanted[key] = group.block(t, **params)
+                block = group.block(t, **params)
             except (TypeError, ValueError):  # parameters the measure will refuse itself
                 continue
+            (family if isinstance(block, FamilyPart) else wanted)[key] = block
+    if family and t.memoised(_FAMILY_TOTALS):  # summed already: each group reads them
+        for done, fp in family.items():
+            t.memo(done, lambda fp=fp: getattr(family_totals(t), fp.field))  # type: ignore[misc]
+        family = {}
     passes: dict[str, tuple[BlockPass, Callable[[Block], Any]]] = {}
     for m in measures:
         for bp in getattr(m, "passes", ()):
@@ -698,19 +763,26 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
                 part = bp.prepare(t)
                 if part is not None:
                     passes[bp.key] = (bp, part)
-    if not wanted and not passes:
+    if not wanted and not passes and not family:
         return
     parts: dict[str, list[Any]] = {name: [] for name in passes}
+    acc = _FamilySums() if family else None
 
-    def with_passes(b: Block) -> None:
+    def also(b: Block) -> None:
+        if acc is not None:
+            acc.add(b)
         for name, (_, part) in passes.items():
             x = part(b)
             if x is not None:
                 parts[name].append(x)
 
-    sums = _sum_blocks(t, list(wanted.values()), also=with_passes if passes else None)
+    sums = _sum_blocks(t, list(wanted.values()), also=also if passes or family else None)
     for done, total in zip(wanted, sums, strict=True):
         t.memo(done, lambda total=total: total)  # type: ignore[misc]
+    if acc is not None:
+        totals = t.memo(_FAMILY_TOTALS, acc.result)
+        for done, fp in family.items():
+            t.memo(done, lambda fp=fp: getattr(totals, fp.field))  # type: ignore[misc]
     for name, (bp, _) in passes.items():
         t.memo((name,), lambda bp=bp, name=name: bp.combine(t, parts.pop(name)))  # type: ignore[misc]
 
