@@ -79,15 +79,17 @@ def test_compiled_loops_agree_with_numpy(kind: str, small_blocks: None,
 
 
 def _family_block(s: Any, pos: Any, neg: Any, pi: float = 0.3,
-                  size: int | None = None) -> tuple[int, Any, Any, Any, Any, Any]:
+                  size: int | None = None,
+                  eps: float = EPS) -> tuple[int, Any, Any, Any, Any, Any]:
     """family_block on descending scores s: (bins, sums, lower edges, moments,
-    positives, sum pos d), work arrays of ``size`` (default: one bin per row)."""
+    positives, sum pos d), work arrays of ``size`` (default: one bin per row), the
+    losses clipped at ``eps``."""
     from binmetrics.measures import _sums_numba as k
 
     n = s.size if size is None else size
     work = (np.empty(n), np.empty((k.MOMENT_ORDER + 1, n)), np.empty(n), np.empty(n))
     out = np.empty(k.FAMILY_SUMS)
-    m = k.family_block(s, pos, neg, pi, math.log(pi), math.log1p(-pi), True, EPS,
+    m = k.family_block(s, pos, neg, pi, math.log(pi), math.log1p(-pi), True, eps,
                        1.0 / sums.FAMILY_BIN_WIDTH, *work, out)
     return (m, out, work[0][:max(m, 0)] * sums.FAMILY_BIN_WIDTH,
             work[1][:, :max(m, 0)], work[2][:max(m, 0)], work[3][:max(m, 0)])
@@ -109,24 +111,25 @@ def _scores(rng: np.random.Generator, n: int) -> Any:
 
 def test_family_logarithms_are_numpys_to_2_ulp() -> None:
     """ln p and ln(1 - p) formed in registers from each bin's first row (a series in
-    p / p0 - 1) agree with NumPy's logarithms to 2 ulp on every magnitude: read back as
-    the log losses' sums of a block with one positive (or one negative) row."""
+    p / p0 - 1) agree with NumPy's logarithms to 2 ulp on every magnitude, subnormal
+    scores included: read back as the log losses' sums (clipped at the smallest
+    subnormal: not at all) of a block with one positive (or one negative) row."""
     rng = np.random.default_rng(11)
     s = _descending(_scores(rng, 2000), 0.3 + rng.random(3000) * 1e-2,
                     1 - rng.random(3000) * 1e-9)  # and bins of many rows
-    clipped = s[(s >= EPS) & (s <= 1 - EPS)]  # the losses clip at eps
-    rows = rng.choice(clipped.size, 300, replace=False)
-    starts = lf.logit_bins(np.log(clipped) - np.log(1 - clipped), sums.FAMILY_BIN_WIDTH)[1]
+    rows = np.r_[rng.choice(s.size, 400, replace=False), np.argmin(s), s.size // 2]
+    starts = lf.logit_bins(np.log(s) - np.log(1 - s), sums.FAMILY_BIN_WIDTH)[1]
     assert np.isin(rows, starts).mean() < 0.5  # most rows read a series, not libm
-    zero = np.zeros(clipped.size, dtype=np.uint8)
+    assert s[rows].min() < np.finfo(float).tiny
+    zero = np.zeros(s.size, dtype=np.uint8)
+    tiny = float(np.nextafter(0.0, 1.0))
     worst = 0.0
     for j in rows:
         one = zero.copy()
         one[j] = 1
-        _, out_pos, *_ = _family_block(clipped, one, zero)
-        _, out_neg, *_ = _family_block(clipped, zero, one)
-        for got, want in ((-out_pos[4], np.log(clipped[j])),
-                          (-out_neg[5], np.log(1.0 - clipped[j]))):
+        _, out_pos, *_ = _family_block(s, one, zero, eps=tiny)
+        _, out_neg, *_ = _family_block(s, zero, one, eps=tiny)
+        for got, want in ((-out_pos[4], np.log(s[j])), (-out_neg[5], np.log(1.0 - s[j]))):
             worst = max(worst, abs(got - want) / np.spacing(abs(want)))
     assert worst <= 2.0, worst
 
