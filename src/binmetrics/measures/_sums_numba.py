@@ -115,7 +115,8 @@ def _ln1p_small(u: float) -> float:  # pragma: no cover - compiled
 def _inverse(v: float) -> float:  # pragma: no cover - compiled
     """1 / v, compiled without fastmath: a multiplication by it in a loop that may
     reassociate stays a multiplication (the compiler would otherwise divide every row
-    by v again, several times slower)."""
+    by v again: the same time on this AVX-512 machine, 28.8 against 28.1 ms over 1e7
+    rows, but a vector division costs many multiplications on older CPUs)."""
     return 1.0 / v
 
 
@@ -284,6 +285,7 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
             td += p * d
             t = _row_sums(x, p, q, max(lx, ln_eps), max(lm, ln_eps), pi, lpi, l1pi,
                           with_info)
+            # thirteen scalars, not an array: the compiler keeps them in vector lanes
             a0 += t[0]
             a1 += t[1]
             a2 += t[2]
@@ -298,13 +300,9 @@ def family_block(s: Any, pos: Any, neg: Any, pi: float, lpi: float, l1pi: float,
             c2 += t[11]
             c3 += t[12]
         lower[nb] = k
-        moments[0, nb] = t0
-        moments[1, nb] = t1
-        moments[2, nb] = t2
-        moments[3, nb] = t3
-        moments[4, nb] = t4
-        moments[5, nb] = t5
-        moments[6, nb] = t6
+        bin_moments = (t0, t1, t2, t3, t4, t5, t6)
+        for r in range(MOMENT_ORDER + 1):
+            moments[r, nb] = bin_moments[r]
         positives[nb] = tp
         first[nb] = td
         nb += 1

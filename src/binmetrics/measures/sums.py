@@ -395,7 +395,7 @@ class _FamilySums:
 
     def add(self, b: Block) -> None:
         f = b.family()
-        for name in ("poly", "log_pass", "spiegelhalter"):
+        for name in FamilyTerms._fields[:3]:  # the groups' fields, not the bins
             part = np.asarray(getattr(f, name), dtype=np.float64)
             have = self.totals.get(name)
             self.totals[name] = part if have is None else have + part
