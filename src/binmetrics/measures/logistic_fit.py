@@ -504,9 +504,15 @@ def _blocks(sx: FloatArray, p: FloatArray, tot: FloatArray,
     return sx[keep] / tot[keep], p[keep], tot[keep]
 
 
-def _start(slope: bool, sums: tuple[FloatArray, FloatArray, FloatArray]) -> Fit:
+def _start(slope: bool, sums: tuple[FloatArray, FloatArray, FloatArray], *,
+           fine: bool = True) -> Fit:
     """The fit on the blocks, itself started from a fit on about 4096 of them merged
-    (each Newton iteration on the blocks then has little left to do)."""
+    (each Newton iteration on the blocks then has little left to do); with ``fine``
+    False, the fit on about 1024 merged blocks alone (where the steps on the bins'
+    moments are compiled, and cheaper than NumPy's steps on every block: 0.9 ms
+    instead of 1.5 ms to the same fits, to 2e-16, on 5,200 bins)."""
+    if not fine:
+        return newton_fit(*_blocks(*sums, group=max(1, sums[2].size // 1024)), slope)
     coarse = newton_fit(*_blocks(*sums, group=max(1, sums[2].size // 4096)), slope)
     return None if coarse is None else newton_fit(*_blocks(*sums, group=1), slope, coarse)
 
@@ -650,10 +656,11 @@ def _finish(t: CountTable, parts: list[_Bins]) -> tuple[Fit, Fit, float]:
     dropped = float(sum(_float(c[:i0]).sum() + _float(c[i1:]).sum() for c in (t.pos, t.neg)))
     bins = _combine(parts)
     c, S, pos, _, w = bins
+    compiled_sums = compiled_bin_sums(t.n_distinct, backends.COMPILED_TABLE_ROWS)
     with np.errstate(all="ignore"):
-        starts = [_start(s, (c * S[0] + w * S[1], pos, S[0])) for s in slopes]
-        fits = _bin_fits(bins, starts, slopes,
-                         sums=compiled_bin_sums(t.n_distinct, backends.COMPILED_TABLE_ROWS))
+        starts = [_start(s, (c * S[0] + w * S[1], pos, S[0]), fine=compiled_sums is None)
+                  for s in slopes]
+        fits = _bin_fits(bins, starts, slopes, sums=compiled_sums)
         if any(f is False for f in fits):
             todo = [i for i, f in enumerate(fits) if f is False]
             # from the bins' means (about 1e-6 off for a steep slope), a last step of
