@@ -657,12 +657,15 @@ def _finish(t: CountTable, parts: list[_Bins]) -> tuple[Fit, Fit, float]:
     bins = _combine(parts)
     c, S, pos, _, w = bins
     compiled_sums = compiled_bin_sums(t.n_distinct, backends.COMPILED_TABLE_ROWS)
+    means = (c * S[0] + w * S[1], pos, S[0])
     with np.errstate(all="ignore"):
-        starts = [_start(s, (c * S[0] + w * S[1], pos, S[0]), fine=compiled_sums is None)
-                  for s in slopes]
+        starts = [_start(s, means, fine=compiled_sums is None) for s in slopes]
         fits = _bin_fits(bins, starts, slopes, sums=compiled_sums)
         if any(f is False for f in fits):
             todo = [i for i, f in enumerate(fits) if f is False]
+            if compiled_sums is not None:  # full passes start from the fine fit: the
+                for i in todo:  # coarse one can be far off (steep, on sparse bins)
+                    starts[i] = _start(slopes[i], means)
             # from the bins' means (about 1e-6 off for a steep slope), a last step of
             # 1e-6 can leave 1e-12 relative: the table's fits take one more pass
             redo = refine(lambda points, sl: _pass(t, i0, i1, points, sl),

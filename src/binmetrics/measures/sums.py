@@ -327,9 +327,8 @@ class Block:
         key = ("miss", eps)
         out = self._logs.get(key)
         if out is None:
-            miss = self.miss
-            out = self._logs[key] = np.log(miss if self.s[0] <= 1.0 - eps
-                                           else np.maximum(miss, eps))
+            miss = self.miss  # (read on 1 - s: 1 - eps rounds to 1 for eps below 2^-53)
+            out = self._logs[key] = np.log(miss if miss[0] >= eps else np.maximum(miss, eps))
         return out
 
 
@@ -446,12 +445,14 @@ def family_pass(t: CountTable) -> Callable[[Block], FamilyTerms] | None:
         # the bins' indices descend: at most the span of the block's logits over the
         # width (and a margin), at most one per row; arrays of that size, not the
         # block's (a middle block of a million rows holds a few hundred bins)
-        # (the rows inside (0, 1): a p = 1 or p = 0 row has no bin)
-        high = float(s[1] if s[0] >= 1.0 and size > 1 else s[0])
-        low = float(s[-2] if s[-1] <= 0.0 and size > 1 else s[-1])
-        high, low = min(high, top), max(low, bottom)
-        span = (math.log(high) - math.log1p(-high)) - (math.log(low) - math.log1p(-low))
-        need = int(min(size, max(1.0, max(span, 0.0) / width + _BIN_MARGIN)))
+        # (the rows strictly inside (0, 1): a row at p = 1 or 0 has no bin, and a
+        # table's first and last rows may be the only ones there)
+        i, j = int(s[0] >= 1.0), size - int(s[-1] <= 0.0)
+        need = 1
+        if j > i:
+            high, low = min(float(s[i]), top), max(float(s[j - 1]), bottom)
+            span = (math.log(high) - math.log1p(-high)) - (math.log(low) - math.log1p(-low))
+            need = int(min(size, max(1.0, max(span, 0.0) / width + _BIN_MARGIN)))
         out = np.empty(k.FAMILY_SUMS)
         k.touch(s, b.pos_counts, b.neg_counts)  # the block's lines read ahead, together
         while True:
