@@ -19,8 +19,8 @@ import binmetrics as bm
 from binmetrics import backends
 from binmetrics.backends import use_compiled
 from binmetrics.exceptions import undefined_policy
+from binmetrics.measures import block_pass, sums
 from binmetrics.measures import logistic_fit as lf
-from binmetrics.measures import sums
 from binmetrics.measures._util import EPS
 from binmetrics.table import counts
 
@@ -90,8 +90,8 @@ def _family_block(s: Any, pos: Any, neg: Any, pi: float = 0.3,
     work = (np.empty(n), np.empty((k.MOMENT_ORDER + 1, n)), np.empty(n), np.empty(n))
     out = np.empty(k.FAMILY_SUMS)
     m = k.family_block(s, pos, neg, pi, math.log(pi), math.log1p(-pi), True, eps,
-                       1.0 / sums.FAMILY_BIN_WIDTH, *work, out)
-    return (m, out, work[0][:max(m, 0)] * sums.FAMILY_BIN_WIDTH,
+                       1.0 / block_pass.FAMILY_BIN_WIDTH, *work, out)
+    return (m, out, work[0][:max(m, 0)] * block_pass.FAMILY_BIN_WIDTH,
             work[1][:, :max(m, 0)], work[2][:max(m, 0)], work[3][:max(m, 0)])
 
 
@@ -118,7 +118,7 @@ def test_family_logarithms_are_numpys_to_2_ulp() -> None:
     s = _descending(_scores(rng, 2000), 0.3 + rng.random(3000) * 1e-2,
                     1 - rng.random(3000) * 1e-9)  # and bins of many rows
     rows = np.r_[rng.choice(s.size, 400, replace=False), np.argmin(s), s.size // 2]
-    starts = lf.logit_bins(np.log(s) - np.log(1 - s), sums.FAMILY_BIN_WIDTH)[1]
+    starts = lf.logit_bins(np.log(s) - np.log(1 - s), block_pass.FAMILY_BIN_WIDTH)[1]
     assert np.isin(rows, starts).mean() < 0.5  # most rows read a series, not libm
     assert s[rows].min() < np.finfo(float).tiny
     zero = np.zeros(s.size, dtype=np.uint8)
@@ -156,7 +156,7 @@ def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
         neg = rng.uniform(0, 2, n)
     from binmetrics.measures import _sums_numba as k
 
-    width = sums.FAMILY_BIN_WIDTH
+    width = block_pass.FAMILY_BIN_WIDTH
     one = np.ones(n, dtype=np.uint8)
     _, _, edges, rows, *_ = _family_block(s, one, one * 0)  # each bin's rows
     starts = np.r_[0, np.cumsum(rows[0])[:-1]].astype(np.intp)
@@ -183,7 +183,7 @@ def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
                                rtol=1e-14)
     want = np.add.reduceat(pos * d, starts)
     assert np.all(np.abs(first - want) <= 1e-13 * np.abs(want) + 2 * slack)
-    assert (sums.FAMILY_BIN_WIDTH, k.MOMENT_ORDER) == lf.REPLICATE_BINS
+    assert (block_pass.FAMILY_BIN_WIDTH, k.MOMENT_ORDER) == lf.REPLICATE_BINS
 
 
 def test_family_bins_descend_at_their_edges() -> None:
@@ -191,7 +191,7 @@ def test_family_bins_descend_at_their_edges() -> None:
     a bin's first row whose own logit rounds to its neighbours' index takes the next
     index down (indices strictly descend, each row's d a rounding beyond [0, 1)); and a
     block whose last rows share one bin ends it there (the search's last probe)."""
-    w = sums.FAMILY_BIN_WIDTH
+    w = block_pass.FAMILY_BIN_WIDTH
     for x in (-300.0, -40.0, -5.0, 3.0, 20.0):
         for k in range(math.floor(x / w) - 2, math.floor(x / w) + 2):
             e = math.exp(-abs(k) * w)
@@ -225,9 +225,9 @@ def test_family_block_reports_full_work_arrays(monkeypatch: pytest.MonkeyPatch) 
                         rng.random(s.size) < 0.5])
     t = bm.CountTable.from_arrays(y, p)
     with use_compiled(True):
-        want = [b.family() for b in sums.table_blocks(t)]
-        monkeypatch.setattr(sums, "_BIN_MARGIN", -1e9)  # an estimate of one bin
-        got = [b.family() for b in sums.table_blocks(t)]
+        want = [b.family() for b in block_pass.table_blocks(t)]
+        monkeypatch.setattr(block_pass, "_BIN_MARGIN", -1e9)  # an estimate of one bin
+        got = [b.family() for b in block_pass.table_blocks(t)]
     for a, b in zip(want, got, strict=True):
         assert a.poly + a.log_pass + a.spiegelhalter == b.poly + b.log_pass + b.spiegelhalter
         assert a.bins is not None and b.bins is not None
@@ -242,8 +242,8 @@ rng = np.random.default_rng(0)
 y = rng.random(5000) < 0.3
 ev = bm.evaluate(y, rng.random(5000))
 ev.to_dict()
-from binmetrics.measures import sums
-print(sums.compiled_sums(ev.table) is None, "numba" in sys.modules)
+from binmetrics.measures import block_pass
+print(block_pass.compiled_sums(ev.table) is None, "numba" in sys.modules)
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=300)
@@ -255,12 +255,12 @@ def test_the_size_and_the_environment_choose(monkeypatch: pytest.MonkeyPatch) ->
     t = bm.evaluate([0, 1, 1, 0], [0.1, 0.8, 0.3, 0.6]).table
     monkeypatch.setattr(backends, "COMPILED_TABLE_ROWS", 4)
     with use_compiled(None):
-        assert sums.compiled_sums(t) is not None  # 4 distinct scores reach 4
+        assert block_pass.compiled_sums(t) is not None  # 4 distinct scores reach 4
         monkeypatch.setattr(backends, "COMPILED_TABLE_ROWS", 5)
-        assert sums.compiled_sums(t) is None
+        assert block_pass.compiled_sums(t) is None
         monkeypatch.setenv("BINMETRICS_COMPILED", "0")
         with use_compiled(True):
-            assert sums.compiled_sums(t) is None  # the environment wins
+            assert block_pass.compiled_sums(t) is None  # the environment wins
 
 
 def _weighted_case(kind: str, n: int) -> tuple[Any, Any, Any]:
@@ -409,7 +409,7 @@ def test_a_block_with_no_score_inside_0_1(kind: str, small_blocks: None) -> None
          "one_first": np.r_[1.0, inside]}[kind]
     y = np.arange(p.size) % 2 == 0
     with use_compiled(True):
-        assert sums.family_pass(bm.CountTable.from_arrays(y, p)) is not None
+        assert block_pass.family_pass(bm.CountTable.from_arrays(y, p)) is not None
     compiled, numpy_values = _family(y, p, None, True), _family(y, p, None, False)
     for m in FAMILY:
         a, b = numpy_values[m], compiled[m]

@@ -78,7 +78,7 @@ def test_separated_data_fall_back_and_do_not_converge(small_blocks: None) -> Non
 
 
 def _bins(t: bm.CountTable) -> lf._Bins:
-    from binmetrics.measures.sums import table_blocks
+    from binmetrics.measures.block_pass import table_blocks
 
     part = lf._compressed_part(t)
     assert part is not None

@@ -18,8 +18,8 @@ import binmetrics as bm
 from binmetrics.backends import use_compiled
 from binmetrics.engines import binned_table
 from binmetrics.exceptions import undefined_policy
+from binmetrics.measures import block_pass, sums
 from binmetrics.measures import logistic_fit as lf
-from binmetrics.measures import sums
 from binmetrics.table import counts
 
 FAMILY = [m.id for m in bm.iter_measures("probabilistic")]
@@ -31,7 +31,7 @@ SHARED = [m.id for m in bm.iter_measures() if any(g.block for g in m.sums) or m.
 def small_blocks(request: pytest.FixtureRequest,
                  monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # several table blocks at test sizes, and the logistic fits' bins; NumPy's blocks,
-    # then the compiled loops of large tables (sums.compiled_sums; NumPy again without
+    # then the compiled loops of large tables (block_pass.compiled_sums; NumPy again without
     # numba)
     monkeypatch.setattr(counts, "CHUNK", 997)
     monkeypatch.setattr(lf, "SMALL_TABLE", 1000)
@@ -89,13 +89,13 @@ def test_measures_with_parameters(specs: list[str], small_blocks: None,
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     passes: list[int] = []
-    real = sums.table_blocks
+    real = block_pass.table_blocks
 
-    def counted(t: Any) -> Iterator[sums.Block]:
+    def counted(t: Any) -> Iterator[block_pass.Block]:
         passes.append(t.n_distinct)
         yield from real(t)
 
-    monkeypatch.setattr(sums, "table_blocks", counted)
+    monkeypatch.setattr(block_pass, "table_blocks", counted)
     return passes
 
 
@@ -113,7 +113,7 @@ def test_one_pass_serves_the_whole_family(small_blocks: None,
     alone = bm.evaluate(y, p, sample_weight=w, undefined="ignore")
     for m in SHARED:
         alone.value(m)
-    if sums.family_pass(alone.table) is None:  # POLY, LOG_PASS, SPIEGELHALTER, the fits
+    if block_pass.family_pass(alone.table) is None:  # POLY, LOG_PASS, SPIEGELHALTER, the fits
         assert len(passes) >= 4
     else:  # the compiled pass's groups together at the first (then the fits, ECE's bins)
         assert len(passes) == 3
@@ -131,7 +131,7 @@ def test_the_family_pass_serves_its_groups_at_once(monkeypatch: pytest.MonkeyPat
         alone = {m: _alone(y, p, w, m) for m in later}
         for one_by_one in (True, False):
             ev = bm.evaluate(y, p, sample_weight=w, undefined="ignore")
-            assert sums.family_pass(ev.table) is not None
+            assert block_pass.family_pass(ev.table) is not None
             passes = _counting(monkeypatch)
             ev.value("brier")
             assert len(passes) == 1

@@ -6,7 +6,7 @@ the log losses at another clip (:func:`log_sums`, from NumPy's logarithms), the 
 a calibration bin (:func:`run_moments`), and the mean precision's chain over the cuts
 (:func:`precision_sum`, the NumPy walk's floats).
 
-Reached only through :func:`binmetrics.measures.sums.compiled_sums`, for tables of at
+Reached only through :func:`binmetrics.measures.block_pass.compiled_sums`, for tables of at
 least :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores. NumPy
 computes the same sums from a temporary per term and a dot product per sum, several
 reads of the block; here every term is formed in registers, in one read.
@@ -44,7 +44,7 @@ FAMILY_SUMS = 13
 _TINY, _SCALE = 2.0**-900, 2.0**900
 
 #: the highest moment :func:`family_block` sums per bin of logit(p) (with
-#: ``sums.FAMILY_BIN_WIDTH``, the bins of ``logistic_fit.REPLICATE_BINS``)
+#: ``block_pass.FAMILY_BIN_WIDTH``, the bins of ``logistic_fit.REPLICATE_BINS``)
 MOMENT_ORDER = 6
 
 

@@ -36,6 +36,7 @@ import numpy.typing as npt
 from binmetrics.exceptions import SumsUnavailable, report_caveat, report_undefined
 from binmetrics.measures._special import beta_integrals
 from binmetrics.measures._util import dot, ratio
+from binmetrics.measures.block_pass import Block, FamilyPart, compiled_sums, family_pass
 from binmetrics.measures.logistic_fit import (
     FITS,
     Fit,
@@ -48,17 +49,7 @@ from binmetrics.measures.multiclass import MulticlassData
 from binmetrics.measures.probabilistic import brier, require_probabilities
 from binmetrics.measures.ranking import roc_hull
 from binmetrics.measures.registry import declare_fast_path, register
-from binmetrics.measures.sums import (
-    POLY,
-    Block,
-    BlockPass,
-    FamilyPart,
-    RawSum,
-    SumGroup,
-    compiled_sums,
-    family_pass,
-    table_sums,
-)
+from binmetrics.measures.sums import POLY, BlockPass, RawSum, SumGroup, table_sums
 from binmetrics.table.counts import Confusion, CountTable, FloatArray, block_size
 from binmetrics.validation import MIN_BIN_LIMIT, check_bin_count, check_in_range
 
@@ -202,7 +193,7 @@ def _bin_sums(t: CountTable, edges: FloatArray) -> list[FloatArray]:
     p)`` assigns the same bins): each run is summed in cache-sized pieces with dot
     products, no table-sized temporary; with one case per row (w = 1) the weights
     are the runs' lengths and the products by w drop out. A large table takes each run
-    in one compiled loop (:func:`~binmetrics.measures.sums.compiled_sums`)."""
+    in one compiled loop (:func:`~binmetrics.measures.block_pass.compiled_sums`)."""
     n_bins, s = edges.size - 1, t.scores
     unit = not t.weighted and t.total == t.n_distinct
     size = block_size()  # read now: tests shrink it
@@ -251,7 +242,7 @@ def _uniform_combine(t: CountTable, parts: list[FloatArray]) -> CalibrationBins:
 
 
 #: The default bins of :func:`calibration_bins` (ECE's and MCE's) for a table with the
-#: compiled family pass (:func:`~binmetrics.measures.sums.family_pass`): the same
+#: compiled family pass (:func:`~binmetrics.measures.block_pass.family_pass`): the same
 #: sums as :func:`_bin_sums`, block by block, so that ECE and MCE, which declare it,
 #: read each block while the shared pass has it in cache instead of the table again.
 UNIFORM_N_BINS = 10

@@ -13,7 +13,7 @@ table-sized temporaries. :func:`fit_table` instead
    places d in [0, 1) within it (x = c + w d, c the bin's lower edge, w its width).
    In NumPy, only multiply-adds: the logarithms are those of p and 1 - p the log
    losses take. A table with the compiled family pass
-   (:func:`~binmetrics.measures.sums.family_pass`) takes that pass's bins instead:
+   (:func:`~binmetrics.measures.block_pass.family_pass`) takes that pass's bins instead:
    :data:`REPLICATE_BINS`, 2^-9 wide with moments to order 6 (the pass pays little
    per moment, and the Newton steps pay per bin), the logarithms formed in its loop.
    This pass is :data:`FITS`, declared by the fit measures in the registry, so it runs
@@ -50,7 +50,8 @@ from binmetrics import backends
 from binmetrics.backends import compiled
 from binmetrics.measures._special import expit
 from binmetrics.measures._util import EPS, dot
-from binmetrics.measures.sums import Block, BlockPass, family_pass
+from binmetrics.measures.block_pass import Block, family_pass
+from binmetrics.measures.sums import BlockPass
 from binmetrics.table.counts import CountTable, FloatArray, block_size
 from binmetrics.table.positive_groups import count_sum
 
@@ -240,7 +241,7 @@ def _compressed_part(t: CountTable) -> Callable[[Block], Any] | None:
 #: (S_k = sum tot d^k, k = 0..order). NumPy's pass over a table's rows pays per moment,
 #: and its bins are many (about 6e4 at n = 1e7); a bootstrap replicate's Newton steps
 #: pay per bin, so its bins are wider, with more moments, and so are those of the
-#: compiled family pass over a table (``sums.family_pass``: a moment costs it one
+#: compiled family pass over a table (``block_pass.family_pass``: a moment costs it one
 #: multiply-add a row). Both give the fits' sums to about 1e-14 (:func:`_bin_sums`).
 TABLE_BINS = (2.0**-13, 3)
 REPLICATE_BINS = (2.0**-9, 6)

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from binmetrics.exceptions import report_undefined
 from binmetrics.measures._special import digamma
 from binmetrics.measures._util import dot, trapezoid
+from binmetrics.measures.block_pass import compiled_sums
 from binmetrics.measures.kernels import (
     auc_kernel,
     average_precision_kernel,
@@ -37,7 +38,6 @@ from binmetrics.measures.kernels import (
     youden_j_max_kernel,
 )
 from binmetrics.measures.registry import register
-from binmetrics.measures.sums import compiled_sums
 from binmetrics.table.counts import CountTable, FloatArray, PositiveGroups, chunks
 
 NAN = float("nan")

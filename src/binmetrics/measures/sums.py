@@ -33,43 +33,45 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from binmetrics.backends import compiled_table
 from binmetrics.exceptions import SumsUnavailable
+from binmetrics.measures import block_pass
 from binmetrics.measures._util import EPS, dot
+from binmetrics.measures.block_pass import (
+    FAMILY_TOTALS,
+    Block,
+    FamilyPart,
+    FamilySums,
+    compiled_sums,
+    family_pass,
+    family_totals,
+    information_prior,
+)
 from binmetrics.measures.registry import iter_measures
 from binmetrics.table.counts import CountTable, chunks
 from binmetrics.validation import check_in_range
 
 __all__ = [
-    "FAMILY_BIN_WIDTH",
     "HINGE",
     "INFORMATION",
     "LOG_PASS",
     "POLY",
     "PRIOR",
-    "Block",
     "BlockPass",
-    "FamilyPart",
-    "FamilyTerms",
     "RawSum",
     "SumGroup",
     "blocks",
-    "compiled_sums",
     "engine_sums",
-    "family_pass",
-    "family_totals",
     "raw_sum_names",
     "raw_sum_sql",
     "raw_sums_from_columns",
     "raw_sums_of_rows",
     "shared_sums",
     "sql_double",
-    "table_blocks",
     "table_sums",
     "term_bound",
 ]
@@ -82,15 +84,6 @@ Scores = Literal["probabilities", "margins", "any"]
 #: The information score's logarithms are clipped here only to keep them finite: the
 #: terms it takes never reach the clip (see ``probabilistic._information_sum``).
 TINY = 1e-300
-
-
-def compiled_sums(t: CountTable) -> Any:
-    """The compiled loops of the blocked pass (:mod:`binmetrics.measures._sums_numba`)
-    for table ``t``: when numba is installed (``pip install 'binmetrics[fast]'``), not
-    switched off (``BINMETRICS_COMPILED=0``) and the table has at least
-    :data:`binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores; else None (NumPy).
-    Every group of the table takes the same way, alone or in the shared pass."""
-    return compiled_table("binmetrics.measures._sums_numba", t.n_distinct)
 
 
 class _Prior:
@@ -234,243 +227,12 @@ class BlockPass:
         part = self.prepare(t)
         if part is None:
             return None
-        return self.combine(t, [x for x in map(part, table_blocks(t)) if x is not None])
+        return self.combine(t, [x for x in map(part, block_pass.table_blocks(t))
+                                if x is not None])
 
 
 def _shown(default: Any, prior: float) -> str:
     return f"the data's prevalence {prior:.6g}" if default is PRIOR else format(default, "g")
-
-
-# --- one block of a table and the per-row terms the groups share -------------------------
-class Block:
-    """One block of consecutive rows of a table: its scores ``s`` (descending), and the
-    per-row terms the sum groups read, each computed on first use and then shared by
-    every group of the pass (never written to: a group computes its own products in new
-    arrays).
-
-    Attributes
-    ----------
-    s : the scores; ``p``, ``n``: the positives and negatives as float64.
-    start : the table row of the block's first row.
-    miss : 1 - s; ``miss2``: (1 - s)^2; ``s2``: s^2 (each in that one rounding).
-
-    Examples
-    --------
-    >>> b = Block(np.array([0.75, 0.5]), np.array([1, 0]), np.array([0, 1]))
-    >>> b.miss.tolist(), b.s2.tolist(), b.p.tolist()
-    ([0.25, 0.5], [0.5625, 0.25], [1.0, 0.0])
-    """
-
-    __slots__ = ("_family", "_logs", "_memo", "_pass", "neg_counts", "pos_counts", "s",
-                 "start")
-
-    def __init__(self, s: FloatArray, pos: npt.NDArray[Any], neg: npt.NDArray[Any],
-                 start: int = 0, family: Callable[[Block], FamilyTerms] | None = None
-                 ) -> None:
-        self.s = s
-        self.start = start
-        self.pos_counts, self.neg_counts = pos, neg
-        self._memo: dict[str, FloatArray] = {}
-        self._logs: dict[tuple[str, float], FloatArray] = {}
-        self._pass = family
-        self._family: FamilyTerms | None = None
-
-    def family(self) -> FamilyTerms:
-        """The probabilistic family's sums and the fits' bins of this block, from one
-        compiled pass (:func:`family_pass`; computed on first use, then shared by every
-        group of the table's pass, and by a group alone: the same floats)."""
-        if self._family is None:
-            if self._pass is None:
-                raise RuntimeError("this block's table has no compiled family pass "
-                                   "(family_pass(t) is None)")
-            self._family = self._pass(self)
-        return self._family
-
-    def _term(self, name: str, compute: Callable[[], FloatArray]) -> FloatArray:
-        out = self._memo.get(name)
-        if out is None:
-            out = self._memo[name] = compute()
-        return out
-
-    @property
-    def p(self) -> FloatArray:
-        return self._term("p", lambda: self.pos_counts.astype(np.float64, copy=False))
-
-    @property
-    def n(self) -> FloatArray:
-        return self._term("n", lambda: self.neg_counts.astype(np.float64, copy=False))
-
-    @property
-    def miss(self) -> FloatArray:
-        return self._term("miss", lambda: 1.0 - self.s)
-
-    @property
-    def miss2(self) -> FloatArray:
-        return self._term("miss2", lambda: self.miss * self.miss)
-
-    @property
-    def s2(self) -> FloatArray:
-        return self._term("s2", lambda: self.s * self.s)
-
-    def log_s(self, eps: float) -> FloatArray:
-        """ln max(s, eps) (the maximum taken only in a block that reaches below eps)."""
-        key = ("s", eps)
-        out = self._logs.get(key)
-        if out is None:
-            s = self.s
-            out = self._logs[key] = np.log(s if s[-1] >= eps else np.maximum(s, eps))
-        return out
-
-    def log_miss(self, eps: float) -> FloatArray:
-        """ln max(1 - s, eps) (the maximum taken only in a block that reaches above
-        1 - eps)."""
-        key = ("miss", eps)
-        out = self._logs.get(key)
-        if out is None:
-            miss = self.miss  # (read on 1 - s: 1 - eps rounds to 1 for eps below 2^-53)
-            out = self._logs[key] = np.log(miss if miss[0] >= eps else np.maximum(miss, eps))
-        return out
-
-
-def table_blocks(t: CountTable) -> Iterator[Block]:
-    """The table as consecutive :class:`Block` s of :func:`~binmetrics.table.counts.chunks`
-    (with the table's :func:`family_pass`, when it has one)."""
-    family = family_pass(t)
-    for sl in chunks(t.n_distinct):
-        yield Block(t.scores[sl], t.pos[sl], t.neg[sl], sl.start, family)
-
-
-class FamilyTerms(NamedTuple):
-    """One block's output of the compiled family pass (:func:`family_pass`).
-
-    Attributes
-    ----------
-    poly, log_pass, spiegelhalter : the block's sums of :data:`POLY`, of
-        :data:`LOG_PASS` at its default eps, and of ``calibration.SPIEGELHALTER``.
-    bins : the block's rows strictly inside (0, 1) compressed into bins of logit(p)
-        of width :data:`FAMILY_BIN_WIDTH` (lower edges, moments sum tot d^m by rows,
-        positives, sum pos d, the width: ``logistic_fit``'s bins), or None when it
-        has no such rows.
-    """
-
-    poly: tuple[float, ...]
-    log_pass: tuple[float, ...]
-    spiegelhalter: tuple[float, ...]
-    bins: tuple[FloatArray, FloatArray, FloatArray, FloatArray, float] | None
-
-
-#: The width of the bins of logit(p) that the compiled family pass compresses the fits'
-#: rows into, with moments to order 6 (``logistic_fit.REPLICATE_BINS``: few bins, so
-#: the pass pays little per bin and the fits' Newton steps little per step), and takes
-#: its logarithms from (a power of two: a row's place in its bin is exact)
-FAMILY_BIN_WIDTH = 2.0**-9
-
-
-#: bins the compiled family pass makes room for beyond its blocks' span of logits
-_BIN_MARGIN = 8
-
-#: the memo key of a table's :func:`family_totals`
-_FAMILY_TOTALS = ("family_totals",)
-
-
-@dataclass(frozen=True)
-class FamilyPart:
-    """A group's :attr:`SumGroup.block` on a table with the compiled family pass: its
-    part of each block is field ``field`` of :meth:`Block.family`, and its total is
-    that field of :func:`family_totals` (the groups' sums of one pass, memoised
-    together: a group asked after another costs nothing)."""
-
-    field: Literal["poly", "log_pass", "spiegelhalter"]
-
-    def __call__(self, b: Block) -> tuple[float, ...]:
-        return getattr(b.family(), self.field)
-
-
-class _FamilySums:
-    """The family pass's group sums over a table's blocks, added block by block."""
-
-    def __init__(self) -> None:
-        self.totals: dict[str, Any] = {}
-
-    def add(self, b: Block) -> None:
-        f = b.family()
-        for name in FamilyTerms._fields[:3]:  # the groups' fields, not the bins
-            part = np.asarray(getattr(f, name), dtype=np.float64)
-            have = self.totals.get(name)
-            self.totals[name] = part if have is None else have + part
-
-    def result(self) -> FamilyTerms:
-        v = {k: tuple(float(x) for x in a) for k, a in self.totals.items()}
-        return FamilyTerms(v["poly"], v["log_pass"], v["spiegelhalter"], None)
-
-
-def family_totals(t: CountTable) -> FamilyTerms:
-    """The sums of every group the compiled family pass serves (``bins`` None), over
-    the blocks of table ``t`` (which has :func:`family_pass`), memoised: from the
-    shared pass when it ran, else from a pass of their own."""
-    def compute() -> FamilyTerms:
-        acc = _FamilySums()
-        for b in table_blocks(t):
-            acc.add(b)
-        return acc.result()
-
-    return t.memo(_FAMILY_TOTALS, compute)
-
-
-def family_pass(t: CountTable) -> Callable[[Block], FamilyTerms] | None:
-    """The compiled pass of the whole probabilistic family over one block of table
-    ``t`` (:func:`binmetrics.measures._sums_numba.family_block`: every sum of
-    :data:`POLY`, of :data:`LOG_PASS` at its default eps and of the Spiegelhalter
-    test, and the logistic fits' bins, in one read of the block, the logarithms formed
-    in registers), or None: NumPy's blocks (a table below
-    :data:`~binmetrics.backends.COMPILED_TABLE_ROWS` distinct scores, numba not
-    installed or switched off, binned scores, or some score outside [0, 1]).
-
-    Each group of these takes its part of the pass whenever the table has it (alone,
-    or in :func:`shared_sums`): any of them costs the one pass, and all of them
-    together cost the same.
-    """
-    k = compiled_sums(t)
-    if k is None or t.binning is not None or not t.probabilities_ok:
-        return None
-    pi, with_info, lpi, l1pi = _information_prior(t, EPS)
-    width = FAMILY_BIN_WIDTH
-    top, bottom = 1.0 - 2.0**-53, 5e-324  # the widest scores strictly inside (0, 1)
-    order = k.MOMENT_ORDER + 1
-    work: list[Any] = []
-
-    def run(b: Block) -> FamilyTerms:
-        s = b.s
-        size = s.size
-        # the bins' indices descend: at most the span of the block's logits over the
-        # width (and a margin), at most one per row; arrays of that size, not the
-        # block's (a middle block of a million rows holds a few hundred bins)
-        # (the rows strictly inside (0, 1): a row at p = 1 or 0 has no bin, and a
-        # table's first and last rows may be the only ones there)
-        i, j = int(s[0] >= 1.0), size - int(s[-1] <= 0.0)
-        need = 1
-        if j > i:
-            high, low = min(float(s[i]), top), max(float(s[j - 1]), bottom)
-            span = (math.log(high) - math.log1p(-high)) - (math.log(low) - math.log1p(-low))
-            need = int(min(size, max(1.0, max(span, 0.0) / width + _BIN_MARGIN)))
-        out = np.empty(k.FAMILY_SUMS)
-        k.touch(s, b.pos_counts, b.neg_counts)  # the block's lines read ahead, together
-        while True:
-            if not work or work[0].size < need:
-                work[:] = [np.empty(need), np.empty((order, need)), np.empty(need),
-                           np.empty(need)]
-            m = k.family_block(s, b.pos_counts, b.neg_counts, pi, lpi, l1pi, with_info,
-                               EPS, 1.0 / width, *work, out)
-            if m >= 0:
-                break
-            need = size  # more bins than the estimate: one per row suffices
-        sums = tuple(out.tolist())
-        lower, moments, positives, first = work
-        bins = None if m == 0 else (lower[:m] * width, moments[:, :m].copy(),
-                                    positives[:m].copy(), first[:m].copy(), width)
-        return FamilyTerms(sums[:4], sums[4:9], sums[9:], bins)
-
-    return run
 
 
 def _n_above(s: FloatArray, x: float, *, strict: bool = False) -> int:
@@ -495,15 +257,6 @@ def _poly_block(t: CountTable) -> Callable[[Block], Any]:
     return block
 
 
-def _information_prior(t: CountTable, eps: float) -> tuple[float, bool, float, float]:
-    """The information score's prior in :data:`LOG_PASS`: the data's prevalence pi,
-    whether the score is taken (eps <= pi <= 1 - eps), ln pi and ln(1 - pi)."""
-    pi = t.prevalence
-    with_info = eps <= pi <= 1.0 - eps
-    lpi, l1pi = (float(np.log(pi)), float(np.log1p(-pi))) if with_info else (0.0, 0.0)
-    return pi, with_info, lpi, l1pi
-
-
 def _log_pass_block(t: CountTable, *, eps: float) -> Callable[[Block], Any]:
     """The sums behind every log-based loss, each logarithm taken once per row.
 
@@ -516,7 +269,7 @@ def _log_pass_block(t: CountTable, *, eps: float) -> Callable[[Block], Any]:
     ``probabilistic._information_sum``).
     """
     eps = check_in_range(eps, "eps", 0.0, 0.5, low_open=True)
-    pi, with_info, lpi, l1pi = _information_prior(t, eps)
+    pi, with_info, lpi, l1pi = information_prior(t, eps)
     if eps == EPS and family_pass(t) is not None:
         return FamilyPart("log_pass")
     k = compiled_sums(t)
@@ -660,10 +413,12 @@ def table_sums(t: CountTable, group: SumGroup, block_sums: Callable[..., Any] | 
                **params: Any) -> tuple[float, ...]:
     """The group's output for table ``t``, memoised under the group and its parameters.
 
-    On exact scores: the sum over the table's blocks (:func:`table_blocks`) of
-    ``block_sums(s, pos, neg)`` when given (a measure's own computation at parameters
-    the group does not declare), else of the group's declared :attr:`SumGroup.block`,
-    else of each term of the group (``pos @ term(s)`` and/or ``neg @ term(s)``). On
+    On exact scores: the sum over the table's blocks
+    (:func:`~binmetrics.measures.block_pass.table_blocks`) of ``block_sums(s, pos, neg)``
+    when given (a measure's own computation at parameters the group does not declare),
+    else of the group's declared :attr:`SumGroup.block` (the compiled family pass's
+    memoised totals for a :class:`~binmetrics.measures.block_pass.FamilyPart`), else of
+    each term of the group (``pos @ term(s)`` and/or ``neg @ term(s)``). On
     binned scores: from the sums the engine took over the raw scores
     (:meth:`SumGroup.binned`; :class:`SumsUnavailable` for parameters it did not sum at).
     :func:`shared_sums` may have computed it already, with the same blocks and the
@@ -701,7 +456,7 @@ def _sum_blocks(t: CountTable, fns: list[Callable[[Block], Any]], width: int = 0
     pass: every function reads the block's shared terms while they are in cache);
     ``also(block)`` runs on each block after them."""
     totals: list[Any] = [None] * len(fns)
-    for b in table_blocks(t):
+    for b in block_pass.table_blocks(t):
         for i, fn in enumerate(fns):
             part = np.asarray(fn(b), dtype=np.float64)
             totals[i] = part if totals[i] is None else totals[i] + part
@@ -753,7 +508,7 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
             except (TypeError, ValueError):  # parameters the measure will refuse itself
                 continue
             (family if isinstance(block, FamilyPart) else wanted)[key] = block
-    if family and t.memoised(_FAMILY_TOTALS):  # summed already: each group reads them
+    if family and t.memoised(FAMILY_TOTALS):  # summed already: each group reads them
         for done, fp in family.items():
             t.memo(done, lambda fp=fp: getattr(family_totals(t), fp.field))  # type: ignore[misc]
         family = {}
@@ -767,7 +522,7 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
     if not wanted and not passes and not family:
         return
     parts: dict[str, list[Any]] = {name: [] for name in passes}
-    acc = _FamilySums() if family else None
+    acc = FamilySums() if family else None
 
     def also(b: Block) -> None:
         if acc is not None:
@@ -781,7 +536,7 @@ def shared_sums(t: CountTable, measures: Iterable[Any]) -> None:
     for done, total in zip(wanted, sums, strict=True):
         t.memo(done, lambda total=total: total)  # type: ignore[misc]
     if acc is not None:
-        totals = t.memo(_FAMILY_TOTALS, acc.result)
+        totals = t.memo(FAMILY_TOTALS, acc.result)
         for done, fp in family.items():
             t.memo(done, lambda fp=fp: getattr(totals, fp.field))  # type: ignore[misc]
     for name, (bp, _) in passes.items():
