@@ -124,6 +124,7 @@ def test_the_family_pass_serves_its_groups_at_once(monkeypatch: pytest.MonkeyPat
     """With the compiled family pass, one group asked alone memoises the others' sums
     from the same pass: the family's other measures, asked one by one or together
     after it, cost no pass and read the floats each computes alone."""
+    pytest.importorskip("numba")
     monkeypatch.setattr(counts, "CHUNK", 997)
     y, p, w = probability_case("weighted")
     later = ["log_loss", "focal_loss", "spiegelhalter_z", "mae", "information_score"]
