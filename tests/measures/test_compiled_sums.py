@@ -427,3 +427,25 @@ def test_the_log_losses_clip_1_minus_p_below_2_to_the_minus_53() -> None:
         with use_compiled(compiled):
             got = bm.evaluate(y, p).value("log_loss", eps=1e-17)
         assert got == pytest.approx(want, rel=1e-14)
+
+
+def test_the_read_ahead_changes_no_float(monkeypatch: pytest.MonkeyPatch,
+                                         small_blocks: None, probability_case: Any) -> None:
+    """A table of READ_AHEAD_BYTES or more has each block's lines read ahead (touch)
+    before the family pass; a smaller one not; the sums are the same floats."""
+    from binmetrics.measures import _sums_numba
+
+    y, p, w = probability_case("weighted", 20_000)
+    touched: list[int] = []
+    real = _sums_numba.touch
+    monkeypatch.setattr(_sums_numba, "touch",
+                        lambda *a: (touched.append(a[0].size), real(*a))[1])
+    got = []
+    for limit in (1 << 40, 0):
+        monkeypatch.setattr(block_pass, "READ_AHEAD_BYTES", limit)
+        with use_compiled(True):
+            t = bm.CountTable.from_arrays(y, p, sample_weight=w)
+            got.append(block_pass.family_totals(t))
+        assert bool(touched) == (limit == 0)
+    assert got[0] == got[1]
+    assert sum(touched) == t.n_distinct  # every block, once
