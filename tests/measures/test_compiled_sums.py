@@ -219,7 +219,6 @@ def test_family_block_reports_full_work_arrays(monkeypatch: pytest.MonkeyPatch) 
     pos = (rng.random(s.size) < 0.4).astype(np.uint8)
     neg = (1 - pos).astype(np.uint8)
     assert _family_block(s, pos, neg, size=3)[0] == -1
-    y = np.repeat([True, False], s.size)
     p = np.concatenate([s[pos == 1], s[pos == 0], s])
     y = np.concatenate([np.ones(int(pos.sum()), bool), np.zeros(int(neg.sum()), bool),
                         rng.random(s.size) < 0.5])
