@@ -71,6 +71,9 @@ SMALL_TABLE = 1 << 16
 FINAL_STEP = 1e-6
 #: The last step of a table's fit too steep for the bins (:func:`_finish`): its error,
 #: of the order of C step^2 with C up to about 10 for steep slopes, is then below 1e-15.
+#: (Rounding in the passes' sums remains: on steep or nearly separated data an
+#: independent review found such fits up to 5e-12 from :func:`newton_fit` on every row,
+#: with or without a smaller last step.)
 STEEP_FINAL_STEP = 1e-8
 #: Full passes over the table before falling back to :func:`newton_fit`.
 MAX_PASSES = 6
