@@ -197,9 +197,9 @@ FAMILY_TOTALS = ("family_totals",)
 class FamilyPart:
     """A group's :attr:`SumGroup.block <binmetrics.measures.sums.SumGroup.block>` on a
     table with the compiled family pass: its part of each block is field ``field`` of
-    :meth:`Block.family`, and its total is
-    that field of :func:`family_totals` (the groups' sums of one pass, memoised
-    together: a group asked after another costs nothing)."""
+    :meth:`Block.family`, and its total is that field of :func:`family_totals` (the
+    groups' sums of one pass, memoised together: a group asked after another costs
+    nothing)."""
 
     field: Literal["poly", "log_pass", "spiegelhalter"]
 
@@ -240,7 +240,8 @@ def family_totals(t: CountTable) -> FamilyTerms:
 
 def family_pass(t: CountTable) -> Callable[[Block], FamilyTerms] | None:
     """The compiled pass of the whole probabilistic family over one block of table
-    ``t`` (:func:`binmetrics.measures._sums_numba.family_block`: every sum of
+    ``t``, as a function of the :class:`Block`
+    (:func:`binmetrics.measures._sums_numba.family_block`: every sum of
     :data:`~binmetrics.measures.sums.POLY`, of :data:`~binmetrics.measures.sums.LOG_PASS`
     at its default eps and of the Spiegelhalter test, and the logistic fits' bins, in
     one read of the block, the logarithms formed in registers), or None: NumPy's
