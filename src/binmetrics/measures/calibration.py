@@ -241,15 +241,17 @@ def _uniform_combine(t: CountTable, parts: list[FloatArray]) -> CalibrationBins:
     return CalibrationBins(np.linspace(0.0, 1.0, UNIFORM_N_BINS + 1), *total)
 
 
+#: The default bin count of ECE, MCE and :func:`calibration_bins` (every signature
+#: reads it, and so does :data:`UNIFORM_BINS`)
+UNIFORM_N_BINS = 10
 #: The default bins of :func:`calibration_bins` (ECE's and MCE's) for a table with the
 #: compiled family pass (:func:`~binmetrics.measures.block_pass.family_pass`): the same
 #: sums as :func:`_bin_sums`, block by block, so that ECE and MCE, which declare it,
 #: read each block while the shared pass has it in cache instead of the table again.
-UNIFORM_N_BINS = 10
 UNIFORM_BINS = BlockPass("calibration_bins_uniform", _uniform_part, _uniform_combine)
 
 
-def calibration_bins(t: CountTable, n_bins: int = 10,
+def calibration_bins(t: CountTable, n_bins: int = UNIFORM_N_BINS,
                      strategy: str = "uniform") -> CalibrationBins:
     """Bin the table's cases by predicted probability (conventions in the module doc).
 
@@ -296,7 +298,7 @@ class BinSums:
     value: Callable[..., float]
 
 
-def _uniform_edges(*, n_bins: Any = 10, strategy: str = "uniform",
+def _uniform_edges(*, n_bins: Any = UNIFORM_N_BINS, strategy: str = "uniform",
                    **_: Any) -> FloatArray | None:
     """The edges of ``n_bins`` uniform bins, or None: quantile bins, or a bin count that a
     replicate with fewer distinct scores could refuse (as its table would)."""
@@ -332,7 +334,7 @@ def _mce_of_bins(b: CalibrationBins, **_: Any) -> float:
           formula="sum_b (n_b/n) |mean y_b - mean p_b| (l1); sqrt(sum_b (n_b/n) gap_b^2) "
                   "(l2); max_b gap_b (max)",
           bin_sums=BinSums(_uniform_edges, _ece_of_bins), passes=(UNIFORM_BINS,))
-def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
+def ece(t: CountTable, *, n_bins: int = UNIFORM_N_BINS, strategy: str = "uniform",
         norm: str = "l1") -> float:
     r"""Expected calibration error: the gap between observed rate and mean predicted
     probability in each bin, averaged with the bins' shares of the cases.
@@ -367,7 +369,7 @@ def ece(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform",
           aliases=("maximum_calibration_error",), source="Naeini, Cooper & Hauskrecht 2015",
           formula="max_b |mean y_b - mean p_b| over non-empty bins",
           bin_sums=BinSums(_uniform_edges, _mce_of_bins), passes=(UNIFORM_BINS,))
-def mce(t: CountTable, *, n_bins: int = 10, strategy: str = "uniform") -> float:
+def mce(t: CountTable, *, n_bins: int = UNIFORM_N_BINS, strategy: str = "uniform") -> float:
     """Maximum calibration error: the largest bin gap, ``ece`` with ``norm="max"``.
 
     Examples
@@ -739,8 +741,9 @@ def h_measure(t: CountTable, *, severity_ratio: float | None = None) -> float:
 
 
 # --- multiclass ---------------------------------------------------------------------------
-def _ece_multiclass(data: MulticlassData, *, n_bins: int = 10, strategy: str = "uniform",
-                    norm: str = "l1", kind: str = "top_label") -> float:
+def _ece_multiclass(data: MulticlassData, *, n_bins: int = UNIFORM_N_BINS,
+                    strategy: str = "uniform", norm: str = "l1",
+                    kind: str = "top_label") -> float:
     """Multiclass ECE. ``kind="top_label"`` (default; Guo et al. 2017): the binary ECE of
     "the argmax class is right" against the top probability. ``kind="classwise"`` (Kull
     et al. 2019): the mean over the classes of the one-vs-rest ECE of each column."""
@@ -761,8 +764,8 @@ def _ece_multiclass(data: MulticlassData, *, n_bins: int = 10, strategy: str = "
     raise ValueError(f"kind must be 'top_label' or 'classwise', got {kind!r}")
 
 
-def _mce_multiclass(data: MulticlassData, *, n_bins: int = 10, strategy: str = "uniform",
-                    kind: str = "top_label") -> float:
+def _mce_multiclass(data: MulticlassData, *, n_bins: int = UNIFORM_N_BINS,
+                    strategy: str = "uniform", kind: str = "top_label") -> float:
     """Multiclass MCE: ``ece`` with ``norm="max"`` (top-label or classwise)."""
     return _ece_multiclass(data, n_bins=n_bins, strategy=strategy, norm="max", kind=kind)
 
