@@ -186,6 +186,18 @@ def test_family_bins_are_numpys_bins(counts_kind: str) -> None:
     assert (block_pass.FAMILY_BIN_WIDTH, k.MOMENT_ORDER) == lf.REPLICATE_BINS
 
 
+def test_the_family_sums_are_laid_out_as_the_groups_declare() -> None:
+    """family_block's sums, group by group, are as many as each group declares terms,
+    and FamilyTerms reads them in the order of its fields."""
+    from binmetrics.measures import _sums_numba as k
+    from binmetrics.measures.calibration import SPIEGELHALTER
+
+    groups = (sums.POLY, sums.LOG_PASS, SPIEGELHALTER)
+    assert k.FAMILY_WIDTHS == tuple(len(g.terms) for g in groups)
+    assert block_pass.FamilyTerms._fields[:3] == ("poly", "log_pass", "spiegelhalter")
+    assert [g.key for g in groups] == ["poly", "log_pass", "spiegelhalter"]
+
+
 def test_family_bins_descend_at_their_edges() -> None:
     """Scores a few ulp around bin edges expit(k w) (near x = -300, -40, -5, 3, 20):
     a bin's first row whose own logit rounds to its neighbours' index takes the next

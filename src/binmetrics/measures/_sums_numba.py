@@ -28,16 +28,18 @@ import numpy as np
 
 from binmetrics.backends import inline, jit
 
-__all__ = ["FAMILY_SUMS", "MOMENT_ORDER", "family_block", "log_sums", "precision_sum",
-           "run_moments", "touch"]
+__all__ = ["FAMILY_SUMS", "FAMILY_WIDTHS", "MOMENT_ORDER", "family_block", "log_sums",
+           "precision_sum", "run_moments", "touch"]
 
 #: partial sums may be reassociated (kept in vector lanes) and a * b + c fused: nothing
 #: that assumes the values finite, or changes what a single term rounds to beyond that
 _FAST = {"reassoc", "contract"}
 
-#: how many sums :func:`family_block` writes: ``sums.POLY``'s 4, ``sums.LOG_PASS``'s 5
-#: and ``calibration.SPIEGELHALTER``'s 4, in that order
-FAMILY_SUMS = 13
+#: the sums :func:`family_block` writes, by group and in this order: the terms of
+#: ``sums.POLY``, ``sums.LOG_PASS`` and ``calibration.SPIEGELHALTER`` (a test holds them
+#: to the groups' declarations)
+FAMILY_WIDTHS = (4, 5, 4)
+FAMILY_SUMS = sum(FAMILY_WIDTHS)
 
 #: :func:`family_block`'s anchors: below _TINY a bin's scores are scaled by _SCALE
 #: (a power of two) before the first one's inverse is taken

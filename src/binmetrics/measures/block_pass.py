@@ -289,11 +289,15 @@ def family_pass(t: CountTable) -> Callable[[Block], FamilyTerms] | None:
             if m >= 0:
                 break
             need = size  # more bins than the estimate: one per row suffices
-        sums = tuple(out.tolist())
+        sums, groups = out.tolist(), []
+        for n in k.FAMILY_WIDTHS:  # POLY's, LOG_PASS's, SPIEGELHALTER's
+            groups.append(tuple(sums[:n]))
+            sums = sums[n:]
+        poly, log_pass, spiegelhalter = groups
         lower, moments, positives, first = work
         bins = None if m == 0 else (lower[:m] * width, moments[:, :m].copy(),
                                     positives[:m].copy(), first[:m].copy(), width)
-        return FamilyTerms(sums[:4], sums[4:9], sums[9:], bins)
+        return FamilyTerms(poly, log_pass, spiegelhalter, bins)
 
     return run
 
